@@ -1,0 +1,279 @@
+//! deepcopy: `impl Clone` with a field-wise `clone_from` that reuses allocations (Go's
+//! DeepCopyInto) for every type of a `+k8s:deepcopy-gen=package` package or `=true` type, and
+//! `runtime::Object` for types tagged `+k8s:deepcopy-gen:interfaces=runtime::Object`.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::{Context, Generator, type_path};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::names::ident;
+use crate::model::tags::name as tag;
+use crate::model::{Field, Package, Shape, Type, TypeRef, Universe, Variant};
+
+/// The interface paths that mean apimachinery's runtime.Object.
+const OBJECT_INTERFACES: &[&str] = &["runtime::Object", "::runtime::Object"];
+
+/// The deepcopy generator.
+pub struct Deepcopy;
+
+impl Generator for Deepcopy {
+    fn name(&self) -> &'static str {
+        "deepcopy"
+    }
+
+    fn tool(&self) -> &'static str {
+        "deepcopy-gen"
+    }
+
+    fn applies(&self, pkg: &Package) -> bool {
+        pkg.tags.value(tag::DEEPCOPY) == Some("package")
+            || pkg.types.values().any(|t| t.tags.value(tag::DEEPCOPY) == Some("true") || t.tags.has(tag::DEEPCOPY_INTERFACES))
+    }
+
+    fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
+        let mut items = Vec::new();
+        let mut local = Diagnostics::new();
+        for ty in pkg.types.values() {
+            if selected(pkg, ty) && !ty.has_clone() {
+                if ty.generic {
+                    local.push(Diagnostic::error(&ty.loc, format!("cannot generate a deep copy of generic type `{}`", ty.name)).label("generic"));
+                    continue;
+                }
+                check_copyable(cx.universe, ty, &mut local);
+                items.push(clone_impl(ty));
+            }
+            if let Some(obj) = object_impl(pkg, ty, &mut local) {
+                items.push(obj);
+            }
+        }
+        let failed = local.has_errors();
+        diags.extend(local);
+        if failed {
+            return None;
+        }
+        if items.is_empty() {
+            diags.push(
+                Diagnostic::error(&pkg.tag_loc(tag::DEEPCOPY), format!("package `{}` asks for deep copies but every type already implements Clone", pkg.path))
+                    .label("nothing to generate")
+                    .help("remove `+k8s:deepcopy-gen=package`, or drop the hand-written Clone so the generator can write one"),
+            );
+            return None;
+        }
+        let doc = format!(" Deep copies (`Clone`) and `runtime::Object` impls for `{}`.", pkg.path);
+        Some(quote! { #![doc = #doc] #(#items)* })
+    }
+}
+
+/// Whether a type gets a generated Clone: package-wide unless opted out, or opted in.
+pub fn selected(pkg: &Package, ty: &Type) -> bool {
+    match ty.tags.value(tag::DEEPCOPY) {
+        Some("false") => false,
+        Some("true") => true,
+        _ => pkg.tags.value(tag::DEEPCOPY) == Some("package"),
+    }
+}
+
+/// Whether values of a named type can be cloned once generation is done.
+fn cloneable(universe: &Universe, id: &crate::model::TypeId) -> bool {
+    let Some(pkg) = universe.packages.get(&id.package) else { return false };
+    pkg.types.get(&id.name).is_some_and(|t| t.has_clone() || (selected(pkg, t) && !t.generic))
+}
+
+/// Reports every field whose type cannot be deep-copied.
+fn check_copyable(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
+    let fields: Vec<&Field> = match &ty.shape {
+        Shape::Struct { fields, .. } => fields.iter().collect(),
+        Shape::Enum { variants } => variants.iter().flat_map(|v| &v.fields).collect(),
+    };
+    for f in fields {
+        if let Some(why) = uncopyable(universe, &f.ty) {
+            diags.push(
+                Diagnostic::error(&f.ty_loc, format!("cannot deep-copy field `{}` of `{}`: {why}", f.name, ty.name))
+                    .label("not deep-copyable")
+                    .help(format!("change the field's type, or implement Clone for `{}` by hand and the generator will skip it", ty.name)),
+            );
+        }
+    }
+}
+
+fn uncopyable(universe: &Universe, r: &TypeRef) -> Option<String> {
+    match r {
+        TypeRef::Primitive(_) | TypeRef::String | TypeRef::External(..) => None,
+        TypeRef::Option(t) | TypeRef::Vec(t) | TypeRef::Box(t) => uncopyable(universe, t),
+        TypeRef::Map { key, value, .. } => uncopyable(universe, key).or_else(|| uncopyable(universe, value)),
+        TypeRef::Named(id) if cloneable(universe, id) => None,
+        TypeRef::Named(id) => Some(format!(
+            "`{}::{}` has no Clone and is not deep-copy generated (tag its package `+k8s:deepcopy-gen=package` or the type `+k8s:deepcopy-gen=true`)",
+            id.package, id.name
+        )),
+        TypeRef::Unsupported(written, why) => Some(format!("`{written}`: {why}")),
+    }
+}
+
+fn clone_impl(ty: &Type) -> TokenStream {
+    let path = type_path(&ty.module, &ty.name);
+    let (clone, clone_from) = match &ty.shape {
+        Shape::Struct { fields, tuple } => struct_bodies(fields, *tuple),
+        Shape::Enum { variants } => enum_bodies(variants),
+    };
+    quote! {
+        impl ::core::clone::Clone for #path {
+            #[inline]
+            fn clone(&self) -> Self { #clone }
+            #clone_from
+        }
+    }
+}
+
+/// Clone of one field value; `reference` is an expression of type `&T`. Primitives are copied.
+fn clone_value(f: &Field, reference: TokenStream) -> TokenStream {
+    match f.ty {
+        TypeRef::Primitive(_) => quote! { *#reference },
+        _ => quote! { ::core::clone::Clone::clone(#reference) },
+    }
+}
+
+fn struct_bodies(fields: &[Field], tuple: bool) -> (TokenStream, TokenStream) {
+    if fields.is_empty() {
+        return (if tuple { quote! { Self() } } else { quote! { Self {} } }, TokenStream::new());
+    }
+    let members: Vec<syn::Member> = fields.iter().map(member).collect();
+    let clones = fields.iter().zip(&members).map(|(f, m)| match f.ty {
+        TypeRef::Primitive(_) => quote! { self.#m },
+        _ => clone_value(f, quote! { &self.#m }),
+    });
+    let clone = if tuple {
+        quote! { Self( #(#clones),* ) }
+    } else {
+        quote! { Self { #(#members: #clones),* } }
+    };
+    let assigns = fields.iter().zip(&members).map(|(f, m)| match f.ty {
+        TypeRef::Primitive(_) => quote! { self.#m = source.#m; },
+        _ => quote! { ::core::clone::Clone::clone_from(&mut self.#m, &source.#m); },
+    });
+    let clone_from = quote! {
+        #[inline]
+        fn clone_from(&mut self, source: &Self) { #(#assigns)* }
+    };
+    (clone, clone_from)
+}
+
+fn enum_bodies(variants: &[Variant]) -> (TokenStream, TokenStream) {
+    if variants.is_empty() {
+        return (quote! { match *self {} }, TokenStream::new());
+    }
+    let arms = variants.iter().map(|v| {
+        let name = ident(&v.name);
+        let binds = bindings(v, "a");
+        let clones = v.fields.iter().zip(&binds).map(|(f, b)| clone_value(f, quote! { #b }));
+        pattern(v, &name, &binds, quote! { Self::#name }, clones.collect())
+    });
+    let clone = quote! { match self { #(#arms)* } };
+    if variants.iter().all(|v| v.fields.is_empty()) {
+        return (clone, TokenStream::new());
+    }
+    let same = variants.iter().filter(|v| !v.fields.is_empty()).map(|v| {
+        let name = ident(&v.name);
+        let (a, b) = (bindings(v, "a"), bindings(v, "b"));
+        let pa = destructure(v, &name, &a);
+        let pb = destructure(v, &name, &b);
+        let body = v.fields.iter().zip(a.iter().zip(&b)).map(|(f, (x, y))| match f.ty {
+            TypeRef::Primitive(_) => quote! { *#x = *#y; },
+            _ => quote! { ::core::clone::Clone::clone_from(#x, #y); },
+        });
+        quote! { (#pa, #pb) => { #(#body)* } }
+    });
+    let clone_from = quote! {
+        #[inline]
+        fn clone_from(&mut self, source: &Self) {
+            match (self, source) {
+                #(#same)*
+                (this, source) => *this = ::core::clone::Clone::clone(source),
+            }
+        }
+    };
+    (clone, clone_from)
+}
+
+fn bindings(v: &Variant, prefix: &str) -> Vec<proc_macro2::Ident> {
+    (0..v.fields.len()).map(|i| quote::format_ident!("{}{}", prefix, i)).collect()
+}
+
+fn destructure(v: &Variant, name: &proc_macro2::Ident, binds: &[proc_macro2::Ident]) -> TokenStream {
+    if v.tuple {
+        quote! { Self::#name(#(#binds),*) }
+    } else {
+        let members = v.fields.iter().map(member);
+        quote! { Self::#name { #(#members: #binds),* } }
+    }
+}
+
+/// One `match self` arm of `clone`.
+fn pattern(v: &Variant, name: &proc_macro2::Ident, binds: &[proc_macro2::Ident], ctor: TokenStream, clones: Vec<TokenStream>) -> TokenStream {
+    if v.fields.is_empty() {
+        return quote! { Self::#name => #ctor, };
+    }
+    let pat = destructure(v, name, binds);
+    if v.tuple {
+        quote! { #pat => #ctor(#(#clones),*), }
+    } else {
+        let members = v.fields.iter().map(member);
+        quote! { #pat => #ctor { #(#members: #clones),* }, }
+    }
+}
+
+fn member(f: &Field) -> syn::Member {
+    match f.name.parse::<u32>() {
+        Ok(i) => syn::Member::Unnamed(syn::Index::from(i as usize)),
+        Err(_) => syn::Member::Named(ident(&f.name)),
+    }
+}
+
+/// `impl runtime::Object` for a type tagged with the runtime.Object interface.
+fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<TokenStream> {
+    let mut wants = false;
+    for t in ty.tags.all(tag::DEEPCOPY_INTERFACES) {
+        for iface in t.value.as_deref().unwrap_or("").split(',').map(str::trim) {
+            if OBJECT_INTERFACES.contains(&iface) {
+                wants = true;
+            } else {
+                diags.push(
+                    Diagnostic::error(&t.loc, format!("unknown deep-copy interface `{iface}`"))
+                        .label("not an interface this generator implements")
+                        .help("the interface is `runtime::Object` (Go's k8s.io/apimachinery/pkg/runtime.Object)"),
+                );
+            }
+        }
+    }
+    if !wants {
+        return None;
+    }
+    let Some(tm) = ty.type_meta_field() else {
+        let t = ty.tags.get(tag::DEEPCOPY_INTERFACES)?;
+        diags.push(
+            Diagnostic::error(&t.loc, format!("`{}` asks for runtime::Object but has no TypeMeta field", ty.name))
+                .label("runtime::Object needs TypeMeta")
+                .help(if pkg.is_internal() { "add `pub type_meta: TypeMeta`" } else { "add `#[serde(flatten, default)] pub type_meta: Option<TypeMeta>`" }),
+        );
+        return None;
+    };
+    let path = type_path(&ty.module, &ty.name);
+    let field = ident(&tm.name);
+    Some(quote! {
+        impl ::runtime::Object for #path {
+            fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
+                ::runtime::TypeMetaAccess::gvk(&self.#field)
+            }
+            fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
+                ::runtime::TypeMetaAccess::set_gvk(&mut self.#field, gvk)
+            }
+            fn as_any(&self) -> &dyn ::core::any::Any { self }
+            fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any { self }
+            fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> { self }
+            fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
+                ::std::boxed::Box::new(::core::clone::Clone::clone(self))
+            }
+        }
+    })
+}

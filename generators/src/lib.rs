@@ -1,0 +1,171 @@
+//! Code generators for Kubernetes-style Rust API types: the Rust counterpart of code-generator.
+//!
+//! One pipeline, one direction: `parse` (walkdir + syn, tag extraction) -> `model` (one checked,
+//! immutable Universe) -> `generator` (one module per generator, model in, tokens out) -> `render`
+//! (prettyplease, header, output plan). The library owns all logic; `cargo xtask` and the
+//! `generators` binary are thin front-ends.
+
+#![deny(missing_docs)]
+
+pub mod diag;
+pub mod generator;
+pub mod model;
+pub mod parse;
+pub mod render;
+pub mod run;
+
+use std::collections::BTreeMap;
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use diag::{Diagnostic, Diagnostics, Errors};
+use model::{Package, Universe, names};
+use render::output::{GeneratedFile, Plan};
+
+/// What to generate from where.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The apis crate's source directory (its `src/`), as it should appear in messages.
+    pub apis: PathBuf,
+    /// Root of the in-package outputs (`generated/apis`): `<root>/<group>/<version>/zz_generated_*.rs`.
+    pub output: PathBuf,
+    /// The header file prepended to every output.
+    pub boilerplate: PathBuf,
+}
+
+/// A failed run: every error, plus the sources needed to render them.
+#[derive(Debug)]
+pub struct Failure {
+    /// The errors, in location order.
+    pub errors: Errors,
+    /// Display path -> text of the inputs.
+    pub sources: BTreeMap<Arc<str>, Arc<str>>,
+}
+
+impl Failure {
+    /// The rustc-style report of every error.
+    pub fn render(&self) -> String {
+        self.errors.render(&self.sources)
+    }
+
+    fn io(what: &str, path: &Path, err: std::io::Error) -> Self {
+        let loc = diag::SourceLoc { file: path.display().to_string().into(), line: 1, col: 1, len: 1 };
+        Failure { errors: Errors(vec![Diagnostic::error(&loc, format!("cannot read {what}: {err}"))]), sources: BTreeMap::new() }
+    }
+}
+
+/// Reads the apis tree and the boilerplate from disk and computes the output plan.
+pub fn generate(config: &Config) -> Result<Plan, Failure> {
+    let boilerplate = std::fs::read_to_string(&config.boilerplate).map_err(|e| Failure::io("boilerplate", &config.boilerplate, e))?;
+    let files = parse::discover(&config.apis).map_err(|e| Failure::io("apis directory", &config.apis, e))?;
+    let mut inputs = Vec::with_capacity(files.len());
+    for (rel, full) in files {
+        let text = std::fs::read_to_string(&full).map_err(|e| Failure::io("source file", &full, e))?;
+        inputs.push((rel, text));
+    }
+    generate_from_sources(&config.apis, inputs, &config.output, &boilerplate)
+}
+
+/// Computes the output plan from in-memory sources (relative path, text), in any order.
+pub fn generate_from_sources(apis: &Path, inputs: Vec<(String, String)>, output: &Path, boilerplate: &str) -> Result<Plan, Failure> {
+    let mut diags = Diagnostics::new();
+    let apis_display = apis.display().to_string();
+    let files = parse::parse_sources(&apis_display, inputs, &mut diags);
+    let universe = model::build(&files, &mut diags);
+    model::check::check(&universe, &mut diags);
+    let cx = generator::Context { universe: &universe };
+    let mut plan = Plan { root: output.to_path_buf(), ..Plan::default() };
+    for generator in generator::all() {
+        let started = Instant::now();
+        for pkg in universe.packages.values().filter(|p| generator.applies(p)) {
+            let Some(tokens) = generator.generate_package(&cx, pkg, &mut diags) else { continue };
+            match render::format::render(generator.tool(), boilerplate, tokens) {
+                Ok(contents) => {
+                    let path = output.join(&pkg.dir).join(names::generated_file(generator.name()));
+                    plan.files.insert(path, GeneratedFile { generator: generator.name(), contents });
+                }
+                Err(e) => diags.push(Diagnostic::error(&pkg.tag_loc(model::tags::name::GROUP_NAME), e)),
+            }
+        }
+        plan.timings.insert(generator.name(), started.elapsed());
+    }
+    check_module_decls(&universe, apis, &plan, &mut diags);
+    match diags.finish() {
+        Ok(()) => Ok(plan),
+        Err(errors) => Err(Failure { errors, sources: universe.sources }),
+    }
+}
+
+/// Every generated file must be compiled into its package by a `#[path]` module declaration in
+/// the package's `mod.rs`; a missing or wrong one is reported with the exact lines to write, and a
+/// declaration of a file that is no longer generated is reported too.
+fn check_module_decls(universe: &Universe, apis: &Path, plan: &Plan, diags: &mut Diagnostics) {
+    for pkg in universe.packages.values() {
+        let mod_dir = apis.join(&pkg.dir);
+        for generator in generator::all() {
+            let module = names::generated_module(generator.name());
+            let out = plan.root.join(&pkg.dir).join(names::generated_file(generator.name()));
+            let decl = pkg.module_decls.iter().find(|d| d.name == module);
+            if plan.files.contains_key(&out) {
+                let want = relative(&mod_dir, &out);
+                if decl.and_then(|d| d.path_attr.as_deref()) != Some(want.as_str()) {
+                    diags.push(missing_decl(pkg, generator.name(), &module, &want, decl.is_some()));
+                }
+            } else if decl.is_some() {
+                diags.push(
+                    Diagnostic::error(&pkg.tag_loc(model::tags::name::GROUP_NAME), format!("`{}` declares module `{module}`, but {} generates nothing for this package", pkg.mod_file, generator.name()))
+                        .label("stale module declaration")
+                        .help(format!("remove `mod {module};` and its `#[path]` from {}", pkg.mod_file)),
+                );
+            }
+        }
+    }
+}
+
+fn missing_decl(pkg: &Package, generator: &str, module: &str, path: &str, wrong: bool) -> Diagnostic {
+    let reexport = if generator == "register" { format!("\npub use {module}::*;") } else { String::new() };
+    let what = if wrong { "has a wrong `#[path]` for" } else { "does not include" };
+    Diagnostic::error(&pkg.tag_loc(model::tags::name::GROUP_NAME), format!("package `{}` {what} its generated {generator} code", pkg.path))
+        .label(format!("`{module}` must be declared in this mod.rs"))
+        .help(format!("write in {}:\n#[path = \"{path}\"]\nmod {module};{reexport}", pkg.mod_file))
+}
+
+/// The path of `to` relative to directory `from`, with `/` separators, computed lexically on
+/// absolute forms of both.
+pub fn relative(from: &Path, to: &Path) -> String {
+    let abs = |p: &Path| normalize(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
+    let (from, to) = (abs(from), abs(to));
+    let common = from.components().zip(to.components()).take_while(|(a, b)| a == b).count();
+    let ups = from.components().count() - common;
+    let parts: Vec<String> = std::iter::repeat_n("..".to_string(), ups)
+        .chain(to.components().skip(common).map(|c| c.as_os_str().to_string_lossy().into_owned()))
+        .collect();
+    parts.join("/")
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn relative_paths() {
+        assert_eq!(relative(Path::new("apis/src/apps/v1"), Path::new("generated/apis/apps/v1/zz_generated_deepcopy.rs")), "../../../../generated/apis/apps/v1/zz_generated_deepcopy.rs");
+        assert_eq!(relative(Path::new("x/src/a"), Path::new("x/generated/a/f.rs")), "../../generated/a/f.rs");
+        assert_eq!(relative(Path::new("./src/./a"), Path::new("src/gen/f.rs")), "../gen/f.rs");
+    }
+}

@@ -1,0 +1,32 @@
+//! The `generators` binary: runs every generator on one apis tree, for repositories other than
+//! this one (this repository's `cargo xtask codegen` calls the same library).
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Generate deepcopy and register code for Kubernetes-style Rust API packages.
+#[derive(Parser)]
+#[command(name = "generators", version)]
+struct Args {
+    /// The apis crate's source directory.
+    #[arg(long, default_value = "apis/src")]
+    apis: PathBuf,
+    /// Root of the in-package outputs.
+    #[arg(long, default_value = "generated/apis")]
+    output: PathBuf,
+    /// File whose text heads every generated file.
+    #[arg(long, default_value = "hack/boilerplate.rs.txt")]
+    boilerplate: PathBuf,
+    /// Write nothing; exit 1 with a diff when the outputs on disk are stale.
+    #[arg(long)]
+    verify: bool,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    let config = generators::Config { apis: args.apis, output: args.output, boilerplate: args.boilerplate };
+    let mode = if args.verify { generators::run::Mode::Verify } else { generators::run::Mode::Write };
+    generators::run::run(&[config], mode, "generators")
+}

@@ -1,0 +1,477 @@
+//! The tag table: every tag of our namespaces, where it may appear and what values it takes.
+//! Raw tags from the parse layer are checked here; what passes is kept in `Tags`.
+//!
+//! A tag is in our namespace when its name starts with `k8s:` or `genclient`, is in the table, or
+//! is a near miss of a name in the table (a typo such as `+optinal`). Tags of other tools
+//! (`+kubebuilder:...`, `+protobuf`) are left alone.
+
+use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
+use crate::parse::tags::RawTag;
+
+/// Tag names, as constants so generators never spell them twice.
+pub mod name {
+    #![allow(missing_docs)]
+    pub const GROUP_NAME: &str = "groupName";
+    pub const GROUP_GO_NAME: &str = "groupGoName";
+    pub const DEEPCOPY: &str = "k8s:deepcopy-gen";
+    pub const DEEPCOPY_INTERFACES: &str = "k8s:deepcopy-gen:interfaces";
+    pub const REGISTER: &str = "k8s:register-gen";
+    pub const CONVERSION: &str = "k8s:conversion-gen";
+    pub const CONVERSION_EXTERNAL_TYPES: &str = "k8s:conversion-gen-external-types";
+    pub const DEFAULTER: &str = "k8s:defaulter-gen";
+    pub const DEFAULTER_INPUT: &str = "k8s:defaulter-gen-input";
+    pub const OPENAPI: &str = "k8s:openapi-gen";
+    pub const OPENAPI_MODEL_PACKAGE: &str = "k8s:openapi-model-package";
+    pub const LIFECYCLE: &str = "k8s:prerelease-lifecycle-gen";
+    pub const LIFECYCLE_INTRODUCED: &str = "k8s:prerelease-lifecycle-gen:introduced";
+    pub const LIFECYCLE_DEPRECATED: &str = "k8s:prerelease-lifecycle-gen:deprecated";
+    pub const LIFECYCLE_REMOVED: &str = "k8s:prerelease-lifecycle-gen:removed";
+    pub const LIFECYCLE_REPLACEMENT: &str = "k8s:prerelease-lifecycle-gen:replacement";
+    pub const GENCLIENT: &str = "genclient";
+    pub const NON_NAMESPACED: &str = "genclient:nonNamespaced";
+    pub const NO_VERBS: &str = "genclient:noVerbs";
+    pub const NO_STATUS: &str = "genclient:noStatus";
+    pub const READONLY: &str = "genclient:readonly";
+    pub const ONLY_VERBS: &str = "genclient:onlyVerbs";
+    pub const SKIP_VERBS: &str = "genclient:skipVerbs";
+    pub const METHOD: &str = "genclient:method";
+    pub const RESOURCE_NAME: &str = "resourceName";
+    pub const OPTIONAL: &str = "optional";
+    pub const REQUIRED: &str = "required";
+    pub const DEFAULT: &str = "default";
+    pub const LIST_TYPE: &str = "listType";
+    pub const LIST_MAP_KEY: &str = "listMapKey";
+    pub const MAP_TYPE: &str = "mapType";
+    pub const STRUCT_TYPE: &str = "structType";
+    pub const PATCH_STRATEGY: &str = "patchStrategy";
+    pub const PATCH_MERGE_KEY: &str = "patchMergeKey";
+    pub const ENUM: &str = "enum";
+    pub const FEATURE_GATE: &str = "featureGate";
+    pub const NULLABLE: &str = "nullable";
+    pub const UNION: &str = "union";
+    pub const UNION_DISCRIMINATOR: &str = "unionDiscriminator";
+}
+
+/// Where a tag is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Place {
+    /// `//!` at the top of a package's `mod.rs`.
+    Package,
+    /// `///` on a struct or enum.
+    Type,
+    /// `///` on a field.
+    Field,
+}
+
+impl Place {
+    fn describe(self) -> &'static str {
+        match self {
+            Place::Package => "a package (a `//!` line at the top of the package's mod.rs)",
+            Place::Type => "a type (a `///` line on the struct or enum)",
+            Place::Field => "a field (a `///` line on the field)",
+        }
+    }
+}
+
+/// What values a tag takes.
+#[derive(Clone, Copy, Debug)]
+enum Value {
+    /// No value: `+optional`.
+    Flag,
+    /// One of a fixed set.
+    OneOf(&'static [&'static str]),
+    /// A comma list, each item from a fixed set.
+    ListOf(&'static [&'static str]),
+    /// Any non-empty text.
+    Text,
+    /// A DNS subdomain, or empty (the core group).
+    Group,
+    /// A Rust identifier.
+    Ident,
+    /// A comma list of Rust paths, or `false`.
+    PathsOrFalse,
+    /// One Rust path.
+    Path,
+    /// `major.minor`.
+    Version,
+    /// `group,version,Kind`.
+    GroupVersionKind,
+    /// JSON, or `ref(...)`.
+    Json,
+    /// `true`, `false` or an `x-kubernetes-*` extension.
+    OpenApi,
+    /// `Name,verb=...,subresource=...,input=...,result=...`.
+    Method,
+}
+
+const VERBS: &[&str] = &[
+    "create", "update", "updateStatus", "delete", "deleteCollection", "get", "list", "watch", "patch", "apply",
+    "applyStatus",
+];
+const BOOL: &[&str] = &["true", "false"];
+const ATOMIC_GRANULAR: &[&str] = &["atomic", "granular"];
+
+/// One row of the tag table: the value each place takes (`None`: not allowed there).
+struct Spec {
+    name: &'static str,
+    package: Option<Value>,
+    ty: Option<Value>,
+    field: Option<Value>,
+    repeat: bool,
+}
+
+const fn spec(name: &'static str, package: Option<Value>, ty: Option<Value>, field: Option<Value>, repeat: bool) -> Spec {
+    Spec { name, package, ty, field, repeat }
+}
+
+use Value::*;
+use name as n;
+
+static TABLE: &[Spec] = &[
+    spec(n::GROUP_NAME, Some(Group), None, None, false),
+    spec(n::GROUP_GO_NAME, Some(Ident), None, None, false),
+    spec(n::DEEPCOPY, Some(OneOf(&["package", "false"])), Some(OneOf(BOOL)), None, false),
+    spec(n::DEEPCOPY_INTERFACES, None, Some(PathsOrFalse), None, true),
+    spec(n::REGISTER, Some(OneOf(BOOL)), None, None, false),
+    spec(n::CONVERSION, Some(PathsOrFalse), Some(OneOf(&["false"])), Some(OneOf(&["false"])), true),
+    spec(n::CONVERSION_EXTERNAL_TYPES, Some(Path), None, None, false),
+    spec(n::DEFAULTER, Some(Ident), Some(OneOf(BOOL)), None, false),
+    spec(n::DEFAULTER_INPUT, Some(Path), None, None, false),
+    spec(n::OPENAPI, Some(OneOf(BOOL)), Some(OpenApi), Some(OpenApi), true),
+    spec(n::OPENAPI_MODEL_PACKAGE, Some(Text), None, None, false),
+    spec(n::LIFECYCLE, Some(OneOf(BOOL)), None, None, false),
+    spec(n::LIFECYCLE_INTRODUCED, None, Some(Version), None, false),
+    spec(n::LIFECYCLE_DEPRECATED, None, Some(Version), None, false),
+    spec(n::LIFECYCLE_REMOVED, None, Some(Version), None, false),
+    spec(n::LIFECYCLE_REPLACEMENT, None, Some(GroupVersionKind), None, false),
+    spec(n::GENCLIENT, None, Some(Flag), None, false),
+    spec(n::NON_NAMESPACED, None, Some(Flag), None, false),
+    spec(n::NO_VERBS, None, Some(Flag), None, false),
+    spec(n::NO_STATUS, None, Some(Flag), None, false),
+    spec(n::READONLY, None, Some(Flag), None, false),
+    spec(n::ONLY_VERBS, None, Some(ListOf(VERBS)), None, false),
+    spec(n::SKIP_VERBS, None, Some(ListOf(VERBS)), None, false),
+    spec(n::METHOD, None, Some(Method), None, true),
+    spec(n::RESOURCE_NAME, None, Some(Text), None, false),
+    spec(n::OPTIONAL, None, None, Some(Flag), false),
+    spec(n::REQUIRED, None, None, Some(Flag), false),
+    spec(n::DEFAULT, None, None, Some(Json), false),
+    spec(n::LIST_TYPE, None, Some(OneOf(&["atomic", "set", "map"])), Some(OneOf(&["atomic", "set", "map"])), false),
+    spec(n::LIST_MAP_KEY, None, Some(Text), Some(Text), true),
+    spec(n::MAP_TYPE, None, Some(OneOf(ATOMIC_GRANULAR)), Some(OneOf(ATOMIC_GRANULAR)), false),
+    spec(n::STRUCT_TYPE, None, Some(OneOf(ATOMIC_GRANULAR)), Some(OneOf(ATOMIC_GRANULAR)), false),
+    spec(n::PATCH_STRATEGY, None, None, Some(ListOf(&["merge", "retainKeys", "replace"])), false),
+    spec(n::PATCH_MERGE_KEY, None, None, Some(Text), false),
+    spec(n::ENUM, None, Some(Flag), None, false),
+    spec(n::FEATURE_GATE, None, None, Some(Text), true),
+    spec(n::NULLABLE, None, None, Some(Flag), false),
+    spec(n::UNION, None, Some(Flag), Some(Flag), false),
+    spec(n::UNION_DISCRIMINATOR, None, None, Some(Flag), false),
+];
+
+/// A checked tag.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// Name without `+`.
+    pub name: String,
+    /// Value after `=`, if any.
+    pub value: Option<String>,
+    /// Where it is written.
+    pub loc: SourceLoc,
+}
+
+/// The checked tags of one package, type or field, in source order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tags(pub Vec<Tag>);
+
+impl Tags {
+    /// The first tag of that name.
+    pub fn get(&self, name: &str) -> Option<&Tag> {
+        self.0.iter().find(|t| t.name == name)
+    }
+
+    /// The value of the first tag of that name (`Some("")` for a flag).
+    pub fn value(&self, name: &str) -> Option<&str> {
+        self.get(name).map(|t| t.value.as_deref().unwrap_or(""))
+    }
+
+    /// Whether a tag of that name is present.
+    pub fn has(&self, name: &str) -> bool {
+        self.get(name).is_some()
+    }
+
+    /// Every tag of that name.
+    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Tag> + 'a {
+        self.0.iter().filter(move |t| t.name == name)
+    }
+}
+
+/// Checks raw tags written at `place`; valid ones are returned, the rest reported.
+pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
+    let mut out: Vec<Tag> = Vec::new();
+    for tag in raw {
+        let Some(spec) = TABLE.iter().find(|s| s.name == tag.name) else {
+            if let Some(d) = unknown(tag) {
+                diags.push(d);
+            }
+            continue;
+        };
+        let Some(rule) = (match place {
+            Place::Package => spec.package,
+            Place::Type => spec.ty,
+            Place::Field => spec.field,
+        }) else {
+            diags.push(misplaced(tag, spec, place));
+            continue;
+        };
+        if !spec.repeat
+            && let Some(first) = out.iter().find(|t| t.name == tag.name)
+        {
+            diags.push(
+                Diagnostic::error(&tag.loc, format!("duplicate tag `+{}`", tag.name))
+                    .label("second occurrence")
+                    .related(&first.loc, "first written here")
+                    .help("keep one of them"),
+            );
+            continue;
+        }
+        match check_value(rule, tag.value.as_deref()) {
+            Ok(()) => out.push(Tag { name: tag.name.clone(), value: tag.value.clone(), loc: tag.loc.clone() }),
+            Err(expected) => diags.push(
+                Diagnostic::error(&tag.loc, format!("malformed value in tag `{}`", tag.display()))
+                    .label(format!("expected {expected}")),
+            ),
+        }
+    }
+    Tags(out)
+}
+
+/// Whether a tag name belongs to our namespaces (known, `k8s:`/`genclient` prefixed, or a typo of a
+/// known name).
+pub fn in_our_namespace(name: &str) -> bool {
+    TABLE.iter().any(|s| s.name == name) || name.starts_with("k8s:") || name.starts_with("genclient") || suggest(name).is_some()
+}
+
+/// The error for a tag that is not in the table, if the tag is in our namespace.
+fn unknown(tag: &RawTag) -> Option<Diagnostic> {
+    let suggestion = suggest(&tag.name);
+    let ours = tag.name.starts_with("k8s:") || tag.name.starts_with("genclient") || suggestion.is_some();
+    if !ours {
+        return None;
+    }
+    let mut d = Diagnostic::error(&tag.loc, format!("unknown tag `+{}`", tag.name)).label("not a tag this tool knows");
+    d = match suggestion {
+        Some(s) => d.help(format!("did you mean `+{s}`?")),
+        None => d.help("see the tag grammar in the README for the tags of each generator"),
+    };
+    Some(d)
+}
+
+/// The closest known tag name, when it is close enough to be a typo.
+pub fn suggest(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let limit = (name.len() / 3).clamp(1, 3);
+    TABLE
+        .iter()
+        .map(|s| (levenshtein(&lower, &s.name.to_ascii_lowercase()), s.name))
+        .filter(|(d, _)| *d <= limit)
+        .min()
+        .map(|(_, n)| n)
+}
+
+fn misplaced(tag: &RawTag, spec: &Spec, place: Place) -> Diagnostic {
+    let allowed: Vec<&str> = [
+        spec.package.map(|_| Place::Package.describe()),
+        spec.ty.map(|_| Place::Type.describe()),
+        spec.field.map(|_| Place::Field.describe()),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Diagnostic::error(&tag.loc, format!("tag `+{}` cannot be written on {}", tag.name, place.describe()))
+        .label("wrong place for this tag")
+        .help(format!("it belongs on {}", allowed.join(" or ")))
+}
+
+/// Checks a value against its rule; the error says what was expected.
+fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
+    fn need(v: Option<&str>) -> Result<&str, String> {
+        v.ok_or_else(|| "a value (`+name=value`)".to_string())
+    }
+    match rule {
+        Flag => match value {
+            None => Ok(()),
+            Some(_) => Err("no value".into()),
+        },
+        OneOf(set) => {
+            let v = need(value)?;
+            if set.contains(&v) { Ok(()) } else { Err(format!("one of: {}", set.join("|"))) }
+        }
+        ListOf(set) => {
+            let v = need(value)?;
+            if !v.is_empty() && v.split(',').all(|x| set.contains(&x.trim())) {
+                Ok(())
+            } else {
+                Err(format!("a comma list of: {}", set.join("|")))
+            }
+        }
+        Text => non_empty(need(value)?),
+        Group => {
+            let v = need(value)?;
+            let ok = v.split('.').all(|l| l.is_empty() && v.is_empty() || is_dns_label(l));
+            if ok { Ok(()) } else { Err("a DNS subdomain such as `apps` or `example.dev`, or nothing for the core group".into()) }
+        }
+        Ident => {
+            let v = need(value)?;
+            if syn::parse_str::<syn::Ident>(v).is_ok() { Ok(()) } else { Err("a Rust identifier".into()) }
+        }
+        PathsOrFalse => {
+            let v = need(value)?;
+            if v == "false" || (!v.is_empty() && v.split(',').all(|p| syn::parse_str::<syn::Path>(p.trim()).is_ok())) {
+                Ok(())
+            } else {
+                Err("a comma list of Rust paths (such as `crate::apps`), or `false`".into())
+            }
+        }
+        Path => {
+            let v = need(value)?;
+            if syn::parse_str::<syn::Path>(v).is_ok() { Ok(()) } else { Err("a Rust path such as `crate::apps::v1`".into()) }
+        }
+        Version => {
+            let v = need(value)?;
+            let parts: Vec<&str> = v.split('.').collect();
+            if parts.len() == 2 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
+                Ok(())
+            } else {
+                Err("a Kubernetes version `major.minor`, such as `1.9`".into())
+            }
+        }
+        GroupVersionKind => {
+            let v = need(value)?;
+            if v.split(',').count() == 3 && v.split(',').skip(1).all(|p| !p.trim().is_empty()) {
+                Ok(())
+            } else {
+                Err("`group,version,Kind`".into())
+            }
+        }
+        Json => {
+            let v = need(value)?;
+            if (v.starts_with("ref(") && v.ends_with(')')) || serde_json::from_str::<serde_json::Value>(v).is_ok() {
+                Ok(())
+            } else {
+                Err("a JSON value (strings are quoted: `+default=\"Always\"`) or `ref(...)`".into())
+            }
+        }
+        OpenApi => {
+            let v = need(value)?;
+            if v == "true" || v == "false" || v.starts_with("x-kubernetes-") {
+                Ok(())
+            } else {
+                Err("`true`, `false` or an `x-kubernetes-*` extension".into())
+            }
+        }
+        Method => check_method(need(value)?),
+    }
+}
+
+fn non_empty(v: &str) -> Result<(), String> {
+    if v.is_empty() { Err("a non-empty value".into()) } else { Ok(()) }
+}
+
+fn is_dns_label(l: &str) -> bool {
+    !l.is_empty()
+        && l.len() <= 63
+        && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !l.starts_with('-')
+        && !l.ends_with('-')
+}
+
+/// `+genclient:method=Name,verb=get[,subresource=s][,input=path][,result=path]`.
+fn check_method(v: &str) -> Result<(), String> {
+    let expected = "`Name,verb=<verb>[,subresource=<name>][,input=<path>][,result=<path>]`";
+    let mut parts = v.split(',');
+    let method = parts.next().unwrap_or_default();
+    if syn::parse_str::<syn::Ident>(method).is_err() {
+        return Err(expected.into());
+    }
+    let mut verb = false;
+    for part in parts {
+        match part.split_once('=') {
+            Some(("verb", x)) if VERBS.contains(&x) => verb = true,
+            Some(("subresource", x)) if !x.is_empty() => {}
+            Some(("input" | "result", x)) if syn::parse_str::<syn::Path>(x).is_ok() => {}
+            _ => return Err(expected.into()),
+        }
+    }
+    if verb { Ok(()) } else { Err(expected.into()) }
+}
+
+/// Edit distance, for "did you mean".
+fn levenshtein(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut cur = vec![i + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur.push((prev[j] + usize::from(ca != *cb)).min(prev[j + 1] + 1).min(cur[j] + 1));
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(name: &str, value: Option<&str>) -> RawTag {
+        let loc = SourceLoc { file: "t.rs".into(), line: 1, col: 1, len: 1 };
+        RawTag { name: name.into(), value: value.map(Into::into), loc }
+    }
+
+    fn run(tags: &[RawTag], place: Place) -> (Tags, Vec<String>) {
+        let mut d = Diagnostics::new();
+        let t = check(tags, place, &mut d);
+        (t, d.into_vec().into_iter().map(|e| format!("{} / {} / {:?}", e.message, e.label, e.help)).collect())
+    }
+
+    #[test]
+    fn accepts_known_tags() {
+        let (t, e) = run(&[raw("groupName", Some("")), raw("k8s:deepcopy-gen", Some("package"))], Place::Package);
+        assert!(e.is_empty(), "{e:?}");
+        assert_eq!(t.value("groupName"), Some(""));
+        let (_, e) = run(&[raw("genclient:method", Some("GetScale,verb=get,subresource=scale,result=crate::autoscaling::v1::Scale"))], Place::Type);
+        assert!(e.is_empty(), "{e:?}");
+    }
+
+    #[test]
+    fn rejects_bad_values_and_places() {
+        let (_, e) = run(&[raw("k8s:deepcopy-gen", Some("maybe"))], Place::Package);
+        assert_eq!(e, ["malformed value in tag `+k8s:deepcopy-gen=maybe` / expected one of: package|false / []"]);
+        let (_, e) = run(&[raw("groupName", Some("apps"))], Place::Type);
+        assert!(e[0].starts_with("tag `+groupName` cannot be written on a type"), "{e:?}");
+        let (_, e) = run(&[raw("optional", Some("true"))], Place::Field);
+        assert!(e[0].contains("expected no value"), "{e:?}");
+        let (_, e) = run(&[raw("groupName", Some("Apps_"))], Place::Package);
+        assert!(e[0].contains("DNS subdomain"));
+    }
+
+    #[test]
+    fn unknown_tags_in_our_namespace_get_suggestions() {
+        let (_, e) = run(&[raw("optinal", None)], Place::Field);
+        assert_eq!(e, ["unknown tag `+optinal` / not a tag this tool knows / [\"did you mean `+optional`?\"]"]);
+        let (_, e) = run(&[raw("k8s:deepcopy-gen:interface", Some("runtime::Object"))], Place::Type);
+        assert!(e[0].contains("did you mean `+k8s:deepcopy-gen:interfaces`?"), "{e:?}");
+        let (_, e) = run(&[raw("kubebuilder:validation:Minimum", Some("1"))], Place::Field);
+        assert!(e.is_empty());
+    }
+
+    #[test]
+    fn duplicates_are_errors_unless_repeatable() {
+        let (_, e) = run(&[raw("genclient", None), raw("genclient", None)], Place::Type);
+        assert_eq!(e.len(), 1);
+        let (t, e) = run(&[raw("listMapKey", Some("a")), raw("listMapKey", Some("b"))], Place::Field);
+        assert!(e.is_empty());
+        assert_eq!(t.all("listMapKey").count(), 2);
+    }
+}

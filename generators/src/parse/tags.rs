@@ -1,0 +1,165 @@
+//! Tag extraction from doc comments, with a source location for every tag.
+//!
+//! The grammar of a tag line (one doc-comment line; the text after `///` or `//!`):
+//!
+//! ```text
+//! tag-line  ::= ws* "+" name [ "=" value ] ws*
+//! name      ::= segment { ":" segment }
+//! segment   ::= ident-start { ident-char }
+//! ident-start ::= "A".."Z" | "a".."z" | "_"
+//! ident-char  ::= ident-start | "0".."9" | "-" | "." | "/"
+//! value     ::= { any character } ; trimmed; may be empty ("+groupName=" is the core group)
+//! ws        ::= " " | "\t"
+//! ```
+//!
+//! A doc line whose trimmed text starts with `+` and a letter is a tag line; every other line is
+//! prose. Tag lines never reach descriptions. A value's inner structure (comma lists, `key=value`
+//! pairs, JSON) is the tag's business and is checked by the tag table in `model::tags`.
+//!
+//! Which comment lines belong to an item is fixed once for every generator: the doc lines attached
+//! to the item itself (`///` before a type or field, `//!` at the top of a package's `mod.rs`).
+
+use std::sync::Arc;
+
+use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
+
+/// A tag as written, before the tag table checks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawTag {
+    /// The name without the leading `+` (`k8s:deepcopy-gen`).
+    pub name: String,
+    /// The text after `=`, trimmed; `None` when there is no `=`.
+    pub value: Option<String>,
+    /// Where the tag starts (at `+`), covering the whole tag text.
+    pub loc: SourceLoc,
+}
+
+impl RawTag {
+    /// The tag as written, for messages: `+name=value`.
+    pub fn display(&self) -> String {
+        match &self.value {
+            Some(v) => format!("+{}={}", self.name, v),
+            None => format!("+{}", self.name),
+        }
+    }
+}
+
+/// The doc comment of one item, split into prose lines and tags.
+#[derive(Clone, Debug, Default)]
+pub struct DocBlock {
+    /// Prose lines in order, tag lines removed, with the single leading space of `/// ` dropped.
+    pub prose: Vec<String>,
+    /// Tags in source order.
+    pub tags: Vec<RawTag>,
+}
+
+/// Extracts the doc block of an item from its attributes. Malformed tag lines are reported.
+pub fn extract(file: &Arc<str>, attrs: &[syn::Attribute], diags: &mut Diagnostics) -> DocBlock {
+    let mut block = DocBlock::default();
+    for attr in attrs {
+        if !attr.path().is_ident("doc") {
+            continue;
+        }
+        let syn::Meta::NameValue(nv) = &attr.meta else { continue };
+        let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. }) = &nv.value else { continue };
+        let start = attr.pound_token.span.start();
+        let text = lit.value();
+        for (k, line) in text.split('\n').enumerate() {
+            // `///` and `//!` are three characters; lines after the first of a block comment start
+            // at column zero.
+            let (line_no, col0) = if k == 0 { (start.line, start.column + 3) } else { (start.line + k, 0) };
+            classify_line(file, line, line_no as u32, col0 as u32, &mut block, diags);
+        }
+    }
+    block
+}
+
+/// Adds one doc line to the block, as prose or as a tag.
+fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &mut DocBlock, diags: &mut Diagnostics) {
+    let trimmed = line.trim_start_matches([' ', '\t']);
+    let lead = (line.len() - trimmed.len()) as u32;
+    let is_tag = trimmed.starts_with('+') && trimmed[1..].starts_with(|c: char| c.is_ascii_alphabetic() || c == '_');
+    if !is_tag {
+        block.prose.push(line.strip_prefix(' ').unwrap_or(line).to_string());
+        return;
+    }
+    let text = trimmed.trim_end();
+    let loc = SourceLoc { file: file.clone(), line: line_no, col: col0 + lead + 1, len: text.chars().count() as u32 };
+    match parse_tag(text) {
+        Ok((name, value)) => block.tags.push(RawTag { name, value, loc }),
+        Err(why) => diags.push(
+            Diagnostic::error(&loc, format!("malformed tag `{text}`: {why}"))
+                .label("not a valid tag")
+                .help("a tag is `+name` or `+name=value`, alone on its doc line, with no spaces around `=`"),
+        ),
+    }
+}
+
+/// Splits `+name[=value]` into its parts, or says why it is malformed.
+pub fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
+    let body = text.strip_prefix('+').ok_or("a tag starts with `+`")?;
+    let (name, value) = match body.split_once('=') {
+        Some((n, v)) => (n, Some(v.trim().to_string())),
+        None => (body, None),
+    };
+    let value_has_lead_space = body.split_once('=').is_some_and(|(_, v)| v.starts_with([' ', '\t']));
+    if name.ends_with([' ', '\t']) || value_has_lead_space {
+        return Err("spaces around `=`".into());
+    }
+    if let Some(bad) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/'))) {
+        return Err(format!("`{bad}` cannot appear in a tag name"));
+    }
+    if name.split(':').any(|s| !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')) {
+        return Err("every `:`-separated part of a tag name starts with a letter".into());
+    }
+    Ok((name.to_string(), value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn block(src: &str) -> (DocBlock, Vec<Diagnostic>) {
+        let file: syn::File = syn::parse_str(src).unwrap();
+        let syn::Item::Struct(s) = &file.items[0] else { panic!() };
+        let mut d = Diagnostics::new();
+        let b = extract(&Arc::from("t.rs"), &s.attrs, &mut d);
+        (b, d.into_vec())
+    }
+
+    #[test]
+    fn splits_prose_and_tags_with_locations() {
+        let (b, errs) = block("/// Deployment enables updates.\n/// +genclient\n///   +k8s:deepcopy-gen=package\nstruct A;");
+        assert!(errs.is_empty());
+        assert_eq!(b.prose, ["Deployment enables updates."]);
+        assert_eq!(b.tags.len(), 2);
+        assert_eq!((b.tags[0].name.as_str(), b.tags[0].value.as_deref()), ("genclient", None));
+        assert_eq!((b.tags[0].loc.line, b.tags[0].loc.col, b.tags[0].loc.len), (2, 5, 10));
+        assert_eq!(b.tags[1].value.as_deref(), Some("package"));
+        assert_eq!((b.tags[1].loc.line, b.tags[1].loc.col), (3, 7));
+    }
+
+    #[test]
+    fn plus_in_prose_is_not_a_tag() {
+        let (b, _) = block("/// a + b\n/// +1 more\nstruct A;");
+        assert!(b.tags.is_empty());
+        assert_eq!(b.prose.len(), 2);
+    }
+
+    #[test]
+    fn grammar() {
+        assert_eq!(parse_tag("+groupName="), Ok(("groupName".into(), Some(String::new()))));
+        assert_eq!(parse_tag("+genclient:method=Get,verb=get").unwrap().1.as_deref(), Some("Get,verb=get"));
+        assert_eq!(parse_tag("+groupName = apps"), Err("spaces around `=`".into()));
+        assert_eq!(parse_tag("+group Name"), Err("` ` cannot appear in a tag name".into()));
+        assert!(parse_tag("+k8s:=x").is_err());
+    }
+
+    #[test]
+    fn malformed_tags_are_reported_at_their_column() {
+        let (b, errs) = block("/// +groupName = apps\nstruct A;");
+        assert!(b.tags.is_empty());
+        assert_eq!((errs[0].loc.line, errs[0].loc.col), (1, 5));
+        assert!(errs[0].message.contains("spaces around `=`"));
+    }
+}

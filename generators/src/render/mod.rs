@@ -1,0 +1,5 @@
+//! Rendering shared by every generator: tokens -> syn::File -> prettyplease, the file header, and
+//! the output plan that is written or verified.
+
+pub mod format;
+pub mod output;

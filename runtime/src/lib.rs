@@ -1,0 +1,74 @@
+//! The `runtime` crate: the Rust reading of apimachinery's `runtime.Scheme`, which generated code links against.
+//!
+//! Generated API packages stay thin because this crate does the work, as prost's runtime does for
+//! prost-build. The pieces map onto apimachinery one to one:
+//!
+//! - [`GroupVersion`], [`GroupVersionKind`], [`GroupVersionResource`], [`GroupKind`] and
+//!   [`GroupResource`] are `k8s.io/apimachinery/pkg/runtime/schema`.
+//! - [`Object`] is `runtime.Object`; [`TypeMetaAccess`] is the `GetObjectKind()` half of it that generated
+//!   `impl Object` blocks delegate to.
+//! - [`Scheme`] is `runtime.Scheme`: GVK to constructor, type to GVKs, version priority, and the defaulting,
+//!   conversion and field-label function tables.
+//! - [`SchemeBuilder`] is `runtime.SchemeBuilder`: an ordered list of registration functions.
+//!
+//! A generated package registers its kinds like this, and a program collects the packages it wants:
+//!
+//! ```
+//! use runtime::{GroupVersion, Scheme, SchemeBuilder, SchemeError};
+//!
+//! #[derive(Clone, Debug, Default)]
+//! pub struct Deployment {
+//!     pub type_meta: kube_core::TypeMeta,
+//! }
+//!
+//! impl ::runtime::Object for Deployment {
+//!     fn group_version_kind(&self) -> Option<::runtime::GroupVersionKind> { ::runtime::TypeMetaAccess::gvk(&self.type_meta) }
+//!     fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) { ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk) }
+//!     fn as_any(&self) -> &dyn ::core::any::Any { self }
+//!     fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any { self }
+//!     fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> { self }
+//!     fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> { ::std::boxed::Box::new(::core::clone::Clone::clone(self)) }
+//! }
+//!
+//! pub const SCHEME_GROUP_VERSION: GroupVersion = GroupVersion::from_static("apps", "v1");
+//!
+//! fn add_known_types(scheme: &mut Scheme) -> Result<(), SchemeError> {
+//!     scheme.add_known_type::<Deployment>(SCHEME_GROUP_VERSION.with_kind("Deployment"))
+//! }
+//!
+//! pub static SCHEME_BUILDER: SchemeBuilder = SchemeBuilder::from_fns(&[add_known_types]);
+//!
+//! let mut scheme = Scheme::new();
+//! SCHEME_BUILDER.add_to_scheme(&mut scheme)?;
+//! let obj = scheme.new_object(&SCHEME_GROUP_VERSION.with_kind("Deployment"))?;
+//! assert!(obj.downcast_ref::<Deployment>().is_some());
+//! assert_eq!(obj.group_version_kind().map(|gvk| gvk.to_string()).as_deref(), Some("apps/v1, Kind=Deployment"));
+//! # Ok::<(), SchemeError>(())
+//! ```
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod builder;
+mod errors;
+mod group_kind;
+mod gvk;
+mod kube_interop;
+mod object;
+mod scheme;
+#[cfg(test)]
+mod test_support;
+
+pub use builder::{AddToSchemeFn, SchemeBuilder};
+pub use errors::{ConversionError, ParseError, SchemeError};
+pub use group_kind::{GroupKind, GroupResource};
+pub use gvk::{GroupVersion, GroupVersionKind, GroupVersionResource};
+pub use object::{Object, TypeMetaAccess};
+pub use scheme::{
+    FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion,
+};
+
+/// The version string of the internal, hub version of a group (Go's `runtime.APIVersionInternal`).
+///
+/// Internal types never go on the wire; every external version converts to and from them.
+pub const API_VERSION_INTERNAL: &str = "__internal";
