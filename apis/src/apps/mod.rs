@@ -1,0 +1,15 @@
+//! The internal version of the apps API group: the objects as represented in memory.
+//! +k8s:deepcopy-gen=package
+//! +groupName=apps
+
+mod types;
+pub use types::*;
+
+pub mod v1;
+pub mod install;
+
+#[path = "../../../generated/apis/apps/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../generated/apis/apps/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

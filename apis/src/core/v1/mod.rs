@@ -1,0 +1,17 @@
+//! The v1 version of the core API group: how its objects are serialized to storage and network.
+//! +k8s:deepcopy-gen=package
+//! +k8s:openapi-gen=true
+//! +groupName=
+//! +k8s:conversion-gen=crate::core
+//! +k8s:conversion-gen-external-types=crate::core::v1
+//! +k8s:defaulter-gen=TypeMeta
+//! +k8s:prerelease-lifecycle-gen=true
+
+mod types;
+pub use types::*;
+
+#[path = "../../../../generated/apis/core/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../../generated/apis/core/v1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

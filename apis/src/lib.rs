@@ -1,0 +1,30 @@
+//! Kubernetes API types, written by hand, that the code generators read.
+//!
+//! Each package is a module directory: the group module (`core`, `apps`) holds the internal
+//! version, its `v1` child the external version. Package tags are the `//!` lines of a
+//! package's `mod.rs`; type and field tags are the `///` lines on the item.
+
+// Doc comments keep Kubernetes' Go text verbatim (it becomes the OpenAPI descriptions), bare URLs
+// and `<name>` placeholders included.
+#![deny(warnings)]
+#![allow(rustdoc::bare_urls, rustdoc::invalid_html_tags)]
+
+pub mod apps;
+pub mod core;
+
+use runtime::{Scheme, SchemeError};
+
+/// Installs every group of this crate into `scheme`: each group's internal version, its external
+/// versions and its version priority.
+pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {
+    core::install::install(scheme)?;
+    apps::install::install(scheme)?;
+    Ok(())
+}
+
+/// A Scheme with every group of this crate installed.
+pub fn scheme() -> Result<Scheme, SchemeError> {
+    let mut scheme = Scheme::new();
+    install(&mut scheme)?;
+    Ok(scheme)
+}

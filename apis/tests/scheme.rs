@@ -1,0 +1,113 @@
+//! Scheme tests through `apis::install`: every kind is registered under its GVK, `new_object`
+//! builds the right type, version priorities are as declared, and external kinds work as
+//! kube-rs resources.
+
+use apis::{apps, core};
+use runtime::{GroupKind, GroupVersion, GroupVersionKind, Object, Scheme};
+
+fn scheme() -> Scheme {
+    apis::scheme().expect("install succeeds")
+}
+
+/// Every kind the apis crate declares, per group and version.
+const KINDS: &[(&str, &str, &[&str])] = &[
+    ("", "__internal", &["ConfigMap", "ConfigMapList", "Namespace", "NamespaceList", "Pod", "PodList", "PodTemplate", "PodTemplateList"]),
+    ("", "v1", &["ConfigMap", "ConfigMapList", "Namespace", "NamespaceList", "Pod", "PodList", "PodTemplate", "PodTemplateList"]),
+    ("apps", "__internal", &["Deployment", "DeploymentList", "ReplicaSet", "ReplicaSetList", "StatefulSet", "StatefulSetList"]),
+    ("apps", "v1", &["Deployment", "DeploymentList", "ReplicaSet", "ReplicaSetList", "StatefulSet", "StatefulSetList"]),
+];
+
+#[test]
+fn every_kind_is_recognised_under_its_gvk() {
+    let scheme = scheme();
+    let mut expected = Vec::new();
+    for (group, version, kinds) in KINDS {
+        let gv = GroupVersion::new(*group, *version);
+        let known: Vec<String> = scheme.known_types(&gv).into_keys().collect();
+        assert_eq!(known, *kinds, "kinds of {gv}");
+        for kind in *kinds {
+            let gvk = gv.with_kind(*kind);
+            assert!(scheme.recognizes(&gvk), "{gvk}");
+            expected.push(gvk);
+        }
+    }
+    expected.sort();
+    assert_eq!(scheme.all_known_types().into_keys().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn new_object_builds_the_registered_type() {
+    let scheme = scheme();
+    for (gvk, type_name) in scheme.all_known_types() {
+        let obj = scheme.new_object(&gvk).unwrap();
+        assert_eq!(obj.type_name(), type_name, "{gvk}");
+        assert_eq!(obj.group_version_kind().as_ref(), Some(&gvk));
+        assert_eq!(scheme.object_kinds(obj.as_ref()).unwrap(), [gvk.clone()]);
+    }
+    let d = scheme.new_object(&apps::v1::SCHEME_GROUP_VERSION.with_kind("Deployment")).unwrap();
+    assert!(d.downcast_ref::<apps::v1::Deployment>().is_some());
+    let d = scheme.new_object(&apps::SCHEME_GROUP_VERSION.with_kind("Deployment")).unwrap();
+    assert!(d.downcast_ref::<apps::Deployment>().is_some());
+    let p = scheme.new_object(&GroupVersionKind::new("", "v1", "Pod")).unwrap();
+    assert!(p.downcast_ref::<core::v1::Pod>().is_some());
+    assert!(scheme.new_object(&GroupVersionKind::new("apps", "v1", "Pod")).is_err());
+}
+
+#[test]
+fn priorities_are_as_declared() {
+    let scheme = scheme();
+    assert_eq!(scheme.prioritized_versions_for_group("apps"), [GroupVersion::new("apps", "v1")]);
+    assert_eq!(scheme.prioritized_versions_for_group(""), [GroupVersion::new("", "v1")]);
+    assert_eq!(
+        scheme.versions_for_group_kind(&GroupKind::new("apps", "Deployment")),
+        [GroupVersion::new("apps", "v1")]
+    );
+    assert!(scheme.is_group_registered("apps") && scheme.is_group_registered(""));
+    assert!(scheme.is_version_registered(&GroupVersion::new("apps", "v1")));
+    assert!(!scheme.is_version_registered(&GroupVersion::new("apps", "v1beta1")));
+    assert!(!scheme.is_group_registered("batch"));
+}
+
+#[test]
+fn installing_twice_is_a_no_op() {
+    let mut scheme = scheme();
+    let before = scheme.all_known_types();
+    apis::install(&mut scheme).unwrap();
+    assert_eq!(scheme.all_known_types(), before);
+}
+
+#[test]
+fn external_kinds_are_kube_resources() {
+    use kube_core::Resource;
+    assert_eq!(apps::v1::Deployment::plural(&()), "deployments");
+    assert_eq!(apps::v1::Deployment::api_version(&()), "apps/v1");
+    assert_eq!(apps::v1::Deployment::url_path(&(), Some("ns")), "/apis/apps/v1/namespaces/ns/deployments");
+    assert_eq!(apps::v1::StatefulSet::plural(&()), "statefulsets");
+    assert_eq!(core::v1::Pod::url_path(&(), Some("ns")), "/api/v1/namespaces/ns/pods");
+    assert_eq!(core::v1::ConfigMap::plural(&()), "configmaps");
+    // Namespace is cluster-scoped: its URL never carries a namespace segment.
+    assert_eq!(core::v1::Namespace::url_path(&(), None), "/api/v1/namespaces");
+    assert_eq!(<core::v1::Namespace as k8s_openapi::Resource>::URL_PATH_SEGMENT, "namespaces");
+    assert_eq!(<apps::v1::Deployment as k8s_openapi::ListableResource>::LIST_KIND, "DeploymentList");
+    let mut d = apps::v1::Deployment::default();
+    d.meta_mut().name = Some("web".into());
+    assert_eq!(d.meta().name.as_deref(), Some("web"));
+}
+
+#[test]
+fn namespace_scope_is_cluster() {
+    fn cluster<K: k8s_openapi::Resource<Scope = k8s_openapi::ClusterResourceScope>>() {}
+    fn namespaced<K: k8s_openapi::Resource<Scope = k8s_openapi::NamespaceResourceScope>>() {}
+    cluster::<core::v1::Namespace>();
+    namespaced::<core::v1::Pod>();
+    namespaced::<apps::v1::Deployment>();
+}
+
+#[test]
+fn deep_copy_object_is_independent() {
+    let mut d = apps::v1::Deployment::default();
+    d.metadata.name = Some("a".into());
+    let copy: Box<dyn Object> = d.deep_copy_object();
+    d.metadata.name = Some("b".into());
+    assert_eq!(copy.downcast_ref::<apps::v1::Deployment>().unwrap().metadata.name.as_deref(), Some("a"));
+}
