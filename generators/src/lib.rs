@@ -71,7 +71,15 @@ pub fn generate(config: &Config) -> Result<Plan, Failure> {
 pub fn generate_from_sources(apis: &Path, inputs: Vec<(String, String)>, output: &Path, boilerplate: &str) -> Result<Plan, Failure> {
     let mut diags = Diagnostics::new();
     let apis_display = apis.display().to_string();
+    let sources: BTreeMap<Arc<str>, Arc<str>> =
+        inputs.iter().map(|(rel, text)| (parse::display_path(&apis_display, rel).into(), text.as_str().into())).collect();
     let files = parse::parse_sources(&apis_display, inputs, &mut diags);
+    if diags.has_errors() {
+        // A file that does not parse hides its types and tags; anything checked without it
+        // would only report consequences of the syntax error.
+        let errors = diags.finish().err().unwrap_or(Errors(Vec::new()));
+        return Err(Failure { errors, sources });
+    }
     let universe = model::build(&files, &mut diags);
     model::check::check(&universe, &mut diags);
     let cx = generator::Context { universe: &universe };
@@ -112,11 +120,13 @@ fn check_module_decls(universe: &Universe, apis: &Path, plan: &Plan, diags: &mut
                 if decl.and_then(|d| d.path_attr.as_deref()) != Some(want.as_str()) {
                     diags.push(missing_decl(pkg, generator.name(), &module, &want, decl.is_some()));
                 }
-            } else if decl.is_some() {
+            } else if let Some(decl) = decl.filter(|_| !generator.applies(pkg)) {
+                // A generator that applies but failed has reported its own errors; only a
+                // generator that does not apply at all makes the declaration stale.
                 diags.push(
-                    Diagnostic::error(&pkg.tag_loc(model::tags::name::GROUP_NAME), format!("`{}` declares module `{module}`, but {} generates nothing for this package", pkg.mod_file, generator.name()))
+                    Diagnostic::error(&decl.loc, format!("module `{module}` is declared, but {} does not apply to package `{}`", generator.tool(), pkg.path))
                         .label("stale module declaration")
-                        .help(format!("remove `mod {module};` and its `#[path]` from {}", pkg.mod_file)),
+                        .help(format!("remove `mod {module};` and its `#[path]`, or add the tag that turns {} on ({})", generator.tool(), generator.activation()))
                 );
             }
         }

@@ -26,7 +26,13 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
+    let rerun = format!(
+        "generators --apis {} --output {} --boilerplate {}",
+        args.apis.display(),
+        args.output.display(),
+        args.boilerplate.display()
+    );
     let config = generators::Config { apis: args.apis, output: args.output, boilerplate: args.boilerplate };
     let mode = if args.verify { generators::run::Mode::Verify } else { generators::run::Mode::Write };
-    generators::run::run(&[config], mode, "generators")
+    generators::run::run(&[config], mode, &rerun)
 }

@@ -7,7 +7,7 @@ use quote::quote;
 
 use super::{Context, Generator, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::names::ident;
+use crate::model::names::{self, ident};
 use crate::model::tags::name as tag;
 use crate::model::{Field, Package, Shape, Type, TypeRef, Universe, Variant};
 
@@ -24,6 +24,10 @@ impl Generator for Deepcopy {
 
     fn tool(&self) -> &'static str {
         "deepcopy-gen"
+    }
+
+    fn activation(&self) -> &'static str {
+        "`//! +k8s:deepcopy-gen=package`, or `+k8s:deepcopy-gen=true` on a type"
     }
 
     fn applies(&self, pkg: &Package) -> bool {
@@ -50,6 +54,11 @@ impl Generator for Deepcopy {
         let failed = local.has_errors();
         diags.extend(local);
         if failed {
+            return None;
+        }
+        // Only a package-wide request that yields nothing is a mistake worth reporting; type-level
+        // requests that yield nothing were rejected above with their own errors.
+        if items.is_empty() && pkg.tags.value(tag::DEEPCOPY) != Some("package") {
             return None;
         }
         if items.is_empty() {
@@ -87,27 +96,41 @@ fn check_copyable(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
         Shape::Enum { variants } => variants.iter().flat_map(|v| &v.fields).collect(),
     };
     for f in fields {
-        if let Some(why) = uncopyable(universe, &f.ty) {
+        if let Some((why, help)) = uncopyable(universe, &f.ty) {
             diags.push(
                 Diagnostic::error(&f.ty_loc, format!("cannot deep-copy field `{}` of `{}`: {why}", f.name, ty.name))
                     .label("not deep-copyable")
-                    .help(format!("change the field's type, or implement Clone for `{}` by hand and the generator will skip it", ty.name)),
+                    .help(help),
             );
         }
     }
 }
 
-fn uncopyable(universe: &Universe, r: &TypeRef) -> Option<String> {
+/// Why a field type cannot be deep-copied, and what to do about it.
+fn uncopyable(universe: &Universe, r: &TypeRef) -> Option<(String, String)> {
     match r {
-        TypeRef::Primitive(_) | TypeRef::String | TypeRef::External(..) => None,
+        TypeRef::Primitive(_) | TypeRef::String | TypeRef::External(..) | TypeRef::Unresolved(_) => None,
         TypeRef::Option(t) | TypeRef::Vec(t) | TypeRef::Box(t) => uncopyable(universe, t),
         TypeRef::Map { key, value, .. } => uncopyable(universe, key).or_else(|| uncopyable(universe, value)),
         TypeRef::Named(id) if cloneable(universe, id) => None,
-        TypeRef::Named(id) => Some(format!(
-            "`{}::{}` has no Clone and is not deep-copy generated (tag its package `+k8s:deepcopy-gen=package` or the type `+k8s:deepcopy-gen=true`)",
-            id.package, id.name
+        TypeRef::Named(id) => {
+            let opted_out = universe.get(id).is_some_and(|t| t.tags.value(tag::DEEPCOPY) == Some("false"));
+            Some(if opted_out {
+                (
+                    format!("`{}` has no Clone and opts out of generation", id.name),
+                    format!("derive or implement Clone for `{}`, or remove its `+k8s:deepcopy-gen=false`", id.name),
+                )
+            } else {
+                (
+                    format!("`{}` has no Clone and its package `{}` does not generate deep copies", id.name, id.package),
+                    format!("tag that package `//! +k8s:deepcopy-gen=package`, or `{}` with `+k8s:deepcopy-gen=true`, or derive Clone", id.name),
+                )
+            })
+        }
+        TypeRef::Unsupported(written, why) => Some((
+            format!("`{written}`: {why}"),
+            "use an owned type API objects are made of: String, Vec, BTreeMap, Option, Box, or a struct".into(),
         )),
-        TypeRef::Unsupported(written, why) => Some(format!("`{written}`: {why}")),
     }
 }
 
@@ -224,20 +247,26 @@ fn pattern(v: &Variant, name: &proc_macro2::Ident, binds: &[proc_macro2::Ident],
 }
 
 fn member(f: &Field) -> syn::Member {
-    match f.name.parse::<u32>() {
-        Ok(i) => syn::Member::Unnamed(syn::Index::from(i as usize)),
-        Err(_) => syn::Member::Named(ident(&f.name)),
-    }
+    names::member(&f.name)
+}
+
+/// Whether a type asks for `impl runtime::Object`; deepcopy and register share this one test.
+pub fn wants_object(ty: &Type) -> bool {
+    interfaces(ty).any(|(_, iface)| OBJECT_INTERFACES.contains(&iface))
+}
+
+/// Every interface named by the type's interface tags, with the tag.
+fn interfaces(ty: &Type) -> impl Iterator<Item = (&crate::model::tags::Tag, &str)> {
+    ty.tags
+        .all(tag::DEEPCOPY_INTERFACES)
+        .flat_map(|t| t.value.as_deref().unwrap_or("").split(',').map(move |i| (t, i.trim())))
 }
 
 /// `impl runtime::Object` for a type tagged with the runtime.Object interface.
 fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<TokenStream> {
-    let mut wants = false;
-    for t in ty.tags.all(tag::DEEPCOPY_INTERFACES) {
-        for iface in t.value.as_deref().unwrap_or("").split(',').map(str::trim) {
-            if OBJECT_INTERFACES.contains(&iface) {
-                wants = true;
-            } else {
+    for (t, iface) in interfaces(ty) {
+        {
+            if !OBJECT_INTERFACES.contains(&iface) {
                 diags.push(
                     Diagnostic::error(&t.loc, format!("unknown deep-copy interface `{iface}`"))
                         .label("not an interface this generator implements")
@@ -246,7 +275,20 @@ fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Toke
             }
         }
     }
-    if !wants {
+    if !wants_object(ty) {
+        return None;
+    }
+    if !ty.has_clone() && !selected(pkg, ty) {
+        // A package deepcopy tag that was written but rejected is reported already.
+        if pkg.written_tags.contains(tag::DEEPCOPY) && !pkg.tags.has(tag::DEEPCOPY) {
+            return None;
+        }
+        let t = ty.tags.get(tag::DEEPCOPY_INTERFACES)?;
+        diags.push(
+            Diagnostic::error(&t.loc, format!("`{}` asks for runtime::Object but gets no Clone", ty.name))
+                .label("runtime::Object deep-copies through Clone")
+                .help("add `+k8s:deepcopy-gen=true` to the type (or `//! +k8s:deepcopy-gen=package` to the package), or derive Clone"),
+        );
         return None;
     }
     let Some(tm) = ty.type_meta_field() else {
@@ -259,7 +301,7 @@ fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Toke
         return None;
     };
     let path = type_path(&ty.module, &ty.name);
-    let field = ident(&tm.name);
+    let field = names::member(&tm.name);
     Some(quote! {
         impl ::runtime::Object for #path {
             fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {

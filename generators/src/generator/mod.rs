@@ -30,6 +30,9 @@ pub trait Generator {
     /// Whether the package's tags ask for this generator.
     fn applies(&self, pkg: &Package) -> bool;
 
+    /// The tags that make `applies` true, for messages.
+    fn activation(&self) -> &'static str;
+
     /// The file's items for one package, or `None` with errors pushed into `diags`.
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream>;
 }

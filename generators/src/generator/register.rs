@@ -8,7 +8,7 @@ use quote::quote;
 use super::{Context, Generator, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::check::{is_list, object_meta_field, resource_name};
-use crate::model::names::ident;
+use crate::model::names;
 use crate::model::tags::name as tag;
 use crate::model::{Package, Type};
 
@@ -22,6 +22,10 @@ impl Generator for Register {
 
     fn tool(&self) -> &'static str {
         "register-gen"
+    }
+
+    fn activation(&self) -> &'static str {
+        "`+groupName` without `//! +k8s:register-gen=false`"
     }
 
     fn applies(&self, pkg: &Package) -> bool {
@@ -40,9 +44,8 @@ impl Generator for Register {
         }
         let mut failed = false;
         for k in &kinds {
-            if !k.tags.all(tag::DEEPCOPY_INTERFACES).any(|t| t.value.as_deref().is_some_and(|v| v.contains("runtime::Object")))
-                && !k.impls.contains("Object")
-            {
+            // An interface tag naming something else is reported by deepcopy already.
+            if !super::deepcopy::wants_object(k) && !k.impls.contains("Object") && !k.tags.has(tag::DEEPCOPY_INTERFACES) {
                 failed = true;
                 diags.push(
                     Diagnostic::error(&k.loc, format!("kind `{}` does not implement runtime::Object", k.name))
@@ -129,7 +132,7 @@ fn resource_impls(pkg: &Package, k: &Type) -> Option<TokenStream> {
             }
         }
     });
-    let field = ident(&meta.name);
+    let field = names::member(&meta.name);
     Some(quote! {
         impl ::k8s_openapi::Resource for #path {
             const API_VERSION: &'static str = #api_version;

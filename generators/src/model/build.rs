@@ -25,7 +25,9 @@ pub fn build(files: &[SourceFile], diags: &mut Diagnostics) -> Universe {
         let Some(pkg) = packages.values_mut().find(|p| p.dir == dir) else { continue };
         let scope = Scope::new(&index, &f.module, &pkg.path, &f.syntax.items);
         if !f.is_mod_rs {
-            reject_tags(&f.display, &f.syntax.attrs, "package tags belong in the package's mod.rs", diags);
+            let block = extract(&f.display, &f.syntax.attrs, diags);
+            pkg.written_tags.extend(block.written().map(str::to_string));
+            reject_raw(&block, "package tags belong in the package's mod.rs: move this line to the top of that file", diags);
         }
         let module = module_string(&f.module);
         for item in &f.syntax.items {
@@ -53,12 +55,17 @@ pub fn build(files: &[SourceFile], diags: &mut Diagnostics) -> Universe {
 /// directory is an external package of that group.
 fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<String, Package> {
     let mut groups: BTreeMap<String, String> = BTreeMap::new();
+    // Directories whose `+groupName` is written but invalid: already reported, so neither they nor
+    // their versions are reported again as "not an API package".
+    let mut broken: BTreeSet<String> = BTreeSet::new();
     let mut tagged: BTreeMap<&str, (&SourceFile, DocBlock, Tags)> = BTreeMap::new();
     for f in files.iter().filter(|f| f.is_mod_rs && !f.module.is_empty()) {
         let block = extract(&f.display, &f.syntax.attrs, diags);
         let checked = tags::check(&block.tags, Place::Package, diags);
         if let Some(g) = checked.value(tag::GROUP_NAME) {
             groups.insert(dir_of(f), g.to_string());
+        } else if block.written().any(|n| n == tag::GROUP_NAME) {
+            broken.insert(dir_of(f));
         }
         tagged.insert(f.rel.as_str(), (f, block, checked));
     }
@@ -67,6 +74,9 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
         let dir = dir_of(f);
         let name = f.module.last().cloned().unwrap_or_default();
         let parent = dir.rsplit_once('/').map_or("", |(p, _)| p).to_string();
+        if broken.contains(&dir) || broken.contains(&parent) {
+            continue;
+        }
         let (group, version) = match (groups.get(&dir), is_version(&name)) {
             (Some(g), true) => (g.clone(), name.clone()),
             (Some(g), false) => (g.clone(), INTERNAL_VERSION.to_string()),
@@ -78,11 +88,11 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
                 }
             },
             (None, false) => {
-                reject_checked(&checked, "this directory is not an API package: add `//! +groupName=<group>` to its mod.rs", diags);
+                reject_checked(&checked, "this directory is not an API package: add `//! +groupName=<group>` to this mod.rs (or to its parent's, for a version directory)", diags);
                 continue;
             }
         };
-        let module_decls = f.syntax.items.iter().filter_map(mod_decl).collect();
+        let module_decls = f.syntax.items.iter().filter_map(|i| mod_decl(&f.display, i)).collect();
         packages.insert(
             dir.clone(),
             Package {
@@ -92,6 +102,7 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
                 group,
                 version,
                 tags: checked,
+                written_tags: block.written().map(str::to_string).collect(),
                 docs: block.prose,
                 types: BTreeMap::new(),
                 functions: BTreeMap::new(),
@@ -125,17 +136,17 @@ fn index(files: &[SourceFile], packages: &BTreeMap<String, Package>) -> Index {
 fn add_item(pkg: &mut Package, f: &SourceFile, module: &str, scope: &Scope<'_>, item: &syn::Item, diags: &mut Diagnostics) {
     match item {
         syn::Item::Struct(s) => {
-            let serde = serde_attrs::container(&s.attrs);
+            let cx = item_cx(f, scope, &s.attrs, &s.generics);
             let (fields, tuple) = match &s.fields {
-                syn::Fields::Named(n) => (build_fields(f, scope, &serde, n.named.iter(), diags), false),
-                syn::Fields::Unnamed(u) => (build_fields(f, scope, &serde, u.unnamed.iter(), diags), true),
+                syn::Fields::Named(n) => (build_fields(&cx, n.named.iter(), diags), false),
+                syn::Fields::Unnamed(u) => (build_fields(&cx, u.unnamed.iter(), diags), true),
                 syn::Fields::Unit => (Vec::new(), false),
             };
             let shape = Shape::Struct { fields, tuple };
-            insert_type(pkg, f, module, &s.ident, &s.attrs, &s.generics, serde.present, shape, diags);
+            insert_type(pkg, f, module, &s.ident, &s.attrs, &s.generics, cx.container.present, shape, diags);
         }
         syn::Item::Enum(e) => {
-            let serde = serde_attrs::container(&e.attrs);
+            let cx = item_cx(f, scope, &e.attrs, &e.generics);
             let variants = e
                 .variants
                 .iter()
@@ -143,15 +154,15 @@ fn add_item(pkg: &mut Package, f: &SourceFile, module: &str, scope: &Scope<'_>, 
                     let block = extract(&f.display, &v.attrs, diags);
                     reject_raw(&block, "tags cannot be written on enum variants", diags);
                     let (fields, tuple) = match &v.fields {
-                        syn::Fields::Named(n) => (build_fields(f, scope, &serde, n.named.iter(), diags), false),
-                        syn::Fields::Unnamed(u) => (build_fields(f, scope, &serde, u.unnamed.iter(), diags), true),
+                        syn::Fields::Named(n) => (build_fields(&cx, n.named.iter(), diags), false),
+                        syn::Fields::Unnamed(u) => (build_fields(&cx, u.unnamed.iter(), diags), true),
                         syn::Fields::Unit => (Vec::new(), false),
                     };
                     let loc = span_loc_whole(&f.display, v.ident.span());
                     Variant { name: v.ident.to_string(), fields, tuple, docs: block.prose, loc }
                 })
                 .collect();
-            insert_type(pkg, f, module, &e.ident, &e.attrs, &e.generics, serde.present, Shape::Enum { variants }, diags);
+            insert_type(pkg, f, module, &e.ident, &e.attrs, &e.generics, cx.container.present, Shape::Enum { variants }, diags);
         }
         syn::Item::Fn(func) => {
             reject_tags(&f.display, &func.attrs, "tags cannot be written on functions", diags);
@@ -230,24 +241,26 @@ fn insert_type(
     pkg.types.insert(name, ty);
 }
 
-fn build_fields<'a>(
-    f: &SourceFile,
-    scope: &Scope<'_>,
-    container: &serde_attrs::SerdeContainer,
-    fields: impl Iterator<Item = &'a syn::Field>,
-    diags: &mut Diagnostics,
-) -> Vec<Field> {
-    fields.enumerate().map(|(i, field)| build_field(f, scope, container, i, field, diags)).collect()
+fn item_cx<'a>(f: &'a SourceFile, scope: &'a Scope<'a>, attrs: &[syn::Attribute], generics: &syn::Generics) -> ItemCx<'a> {
+    let generics = generics.type_params().map(|p| p.ident.to_string()).collect();
+    ItemCx { f, scope, container: serde_attrs::container(attrs), generics }
 }
 
-fn build_field(
-    f: &SourceFile,
-    scope: &Scope<'_>,
-    container: &serde_attrs::SerdeContainer,
-    position: usize,
-    field: &syn::Field,
-    diags: &mut Diagnostics,
-) -> Field {
+/// What fields of one struct or enum share: the file, names in scope, serde container settings
+/// and the item's generic parameter names.
+struct ItemCx<'a> {
+    f: &'a SourceFile,
+    scope: &'a Scope<'a>,
+    container: serde_attrs::SerdeContainer,
+    generics: Vec<String>,
+}
+
+fn build_fields<'a>(cx: &ItemCx<'_>, fields: impl Iterator<Item = &'a syn::Field>, diags: &mut Diagnostics) -> Vec<Field> {
+    fields.enumerate().map(|(i, field)| build_field(cx, i, field, diags)).collect()
+}
+
+fn build_field(cx: &ItemCx<'_>, position: usize, field: &syn::Field, diags: &mut Diagnostics) -> Field {
+    let ItemCx { f, scope, container, generics } = cx;
     let block = extract(&f.display, &field.attrs, diags);
     let tags = tags::check(&block.tags, Place::Field, diags);
     let serde = serde_attrs::field(&field.attrs);
@@ -258,13 +271,15 @@ fn build_field(
     let ty_loc = span_loc_whole(&f.display, syn::spanned::Spanned::span(&field.ty));
     let ty = match scope.resolve(&field.ty) {
         Ok(t) => t,
+        // Generic types are reported once, where the type is; their parameters are not errors.
+        Err(path) if generics.contains(&path) => TypeRef::Unresolved(path),
         Err(path) => {
             diags.push(
                 Diagnostic::error(&ty_loc, format!("cannot resolve type `{path}` of field `{name}`"))
                     .label("unknown type")
                     .help("import it with `use`, or write its `crate::` path; types from other crates must come from k8s-openapi, kube-core or serde_json"),
             );
-            TypeRef::Unsupported(path, "it could not be resolved".into())
+            TypeRef::Unresolved(path)
         }
     };
     let json_name = serde.rename.clone().unwrap_or_else(|| serde_attrs::apply_rename_all(container.rename_all.as_deref(), &name));
@@ -304,7 +319,7 @@ fn trait_impl(item: &syn::Item) -> Option<(String, String)> {
     Some((self_ty.path.segments.last()?.ident.to_string(), trait_path.segments.last()?.ident.to_string()))
 }
 
-fn mod_decl(item: &syn::Item) -> Option<ModDecl> {
+fn mod_decl(file: &Arc<str>, item: &syn::Item) -> Option<ModDecl> {
     let syn::Item::Mod(m) = item else { return None };
     if m.content.is_some() {
         return None;
@@ -316,7 +331,7 @@ fn mod_decl(item: &syn::Item) -> Option<ModDecl> {
         },
         _ => None,
     });
-    Some(ModDecl { name: m.ident.to_string(), path_attr })
+    Some(ModDecl { name: m.ident.to_string(), path_attr, loc: span_loc_whole(file, m.ident.span()) })
 }
 
 /// Reports every tag of our namespaces in `attrs` as misplaced, with `why`.
@@ -327,7 +342,11 @@ fn reject_tags(file: &Arc<str>, attrs: &[syn::Attribute], why: &str, diags: &mut
 
 fn reject_raw(block: &DocBlock, why: &str, diags: &mut Diagnostics) {
     for t in block.tags.iter().filter(|t| tags::in_our_namespace(&t.name)) {
-        diags.push(Diagnostic::error(&t.loc, format!("tag `{}` is on the wrong item", t.display())).label(why.to_string()));
+        diags.push(
+            Diagnostic::error(&t.loc, format!("tag `{}` is on the wrong item", t.display()))
+                .label(why.to_string())
+                .help("tags go on packages (`//!` in mod.rs), types and fields"),
+        );
     }
 }
 

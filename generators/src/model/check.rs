@@ -30,8 +30,10 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
             }
             let resource = resource_name(ty);
             if let Some(other) = resources.get(&resource) {
+                // Point at the `+resourceName` that caused the clash when there is one.
+                let at = ty.tags.get(tag::RESOURCE_NAME).map(|t| &t.loc).unwrap_or(&ty.loc);
                 diags.push(
-                    Diagnostic::error(&ty.loc, format!("kinds `{}` and `{}` both map to resource `{resource}`", other.name, ty.name))
+                    Diagnostic::error(at, format!("kinds `{}` and `{}` both map to resource `{resource}`", other.name, ty.name))
                         .label("conflicting resource name")
                         .related(&other.loc, "also maps there")
                         .help("set a distinct `+resourceName=<plural>` on one of them"),
@@ -67,6 +69,13 @@ fn check_kind(pkg: &Package, ty: &Type, diags: &mut Diagnostics) {
                 .help("apiVersion and kind are top-level JSON properties; flatten the TypeMeta field"),
         );
     }
+    if matches!(ty.shape, super::Shape::Struct { tuple: true, .. }) {
+        diags.push(
+            Diagnostic::error(&ty.loc, format!("kind `{}` is a tuple struct", ty.name))
+                .label("kinds have named fields")
+                .help("write `pub struct Kind { pub type_meta: ..., pub metadata: ObjectMeta, ... }`"),
+        );
+    }
     if ty.generic {
         diags.push(Diagnostic::error(&ty.loc, format!("kind `{}` has generic parameters", ty.name)).label("not supported"));
     }
@@ -83,7 +92,8 @@ fn check_kind(pkg: &Package, ty: &Type, diags: &mut Diagnostics) {
         if !matches!(items.map(|f| &f.ty), Some(TypeRef::Vec(_))) {
             diags.push(
                 Diagnostic::error(&ty.loc, format!("list kind `{}` has no `items: Vec<...>` field", ty.name))
-                    .label("list kinds hold their objects in `items`"),
+                    .label("list kinds hold their objects in `items`")
+                    .help(format!("add `pub items: Vec<{}>`", ty.name.trim_end_matches("List"))),
             );
         }
     }

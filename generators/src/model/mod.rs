@@ -50,6 +50,9 @@ pub struct Package {
     pub version: String,
     /// Package tags (`//!` lines of `mod.rs`).
     pub tags: Tags,
+    /// Names of every package-level tag written in the package's files, valid or not: a tag that
+    /// was written but rejected has been reported, so its absence must not be reported again.
+    pub written_tags: BTreeSet<String>,
     /// Prose of the package doc comment.
     pub docs: Vec<String>,
     /// Types of every file of the package, by name.
@@ -84,6 +87,8 @@ pub struct ModDecl {
     pub name: String,
     /// Value of its `#[path = "..."]` attribute.
     pub path_attr: Option<String>,
+    /// Where the module's name is.
+    pub loc: SourceLoc,
 }
 
 /// A reference to a named type of the apis crate.
@@ -231,6 +236,9 @@ pub enum TypeRef {
     External(External, String),
     /// A type that is valid Rust but cannot be part of an API object, with the reason.
     Unsupported(String, String),
+    /// A path that names nothing known; already reported when the model was built, so generators
+    /// skip it rather than report it again.
+    Unresolved(String),
 }
 
 impl TypeRef {

@@ -44,12 +44,23 @@ pub fn generated_module(generator: &str) -> String {
     format!("zz_generated_{}", generator.to_snake_case())
 }
 
-/// A Rust identifier for `name`: raw for keywords, `_` suffix where raw is not allowed.
+/// A Rust identifier for `name`: raw for keywords, `_` suffix where raw is not allowed, `_` prefix
+/// for names that start with a digit.
 pub fn ident(name: &str) -> proc_macro2::Ident {
+    let span = proc_macro2::Span::call_site();
     match name {
         "self" | "super" | "crate" | "Self" => quote::format_ident!("{}_", name),
-        _ if syn::parse_str::<syn::Ident>(name).is_err() => proc_macro2::Ident::new_raw(name, proc_macro2::Span::call_site()),
-        _ => proc_macro2::Ident::new(name, proc_macro2::Span::call_site()),
+        _ if name.starts_with(|c: char| c.is_ascii_digit()) => quote::format_ident!("_{}", name),
+        _ if syn::parse_str::<syn::Ident>(name).is_err() => proc_macro2::Ident::new_raw(name, span),
+        _ => proc_macro2::Ident::new(name, span),
+    }
+}
+
+/// How generated code names a field: `self.name`, or `self.0` for a tuple field.
+pub fn member(name: &str) -> syn::Member {
+    match name.parse::<u32>() {
+        Ok(i) => syn::Member::Unnamed(syn::Index::from(i as usize)),
+        Err(_) => syn::Member::Named(ident(name)),
     }
 }
 
@@ -87,6 +98,8 @@ mod tests {
         assert_eq!(ident("type").to_string(), "r#type");
         assert_eq!(ident("self").to_string(), "self_");
         assert_eq!(ident("replicas").to_string(), "replicas");
+        assert_eq!(ident("0").to_string(), "_0");
+        assert!(matches!(member("0"), syn::Member::Unnamed(_)));
         assert_eq!(generated_file("deepcopy"), "zz_generated_deepcopy.rs");
     }
 }

@@ -114,7 +114,11 @@ impl<'a> Scope<'a> {
         match ty {
             syn::Type::Paren(p) => self.resolve(&p.elem),
             syn::Type::Group(g) => self.resolve(&g.elem),
-            syn::Type::Path(p) if p.qself.is_none() => self.resolve_path(&p.path),
+            syn::Type::Path(p) if p.qself.is_none() => match self.resolve_path(&p.path)? {
+                // Name the type as written (`std::rc::Rc<String>`), not the segment that decided.
+                TypeRef::Unsupported(_, why) => Ok(TypeRef::Unsupported(display_type(ty), why)),
+                other => Ok(other),
+            },
             syn::Type::Reference(_) => Ok(unsupported(ty, "a reference borrows data; API types own their data")),
             syn::Type::Ptr(_) => Ok(unsupported(ty, "a raw pointer cannot be deep-copied")),
             syn::Type::TraitObject(_) | syn::Type::ImplTrait(_) => {

@@ -237,10 +237,14 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
         }
         match check_value(rule, tag.value.as_deref()) {
             Ok(()) => out.push(Tag { name: tag.name.clone(), value: tag.value.clone(), loc: tag.loc.clone() }),
-            Err(expected) => diags.push(
-                Diagnostic::error(&tag.loc, format!("malformed value in tag `{}`", tag.display()))
-                    .label(format!("expected {expected}")),
-            ),
+            Err(expected) => {
+                let mut d = Diagnostic::error(&tag.loc, format!("malformed value in tag `{}`", tag.display()))
+                    .label(format!("expected {expected}"));
+                if matches!(rule, Flag) {
+                    d = d.help(format!("write `+{}`", tag.name));
+                }
+                diags.push(d);
+            }
         }
     }
     Tags(out)
@@ -262,7 +266,7 @@ fn unknown(tag: &RawTag) -> Option<Diagnostic> {
     let mut d = Diagnostic::error(&tag.loc, format!("unknown tag `+{}`", tag.name)).label("not a tag this tool knows");
     d = match suggestion {
         Some(s) => d.help(format!("did you mean `+{s}`?")),
-        None => d.help("see the tag grammar in the README for the tags of each generator"),
+        None => d.help("see the tag table in README.md, section \"Packages and tags\""),
     };
     Some(d)
 }

@@ -51,6 +51,16 @@ pub struct DocBlock {
     pub prose: Vec<String>,
     /// Tags in source order.
     pub tags: Vec<RawTag>,
+    /// Names of tag lines that did not parse (already reported), so that later checks can tell a
+    /// tag that is missing from one that was written wrongly.
+    pub malformed: Vec<String>,
+}
+
+impl DocBlock {
+    /// Names of every tag written, valid or not.
+    pub fn written(&self) -> impl Iterator<Item = &str> {
+        self.tags.iter().map(|t| t.name.as_str()).chain(self.malformed.iter().map(String::as_str))
+    }
 }
 
 /// Extracts the doc block of an item from its attributes. Malformed tag lines are reported.
@@ -87,11 +97,15 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
     let loc = SourceLoc { file: file.clone(), line: line_no, col: col0 + lead + 1, len: text.chars().count() as u32 };
     match parse_tag(text) {
         Ok((name, value)) => block.tags.push(RawTag { name, value, loc }),
-        Err(why) => diags.push(
+        Err(why) => {
+            let name = text[1..].split(|c: char| c == '=' || c.is_whitespace()).next().unwrap_or_default();
+            block.malformed.push(name.to_string());
+            diags.push(
             Diagnostic::error(&loc, format!("malformed tag `{text}`: {why}"))
                 .label("not a valid tag")
                 .help("a tag is `+name` or `+name=value`, alone on its doc line, with no spaces around `=`"),
-        ),
+            );
+        }
     }
 }
 

@@ -1,0 +1,14 @@
+//! The internal version of the widgets API group.
+//! +k8s:deepcopy-gen=package
+//! +groupName=widgets.example.dev
+
+mod types;
+pub use types::*;
+
+pub mod v1;
+
+#[path = "../../../../../target/tmp/generators-errors/bad_file_among_good_packages/widgets/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../../../target/tmp/generators-errors/bad_file_among_good_packages/widgets/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

@@ -1,0 +1,11 @@
+//! The v1 version of the widgets API group.
+//! +k8s:deepcopy-gen=package
+
+mod types;
+pub use types::*;
+
+#[path = "../../../../../../target/tmp/generators-errors/bad_file_among_good_packages/widgets/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../../../../target/tmp/generators-errors/bad_file_among_good_packages/widgets/v1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

@@ -1,0 +1,3 @@
+//! Bad input: `+genclient` written twice on one kind.
+
+pub mod widgets;

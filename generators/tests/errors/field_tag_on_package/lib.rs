@@ -1,0 +1,3 @@
+//! Bad input: `+optional` written as a package tag.
+
+pub mod widgets;

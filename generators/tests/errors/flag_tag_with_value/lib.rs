@@ -1,0 +1,3 @@
+//! Bad input: `+optional=true`: a flag tag takes no value.
+
+pub mod widgets;

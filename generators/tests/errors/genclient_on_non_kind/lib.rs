@@ -1,0 +1,3 @@
+//! Bad input: `+genclient` on a struct that has no TypeMeta, so is not a kind.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Bad input: `+groupName=Widgets_`: a group name is a DNS subdomain.
+
+pub mod widgets;

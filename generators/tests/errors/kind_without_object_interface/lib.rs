@@ -1,0 +1,3 @@
+//! Bad input: a kind without `+k8s:deepcopy-gen:interfaces=runtime::Object`, so it cannot be registered.
+
+pub mod widgets;

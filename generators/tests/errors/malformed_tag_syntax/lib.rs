@@ -1,0 +1,3 @@
+//! Bad input: `+groupName = widgets.example.dev`: spaces around `=`.
+
+pub mod widgets;

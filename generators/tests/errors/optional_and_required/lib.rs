@@ -1,0 +1,3 @@
+//! Bad input: a field tagged both `+optional` and `+required`.
+
+pub mod widgets;

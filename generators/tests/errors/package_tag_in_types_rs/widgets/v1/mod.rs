@@ -1,0 +1,11 @@
+//! The v1 version of the widgets API group.
+//! +groupName=widgets.example.dev
+
+mod types;
+pub use types::*;
+
+#[path = "../../../../../../target/tmp/generators-errors/package_tag_in_types_rs/widgets/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../../../../target/tmp/generators-errors/package_tag_in_types_rs/widgets/v1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

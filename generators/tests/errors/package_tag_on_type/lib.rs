@@ -1,0 +1,3 @@
+//! Bad input: `+groupName` written on a struct instead of the package.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Bad input: a missing comma between two fields.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! The gadgets API group; its only package is `v1`.
+
+pub mod v1;

@@ -1,0 +1,12 @@
+//! The v1 version of the gadgets API group.
+//! +k8s:deepcopy-gen=package
+//! +groupName=gadgets.example.dev
+
+mod types;
+pub use types::*;
+
+#[path = "../../../../../../target/tmp/generators-errors/several_mistakes_in_one_run/gadgets/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../../../../target/tmp/generators-errors/several_mistakes_in_one_run/gadgets/v1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

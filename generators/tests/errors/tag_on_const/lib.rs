@@ -1,0 +1,3 @@
+//! Bad input: a field tag written on a constant.
+
+pub mod widgets;

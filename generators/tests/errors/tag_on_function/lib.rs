@@ -1,0 +1,3 @@
+//! Bad input: a type tag written on a free function.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Bad input: `WidgetSpec` defined in two files of the same package.
+
+pub mod widgets;

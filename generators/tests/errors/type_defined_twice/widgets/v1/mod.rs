@@ -1,0 +1,14 @@
+//! The v1 version of the widgets API group.
+//! +k8s:deepcopy-gen=package
+//! +groupName=widgets.example.dev
+
+mod spec;
+mod types;
+pub use spec::*;
+pub use types::*;
+
+#[path = "../../../../../../target/tmp/generators-errors/type_defined_twice/widgets/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../../../../target/tmp/generators-errors/type_defined_twice/widgets/v1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

@@ -1,0 +1,3 @@
+//! Bad input: the TypeMeta of an external kind without `#[serde(flatten, default)]`.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Bad input: `+optinal`, a typo of `+optional`.
+
+pub mod widgets;

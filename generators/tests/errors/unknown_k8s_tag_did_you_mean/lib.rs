@@ -1,0 +1,3 @@
+//! Bad input: an unknown `k8s:` tag, one letter off a known one.
+
+pub mod widgets;

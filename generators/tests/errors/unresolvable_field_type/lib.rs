@@ -1,0 +1,3 @@
+//! Bad input: a field type that is neither imported nor defined in the package.
+
+pub mod widgets;

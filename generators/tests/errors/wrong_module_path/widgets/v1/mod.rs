@@ -1,0 +1,12 @@
+//! The v1 version of the widgets API group.
+//! +k8s:deepcopy-gen=package
+//! +groupName=widgets.example.dev
+
+mod types;
+pub use types::*;
+
+#[path = "../../../../../../target/tmp/generators-errors/wrong_module_path/widgets/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[path = "../../../../../../target/tmp/generators-errors/wrong_module_path/widgets/v1beta1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;
