@@ -82,6 +82,7 @@ impl Diagnostic {
 #[derive(Debug, Default)]
 pub struct Diagnostics {
     errors: Vec<Diagnostic>,
+    notes: Vec<String>,
     checked: bool,
 }
 
@@ -96,8 +97,22 @@ impl Diagnostics {
         self.errors.push(diagnostic);
     }
 
-    /// Records every error of another collector.
-    pub fn extend(&mut self, other: Diagnostics) {
+    /// Records a note for `--verbose` output: something skipped on purpose, not an error.
+    pub fn note(&mut self, note: impl Into<String>) {
+        self.notes.push(note.into());
+    }
+
+    /// Takes the notes recorded so far, sorted.
+    pub fn take_notes(&mut self) -> Vec<String> {
+        let mut notes = std::mem::take(&mut self.notes);
+        notes.sort();
+        notes.dedup();
+        notes
+    }
+
+    /// Records every error and note of another collector.
+    pub fn extend(&mut self, mut other: Diagnostics) {
+        self.notes.append(&mut other.notes);
         self.errors.extend(other.into_vec());
     }
 

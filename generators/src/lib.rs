@@ -86,7 +86,11 @@ pub fn generate_from_sources(apis: &Path, inputs: Vec<(String, String)>, output:
     let mut plan = Plan { root: output.to_path_buf(), ..Plan::default() };
     for generator in generator::all() {
         let started = Instant::now();
-        for pkg in universe.packages.values().filter(|p| generator.applies(p)) {
+        for pkg in universe.packages.values() {
+            if !generator.applies(pkg) {
+                diags.note(format!("{}: {}: package `{}` skipped: no {}", pkg.mod_file, generator.name(), pkg.path, generator.activation()));
+                continue;
+            }
             let Some(tokens) = generator.generate_package(&cx, pkg, &mut diags) else { continue };
             match render::format::render(generator.tool(), boilerplate, tokens) {
                 Ok(contents) => {
@@ -99,6 +103,7 @@ pub fn generate_from_sources(apis: &Path, inputs: Vec<(String, String)>, output:
         plan.timings.insert(generator.name(), started.elapsed());
     }
     check_module_decls(&universe, apis, &plan, &mut diags);
+    plan.notes = diags.take_notes();
     match diags.finish() {
         Ok(()) => Ok(plan),
         Err(errors) => Err(Failure { errors, sources: universe.sources }),

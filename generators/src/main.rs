@@ -22,6 +22,9 @@ struct Args {
     /// Write nothing; exit 1 with a diff when the outputs on disk are stale.
     #[arg(long)]
     verify: bool,
+    /// Also print what was skipped on purpose (untagged packages and types, foreign tags).
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 fn main() -> ExitCode {
@@ -34,5 +37,5 @@ fn main() -> ExitCode {
     );
     let config = generators::Config { apis: args.apis, output: args.output, boilerplate: args.boilerplate };
     let mode = if args.verify { generators::run::Mode::Verify } else { generators::run::Mode::Write };
-    generators::run::run(&[config], mode, &rerun)
+    generators::run::run(&[config], mode, &rerun, args.verbose)
 }

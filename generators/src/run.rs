@@ -19,12 +19,17 @@ pub enum Mode {
 
 /// Generates every tree; on any error prints all errors and writes nothing. `rerun` is the command
 /// a user runs to regenerate, named in verify failures.
-pub fn run(configs: &[Config], mode: Mode, rerun: &str) -> ExitCode {
+pub fn run(configs: &[Config], mode: Mode, rerun: &str, verbose: bool) -> ExitCode {
     match plans(configs) {
-        Ok(plans) => match mode {
+        Ok(plans) => {
+            if verbose {
+                plans.iter().flat_map(|p| &p.notes).for_each(|n| eprintln!("note: {n}"));
+            }
+            match mode {
             Mode::Write => write(&plans),
-            Mode::Verify => verify(&plans, rerun),
-        },
+                Mode::Verify => verify(&plans, rerun),
+            }
+        }
         Err(report) => {
             eprint!("{report}");
             ExitCode::FAILURE

@@ -70,3 +70,13 @@ fn output_does_not_depend_on_input_order() {
         }
     }
 }
+
+#[test]
+fn skipped_items_are_noted_for_verbose_output() {
+    let plan = generators::generate(&fixture_config("widgets")).unwrap();
+    let has = |needle: &str| plan.notes.iter().any(|n| n.contains(needle));
+    assert!(has("deepcopy: `Owner` implements Clone itself; not generated"), "{:#?}", plan.notes);
+    assert!(has("deepcopy: `Label` is not selected"), "{:#?}", plan.notes);
+    let plan = generators::generate(&fixture_config("core")).unwrap();
+    assert!(plan.notes.iter().any(|n| n.contains("`Untouched` is not selected")), "{:#?}", plan.notes);
+}

@@ -14,6 +14,9 @@ use generators::run::{Mode, run};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Also print what was skipped on purpose (untagged packages and types, foreign tags).
+    #[arg(long, short, global = true)]
+    verbose: bool,
 }
 
 #[derive(Subcommand)]
@@ -35,7 +38,7 @@ fn main() -> ExitCode {
         Command::Codegen => Mode::Write,
         Command::VerifyCodegen => Mode::Verify,
     };
-    run(&trees(Path::new(".")), mode, "cargo xtask codegen")
+    run(&trees(Path::new(".")), mode, "cargo xtask codegen", cli.verbose)
 }
 
 /// The workspace root: the parent of this crate's manifest directory.

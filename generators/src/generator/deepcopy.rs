@@ -39,6 +39,11 @@ impl Generator for Deepcopy {
         let mut items = Vec::new();
         let mut local = Diagnostics::new();
         for ty in pkg.types.values() {
+            if selected(pkg, ty) && ty.has_clone() {
+                local.note(format!("{}: deepcopy: `{}` implements Clone itself; not generated", ty.loc, ty.name));
+            } else if !selected(pkg, ty) {
+                local.note(format!("{}: deepcopy: `{}` is not selected (`+k8s:deepcopy-gen`)", ty.loc, ty.name));
+            }
             if selected(pkg, ty) && !ty.has_clone() {
                 if ty.generic {
                     local.push(Diagnostic::error(&ty.loc, format!("cannot generate a deep copy of generic type `{}`", ty.name)).label("generic"));

@@ -211,8 +211,9 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
     let mut out: Vec<Tag> = Vec::new();
     for tag in raw {
         let Some(spec) = TABLE.iter().find(|s| s.name == tag.name) else {
-            if let Some(d) = unknown(tag) {
-                diags.push(d);
+            match unknown(tag) {
+                Some(d) => diags.push(d),
+                None => diags.note(format!("{}: ignored `+{}`: not a tag of this tool", tag.loc, tag.name)),
             }
             continue;
         };

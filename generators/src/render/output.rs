@@ -27,6 +27,8 @@ pub struct Plan {
     pub files: BTreeMap<PathBuf, GeneratedFile>,
     /// Time each generator took.
     pub timings: BTreeMap<&'static str, Duration>,
+    /// What was skipped on purpose, for `--verbose`.
+    pub notes: Vec<String>,
 }
 
 /// Counts for one generator after `apply`.
