@@ -58,6 +58,8 @@ mod object;
 mod scheme;
 #[cfg(test)]
 mod test_support;
+#[cfg(feature = "testing")]
+pub mod testing;
 
 pub use builder::{AddToSchemeFn, SchemeBuilder};
 pub use errors::{ConversionError, ParseError, SchemeError};
