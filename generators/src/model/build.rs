@@ -137,11 +137,7 @@ fn add_item(pkg: &mut Package, f: &SourceFile, module: &str, scope: &Scope<'_>, 
     match item {
         syn::Item::Struct(s) => {
             let cx = item_cx(f, scope, &s.attrs, &s.generics);
-            let (fields, tuple) = match &s.fields {
-                syn::Fields::Named(n) => (build_fields(&cx, n.named.iter(), diags), false),
-                syn::Fields::Unnamed(u) => (build_fields(&cx, u.unnamed.iter(), diags), true),
-                syn::Fields::Unit => (Vec::new(), false),
-            };
+            let (fields, tuple) = build_fields(&cx, &s.fields, diags);
             let shape = Shape::Struct { fields, tuple };
             insert_type(pkg, f, module, &s.ident, &s.attrs, &s.generics, cx.container.present, shape, diags);
         }
@@ -153,11 +149,7 @@ fn add_item(pkg: &mut Package, f: &SourceFile, module: &str, scope: &Scope<'_>, 
                 .map(|v| {
                     let block = extract(&f.display, &v.attrs, diags);
                     reject_raw(&block, "tags cannot be written on enum variants", diags);
-                    let (fields, tuple) = match &v.fields {
-                        syn::Fields::Named(n) => (build_fields(&cx, n.named.iter(), diags), false),
-                        syn::Fields::Unnamed(u) => (build_fields(&cx, u.unnamed.iter(), diags), true),
-                        syn::Fields::Unit => (Vec::new(), false),
-                    };
+                    let (fields, tuple) = build_fields(&cx, &v.fields, diags);
                     let loc = span_loc_whole(&f.display, v.ident.span());
                     Variant { name: v.ident.to_string(), fields, tuple, docs: block.prose, loc }
                 })
@@ -255,8 +247,10 @@ struct ItemCx<'a> {
     generics: Vec<String>,
 }
 
-fn build_fields<'a>(cx: &ItemCx<'_>, fields: impl Iterator<Item = &'a syn::Field>, diags: &mut Diagnostics) -> Vec<Field> {
-    fields.enumerate().map(|(i, field)| build_field(cx, i, field, diags)).collect()
+/// The fields of a struct or variant, and whether they are positional.
+fn build_fields(cx: &ItemCx<'_>, fields: &syn::Fields, diags: &mut Diagnostics) -> (Vec<Field>, bool) {
+    let tuple = matches!(fields, syn::Fields::Unnamed(_));
+    (fields.iter().enumerate().map(|(i, field)| build_field(cx, i, field, diags)).collect(), tuple)
 }
 
 fn build_field(cx: &ItemCx<'_>, position: usize, field: &syn::Field, diags: &mut Diagnostics) -> Field {

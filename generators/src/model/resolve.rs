@@ -156,7 +156,7 @@ impl<'a> Scope<'a> {
             }
             match self.uses.get(name) {
                 Some(abs) => abs.clone(),
-                None => return self.from_globs(name).ok_or_else(|| display(path)),
+                None => return self.find_in_globs(name).ok_or_else(|| display(path)),
             }
         } else {
             let mut segs = written.clone();
@@ -168,7 +168,7 @@ impl<'a> Scope<'a> {
         self.resolve_absolute(&abs, &args).ok_or_else(|| display(path))
     }
 
-    fn from_globs(&self, name: &str) -> Option<TypeRef> {
+    fn find_in_globs(&self, name: &str) -> Option<TypeRef> {
         self.globs.iter().find_map(|g| self.crate_type(&[g.clone(), vec![name.to_string()]].concat()))
     }
 

@@ -45,17 +45,7 @@ pub fn container(attrs: &[syn::Attribute]) -> SerdeContainer {
         out.present = true;
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("rename_all") {
-                if meta.input.peek(syn::Token![=]) {
-                    out.rename_all = Some(meta.value()?.parse::<syn::LitStr>()?.value());
-                } else {
-                    meta.parse_nested_meta(|inner| {
-                        let v = inner.value()?.parse::<syn::LitStr>()?.value();
-                        if inner.path.is_ident("serialize") {
-                            out.rename_all = Some(v);
-                        }
-                        Ok(())
-                    })?;
-                }
+                out.rename_all = serialize_side(&meta)?.or(out.rename_all.take());
             } else if meta.path.is_ident("default") {
                 out.default = true;
                 skip_value(&meta)?;
@@ -76,17 +66,7 @@ pub fn field(attrs: &[syn::Attribute]) -> SerdeField {
         let _ = attr.parse_nested_meta(|meta| {
             let p = &meta.path;
             if p.is_ident("rename") {
-                if meta.input.peek(syn::Token![=]) {
-                    out.rename = Some(meta.value()?.parse::<syn::LitStr>()?.value());
-                } else {
-                    meta.parse_nested_meta(|inner| {
-                        let v = inner.value()?.parse::<syn::LitStr>()?.value();
-                        if inner.path.is_ident("serialize") {
-                            out.rename = Some(v);
-                        }
-                        Ok(())
-                    })?;
-                }
+                out.rename = serialize_side(&meta)?.or(out.rename.take());
             } else if p.is_ident("flatten") {
                 out.flatten = true;
             } else if p.is_ident("default") {
@@ -108,6 +88,23 @@ pub fn field(attrs: &[syn::Attribute]) -> SerdeField {
     }
     out.skip |= skip_ser && skip_de;
     out
+}
+
+/// The value of `key = "v"`, or the `serialize = "v"` half of `key(serialize = "v", ...)`: the
+/// JSON name is the one written on the wire.
+fn serialize_side(meta: &syn::meta::ParseNestedMeta<'_>) -> syn::Result<Option<String>> {
+    if meta.input.peek(syn::Token![=]) {
+        return Ok(Some(meta.value()?.parse::<syn::LitStr>()?.value()));
+    }
+    let mut out = None;
+    meta.parse_nested_meta(|inner| {
+        let v = inner.value()?.parse::<syn::LitStr>()?.value();
+        if inner.path.is_ident("serialize") {
+            out = Some(v);
+        }
+        Ok(())
+    })?;
+    Ok(out)
 }
 
 /// Consumes `= value` or `(...)` after a serde key we do not interpret.
@@ -164,6 +161,8 @@ mod tests {
         assert!(field_of("struct A { #[serde(flatten, default)] x: u8 }").flatten);
         assert!(field_of("struct A { #[serde(skip)] x: u8 }").skip);
         assert!(field_of(r#"struct A { #[serde(default = "d", with = "m")] x: u8 }"#).default);
+        let split = field_of(r#"struct A { #[serde(rename(serialize = "out", deserialize = "in"))] x: u8 }"#);
+        assert_eq!(split.rename.as_deref(), Some("out"));
     }
 
     #[test]

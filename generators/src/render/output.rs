@@ -58,7 +58,7 @@ impl std::fmt::Display for Problem {
         match self {
             Problem::Stale(p, diff) => write!(f, "stale: {}\n{diff}", p.display()),
             Problem::Missing(p, diff) => write!(f, "missing: {}\n{diff}", p.display()),
-            Problem::Extra(p) => write!(f, "extra: {} (no longer generated)\n", p.display()),
+            Problem::Extra(p) => writeln!(f, "extra: {} (no longer generated)", p.display()),
         }
     }
 }
