@@ -60,7 +60,9 @@ macro_rules! deepcopy_props {
 }
 
 fn push_label(meta: &mut k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta) {
-    meta.labels.get_or_insert_with(Default::default).insert("mutated".into(), "yes".into());
+    meta.labels
+        .get_or_insert_with(Default::default)
+        .insert("mutated".into(), "yes".into());
 }
 
 deepcopy_props! {
@@ -108,7 +110,12 @@ deepcopy_props! {
 fn filled_objects_are_populated() {
     let populated = (0..32u64)
         .filter_map(|seed| runtime::testing::fill::<apps::v1::Deployment>(seed).ok())
-        .filter(|d| d.spec.template.spec.as_ref().is_some_and(|s| !s.containers.is_empty()) && d.metadata.name.is_some())
+        .filter(|d| {
+            d.spec.template.spec.as_ref().is_some_and(|s| !s.containers.is_empty()) && d.metadata.name.is_some()
+        })
         .count();
-    assert!(populated >= 8, "only {populated} of 32 random deployments had containers and a name");
+    assert!(
+        populated >= 8,
+        "only {populated} of 32 random deployments had containers and a name"
+    );
 }

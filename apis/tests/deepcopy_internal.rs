@@ -11,12 +11,12 @@ mod support {
 use std::fmt::Debug;
 
 use apis::apps::{
-    Deployment, DeploymentCondition, DeploymentList, DeploymentSpec, ReplicaSet, ReplicaSetCondition,
-    ReplicaSetList, RollingUpdateStatefulSetStrategy, StatefulSet, StatefulSetList,
+    Deployment, DeploymentCondition, DeploymentList, DeploymentSpec, ReplicaSet, ReplicaSetCondition, ReplicaSetList,
+    RollingUpdateStatefulSetStrategy, StatefulSet, StatefulSetList,
 };
 use apis::core::{
-    ConfigMap, ConfigMapList, Container, ContainerPort, EnvVar, Namespace, NamespaceList, Pod, PodCondition,
-    PodList, PodSpec, PodTemplate, PodTemplateList, PodTemplateSpec,
+    ConfigMap, ConfigMapList, Container, ContainerPort, EnvVar, Namespace, NamespaceList, Pod, PodCondition, PodList,
+    PodSpec, PodTemplate, PodTemplateList, PodTemplateSpec,
 };
 use k8s_openapi::ByteString;
 use k8s_openapi::api::core::v1::PersistentVolumeClaim;
@@ -54,16 +54,32 @@ fn check_copy_is_independent<T: Clone + PartialEq + Debug>(
     let pre = format!("{copy:?}");
     mutate(&mut copy);
     prop_assert_ne!(format!("{copy:?}"), pre, "the mutation must change the copy");
-    prop_assert_eq!(format!("{original:?}"), before.clone(), "mutating a clone changed the original");
+    prop_assert_eq!(
+        format!("{original:?}"),
+        before.clone(),
+        "mutating a clone changed the original"
+    );
 
     // Overwrite the copy with another value, then mutate it again.
     let mut copy = original.clone();
     copy.clone_from(other);
     prop_assert_eq!(format!("{copy:?}"), other_before.clone());
-    prop_assert_eq!(format!("{original:?}"), before.clone(), "clone_from into a clone changed the original");
+    prop_assert_eq!(
+        format!("{original:?}"),
+        before.clone(),
+        "clone_from into a clone changed the original"
+    );
     mutate(&mut copy);
-    prop_assert_eq!(format!("{original:?}"), before, "mutating a clone_from target changed the original");
-    prop_assert_eq!(format!("{other:?}"), other_before, "mutating a clone_from target changed its source");
+    prop_assert_eq!(
+        format!("{original:?}"),
+        before,
+        "mutating a clone_from target changed the original"
+    );
+    prop_assert_eq!(
+        format!("{other:?}"),
+        other_before,
+        "mutating a clone_from target changed its source"
+    );
     Ok(())
 }
 
@@ -133,8 +149,12 @@ macro_rules! deepcopy_properties {
 // ---------------------------------------------------------------------------------------------
 
 fn mutate_meta(meta: &mut ObjectMeta) {
-    meta.labels.get_or_insert_with(Default::default).insert("mutated-label".into(), "yes".into());
-    meta.annotations.get_or_insert_with(Default::default).insert("mutated-annotation".into(), "yes".into());
+    meta.labels
+        .get_or_insert_with(Default::default)
+        .insert("mutated-label".into(), "yes".into());
+    meta.annotations
+        .get_or_insert_with(Default::default)
+        .insert("mutated-annotation".into(), "yes".into());
     meta.name.get_or_insert_with(String::new).push_str("-mutated");
     meta.generation = Some(meta.generation.unwrap_or_default().wrapping_add(1));
 }
@@ -152,15 +172,28 @@ fn mutate_pod_spec(spec: &mut PodSpec) {
     for container in spec.containers.iter_mut().chain(spec.init_containers.iter_mut()) {
         container.image.push_str(":mutated");
         container.command.push("mutated".into());
-        container.env.push(EnvVar { name: "MUTATED".into(), value: "1".into() });
+        container.env.push(EnvVar {
+            name: "MUTATED".into(),
+            value: "1".into(),
+        });
         if let Some(port) = container.ports.first_mut() {
             port.container_port = port.container_port.wrapping_add(1);
         }
-        container.ports.push(ContainerPort { container_port: 8080, ..Default::default() });
-        container.resources.limits.insert("mutated".into(), Quantity("1".into()));
+        container.ports.push(ContainerPort {
+            container_port: 8080,
+            ..Default::default()
+        });
+        container
+            .resources
+            .limits
+            .insert("mutated".into(), Quantity("1".into()));
         container.resources.requests.clear();
     }
-    spec.containers.push(Container { name: "mutated".into(), image: "busybox".into(), ..Default::default() });
+    spec.containers.push(Container {
+        name: "mutated".into(),
+        image: "busybox".into(),
+        ..Default::default()
+    });
     spec.node_selector.insert("mutated".into(), "yes".into());
     spec.priority = Some(spec.priority.unwrap_or_default().wrapping_add(1));
     spec.security_context.get_or_insert_with(Default::default).host_network ^= true;
@@ -175,7 +208,10 @@ fn mutate_pod(pod: &mut Pod) {
     mutate_meta(&mut pod.metadata);
     mutate_pod_spec(&mut pod.spec);
     pod.status.phase.push_str("-mutated");
-    pod.status.conditions.push(PodCondition { type_: "Mutated".into(), ..Default::default() });
+    pod.status.conditions.push(PodCondition {
+        type_: "Mutated".into(),
+        ..Default::default()
+    });
     pod.type_meta.kind.push_str("-mutated");
 }
 
@@ -193,7 +229,9 @@ fn mutate_config_map(config_map: &mut ConfigMap) {
     for value in config_map.binary_data.values_mut() {
         value.0.push(0xff);
     }
-    config_map.binary_data.insert("mutated".into(), ByteString(vec![1, 2, 3]));
+    config_map
+        .binary_data
+        .insert("mutated".into(), ByteString(vec![1, 2, 3]));
     config_map.immutable = Some(!config_map.immutable.unwrap_or_default());
 }
 
@@ -209,9 +247,15 @@ fn mutate_deployment(deployment: &mut Deployment) {
     spec.replicas = spec.replicas.wrapping_add(1);
     mutate_selector(&mut spec.selector);
     mutate_template(&mut spec.template);
-    spec.strategy.rolling_update.get_or_insert_with(Default::default).max_surge = IntOrString::String("mutated".into());
+    spec.strategy
+        .rolling_update
+        .get_or_insert_with(Default::default)
+        .max_surge = IntOrString::String("mutated".into());
     spec.rollback_to.get_or_insert_with(Default::default).revision ^= 1;
-    deployment.status.conditions.push(DeploymentCondition { type_: "Mutated".into(), ..Default::default() });
+    deployment.status.conditions.push(DeploymentCondition {
+        type_: "Mutated".into(),
+        ..Default::default()
+    });
     deployment.status.observed_generation = deployment.status.observed_generation.wrapping_add(1);
 }
 
@@ -220,7 +264,10 @@ fn mutate_replica_set(replica_set: &mut ReplicaSet) {
     replica_set.spec.replicas = replica_set.spec.replicas.wrapping_add(1);
     mutate_selector(&mut replica_set.spec.selector);
     mutate_template(&mut replica_set.spec.template);
-    replica_set.status.conditions.push(ReplicaSetCondition { type_: "Mutated".into(), ..Default::default() });
+    replica_set.status.conditions.push(ReplicaSetCondition {
+        type_: "Mutated".into(),
+        ..Default::default()
+    });
     replica_set.status.terminating_replicas = Some(replica_set.status.terminating_replicas.unwrap_or_default() ^ 1);
 }
 
@@ -235,10 +282,16 @@ fn mutate_stateful_set(stateful_set: &mut StatefulSet) {
         claim.spec.get_or_insert_with(Default::default).storage_class_name = Some("mutated".into());
     }
     spec.volume_claim_templates.push(PersistentVolumeClaim {
-        metadata: ObjectMeta { name: Some("mutated-claim".into()), ..Default::default() },
+        metadata: ObjectMeta {
+            name: Some("mutated-claim".into()),
+            ..Default::default()
+        },
         ..Default::default()
     });
-    let rolling_update = spec.update_strategy.rolling_update.get_or_insert_with(RollingUpdateStatefulSetStrategy::default);
+    let rolling_update = spec
+        .update_strategy
+        .rolling_update
+        .get_or_insert_with(RollingUpdateStatefulSetStrategy::default);
     rolling_update.partition = rolling_update.partition.wrapping_add(1);
     rolling_update.max_unavailable = Some(IntOrString::Int(42));
     spec.ordinals.get_or_insert_with(Default::default).start ^= 1;
@@ -280,7 +333,11 @@ deepcopy_properties! {
 // ---------------------------------------------------------------------------------------------
 
 fn container(name: &str) -> Container {
-    Container { name: name.into(), image: format!("{name}:latest"), ..Default::default() }
+    Container {
+        name: name.into(),
+        image: format!("{name}:latest"),
+        ..Default::default()
+    }
 }
 
 /// `clone_from` on a Deployment reaches, field by field, down to the pod template's containers Vec (and to
@@ -327,9 +384,15 @@ fn clone_from_reuses_nested_allocations() {
 fn list_clone_from_reuses_items_allocation() {
     let mut item = Deployment::default();
     item.spec.template.spec.containers = vec![container("only")];
-    let source = DeploymentList { items: vec![item], ..Default::default() };
+    let source = DeploymentList {
+        items: vec![item],
+        ..Default::default()
+    };
 
-    let mut target = DeploymentList { items: Vec::with_capacity(4), ..Default::default() };
+    let mut target = DeploymentList {
+        items: Vec::with_capacity(4),
+        ..Default::default()
+    };
     let mut target_item = Deployment::default();
     target_item.spec.template.spec.containers = Vec::with_capacity(4);
     target_item.spec.template.spec.containers.push(container("old"));

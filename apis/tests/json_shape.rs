@@ -18,7 +18,11 @@ fn assert_roundtrip<T: DeserializeOwned + Serialize>(doc: &Value) -> T {
 /// Asserts that k8s-openapi's type `K` serializes `doc` to the same JSON as ours.
 fn assert_same_as_k8s_openapi<K: DeserializeOwned + Serialize>(doc: &Value) {
     let theirs: K = serde_json::from_value(doc.clone()).expect("k8s-openapi deserializes");
-    assert_eq!(&serde_json::to_value(&theirs).unwrap(), doc, "k8s-openapi sees a different document");
+    assert_eq!(
+        &serde_json::to_value(&theirs).unwrap(),
+        doc,
+        "k8s-openapi sees a different document"
+    );
 }
 
 fn deployment_json() -> Value {
@@ -158,7 +162,10 @@ fn deployment_roundtrips_and_matches_k8s_openapi() {
     assert_same_as_k8s_openapi::<k8s_openapi::api::apps::v1::Deployment>(&doc);
 
     let type_meta = deployment.type_meta.as_ref().expect("apiVersion and kind are read");
-    assert_eq!((type_meta.api_version.as_str(), type_meta.kind.as_str()), ("apps/v1", "Deployment"));
+    assert_eq!(
+        (type_meta.api_version.as_str(), type_meta.kind.as_str()),
+        ("apps/v1", "Deployment")
+    );
     let containers = &deployment.spec.template.spec.as_ref().unwrap().containers;
     assert_eq!(containers.len(), 1);
     assert_eq!(containers[0].ports.as_ref().unwrap()[0].container_port, 80);
@@ -169,7 +176,10 @@ fn pod_roundtrips_and_matches_k8s_openapi() {
     // `lastProbeTime: null` is what the API server writes for a zero time; like k8s-openapi we read
     // it as absent, so the comparison document leaves it out.
     let mut expected = pod_json();
-    expected["status"]["conditions"][0].as_object_mut().unwrap().remove("lastProbeTime");
+    expected["status"]["conditions"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("lastProbeTime");
 
     let pod: Pod = serde_json::from_value(pod_json()).expect("pod deserializes");
     assert_eq!(serde_json::to_value(&pod).unwrap(), expected);
@@ -207,10 +217,16 @@ fn required_fields_are_required() {
     assert!(serde_json::from_value::<Deployment>(doc).is_err());
 
     let mut doc = deployment_json();
-    doc["spec"]["template"]["spec"]["containers"][0].as_object_mut().unwrap().remove("name");
+    doc["spec"]["template"]["spec"]["containers"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("name");
     assert!(serde_json::from_value::<Deployment>(doc).is_err());
 
     let mut doc = pod_json();
-    doc["spec"]["containers"][0]["ports"][0].as_object_mut().unwrap().remove("containerPort");
+    doc["spec"]["containers"][0]["ports"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("containerPort");
     assert!(serde_json::from_value::<Pod>(doc).is_err());
 }

@@ -11,10 +11,58 @@ fn scheme() -> Scheme {
 
 /// Every kind the apis crate declares, per group and version.
 const KINDS: &[(&str, &str, &[&str])] = &[
-    ("", "__internal", &["ConfigMap", "ConfigMapList", "Namespace", "NamespaceList", "Pod", "PodList", "PodTemplate", "PodTemplateList"]),
-    ("", "v1", &["ConfigMap", "ConfigMapList", "Namespace", "NamespaceList", "Pod", "PodList", "PodTemplate", "PodTemplateList"]),
-    ("apps", "__internal", &["Deployment", "DeploymentList", "ReplicaSet", "ReplicaSetList", "StatefulSet", "StatefulSetList"]),
-    ("apps", "v1", &["Deployment", "DeploymentList", "ReplicaSet", "ReplicaSetList", "StatefulSet", "StatefulSetList"]),
+    (
+        "",
+        "__internal",
+        &[
+            "ConfigMap",
+            "ConfigMapList",
+            "Namespace",
+            "NamespaceList",
+            "Pod",
+            "PodList",
+            "PodTemplate",
+            "PodTemplateList",
+        ],
+    ),
+    (
+        "",
+        "v1",
+        &[
+            "ConfigMap",
+            "ConfigMapList",
+            "Namespace",
+            "NamespaceList",
+            "Pod",
+            "PodList",
+            "PodTemplate",
+            "PodTemplateList",
+        ],
+    ),
+    (
+        "apps",
+        "__internal",
+        &[
+            "Deployment",
+            "DeploymentList",
+            "ReplicaSet",
+            "ReplicaSetList",
+            "StatefulSet",
+            "StatefulSetList",
+        ],
+    ),
+    (
+        "apps",
+        "v1",
+        &[
+            "Deployment",
+            "DeploymentList",
+            "ReplicaSet",
+            "ReplicaSetList",
+            "StatefulSet",
+            "StatefulSetList",
+        ],
+    ),
 ];
 
 #[test]
@@ -44,9 +92,13 @@ fn new_object_builds_the_registered_type() {
         assert_eq!(obj.group_version_kind().as_ref(), Some(&gvk));
         assert_eq!(scheme.object_kinds(obj.as_ref()).unwrap(), std::slice::from_ref(&gvk));
     }
-    let d = scheme.new_object(&apps::v1::SCHEME_GROUP_VERSION.with_kind("Deployment")).unwrap();
+    let d = scheme
+        .new_object(&apps::v1::SCHEME_GROUP_VERSION.with_kind("Deployment"))
+        .unwrap();
     assert!(d.downcast_ref::<apps::v1::Deployment>().is_some());
-    let d = scheme.new_object(&apps::SCHEME_GROUP_VERSION.with_kind("Deployment")).unwrap();
+    let d = scheme
+        .new_object(&apps::SCHEME_GROUP_VERSION.with_kind("Deployment"))
+        .unwrap();
     assert!(d.downcast_ref::<apps::Deployment>().is_some());
     let p = scheme.new_object(&GroupVersionKind::new("", "v1", "Pod")).unwrap();
     assert!(p.downcast_ref::<core::v1::Pod>().is_some());
@@ -56,7 +108,10 @@ fn new_object_builds_the_registered_type() {
 #[test]
 fn priorities_are_as_declared() {
     let scheme = scheme();
-    assert_eq!(scheme.prioritized_versions_for_group("apps"), [GroupVersion::new("apps", "v1")]);
+    assert_eq!(
+        scheme.prioritized_versions_for_group("apps"),
+        [GroupVersion::new("apps", "v1")]
+    );
     assert_eq!(scheme.prioritized_versions_for_group(""), [GroupVersion::new("", "v1")]);
     assert_eq!(
         scheme.versions_for_group_kind(&GroupKind::new("apps", "Deployment")),
@@ -81,14 +136,23 @@ fn external_kinds_are_kube_resources() {
     use kube_core::Resource;
     assert_eq!(apps::v1::Deployment::plural(&()), "deployments");
     assert_eq!(apps::v1::Deployment::api_version(&()), "apps/v1");
-    assert_eq!(apps::v1::Deployment::url_path(&(), Some("ns")), "/apis/apps/v1/namespaces/ns/deployments");
+    assert_eq!(
+        apps::v1::Deployment::url_path(&(), Some("ns")),
+        "/apis/apps/v1/namespaces/ns/deployments"
+    );
     assert_eq!(apps::v1::StatefulSet::plural(&()), "statefulsets");
     assert_eq!(core::v1::Pod::url_path(&(), Some("ns")), "/api/v1/namespaces/ns/pods");
     assert_eq!(core::v1::ConfigMap::plural(&()), "configmaps");
     // Namespace is cluster-scoped: its URL never carries a namespace segment.
     assert_eq!(core::v1::Namespace::url_path(&(), None), "/api/v1/namespaces");
-    assert_eq!(<core::v1::Namespace as k8s_openapi::Resource>::URL_PATH_SEGMENT, "namespaces");
-    assert_eq!(<apps::v1::Deployment as k8s_openapi::ListableResource>::LIST_KIND, "DeploymentList");
+    assert_eq!(
+        <core::v1::Namespace as k8s_openapi::Resource>::URL_PATH_SEGMENT,
+        "namespaces"
+    );
+    assert_eq!(
+        <apps::v1::Deployment as k8s_openapi::ListableResource>::LIST_KIND,
+        "DeploymentList"
+    );
     let mut d = apps::v1::Deployment::default();
     d.meta_mut().name = Some("web".into());
     assert_eq!(d.meta().name.as_deref(), Some("web"));
@@ -109,5 +173,12 @@ fn deep_copy_object_is_independent() {
     d.metadata.name = Some("a".into());
     let copy: Box<dyn Object> = d.deep_copy_object();
     d.metadata.name = Some("b".into());
-    assert_eq!(copy.downcast_ref::<apps::v1::Deployment>().unwrap().metadata.name.as_deref(), Some("a"));
+    assert_eq!(
+        copy.downcast_ref::<apps::v1::Deployment>()
+            .unwrap()
+            .metadata
+            .name
+            .as_deref(),
+        Some("a")
+    );
 }

@@ -7,22 +7,35 @@ use std::path::Path;
 /// Sources of one synthetic package: `kinds` kinds, each with a spec, a status and a list.
 fn package(group: &str, version: &str, kinds: usize) -> Vec<(String, String)> {
     let internal = version == "__internal";
-    let dir = if internal { group.to_string() } else { format!("{group}/{version}") };
+    let dir = if internal {
+        group.to_string()
+    } else {
+        format!("{group}/{version}")
+    };
     let depth = if internal { 2 } else { 3 };
     let up = "../".repeat(depth);
-    let mut mod_rs = format!("//! Package.\n//! +k8s:deepcopy-gen=package\n//! +groupName={group}.example.dev\n\nmod types;\npub use types::*;\n");
+    let mut mod_rs = format!(
+        "//! Package.\n//! +k8s:deepcopy-gen=package\n//! +groupName={group}.example.dev\n\nmod types;\npub use types::*;\n"
+    );
     if internal {
         mod_rs.push_str("pub mod v1;\npub mod v2;\n");
     }
     for g in ["deepcopy", "register"] {
-        mod_rs.push_str(&format!("#[path = \"{up}out/{dir}/zz_generated_{g}.rs\"]\nmod zz_generated_{g};\n"));
+        mod_rs.push_str(&format!(
+            "#[path = \"{up}out/{dir}/zz_generated_{g}.rs\"]\nmod zz_generated_{g};\n"
+        ));
     }
     let (tm, serde) = if internal {
         ("pub type_meta: TypeMeta,", "")
     } else {
-        ("#[serde(flatten, default)] pub type_meta: Option<TypeMeta>,", "#[derive(serde::Serialize, serde::Deserialize)] #[serde(rename_all = \"camelCase\")]")
+        (
+            "#[serde(flatten, default)] pub type_meta: Option<TypeMeta>,",
+            "#[derive(serde::Serialize, serde::Deserialize)] #[serde(rename_all = \"camelCase\")]",
+        )
     };
-    let mut types = String::from("//! Types.\nuse std::collections::BTreeMap;\nuse kube_core::TypeMeta;\nuse k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, ListMeta, Time};\n");
+    let mut types = String::from(
+        "//! Types.\nuse std::collections::BTreeMap;\nuse kube_core::TypeMeta;\nuse k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, ListMeta, Time};\n",
+    );
     for k in 0..kinds {
         types.push_str(&format!(
             "/// Kind{k} is a kind.\n/// +genclient\n/// +k8s:deepcopy-gen:interfaces=runtime::Object\n{serde}\npub struct Kind{k} {{ {tm} pub metadata: ObjectMeta, /// +optional\n pub spec: Option<Kind{k}Spec>, pub status: Kind{k}Status }}\n\
@@ -64,10 +77,16 @@ fn apis_tree(bencher: divan::Bencher) {
         .into_iter()
         .map(|(rel, full)| (rel, std::fs::read_to_string(full).unwrap()))
         .collect();
-    let boilerplate = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../hack/boilerplate.rs.txt")).unwrap();
+    let boilerplate =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../hack/boilerplate.rs.txt")).unwrap();
     bencher.bench(|| {
-        let plan = generators::generate_from_sources(Path::new("apis/src"), files.clone(), Path::new("generated/apis"), &boilerplate)
-            .unwrap_or_else(|f| panic!("{}", f.render()));
+        let plan = generators::generate_from_sources(
+            Path::new("apis/src"),
+            files.clone(),
+            Path::new("generated/apis"),
+            &boilerplate,
+        )
+        .unwrap_or_else(|f| panic!("{}", f.render()));
         divan::black_box(plan.files.len())
     });
 }

@@ -124,11 +124,7 @@ impl Diagnostics {
     /// Ok when nothing was recorded, otherwise every error, sorted and de-duplicated.
     pub fn finish(self) -> Result<(), Errors> {
         let errors = self.into_vec();
-        if errors.is_empty() {
-            Ok(())
-        } else {
-            Err(Errors(errors))
-        }
+        if errors.is_empty() { Ok(()) } else { Err(Errors(errors)) }
     }
 
     /// The recorded errors, sorted by location and de-duplicated.
@@ -171,9 +167,7 @@ impl Errors {
             match ids.get(&d.loc.file) {
                 Some(&id) => {
                     let text = files.get(id).map(|f| f.source().clone()).unwrap_or_default();
-                    let mut labels = vec![
-                        Label::primary(id, byte_range(&text, &d.loc)).with_message(&d.label),
-                    ];
+                    let mut labels = vec![Label::primary(id, byte_range(&text, &d.loc)).with_message(&d.label)];
                     for (loc, msg) in &d.related {
                         if let Some(&rid) = ids.get(&loc.file) {
                             let rtext = files.get(rid).map(|f| f.source().clone()).unwrap_or_default();
@@ -233,15 +227,25 @@ mod tests {
     use super::*;
 
     fn loc(line: u32, col: u32, len: u32) -> SourceLoc {
-        SourceLoc { file: "a.rs".into(), line, col, len }
+        SourceLoc {
+            file: "a.rs".into(),
+            line,
+            col,
+            len,
+        }
     }
 
     #[test]
     fn renders_rustc_style_with_location() {
         let mut sources = BTreeMap::new();
-        sources.insert(Arc::from("a.rs"), Arc::from("struct A;\n/// +k8s:deepcopy-gen=maybe\nstruct B;\n"));
+        sources.insert(
+            Arc::from("a.rs"),
+            Arc::from("struct A;\n/// +k8s:deepcopy-gen=maybe\nstruct B;\n"),
+        );
         let errors = Errors(vec![
-            Diagnostic::error(&loc(2, 5, 23), "bad value").label("here").help("use package"),
+            Diagnostic::error(&loc(2, 5, 23), "bad value")
+                .label("here")
+                .help("use package"),
         ]);
         let text = errors.render(&sources);
         assert!(text.contains("error: bad value"), "{text}");
@@ -257,7 +261,10 @@ mod tests {
         d.push(Diagnostic::error(&loc(1, 1, 1), "a"));
         d.push(Diagnostic::error(&loc(1, 1, 1), "a"));
         let errors = d.finish().unwrap_err().0;
-        assert_eq!(errors.iter().map(|e| e.message.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(
+            errors.iter().map(|e| e.message.as_str()).collect::<Vec<_>>(),
+            ["a", "b"]
+        );
     }
 
     #[test]

@@ -50,14 +50,23 @@ impl Failure {
     }
 
     fn io(what: &str, path: &Path, err: std::io::Error) -> Self {
-        let loc = diag::SourceLoc { file: path.display().to_string().into(), line: 1, col: 1, len: 1 };
-        Failure { errors: Errors(vec![Diagnostic::error(&loc, format!("cannot read {what}: {err}"))]), sources: BTreeMap::new() }
+        let loc = diag::SourceLoc {
+            file: path.display().to_string().into(),
+            line: 1,
+            col: 1,
+            len: 1,
+        };
+        Failure {
+            errors: Errors(vec![Diagnostic::error(&loc, format!("cannot read {what}: {err}"))]),
+            sources: BTreeMap::new(),
+        }
     }
 }
 
 /// Reads the apis tree and the boilerplate from disk and computes the output plan.
 pub fn generate(config: &Config) -> Result<Plan, Failure> {
-    let boilerplate = std::fs::read_to_string(&config.boilerplate).map_err(|e| Failure::io("boilerplate", &config.boilerplate, e))?;
+    let boilerplate =
+        std::fs::read_to_string(&config.boilerplate).map_err(|e| Failure::io("boilerplate", &config.boilerplate, e))?;
     let files = parse::discover(&config.apis).map_err(|e| Failure::io("apis directory", &config.apis, e))?;
     let mut inputs = Vec::with_capacity(files.len());
     for (rel, full) in files {
@@ -68,11 +77,18 @@ pub fn generate(config: &Config) -> Result<Plan, Failure> {
 }
 
 /// Computes the output plan from in-memory sources (relative path, text), in any order.
-pub fn generate_from_sources(apis: &Path, inputs: Vec<(String, String)>, output: &Path, boilerplate: &str) -> Result<Plan, Failure> {
+pub fn generate_from_sources(
+    apis: &Path,
+    inputs: Vec<(String, String)>,
+    output: &Path,
+    boilerplate: &str,
+) -> Result<Plan, Failure> {
     let mut diags = Diagnostics::new();
     let apis_display = apis.display().to_string();
-    let sources: BTreeMap<Arc<str>, Arc<str>> =
-        inputs.iter().map(|(rel, text)| (parse::display_path(&apis_display, rel).into(), text.as_str().into())).collect();
+    let sources: BTreeMap<Arc<str>, Arc<str>> = inputs
+        .iter()
+        .map(|(rel, text)| (parse::display_path(&apis_display, rel).into(), text.as_str().into()))
+        .collect();
     let files = parse::parse_sources(&apis_display, inputs, &mut diags);
     if diags.has_errors() {
         // A file that does not parse hides its types and tags; anything checked without it
@@ -83,19 +99,36 @@ pub fn generate_from_sources(apis: &Path, inputs: Vec<(String, String)>, output:
     let universe = model::build(&files, &mut diags);
     model::check::check(&universe, &mut diags);
     let cx = generator::Context { universe: &universe };
-    let mut plan = Plan { root: output.to_path_buf(), ..Plan::default() };
+    let mut plan = Plan {
+        root: output.to_path_buf(),
+        ..Plan::default()
+    };
     for generator in generator::all() {
         let started = Instant::now();
         for pkg in universe.packages.values() {
             if !generator.applies(pkg) {
-                diags.note(format!("{}: {}: package `{}` skipped: no {}", pkg.mod_file, generator.name(), pkg.path, generator.activation()));
+                diags.note(format!(
+                    "{}: {}: package `{}` skipped: no {}",
+                    pkg.mod_file,
+                    generator.name(),
+                    pkg.path,
+                    generator.activation()
+                ));
                 continue;
             }
-            let Some(tokens) = generator.generate_package(&cx, pkg, &mut diags) else { continue };
+            let Some(tokens) = generator.generate_package(&cx, pkg, &mut diags) else {
+                continue;
+            };
             match render::format::render(generator.tool(), boilerplate, tokens) {
                 Ok(contents) => {
                     let path = output.join(&pkg.dir).join(names::generated_file(generator.name()));
-                    plan.files.insert(path, GeneratedFile { generator: generator.name(), contents });
+                    plan.files.insert(
+                        path,
+                        GeneratedFile {
+                            generator: generator.name(),
+                            contents,
+                        },
+                    );
                 }
                 Err(e) => diags.push(Diagnostic::error(&pkg.tag_loc(model::tags::name::GROUP_NAME), e)),
             }
@@ -106,7 +139,10 @@ pub fn generate_from_sources(apis: &Path, inputs: Vec<(String, String)>, output:
     plan.notes = diags.take_notes();
     match diags.finish() {
         Ok(()) => Ok(plan),
-        Err(errors) => Err(Failure { errors, sources: universe.sources }),
+        Err(errors) => Err(Failure {
+            errors,
+            sources: universe.sources,
+        }),
     }
 }
 
@@ -129,9 +165,20 @@ fn check_module_decls(universe: &Universe, apis: &Path, plan: &Plan, diags: &mut
                 // A generator that applies but failed has reported its own errors; only a
                 // generator that does not apply at all makes the declaration stale.
                 diags.push(
-                    Diagnostic::error(&decl.loc, format!("module `{module}` is declared, but {} does not apply to package `{}`", generator.tool(), pkg.path))
-                        .label("stale module declaration")
-                        .help(format!("remove `mod {module};` and its `#[path]`, or add the tag that turns {} on ({})", generator.tool(), generator.activation()))
+                    Diagnostic::error(
+                        &decl.loc,
+                        format!(
+                            "module `{module}` is declared, but {} does not apply to package `{}`",
+                            generator.tool(),
+                            pkg.path
+                        ),
+                    )
+                    .label("stale module declaration")
+                    .help(format!(
+                        "remove `mod {module};` and its `#[path]`, or add the tag that turns {} on ({})",
+                        generator.tool(),
+                        generator.activation()
+                    )),
                 );
             }
         }
@@ -139,11 +186,25 @@ fn check_module_decls(universe: &Universe, apis: &Path, plan: &Plan, diags: &mut
 }
 
 fn missing_decl(pkg: &Package, generator: &str, module: &str, path: &str, wrong: bool) -> Diagnostic {
-    let reexport = if generator == "register" { format!("\npub use {module}::*;") } else { String::new() };
-    let what = if wrong { "has a wrong `#[path]` for" } else { "does not include" };
-    Diagnostic::error(&pkg.tag_loc(model::tags::name::GROUP_NAME), format!("package `{}` {what} its generated {generator} code", pkg.path))
-        .label(format!("`{module}` must be declared in this mod.rs"))
-        .help(format!("write in {}:\n#[path = \"{path}\"]\nmod {module};{reexport}", pkg.mod_file))
+    let reexport = if generator == "register" {
+        format!("\npub use {module}::*;")
+    } else {
+        String::new()
+    };
+    let what = if wrong {
+        "has a wrong `#[path]` for"
+    } else {
+        "does not include"
+    };
+    Diagnostic::error(
+        &pkg.tag_loc(model::tags::name::GROUP_NAME),
+        format!("package `{}` {what} its generated {generator} code", pkg.path),
+    )
+    .label(format!("`{module}` must be declared in this mod.rs"))
+    .help(format!(
+        "write in {}:\n#[rustfmt::skip]\n#[path = \"{path}\"]\nmod {module};{reexport}",
+        pkg.mod_file
+    ))
 }
 
 /// The path of `to` relative to directory `from`, with `/` separators, computed lexically on
@@ -151,10 +212,18 @@ fn missing_decl(pkg: &Package, generator: &str, module: &str, path: &str, wrong:
 pub fn relative(from: &Path, to: &Path) -> String {
     let abs = |p: &Path| normalize(&std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf()));
     let (from, to) = (abs(from), abs(to));
-    let common = from.components().zip(to.components()).take_while(|(a, b)| a == b).count();
+    let common = from
+        .components()
+        .zip(to.components())
+        .take_while(|(a, b)| a == b)
+        .count();
     let ups = from.components().count() - common;
     let parts: Vec<String> = std::iter::repeat_n("..".to_string(), ups)
-        .chain(to.components().skip(common).map(|c| c.as_os_str().to_string_lossy().into_owned()))
+        .chain(
+            to.components()
+                .skip(common)
+                .map(|c| c.as_os_str().to_string_lossy().into_owned()),
+        )
         .collect();
     parts.join("/")
 }
@@ -179,8 +248,20 @@ mod tests {
 
     #[test]
     fn relative_paths() {
-        assert_eq!(relative(Path::new("apis/src/apps/v1"), Path::new("generated/apis/apps/v1/zz_generated_deepcopy.rs")), "../../../../generated/apis/apps/v1/zz_generated_deepcopy.rs");
-        assert_eq!(relative(Path::new("x/src/a"), Path::new("x/generated/a/f.rs")), "../../generated/a/f.rs");
-        assert_eq!(relative(Path::new("./src/./a"), Path::new("src/gen/f.rs")), "../gen/f.rs");
+        assert_eq!(
+            relative(
+                Path::new("apis/src/apps/v1"),
+                Path::new("generated/apis/apps/v1/zz_generated_deepcopy.rs")
+            ),
+            "../../../../generated/apis/apps/v1/zz_generated_deepcopy.rs"
+        );
+        assert_eq!(
+            relative(Path::new("x/src/a"), Path::new("x/generated/a/f.rs")),
+            "../../generated/a/f.rs"
+        );
+        assert_eq!(
+            relative(Path::new("./src/./a"), Path::new("src/gen/f.rs")),
+            "../gen/f.rs"
+        );
     }
 }

@@ -35,7 +35,15 @@ fn main() -> ExitCode {
         args.output.display(),
         args.boilerplate.display()
     );
-    let config = generators::Config { apis: args.apis, output: args.output, boilerplate: args.boilerplate };
-    let mode = if args.verify { generators::run::Mode::Verify } else { generators::run::Mode::Write };
+    let config = generators::Config {
+        apis: args.apis,
+        output: args.output,
+        boilerplate: args.boilerplate,
+    };
+    let mode = if args.verify {
+        generators::run::Mode::Verify
+    } else {
+        generators::run::Mode::Write
+    };
     generators::run::run(&[config], mode, &rerun, args.verbose)
 }

@@ -26,7 +26,7 @@ pub fn run(configs: &[Config], mode: Mode, rerun: &str, verbose: bool) -> ExitCo
                 plans.iter().flat_map(|p| &p.notes).for_each(|n| eprintln!("note: {n}"));
             }
             match mode {
-            Mode::Write => write(&plans),
+                Mode::Write => write(&plans),
                 Mode::Verify => verify(&plans, rerun),
             }
         }
@@ -99,6 +99,9 @@ fn verify(plans: &[Plan], rerun: &str) -> ExitCode {
     for p in &problems {
         print!("{p}");
     }
-    eprintln!("error: {} generated file(s) out of date; run `{rerun}` and commit the result", problems.len());
+    eprintln!(
+        "error: {} generated file(s) out of date; run `{rerun}` and commit the result",
+        problems.len()
+    );
     ExitCode::FAILURE
 }

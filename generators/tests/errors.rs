@@ -76,12 +76,21 @@ impl Output {
             fs::write(path, text).unwrap();
         }
         let before = tree(&dir);
-        Output { dir, before, _lock: lock }
+        Output {
+            dir,
+            before,
+            _lock: lock,
+        }
     }
 
     /// Panics unless every file is as it was and no file or directory appeared or vanished.
     fn assert_untouched(&self, case: &str) {
-        assert_eq!(tree(&self.dir), self.before, "{case}: a failed run changed the output directory {}", self.dir.display());
+        assert_eq!(
+            tree(&self.dir),
+            self.before,
+            "{case}: a failed run changed the output directory {}",
+            self.dir.display()
+        );
     }
 }
 
@@ -105,7 +114,11 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 }
 
 fn config(case: &str, output: &Path) -> Config {
-    Config { apis: Path::new(CASES).join(case), output: output.to_path_buf(), boilerplate: PathBuf::from(BOILERPLATE) }
+    Config {
+        apis: Path::new(CASES).join(case),
+        output: output.to_path_buf(),
+        boilerplate: PathBuf::from(BOILERPLATE),
+    }
 }
 
 /// The primary location of every error of a report, in report order: the first ` --> file:line:col`
@@ -136,13 +149,22 @@ fn locations(report: &str) -> Vec<(String, u32, u32)> {
 /// What the case's `lib.rs` says the mistake is (its first line).
 fn description(case: &str) -> String {
     let lib = fs::read_to_string(Path::new(CASES).join(case).join("lib.rs")).unwrap();
-    lib.lines().next().unwrap_or_default().trim_start_matches("//!").trim().to_string()
+    lib.lines()
+        .next()
+        .unwrap_or_default()
+        .trim_start_matches("//!")
+        .trim()
+        .to_string()
 }
 
 /// Checks what every report must have, whatever its text: one location per error, each in the
 /// case's tree, sorted, and the closing count.
 fn check_report(case: &str, report: &str) -> Result<(), String> {
-    let errors = report.lines().filter(|l| l.starts_with("error: ") || l.contains(": error: ")).count() - 1;
+    let errors = report
+        .lines()
+        .filter(|l| l.starts_with("error: ") || l.contains(": error: "))
+        .count()
+        - 1;
     let locs = locations(report);
     let prefix = format!("{CASES}/{case}/");
     if locs.len() != errors {
@@ -154,7 +176,10 @@ fn check_report(case: &str, report: &str) -> Result<(), String> {
     if !locs.is_sorted() {
         return Err(format!("errors are not in location order: {locs:?}"));
     }
-    let summary = format!("aborting due to {errors} previous error{}; nothing was written\n", if errors == 1 { "" } else { "s" });
+    let summary = format!(
+        "aborting due to {errors} previous error{}; nothing was written\n",
+        if errors == 1 { "" } else { "s" }
+    );
     if !report.ends_with(&summary) {
         return Err(format!("the report does not end with `{summary}`"));
     }
@@ -172,7 +197,10 @@ fn every_case_fails_with_its_snapshot() {
         output.assert_untouched(case);
         let report = match result {
             Ok(plan) => {
-                failures.push(format!("{case}: succeeded with {} files instead of failing", plan.files.len()));
+                failures.push(format!(
+                    "{case}: succeeded with {} files instead of failing",
+                    plan.files.len()
+                ));
                 continue;
             }
             Err(failure) => failure.render(),
@@ -188,7 +216,13 @@ fn every_case_fails_with_its_snapshot() {
             failures.push(format!("{case}: the report differs from snapshots/errors__{case}.snap"));
         }
     }
-    assert!(failures.is_empty(), "{} problems in {} cases:\n{}", failures.len(), cases.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} problems in {} cases:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }
 
 /// The binary prints the same report on stderr, exits 1 and leaves the output directory alone.
@@ -209,8 +243,15 @@ fn binary_reports_every_error_and_writes_nothing() {
     output.assert_untouched(case);
     let stderr = String::from_utf8(run.stderr).unwrap();
     assert_eq!(run.status.code(), Some(1), "stderr:\n{stderr}");
-    assert!(run.stdout.is_empty(), "stdout: {}", String::from_utf8_lossy(&run.stdout));
-    assert!(stderr.contains(&format!("--> {CASES}/{case}/widgets/v1/types.rs:27:9")), "no file:line:column in:\n{stderr}");
+    assert!(
+        run.stdout.is_empty(),
+        "stdout: {}",
+        String::from_utf8_lossy(&run.stdout)
+    );
+    assert!(
+        stderr.contains(&format!("--> {CASES}/{case}/widgets/v1/types.rs:27:9")),
+        "no file:line:column in:\n{stderr}"
+    );
     let library = generators::generate(&config).unwrap_err().render();
     assert_eq!(stderr, library, "the binary and the library report differently");
 }
@@ -222,7 +263,10 @@ fn bad_file_among_good_files_writes_nothing() {
     let case = "bad_file_among_good_packages";
     let bad_file = "gadgets/v1/types.rs";
     let stale = "gadgets/v1beta1/zz_generated_deepcopy.rs";
-    let output = Output::with_files(case, &[(stale, "// A generated file that a successful run would remove.\n")]);
+    let output = Output::with_files(
+        case,
+        &[(stale, "// A generated file that a successful run would remove.\n")],
+    );
     let config = config(case, &output.dir);
 
     let mut inputs = Vec::new();
@@ -237,7 +281,11 @@ fn bad_file_among_good_files_writes_nothing() {
     let boilerplate = fs::read_to_string(BOILERPLATE).unwrap();
     let fixed = generators::generate_from_sources(&config.apis, inputs, &config.output, &boilerplate)
         .unwrap_or_else(|f| panic!("{case} with its mistake fixed still fails:\n{}", f.render()));
-    let produced: Vec<String> = fixed.files.keys().map(|p| p.strip_prefix(&output.dir).unwrap().display().to_string()).collect();
+    let produced: Vec<String> = fixed
+        .files
+        .keys()
+        .map(|p| p.strip_prefix(&output.dir).unwrap().display().to_string())
+        .collect();
     assert_eq!(
         produced,
         [
@@ -262,6 +310,9 @@ fn bad_file_among_good_files_writes_nothing() {
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(1), "stderr:\n{stderr}");
     assert!(stderr.contains(&format!("--> {CASES}/{case}/{bad_file}:")), "{stderr}");
-    assert!(stderr.ends_with("aborting due to 1 previous error; nothing was written\n"), "{stderr}");
+    assert!(
+        stderr.ends_with("aborting due to 1 previous error; nothing was written\n"),
+        "{stderr}"
+    );
     output.assert_untouched(case);
 }

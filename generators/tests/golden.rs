@@ -22,7 +22,11 @@ fn fixture_names() -> Vec<String> {
 
 fn fixture_config(name: &str) -> Config {
     let dir = Path::new("tests/fixtures").join(name);
-    Config { apis: dir.join("src"), output: dir.join("generated"), boilerplate: BOILERPLATE.into() }
+    Config {
+        apis: dir.join("src"),
+        output: dir.join("generated"),
+        boilerplate: BOILERPLATE.into(),
+    }
 }
 
 #[test]
@@ -34,7 +38,11 @@ fn fixture_outputs_match_snapshots() {
         let plan = generators::generate(&config).unwrap_or_else(|f| panic!("fixture {name} failed:\n{}", f.render()));
         assert!(!plan.files.is_empty(), "fixture {name} produced nothing");
         for (path, file) in &plan.files {
-            let rel = path.strip_prefix(&config.output).unwrap().to_string_lossy().replace(['/', '\\'], "__");
+            let rel = path
+                .strip_prefix(&config.output)
+                .unwrap()
+                .to_string_lossy()
+                .replace(['/', '\\'], "__");
             let snapshot = format!("{name}__{}", rel.trim_end_matches(".rs"));
             insta::assert_snapshot!(snapshot, file.contents);
         }
@@ -66,7 +74,12 @@ fn output_does_not_depend_on_input_order() {
             let mut shuffled = inputs.clone();
             shuffled.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
             let again = generators::generate_from_sources(&apis, shuffled, &output, &boilerplate).unwrap();
-            assert_eq!(first.files, again.files, "{} differs with input order seed {seed}", apis.display());
+            assert_eq!(
+                first.files,
+                again.files,
+                "{} differs with input order seed {seed}",
+                apis.display()
+            );
         }
     }
 }
@@ -75,8 +88,16 @@ fn output_does_not_depend_on_input_order() {
 fn skipped_items_are_noted_for_verbose_output() {
     let plan = generators::generate(&fixture_config("widgets")).unwrap();
     let has = |needle: &str| plan.notes.iter().any(|n| n.contains(needle));
-    assert!(has("deepcopy: `Owner` implements Clone itself; not generated"), "{:#?}", plan.notes);
+    assert!(
+        has("deepcopy: `Owner` implements Clone itself; not generated"),
+        "{:#?}",
+        plan.notes
+    );
     assert!(has("deepcopy: `Label` is not selected"), "{:#?}", plan.notes);
     let plan = generators::generate(&fixture_config("core")).unwrap();
-    assert!(plan.notes.iter().any(|n| n.contains("`Untouched` is not selected")), "{:#?}", plan.notes);
+    assert!(
+        plan.notes.iter().any(|n| n.contains("`Untouched` is not selected")),
+        "{:#?}",
+        plan.notes
+    );
 }

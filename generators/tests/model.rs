@@ -64,9 +64,19 @@ fn packages_types_fields_and_functions() {
         ("core/v1/types.rs", CORE_TYPES),
         ("lib.rs", "//! Root.\npub mod apps;\npub mod core;\n"),
     ]);
-    assert_eq!(u.packages.keys().collect::<Vec<_>>(), ["crate::apps", "crate::apps::v1", "crate::core::v1"]);
+    assert_eq!(
+        u.packages.keys().collect::<Vec<_>>(),
+        ["crate::apps", "crate::apps::v1", "crate::core::v1"]
+    );
     let internal = &u.packages["crate::apps"];
-    assert_eq!((internal.group.as_str(), internal.version.as_str(), internal.dir.as_str()), ("apps", INTERNAL_VERSION, "apps"));
+    assert_eq!(
+        (
+            internal.group.as_str(),
+            internal.version.as_str(),
+            internal.dir.as_str()
+        ),
+        ("apps", INTERNAL_VERSION, "apps")
+    );
     let f = &internal.functions["convert_v1_deployment_to_apps_deployment"];
     assert_eq!(f.module, "crate::apps::conversion");
     assert_eq!(f.inputs, ["&v1::Deployment", "&mut Deployment", "&mut runtime::Scheme"]);
@@ -74,15 +84,25 @@ fn packages_types_fields_and_functions() {
     assert_eq!((f.loc.line, f.loc.col), (2, 8));
 
     let v1 = &u.packages["crate::apps::v1"];
-    assert_eq!((v1.group.as_str(), v1.version.as_str()), ("apps", "v1"), "a version inherits its parent's group");
+    assert_eq!(
+        (v1.group.as_str(), v1.version.as_str()),
+        ("apps", "v1"),
+        "a version inherits its parent's group"
+    );
     assert_eq!(u.packages["crate::core::v1"].group, "");
     let d = &v1.types["Deployment"];
     assert_eq!(d.module, "crate::apps::v1::types");
-    assert_eq!(d.docs, ["Deployment enables declarative updates.", "", "Second paragraph."]);
+    assert_eq!(
+        d.docs,
+        ["Deployment enables declarative updates.", "", "Second paragraph."]
+    );
     assert!(d.tags.has("genclient") && d.is_kind() && d.serde);
     assert_eq!((d.loc.line, d.loc.col), (13, 12));
-    let fields: Vec<(&str, &str, bool, bool)> =
-        d.fields().iter().map(|f| (f.name.as_str(), f.json_name.as_str(), f.optional, f.flatten)).collect();
+    let fields: Vec<(&str, &str, bool, bool)> = d
+        .fields()
+        .iter()
+        .map(|f| (f.name.as_str(), f.json_name.as_str(), f.optional, f.flatten))
+        .collect();
     assert_eq!(
         fields,
         [
@@ -99,7 +119,10 @@ fn packages_types_fields_and_functions() {
     assert!(matches!(ty("match_labels"), TypeRef::Map { ordered: true, .. }));
     assert_eq!(
         ty("template"),
-        &TypeRef::Option(Box::new(TypeRef::Named(TypeId { package: "crate::core::v1".into(), name: "PodTemplateSpec".into() })))
+        &TypeRef::Option(Box::new(TypeRef::Named(TypeId {
+            package: "crate::core::v1".into(),
+            name: "PodTemplateSpec".into()
+        })))
     );
     let host = d.fields().iter().find(|f| f.name == "host_ip").unwrap();
     assert_eq!((host.tags.0[0].loc.line, host.tags.0[0].loc.col), (21, 9));

@@ -67,9 +67,7 @@ pub enum ConversionError {
         to: &'static str,
     },
     /// The default field-selector conversion met a label other than `metadata.name` or `metadata.namespace`.
-    #[error(
-        "{label:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\""
-    )]
+    #[error("{label:?} is not a known field selector: only \"metadata.name\", \"metadata.namespace\"")]
     UnknownFieldSelector {
         /// The rejected label.
         label: String,
@@ -106,11 +104,7 @@ fn not_registered_message(gvk: &GroupVersionKind) -> String {
             gvk.kind, gvk.group
         )
     } else {
-        format!(
-            "no kind {:?} is registered for version {:?}",
-            gvk.kind,
-            gv.to_string()
-        )
+        format!("no kind {:?} is registered for version {:?}", gvk.kind, gv.to_string())
     }
 }
 
@@ -119,11 +113,7 @@ fn join_groups(groups: &[String]) -> String {
     if groups.is_empty() {
         return "none given".to_owned();
     }
-    groups
-        .iter()
-        .map(|g| format!("{g:?}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    groups.iter().map(|g| format!("{g:?}")).collect::<Vec<_>>().join(", ")
 }
 
 #[cfg(test)]
@@ -132,34 +122,23 @@ mod tests {
 
     #[test]
     fn not_registered_messages_follow_go() {
-        let external =
-            SchemeError::NotRegistered(GroupVersionKind::from_static("apps", "v1", "Foo"));
+        let external = SchemeError::NotRegistered(GroupVersionKind::from_static("apps", "v1", "Foo"));
         assert_eq!(
             external.to_string(),
             r#"no kind "Foo" is registered for version "apps/v1""#
         );
 
         let core = SchemeError::NotRegistered(GroupVersionKind::from_static("", "v1", "Foo"));
-        assert_eq!(
-            core.to_string(),
-            r#"no kind "Foo" is registered for version "v1""#
-        );
+        assert_eq!(core.to_string(), r#"no kind "Foo" is registered for version "v1""#);
 
-        let internal = SchemeError::NotRegistered(GroupVersionKind::from_static(
-            "apps",
-            API_VERSION_INTERNAL,
-            "Foo",
-        ));
+        let internal = SchemeError::NotRegistered(GroupVersionKind::from_static("apps", API_VERSION_INTERNAL, "Foo"));
         assert_eq!(
             internal.to_string(),
             r#"no kind "Foo" is registered for the internal version of group "apps""#
         );
 
         let no_kind = SchemeError::NotRegistered(GroupVersionKind::from_static("apps", "v9", ""));
-        assert_eq!(
-            no_kind.to_string(),
-            r#"no version "apps/v9" has been registered"#
-        );
+        assert_eq!(no_kind.to_string(), r#"no version "apps/v9" has been registered"#);
     }
 
     #[test]
@@ -197,10 +176,7 @@ mod tests {
             from: "a::X",
             to: "b::Y",
         };
-        assert_eq!(
-            err.to_string(),
-            "converting (a::X) to (b::Y): unknown conversion"
-        );
+        assert_eq!(err.to_string(), "converting (a::X) to (b::Y): unknown conversion");
         let err = ConversionError::UnknownFieldSelector {
             label: "spec.foo".to_owned(),
         };
@@ -209,9 +185,6 @@ mod tests {
             r#""spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace""#
         );
         let err = ParseError::InvalidGroupVersion("a/b/c".to_owned());
-        assert_eq!(
-            err.to_string(),
-            r#"unexpected GroupVersion string: "a/b/c""#
-        );
+        assert_eq!(err.to_string(), r#"unexpected GroupVersion string: "a/b/c""#);
     }
 }

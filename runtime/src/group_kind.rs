@@ -139,9 +139,6 @@ mod tests {
     #[test]
     fn borrowed_and_owned_compare_equal() {
         assert_eq!(GroupKind::from_static("", "Pod"), GroupKind::new("", "Pod"));
-        assert_eq!(
-            GroupResource::from_static("", "pods"),
-            GroupResource::new("", "pods")
-        );
+        assert_eq!(GroupResource::from_static("", "pods"), GroupResource::new("", "pods"));
     }
 }

@@ -123,11 +123,7 @@ impl fmt::Display for GroupVersion {
 
 impl GroupVersionKind {
     /// Builds a GVK from static strings, usable in `const` items.
-    pub const fn from_static(
-        group: &'static str,
-        version: &'static str,
-        kind: &'static str,
-    ) -> Self {
+    pub const fn from_static(group: &'static str, version: &'static str, kind: &'static str) -> Self {
         Self {
             group: Cow::Borrowed(group),
             version: Cow::Borrowed(version),
@@ -136,11 +132,7 @@ impl GroupVersionKind {
     }
 
     /// Builds a GVK from owned or borrowed strings.
-    pub fn new(
-        group: impl Into<String>,
-        version: impl Into<String>,
-        kind: impl Into<String>,
-    ) -> Self {
+    pub fn new(group: impl Into<String>, version: impl Into<String>, kind: impl Into<String>) -> Self {
         Self {
             group: Cow::Owned(group.into()),
             version: Cow::Owned(version.into()),
@@ -180,11 +172,7 @@ impl fmt::Display for GroupVersionKind {
 
 impl GroupVersionResource {
     /// Builds a GVR from static strings, usable in `const` items.
-    pub const fn from_static(
-        group: &'static str,
-        version: &'static str,
-        resource: &'static str,
-    ) -> Self {
+    pub const fn from_static(group: &'static str, version: &'static str, resource: &'static str) -> Self {
         Self {
             group: Cow::Borrowed(group),
             version: Cow::Borrowed(version),
@@ -193,11 +181,7 @@ impl GroupVersionResource {
     }
 
     /// Builds a GVR from owned or borrowed strings.
-    pub fn new(
-        group: impl Into<String>,
-        version: impl Into<String>,
-        resource: impl Into<String>,
-    ) -> Self {
+    pub fn new(group: impl Into<String>, version: impl Into<String>, resource: impl Into<String>) -> Self {
         Self {
             group: Cow::Owned(group.into()),
             version: Cow::Owned(version.into()),
@@ -225,11 +209,7 @@ impl GroupVersionResource {
 impl fmt::Display for GroupVersionResource {
     /// Writes Go's `GroupVersionResource.String()` form: `apps/v1, Resource=deployments`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}/{}, Resource={}",
-            self.group, self.version, self.resource
-        )
+        write!(f, "{}/{}, Resource={}", self.group, self.version, self.resource)
     }
 }
 
@@ -251,10 +231,7 @@ mod tests {
             GroupVersion::parse_api_version("/v1"),
             Ok(GroupVersion::from_static("", "v1"))
         );
-        assert_eq!(
-            "batch/v1".parse::<GroupVersion>(),
-            Ok(GroupVersion::new("batch", "v1"))
-        );
+        assert_eq!("batch/v1".parse::<GroupVersion>(), Ok(GroupVersion::new("batch", "v1")));
     }
 
     #[test]
@@ -314,21 +291,12 @@ mod tests {
         );
         assert_eq!(gvk.api_version(), "apps/v1");
         assert_eq!(gvk.group_version(), GroupVersion::from_static("apps", "v1"));
-        assert_eq!(
-            gvk.group_kind(),
-            GroupKind::from_static("apps", "Deployment")
-        );
+        assert_eq!(gvk.group_kind(), GroupKind::from_static("apps", "Deployment"));
 
         let gvr = GroupVersion::from_static("apps", "v1").with_resource("deployments");
         assert_eq!(gvr.to_string(), "apps/v1, Resource=deployments");
-        assert_eq!(
-            gvr,
-            GroupVersionResource::from_static("apps", "v1", "deployments")
-        );
+        assert_eq!(gvr, GroupVersionResource::from_static("apps", "v1", "deployments"));
         assert_eq!(gvr.group_version(), GroupVersion::from_static("apps", "v1"));
-        assert_eq!(
-            gvr.group_resource(),
-            GroupResource::from_static("apps", "deployments")
-        );
+        assert_eq!(gvr.group_resource(), GroupResource::from_static("apps", "deployments"));
     }
 }

@@ -64,11 +64,7 @@ mod tests {
         let gvk = GroupVersionKind::from_static("apps", "v1", "Deployment");
         let kube: kube_core::GroupVersionKind = (&gvk).into();
         assert_eq!(
-            (
-                kube.group.as_str(),
-                kube.version.as_str(),
-                kube.kind.as_str()
-            ),
+            (kube.group.as_str(), kube.version.as_str(), kube.kind.as_str()),
             ("apps", "v1", "Deployment")
         );
         assert_eq!(GroupVersionKind::from(&kube), gvk);

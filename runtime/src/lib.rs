@@ -66,9 +66,7 @@ pub use errors::{ConversionError, ParseError, SchemeError};
 pub use group_kind::{GroupKind, GroupResource};
 pub use gvk::{GroupVersion, GroupVersionKind, GroupVersionResource};
 pub use object::{Object, TypeMetaAccess};
-pub use scheme::{
-    FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion,
-};
+pub use scheme::{FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion};
 
 /// The version string of the internal, hub version of a group (Go's `runtime.APIVersionInternal`).
 ///

@@ -73,10 +73,7 @@ impl Scheme {
     ///
     /// As in Go, the internal version is never recorded as observed, and a GVK without a version or kind is
     /// rejected. A failed registration leaves the scheme unchanged.
-    pub fn add_known_type<T: Object + Default>(
-        &mut self,
-        gvk: GroupVersionKind,
-    ) -> Result<(), SchemeError> {
+    pub fn add_known_type<T: Object + Default>(&mut self, gvk: GroupVersionKind) -> Result<(), SchemeError> {
         let type_name = std::any::type_name::<T>();
         if gvk.version.is_empty() {
             return Err(SchemeError::MissingVersion { gvk, type_name });
@@ -96,10 +93,7 @@ impl Scheme {
             });
         }
         self.observe(gvk.group_version());
-        self.type_to_gvk
-            .entry(type_id)
-            .or_default()
-            .insert(gvk.clone());
+        self.type_to_gvk.entry(type_id).or_default().insert(gvk.clone());
         self.gvk_to_type.insert(
             gvk,
             KnownType {
@@ -217,27 +211,18 @@ mod tests {
         );
         // The rejected registration must not leak into either map.
         assert!(scheme.object_kinds_of::<Bar>().is_empty());
-        assert_eq!(
-            scheme.all_known_types().get(&gvk),
-            Some(&std::any::type_name::<Foo>())
-        );
+        assert_eq!(scheme.all_known_types().get(&gvk), Some(&std::any::type_name::<Foo>()));
     }
 
     #[test]
     fn same_pair_twice_is_a_no_op() {
         let mut scheme = Scheme::new();
-        assert_eq!(
-            scheme.add_known_type::<Foo>(APPS_V1.with_kind("Foo")),
-            Ok(())
-        );
+        assert_eq!(scheme.add_known_type::<Foo>(APPS_V1.with_kind("Foo")), Ok(()));
         assert_eq!(
             scheme.add_known_type::<Foo>(GroupVersionKind::from_static("apps", "v1", "Foo")),
             Ok(())
         );
-        assert_eq!(
-            scheme.object_kinds_of::<Foo>(),
-            vec![APPS_V1.with_kind("Foo")]
-        );
+        assert_eq!(scheme.object_kinds_of::<Foo>(), vec![APPS_V1.with_kind("Foo")]);
         assert_eq!(scheme.prioritized_versions_for_group("apps"), vec![APPS_V1]);
     }
 
@@ -273,10 +258,7 @@ mod tests {
             .downcast_ref::<Bar>()
             .map(|b| b.type_meta.clone())
             .unwrap_or_default();
-        assert_eq!(
-            (type_meta.api_version.as_str(), type_meta.kind.as_str()),
-            ("v1", "Bar")
-        );
+        assert_eq!((type_meta.api_version.as_str(), type_meta.kind.as_str()), ("v1", "Bar"));
         Ok(())
     }
 
@@ -286,10 +268,7 @@ mod tests {
         let gvk = APPS_V1.with_kind("Foo");
         let err = scheme.new_object(&gvk).map(|_| ()).unwrap_err();
         assert_eq!(err, SchemeError::NotRegistered(gvk));
-        assert_eq!(
-            err.to_string(),
-            r#"no kind "Foo" is registered for version "apps/v1""#
-        );
+        assert_eq!(err.to_string(), r#"no kind "Foo" is registered for version "apps/v1""#);
     }
 
     #[test]
@@ -302,10 +281,7 @@ mod tests {
         assert_eq!(scheme.object_kinds(&Foo::default())?, expected);
         assert_eq!(scheme.object_kinds_of::<Foo>(), expected);
         let boxed: Box<dyn Object> = Box::new(Bar::default());
-        assert_eq!(
-            scheme.object_kinds(boxed.as_ref())?,
-            vec![APPS_V1.with_kind("Bar")]
-        );
+        assert_eq!(scheme.object_kinds(boxed.as_ref())?, vec![APPS_V1.with_kind("Bar")]);
         Ok(())
     }
 
@@ -313,10 +289,7 @@ mod tests {
     fn object_kinds_of_an_unregistered_type_names_it() {
         let scheme = Scheme::new();
         let err = scheme.object_kinds(&Foo::default());
-        assert_eq!(
-            err,
-            Err(SchemeError::NotRegisteredType(std::any::type_name::<Foo>()))
-        );
+        assert_eq!(err, Err(SchemeError::NotRegisteredType(std::any::type_name::<Foo>())));
         assert!(scheme.object_kinds_of::<Foo>().is_empty());
     }
 
@@ -340,11 +313,7 @@ mod tests {
 
         let v1: Vec<_> = scheme.known_types(&APPS_V1).into_iter().collect();
         assert_eq!(v1, vec![("Bar".to_owned(), bar), ("Foo".to_owned(), foo)]);
-        assert!(
-            scheme
-                .known_types(&GroupVersion::from_static("batch", "v1"))
-                .is_empty()
-        );
+        assert!(scheme.known_types(&GroupVersion::from_static("batch", "v1")).is_empty());
 
         let all: Vec<_> = scheme.all_known_types().into_iter().collect();
         assert_eq!(

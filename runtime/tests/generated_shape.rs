@@ -45,8 +45,7 @@ mod apps {
         Ok(())
     }
 
-    pub static SCHEME_BUILDER: ::runtime::SchemeBuilder =
-        ::runtime::SchemeBuilder::from_fns(&[add_known_types]);
+    pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(&[add_known_types]);
 }
 
 mod apps_v1 {
@@ -80,8 +79,7 @@ mod apps_v1 {
         }
     }
 
-    pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion =
-        ::runtime::GroupVersion::from_static("apps", "v1");
+    pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static("apps", "v1");
 
     pub fn add_known_types(scheme: &mut ::runtime::Scheme) -> Result<(), ::runtime::SchemeError> {
         scheme.add_known_type::<Deployment>(SCHEME_GROUP_VERSION.with_kind("Deployment"))?;
@@ -113,23 +111,14 @@ mod apps_v1 {
         Ok(())
     }
 
-    pub fn register_conversions(
-        scheme: &mut ::runtime::Scheme,
-    ) -> Result<(), ::runtime::SchemeError> {
-        scheme.add_conversion_func::<Deployment, super::apps::Deployment>(
-            convert_v1_deployment_to_apps_deployment,
-        );
-        scheme.add_conversion_func::<super::apps::Deployment, Deployment>(
-            convert_apps_deployment_to_v1_deployment,
-        );
+    pub fn register_conversions(scheme: &mut ::runtime::Scheme) -> Result<(), ::runtime::SchemeError> {
+        scheme.add_conversion_func::<Deployment, super::apps::Deployment>(convert_v1_deployment_to_apps_deployment);
+        scheme.add_conversion_func::<super::apps::Deployment, Deployment>(convert_apps_deployment_to_v1_deployment);
         Ok(())
     }
 
-    pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(&[
-        add_known_types,
-        register_defaults,
-        register_conversions,
-    ]);
+    pub static SCHEME_BUILDER: ::runtime::SchemeBuilder =
+        ::runtime::SchemeBuilder::from_fns(&[add_known_types, register_defaults, register_conversions]);
 }
 
 /// What an install package does: internal first, then the external versions, then their priority.
@@ -140,8 +129,7 @@ fn install(scheme: &mut runtime::Scheme) -> Result<(), runtime::SchemeError> {
 }
 
 #[test]
-fn generated_packages_install_decode_default_and_convert() -> Result<(), Box<dyn std::error::Error>>
-{
+fn generated_packages_install_decode_default_and_convert() -> Result<(), Box<dyn std::error::Error>> {
     let mut scheme = runtime::Scheme::new();
     install(&mut scheme)?;
     assert_eq!(
@@ -173,11 +161,7 @@ fn builders_are_usable_from_threads() -> Result<(), runtime::SchemeError> {
     let scheme = std::sync::Arc::new(scheme);
     let worker = std::sync::Arc::clone(&scheme);
     let recognized = std::thread::spawn(move || {
-        worker.recognizes(&runtime::GroupVersionKind::from_static(
-            "apps",
-            "v1",
-            "Deployment",
-        ))
+        worker.recognizes(&runtime::GroupVersionKind::from_static("apps", "v1", "Deployment"))
     })
     .join()
     .unwrap_or(false);

@@ -43,15 +43,21 @@ fn main() -> ExitCode {
 
 /// The workspace root: the parent of this crate's manifest directory.
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map(Path::to_path_buf).unwrap_or_default()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(Path::to_path_buf)
+        .unwrap_or_default()
 }
 
 /// Every tree this repository generates, relative to the workspace root: the apis crate, then each
 /// generator test fixture crate (in name order), which keeps its outputs in its own `generated/`.
 fn trees(root: &Path) -> Vec<Config> {
     let boilerplate = PathBuf::from("hack/boilerplate.rs.txt");
-    let mut configs =
-        vec![Config { apis: "apis/src".into(), output: "generated/apis".into(), boilerplate: boilerplate.clone() }];
+    let mut configs = vec![Config {
+        apis: "apis/src".into(),
+        output: "generated/apis".into(),
+        boilerplate: boilerplate.clone(),
+    }];
     let fixtures = Path::new("generators/tests/fixtures");
     let mut names: Vec<String> = std::fs::read_dir(root.join(fixtures))
         .map(|dir| {
@@ -64,7 +70,11 @@ fn trees(root: &Path) -> Vec<Config> {
     names.sort();
     for name in names {
         let case = fixtures.join(name);
-        configs.push(Config { apis: case.join("src"), output: case.join("generated"), boilerplate: boilerplate.clone() });
+        configs.push(Config {
+            apis: case.join("src"),
+            output: case.join("generated"),
+            boilerplate: boilerplate.clone(),
+        });
     }
     configs
 }
@@ -86,6 +96,9 @@ mod tests {
                 problems.push_str(&p.to_string());
             }
         }
-        assert!(problems.is_empty(), "generated code is stale; run `cargo xtask codegen`:\n{problems}");
+        assert!(
+            problems.is_empty(),
+            "generated code is stale; run `cargo xtask codegen`:\n{problems}"
+        );
     }
 }

@@ -5,11 +5,13 @@
 mod types;
 pub use types::*;
 
-pub mod v1;
 pub mod install;
+pub mod v1;
 
+#[rustfmt::skip]
 #[path = "../../../generated/apis/apps/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
+#[rustfmt::skip]
 #[path = "../../../generated/apis/apps/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

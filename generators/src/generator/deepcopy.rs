@@ -32,7 +32,10 @@ impl Generator for Deepcopy {
 
     fn applies(&self, pkg: &Package) -> bool {
         pkg.tags.value(tag::DEEPCOPY) == Some("package")
-            || pkg.types.values().any(|t| t.tags.value(tag::DEEPCOPY) == Some("true") || t.tags.has(tag::DEEPCOPY_INTERFACES))
+            || pkg
+                .types
+                .values()
+                .any(|t| t.tags.value(tag::DEEPCOPY) == Some("true") || t.tags.has(tag::DEEPCOPY_INTERFACES))
     }
 
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
@@ -40,13 +43,25 @@ impl Generator for Deepcopy {
         let mut local = Diagnostics::new();
         for ty in pkg.types.values() {
             if selected(pkg, ty) && ty.has_clone() {
-                local.note(format!("{}: deepcopy: `{}` implements Clone itself; not generated", ty.loc, ty.name));
+                local.note(format!(
+                    "{}: deepcopy: `{}` implements Clone itself; not generated",
+                    ty.loc, ty.name
+                ));
             } else if !selected(pkg, ty) {
-                local.note(format!("{}: deepcopy: `{}` is not selected (`+k8s:deepcopy-gen`)", ty.loc, ty.name));
+                local.note(format!(
+                    "{}: deepcopy: `{}` is not selected (`+k8s:deepcopy-gen`)",
+                    ty.loc, ty.name
+                ));
             }
             if selected(pkg, ty) && !ty.has_clone() {
                 if ty.generic {
-                    local.push(Diagnostic::error(&ty.loc, format!("cannot generate a deep copy of generic type `{}`", ty.name)).label("generic"));
+                    local.push(
+                        Diagnostic::error(
+                            &ty.loc,
+                            format!("cannot generate a deep copy of generic type `{}`", ty.name),
+                        )
+                        .label("generic"),
+                    );
                     continue;
                 }
                 check_copyable(cx.universe, ty, &mut local);
@@ -68,9 +83,17 @@ impl Generator for Deepcopy {
         }
         if items.is_empty() {
             diags.push(
-                Diagnostic::error(&pkg.tag_loc(tag::DEEPCOPY), format!("package `{}` asks for deep copies but every type already implements Clone", pkg.path))
-                    .label("nothing to generate")
-                    .help("remove `+k8s:deepcopy-gen=package`, or drop the hand-written Clone so the generator can write one"),
+                Diagnostic::error(
+                    &pkg.tag_loc(tag::DEEPCOPY),
+                    format!(
+                        "package `{}` asks for deep copies but every type already implements Clone",
+                        pkg.path
+                    ),
+                )
+                .label("nothing to generate")
+                .help(
+                    "remove `+k8s:deepcopy-gen=package`, or drop the hand-written Clone so the generator can write one",
+                ),
             );
             return None;
         }
@@ -90,8 +113,12 @@ pub fn selected(pkg: &Package, ty: &Type) -> bool {
 
 /// Whether values of a named type can be cloned once generation is done.
 fn cloneable(universe: &Universe, id: &crate::model::TypeId) -> bool {
-    let Some(pkg) = universe.packages.get(&id.package) else { return false };
-    pkg.types.get(&id.name).is_some_and(|t| t.has_clone() || (selected(pkg, t) && !t.generic))
+    let Some(pkg) = universe.packages.get(&id.package) else {
+        return false;
+    };
+    pkg.types
+        .get(&id.name)
+        .is_some_and(|t| t.has_clone() || (selected(pkg, t) && !t.generic))
 }
 
 /// Reports every field whose type cannot be deep-copied.
@@ -103,9 +130,12 @@ fn check_copyable(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
     for f in fields {
         if let Some((why, help)) = uncopyable(universe, &f.ty) {
             diags.push(
-                Diagnostic::error(&f.ty_loc, format!("cannot deep-copy field `{}` of `{}`: {why}", f.name, ty.name))
-                    .label("not deep-copyable")
-                    .help(help),
+                Diagnostic::error(
+                    &f.ty_loc,
+                    format!("cannot deep-copy field `{}` of `{}`: {why}", f.name, ty.name),
+                )
+                .label("not deep-copyable")
+                .help(help),
             );
         }
     }
@@ -119,16 +149,27 @@ fn uncopyable(universe: &Universe, r: &TypeRef) -> Option<(String, String)> {
         TypeRef::Map { key, value, .. } => uncopyable(universe, key).or_else(|| uncopyable(universe, value)),
         TypeRef::Named(id) if cloneable(universe, id) => None,
         TypeRef::Named(id) => {
-            let opted_out = universe.get(id).is_some_and(|t| t.tags.value(tag::DEEPCOPY) == Some("false"));
+            let opted_out = universe
+                .get(id)
+                .is_some_and(|t| t.tags.value(tag::DEEPCOPY) == Some("false"));
             Some(if opted_out {
                 (
                     format!("`{}` has no Clone and opts out of generation", id.name),
-                    format!("derive or implement Clone for `{}`, or remove its `+k8s:deepcopy-gen=false`", id.name),
+                    format!(
+                        "derive or implement Clone for `{}`, or remove its `+k8s:deepcopy-gen=false`",
+                        id.name
+                    ),
                 )
             } else {
                 (
-                    format!("`{}` has no Clone and its package `{}` does not generate deep copies", id.name, id.package),
-                    format!("tag that package `//! +k8s:deepcopy-gen=package`, or `{}` with `+k8s:deepcopy-gen=true`, or derive Clone", id.name),
+                    format!(
+                        "`{}` has no Clone and its package `{}` does not generate deep copies",
+                        id.name, id.package
+                    ),
+                    format!(
+                        "tag that package `//! +k8s:deepcopy-gen=package`, or `{}` with `+k8s:deepcopy-gen=true`, or derive Clone",
+                        id.name
+                    ),
                 )
             })
         }
@@ -164,7 +205,14 @@ fn clone_value(f: &Field, reference: TokenStream) -> TokenStream {
 
 fn struct_bodies(fields: &[Field], tuple: bool) -> (TokenStream, TokenStream) {
     if fields.is_empty() {
-        return (if tuple { quote! { Self() } } else { quote! { Self {} } }, TokenStream::new());
+        return (
+            if tuple {
+                quote! { Self() }
+            } else {
+                quote! { Self {} }
+            },
+            TokenStream::new(),
+        );
     }
     let members: Vec<syn::Member> = fields.iter().map(member).collect();
     let clones = fields.iter().zip(&members).map(|(f, m)| match f.ty {
@@ -225,7 +273,9 @@ fn enum_bodies(variants: &[Variant]) -> (TokenStream, TokenStream) {
 }
 
 fn bindings(v: &Variant, prefix: &str) -> Vec<proc_macro2::Ident> {
-    (0..v.fields.len()).map(|i| quote::format_ident!("{}{}", prefix, i)).collect()
+    (0..v.fields.len())
+        .map(|i| quote::format_ident!("{}{}", prefix, i))
+        .collect()
 }
 
 fn destructure(v: &Variant, name: &proc_macro2::Ident, binds: &[proc_macro2::Ident]) -> TokenStream {
@@ -238,7 +288,13 @@ fn destructure(v: &Variant, name: &proc_macro2::Ident, binds: &[proc_macro2::Ide
 }
 
 /// One `match self` arm of `clone`.
-fn pattern(v: &Variant, name: &proc_macro2::Ident, binds: &[proc_macro2::Ident], ctor: TokenStream, clones: Vec<TokenStream>) -> TokenStream {
+fn pattern(
+    v: &Variant,
+    name: &proc_macro2::Ident,
+    binds: &[proc_macro2::Ident],
+    ctor: TokenStream,
+    clones: Vec<TokenStream>,
+) -> TokenStream {
     if v.fields.is_empty() {
         return quote! { Self::#name => #ctor, };
     }
@@ -299,9 +355,16 @@ fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Toke
     let Some(tm) = ty.type_meta_field() else {
         let t = ty.tags.get(tag::DEEPCOPY_INTERFACES)?;
         diags.push(
-            Diagnostic::error(&t.loc, format!("`{}` asks for runtime::Object but has no TypeMeta field", ty.name))
-                .label("runtime::Object needs TypeMeta")
-                .help(if pkg.is_internal() { "add `pub type_meta: TypeMeta`" } else { "add `#[serde(flatten, default)] pub type_meta: Option<TypeMeta>`" }),
+            Diagnostic::error(
+                &t.loc,
+                format!("`{}` asks for runtime::Object but has no TypeMeta field", ty.name),
+            )
+            .label("runtime::Object needs TypeMeta")
+            .help(if pkg.is_internal() {
+                "add `pub type_meta: TypeMeta`"
+            } else {
+                "add `#[serde(flatten, default)] pub type_meta: Option<TypeMeta>`"
+            }),
         );
         return None;
     };

@@ -45,5 +45,6 @@ pub fn all() -> Vec<Box<dyn Generator>> {
 /// Parses a model path (`crate::apps::v1::types`) joined with a name into a path for generated
 /// code. Model paths are built from identifiers, so this cannot fail on a built model.
 pub fn type_path(module: &str, name: &str) -> syn::Path {
-    syn::parse_str(&format!("{module}::{name}")).unwrap_or_else(|e| panic!("model path `{module}::{name}` is not a path: {e}"))
+    syn::parse_str(&format!("{module}::{name}"))
+        .unwrap_or_else(|e| panic!("model path `{module}::{name}` is not a path: {e}"))
 }

@@ -36,16 +36,20 @@ impl Generator for Register {
         let kinds: Vec<&Type> = pkg.kinds().collect();
         if kinds.is_empty() {
             diags.push(
-                Diagnostic::error(&pkg.tag_loc(tag::GROUP_NAME), format!("package `{}` has `+groupName` but no kinds", pkg.path))
-                    .label("nothing to register")
-                    .help("a kind is a struct with a TypeMeta field; add one, or write `//! +k8s:register-gen=false`"),
+                Diagnostic::error(
+                    &pkg.tag_loc(tag::GROUP_NAME),
+                    format!("package `{}` has `+groupName` but no kinds", pkg.path),
+                )
+                .label("nothing to register")
+                .help("a kind is a struct with a TypeMeta field; add one, or write `//! +k8s:register-gen=false`"),
             );
             return None;
         }
         let mut failed = false;
         for k in &kinds {
             // An interface tag naming something else is reported by deepcopy already.
-            if !super::deepcopy::wants_object(k) && !k.impls.contains("Object") && !k.tags.has(tag::DEEPCOPY_INTERFACES) {
+            if !super::deepcopy::wants_object(k) && !k.impls.contains("Object") && !k.tags.has(tag::DEEPCOPY_INTERFACES)
+            {
                 failed = true;
                 diags.push(
                     Diagnostic::error(&k.loc, format!("kind `{}` does not implement runtime::Object", k.name))
@@ -63,9 +67,20 @@ impl Generator for Register {
             let kind = &k.name;
             quote! { scheme.add_known_type::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
         });
-        let resources = if pkg.is_internal() { Vec::new() } else { kinds.iter().filter_map(|k| resource_impls(pkg, k)).collect() };
-        let doc = format!(" Scheme registration for `{}` ({}).", pkg.path, display_gv(group, version));
-        let gv_doc = format!(" `{}`: the group and version of this package.", display_gv(group, version));
+        let resources = if pkg.is_internal() {
+            Vec::new()
+        } else {
+            kinds.iter().filter_map(|k| resource_impls(pkg, k)).collect()
+        };
+        let doc = format!(
+            " Scheme registration for `{}` ({}).",
+            pkg.path,
+            display_gv(group, version)
+        );
+        let gv_doc = format!(
+            " `{}`: the group and version of this package.",
+            display_gv(group, version)
+        );
         Some(quote! {
             #![doc = #doc]
 
@@ -105,7 +120,11 @@ impl Generator for Register {
 }
 
 fn display_gv(group: &str, version: &str) -> String {
-    if group.is_empty() { version.to_string() } else { format!("{group}/{version}") }
+    if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    }
 }
 
 /// k8s-openapi's Resource, ListableResource (when `<Kind>List` exists) and Metadata for one
@@ -125,13 +144,17 @@ fn resource_impls(pkg: &Package, k: &Type) -> Option<TokenStream> {
         quote! { ::k8s_openapi::NamespaceResourceScope }
     };
     let list_name = format!("{kind}List");
-    let listable = pkg.types.get(&list_name).filter(|l| l.is_kind() && is_list(l)).map(|_| {
-        quote! {
-            impl ::k8s_openapi::ListableResource for #path {
-                const LIST_KIND: &'static str = #list_name;
+    let listable = pkg
+        .types
+        .get(&list_name)
+        .filter(|l| l.is_kind() && is_list(l))
+        .map(|_| {
+            quote! {
+                impl ::k8s_openapi::ListableResource for #path {
+                    const LIST_KIND: &'static str = #list_name;
+                }
             }
-        }
-    });
+        });
     let field = names::member(&meta.name);
     Some(quote! {
         impl ::k8s_openapi::Resource for #path {

@@ -22,12 +22,18 @@ pub fn build(files: &[SourceFile], diags: &mut Diagnostics) -> Universe {
     let index = index(files, &packages);
     for f in files {
         let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
-        let Some(pkg) = packages.values_mut().find(|p| p.dir == dir) else { continue };
+        let Some(pkg) = packages.values_mut().find(|p| p.dir == dir) else {
+            continue;
+        };
         let scope = Scope::new(&index, &f.module, &pkg.path, &f.syntax.items);
         if !f.is_mod_rs {
             let block = extract(&f.display, &f.syntax.attrs, diags);
             pkg.written_tags.extend(block.written().map(str::to_string));
-            reject_raw(&block, "package tags belong in the package's mod.rs: move this line to the top of that file", diags);
+            reject_raw(
+                &block,
+                "package tags belong in the package's mod.rs: move this line to the top of that file",
+                diags,
+            );
         }
         let module = module_string(&f.module);
         for item in &f.syntax.items {
@@ -83,12 +89,20 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
             (None, true) => match groups.get(&parent) {
                 Some(g) => (g.clone(), name.clone()),
                 None => {
-                    reject_checked(&checked, "this directory is not an API package: no `+groupName` here or in its parent", diags);
+                    reject_checked(
+                        &checked,
+                        "this directory is not an API package: no `+groupName` here or in its parent",
+                        diags,
+                    );
                     continue;
                 }
             },
             (None, false) => {
-                reject_checked(&checked, "this directory is not an API package: add `//! +groupName=<group>` to this mod.rs (or to its parent's, for a version directory)", diags);
+                reject_checked(
+                    &checked,
+                    "this directory is not an API package: add `//! +groupName=<group>` to this mod.rs (or to its parent's, for a version directory)",
+                    diags,
+                );
                 continue;
             }
         };
@@ -130,16 +144,36 @@ fn index(files: &[SourceFile], packages: &BTreeMap<String, Package>) -> Index {
             };
         }
     }
-    Index { module_package, package_types }
+    Index {
+        module_package,
+        package_types,
+    }
 }
 
-fn add_item(pkg: &mut Package, f: &SourceFile, module: &str, scope: &Scope<'_>, item: &syn::Item, diags: &mut Diagnostics) {
+fn add_item(
+    pkg: &mut Package,
+    f: &SourceFile,
+    module: &str,
+    scope: &Scope<'_>,
+    item: &syn::Item,
+    diags: &mut Diagnostics,
+) {
     match item {
         syn::Item::Struct(s) => {
             let cx = item_cx(f, scope, &s.attrs, &s.generics);
             let (fields, tuple) = build_fields(&cx, &s.fields, diags);
             let shape = Shape::Struct { fields, tuple };
-            insert_type(pkg, f, module, &s.ident, &s.attrs, &s.generics, cx.container.present, shape, diags);
+            insert_type(
+                pkg,
+                f,
+                module,
+                &s.ident,
+                &s.attrs,
+                &s.generics,
+                cx.container.present,
+                shape,
+                diags,
+            );
         }
         syn::Item::Enum(e) => {
             let cx = item_cx(f, scope, &e.attrs, &e.generics);
@@ -151,10 +185,26 @@ fn add_item(pkg: &mut Package, f: &SourceFile, module: &str, scope: &Scope<'_>, 
                     reject_raw(&block, "tags cannot be written on enum variants", diags);
                     let (fields, tuple) = build_fields(&cx, &v.fields, diags);
                     let loc = span_loc_whole(&f.display, v.ident.span());
-                    Variant { name: v.ident.to_string(), fields, tuple, docs: block.prose, loc }
+                    Variant {
+                        name: v.ident.to_string(),
+                        fields,
+                        tuple,
+                        docs: block.prose,
+                        loc,
+                    }
                 })
                 .collect();
-            insert_type(pkg, f, module, &e.ident, &e.attrs, &e.generics, cx.container.present, Shape::Enum { variants }, diags);
+            insert_type(
+                pkg,
+                f,
+                module,
+                &e.ident,
+                &e.attrs,
+                &e.generics,
+                cx.container.present,
+                Shape::Enum { variants },
+                diags,
+            );
         }
         syn::Item::Fn(func) => {
             reject_tags(&f.display, &func.attrs, "tags cannot be written on functions", diags);
@@ -178,8 +228,18 @@ fn add_item(pkg: &mut Package, f: &SourceFile, module: &str, scope: &Scope<'_>, 
         }
         syn::Item::Const(c) => reject_tags(&f.display, &c.attrs, "tags cannot be written on constants", diags),
         syn::Item::Static(s) => reject_tags(&f.display, &s.attrs, "tags cannot be written on statics", diags),
-        syn::Item::Type(t) => reject_tags(&f.display, &t.attrs, "tags cannot be written on type aliases; use a newtype struct", diags),
-        syn::Item::Mod(m) => reject_tags(&f.display, &m.attrs, "package tags are `//!` lines inside the package's mod.rs, not `///` on `mod`", diags),
+        syn::Item::Type(t) => reject_tags(
+            &f.display,
+            &t.attrs,
+            "tags cannot be written on type aliases; use a newtype struct",
+            diags,
+        ),
+        syn::Item::Mod(m) => reject_tags(
+            &f.display,
+            &m.attrs,
+            "package tags are `//!` lines inside the package's mod.rs, not `///` on `mod`",
+            diags,
+        ),
         _ => {}
     }
 }
@@ -202,10 +262,13 @@ fn insert_type(
     let name = ident.to_string();
     if let Some(existing) = pkg.types.get(&name) {
         diags.push(
-            Diagnostic::error(&loc, format!("type `{name}` is defined twice in package `{}`", pkg.path))
-                .label("second definition")
-                .related(&existing.loc, "first defined here")
-                .help("the files of a package share one namespace, as a Go package does; rename one of them"),
+            Diagnostic::error(
+                &loc,
+                format!("type `{name}` is defined twice in package `{}`", pkg.path),
+            )
+            .label("second definition")
+            .related(&existing.loc, "first defined here")
+            .help("the files of a package share one namespace, as a Go package does; rename one of them"),
         );
         return;
     }
@@ -214,7 +277,11 @@ fn insert_type(
         .filter(|a| a.path().is_ident("derive"))
         .flat_map(|a| {
             a.parse_args_with(syn::punctuated::Punctuated::<syn::Path, syn::Token![,]>::parse_terminated)
-                .map(|p| p.into_iter().filter_map(|p| p.segments.last().map(|s| s.ident.to_string())).collect::<Vec<_>>())
+                .map(|p| {
+                    p.into_iter()
+                        .filter_map(|p| p.segments.last().map(|s| s.ident.to_string()))
+                        .collect::<Vec<_>>()
+                })
                 .unwrap_or_default()
         })
         .collect();
@@ -233,9 +300,19 @@ fn insert_type(
     pkg.types.insert(name, ty);
 }
 
-fn item_cx<'a>(f: &'a SourceFile, scope: &'a Scope<'a>, attrs: &[syn::Attribute], generics: &syn::Generics) -> ItemCx<'a> {
+fn item_cx<'a>(
+    f: &'a SourceFile,
+    scope: &'a Scope<'a>,
+    attrs: &[syn::Attribute],
+    generics: &syn::Generics,
+) -> ItemCx<'a> {
     let generics = generics.type_params().map(|p| p.ident.to_string()).collect();
-    ItemCx { f, scope, container: serde_attrs::container(attrs), generics }
+    ItemCx {
+        f,
+        scope,
+        container: serde_attrs::container(attrs),
+        generics,
+    }
 }
 
 /// What fields of one struct or enum share: the file, names in scope, serde container settings
@@ -250,17 +327,35 @@ struct ItemCx<'a> {
 /// The fields of a struct or variant, and whether they are positional.
 fn build_fields(cx: &ItemCx<'_>, fields: &syn::Fields, diags: &mut Diagnostics) -> (Vec<Field>, bool) {
     let tuple = matches!(fields, syn::Fields::Unnamed(_));
-    (fields.iter().enumerate().map(|(i, field)| build_field(cx, i, field, diags)).collect(), tuple)
+    (
+        fields
+            .iter()
+            .enumerate()
+            .map(|(i, field)| build_field(cx, i, field, diags))
+            .collect(),
+        tuple,
+    )
 }
 
 fn build_field(cx: &ItemCx<'_>, position: usize, field: &syn::Field, diags: &mut Diagnostics) -> Field {
-    let ItemCx { f, scope, container, generics } = cx;
+    let ItemCx {
+        f,
+        scope,
+        container,
+        generics,
+    } = cx;
     let block = extract(&f.display, &field.attrs, diags);
     let tags = tags::check(&block.tags, Place::Field, diags);
     let serde = serde_attrs::field(&field.attrs);
     let (name, loc) = match &field.ident {
-        Some(id) => (id.to_string().trim_start_matches("r#").to_string(), span_loc_whole(&f.display, id.span())),
-        None => (position.to_string(), span_loc(&f.display, syn::spanned::Spanned::span(&field.ty), 1)),
+        Some(id) => (
+            id.to_string().trim_start_matches("r#").to_string(),
+            span_loc_whole(&f.display, id.span()),
+        ),
+        None => (
+            position.to_string(),
+            span_loc(&f.display, syn::spanned::Spanned::span(&field.ty), 1),
+        ),
     };
     let ty_loc = span_loc_whole(&f.display, syn::spanned::Spanned::span(&field.ty));
     let ty = match scope.resolve(&field.ty) {
@@ -276,14 +371,20 @@ fn build_field(cx: &ItemCx<'_>, position: usize, field: &syn::Field, diags: &mut
             TypeRef::Unresolved(path)
         }
     };
-    let json_name = serde.rename.clone().unwrap_or_else(|| serde_attrs::apply_rename_all(container.rename_all.as_deref(), &name));
+    let json_name = serde
+        .rename
+        .clone()
+        .unwrap_or_else(|| serde_attrs::apply_rename_all(container.rename_all.as_deref(), &name));
     let optional = match (tags.get(tag::OPTIONAL), tags.get(tag::REQUIRED)) {
         (Some(o), Some(r)) => {
             diags.push(
-                Diagnostic::error(&r.loc, format!("field `{name}` is tagged both `+optional` and `+required`"))
-                    .label("conflicts with `+optional`")
-                    .related(&o.loc, "`+optional` here")
-                    .help("keep one of them"),
+                Diagnostic::error(
+                    &r.loc,
+                    format!("field `{name}` is tagged both `+optional` and `+required`"),
+                )
+                .label("conflicts with `+optional`")
+                .related(&o.loc, "`+optional` here")
+                .help("keep one of them"),
             );
             true
         }
@@ -309,8 +410,13 @@ fn build_field(cx: &ItemCx<'_>, position: usize, field: &syn::Field, diags: &mut
 fn trait_impl(item: &syn::Item) -> Option<(String, String)> {
     let syn::Item::Impl(i) = item else { return None };
     let (_, trait_path, _) = i.trait_.as_ref()?;
-    let syn::Type::Path(self_ty) = &*i.self_ty else { return None };
-    Some((self_ty.path.segments.last()?.ident.to_string(), trait_path.segments.last()?.ident.to_string()))
+    let syn::Type::Path(self_ty) = &*i.self_ty else {
+        return None;
+    };
+    Some((
+        self_ty.path.segments.last()?.ident.to_string(),
+        trait_path.segments.last()?.ident.to_string(),
+    ))
 }
 
 fn mod_decl(file: &Arc<str>, item: &syn::Item) -> Option<ModDecl> {
@@ -318,14 +424,24 @@ fn mod_decl(file: &Arc<str>, item: &syn::Item) -> Option<ModDecl> {
     if m.content.is_some() {
         return None;
     }
-    let path_attr = m.attrs.iter().find(|a| a.path().is_ident("path")).and_then(|a| match &a.meta {
-        syn::Meta::NameValue(nv) => match &nv.value {
-            syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(s), .. }) => Some(s.value()),
+    let path_attr = m
+        .attrs
+        .iter()
+        .find(|a| a.path().is_ident("path"))
+        .and_then(|a| match &a.meta {
+            syn::Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s), ..
+                }) => Some(s.value()),
+                _ => None,
+            },
             _ => None,
-        },
-        _ => None,
-    });
-    Some(ModDecl { name: m.ident.to_string(), path_attr, loc: span_loc_whole(file, m.ident.span()) })
+        });
+    Some(ModDecl {
+        name: m.ident.to_string(),
+        path_attr,
+        loc: span_loc_whole(file, m.ident.span()),
+    })
 }
 
 /// Reports every tag of our namespaces in `attrs` as misplaced, with `why`.
@@ -346,7 +462,10 @@ fn reject_raw(block: &DocBlock, why: &str, diags: &mut Diagnostics) {
 
 fn reject_checked(tags: &Tags, why: &str, diags: &mut Diagnostics) {
     for t in &tags.0 {
-        diags.push(Diagnostic::error(&t.loc, format!("package tag `+{}` outside an API package", t.name)).label(why.to_string()));
+        diags.push(
+            Diagnostic::error(&t.loc, format!("package tag `+{}` outside an API package", t.name))
+                .label(why.to_string()),
+        );
     }
 }
 
@@ -355,12 +474,17 @@ fn dir_of(f: &SourceFile) -> String {
 }
 
 fn module_string(module: &[String]) -> String {
-    std::iter::once("crate").chain(module.iter().map(String::as_str)).collect::<Vec<_>>().join("::")
+    std::iter::once("crate")
+        .chain(module.iter().map(String::as_str))
+        .collect::<Vec<_>>()
+        .join("::")
 }
 
 /// Kubernetes version names: `v1`, `v1beta2`, `v2alpha1`.
 pub fn is_version(name: &str) -> bool {
-    let Some(rest) = name.strip_prefix('v') else { return false };
+    let Some(rest) = name.strip_prefix('v') else {
+        return false;
+    };
     let digits = rest.chars().take_while(char::is_ascii_digit).count();
     if digits == 0 || rest.starts_with('0') {
         return false;
@@ -370,6 +494,7 @@ pub fn is_version(name: &str) -> bool {
         return true;
     }
     ["alpha", "beta"].iter().any(|p| {
-        tail.strip_prefix(p).is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && !n.starts_with('0'))
+        tail.strip_prefix(p)
+            .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()) && !n.starts_with('0'))
     })
 }

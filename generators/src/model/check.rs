@@ -33,10 +33,16 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
                 // Point at the `+resourceName` that caused the clash when there is one.
                 let at = ty.tags.get(tag::RESOURCE_NAME).map(|t| &t.loc).unwrap_or(&ty.loc);
                 diags.push(
-                    Diagnostic::error(at, format!("kinds `{}` and `{}` both map to resource `{resource}`", other.name, ty.name))
-                        .label("conflicting resource name")
-                        .related(&other.loc, "also maps there")
-                        .help("set a distinct `+resourceName=<plural>` on one of them"),
+                    Diagnostic::error(
+                        at,
+                        format!(
+                            "kinds `{}` and `{}` both map to resource `{resource}`",
+                            other.name, ty.name
+                        ),
+                    )
+                    .label("conflicting resource name")
+                    .related(&other.loc, "also maps there")
+                    .help("set a distinct `+resourceName=<plural>` on one of them"),
                 );
             } else {
                 resources.insert(resource, ty);
@@ -47,7 +53,10 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
 
 /// The resource (plural) a kind is served under: `+resourceName` or the derived plural.
 pub fn resource_name(ty: &Type) -> String {
-    ty.tags.value(tag::RESOURCE_NAME).map(str::to_string).unwrap_or_else(|| names::plural(&ty.name))
+    ty.tags
+        .value(tag::RESOURCE_NAME)
+        .map(str::to_string)
+        .unwrap_or_else(|| names::plural(&ty.name))
 }
 
 /// Whether a kind is a list: it has ListMeta rather than ObjectMeta.
@@ -64,9 +73,12 @@ fn check_kind(pkg: &Package, ty: &Type, diags: &mut Diagnostics) {
     let Some(tm) = ty.type_meta_field() else { return };
     if !pkg.is_internal() && !tm.flatten {
         diags.push(
-            Diagnostic::error(&tm.loc, format!("TypeMeta of external kind `{}` is not flattened", ty.name))
-                .label("needs `#[serde(flatten, default)]`")
-                .help("apiVersion and kind are top-level JSON properties; flatten the TypeMeta field"),
+            Diagnostic::error(
+                &tm.loc,
+                format!("TypeMeta of external kind `{}` is not flattened", ty.name),
+            )
+            .label("needs `#[serde(flatten, default)]`")
+            .help("apiVersion and kind are top-level JSON properties; flatten the TypeMeta field"),
         );
     }
     if matches!(ty.shape, super::Shape::Struct { tuple: true, .. }) {
@@ -77,23 +89,31 @@ fn check_kind(pkg: &Package, ty: &Type, diags: &mut Diagnostics) {
         );
     }
     if ty.generic {
-        diags.push(Diagnostic::error(&ty.loc, format!("kind `{}` has generic parameters", ty.name)).label("not supported"));
+        diags.push(
+            Diagnostic::error(&ty.loc, format!("kind `{}` has generic parameters", ty.name)).label("not supported"),
+        );
     }
     let has_meta = object_meta_field(ty).is_some() || is_list(ty);
     if !has_meta {
         diags.push(
-            Diagnostic::error(&ty.loc, format!("kind `{}` has TypeMeta but no metadata field", ty.name))
-                .label("missing `metadata: ObjectMeta`")
-                .help("add `pub metadata: ObjectMeta` (or `ListMeta` for a list kind)"),
+            Diagnostic::error(
+                &ty.loc,
+                format!("kind `{}` has TypeMeta but no metadata field", ty.name),
+            )
+            .label("missing `metadata: ObjectMeta`")
+            .help("add `pub metadata: ObjectMeta` (or `ListMeta` for a list kind)"),
         );
     }
     if is_list(ty) {
         let items = ty.fields().iter().find(|f| f.name == "items");
         if !matches!(items.map(|f| &f.ty), Some(TypeRef::Vec(_))) {
             diags.push(
-                Diagnostic::error(&ty.loc, format!("list kind `{}` has no `items: Vec<...>` field", ty.name))
-                    .label("list kinds hold their objects in `items`")
-                    .help(format!("add `pub items: Vec<{}>`", ty.name.trim_end_matches("List"))),
+                Diagnostic::error(
+                    &ty.loc,
+                    format!("list kind `{}` has no `items: Vec<...>` field", ty.name),
+                )
+                .label("list kinds hold their objects in `items`")
+                .help(format!("add `pub items: Vec<{}>`", ty.name.trim_end_matches("List"))),
             );
         }
     }

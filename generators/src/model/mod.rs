@@ -71,7 +71,12 @@ impl Package {
 
     /// Where a package tag is written, or the top of `mod.rs` when it is absent.
     pub fn tag_loc(&self, name: &str) -> SourceLoc {
-        self.tags.get(name).map(|t| t.loc.clone()).unwrap_or_else(|| SourceLoc { file: self.mod_file.clone(), line: 1, col: 1, len: 1 })
+        self.tags.get(name).map(|t| t.loc.clone()).unwrap_or_else(|| SourceLoc {
+            file: self.mod_file.clone(),
+            line: 1,
+            col: 1,
+            len: 1,
+        })
     }
 
     /// Types that are kinds (have TypeMeta), in name order.
@@ -128,7 +133,9 @@ pub struct Type {
 impl Type {
     /// The TypeMeta field, if this type is a kind.
     pub fn type_meta_field(&self) -> Option<&Field> {
-        self.fields().iter().find(|f| f.ty.strip_option().is_external(External::TypeMeta))
+        self.fields()
+            .iter()
+            .find(|f| f.ty.strip_option().is_external(External::TypeMeta))
     }
 
     /// Whether the type is a kind: a struct with a TypeMeta field.

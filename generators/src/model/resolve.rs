@@ -29,17 +29,37 @@ pub struct Scope<'a> {
 }
 
 /// Crates whose paths are absolute when they start a path.
-const EXTERN_CRATES: &[&str] = &["std", "core", "alloc", "k8s_openapi", "kube", "kube_core", "serde_json", "serde", "runtime"];
+const EXTERN_CRATES: &[&str] = &[
+    "std",
+    "core",
+    "alloc",
+    "k8s_openapi",
+    "kube",
+    "kube_core",
+    "serde_json",
+    "serde",
+    "runtime",
+];
 
 impl<'a> Scope<'a> {
     /// The scope of a file with module path `module` (segments below the crate root) in `package`.
     pub fn new(index: &'a Index, module: &[String], package: &str, items: &[syn::Item]) -> Self {
         let mut module_abs = vec!["crate".to_string()];
         module_abs.extend(module.iter().cloned());
-        let mut scope = Scope { index, module: module_abs, package: package.to_string(), uses: BTreeMap::new(), globs: Vec::new() };
+        let mut scope = Scope {
+            index,
+            module: module_abs,
+            package: package.to_string(),
+            uses: BTreeMap::new(),
+            globs: Vec::new(),
+        };
         for item in items {
             if let syn::Item::Use(u) = item {
-                let prefix = if u.leading_colon.is_some() { vec!["::".to_string()] } else { Vec::new() };
+                let prefix = if u.leading_colon.is_some() {
+                    vec!["::".to_string()]
+                } else {
+                    Vec::new()
+                };
                 scope.collect_use(&u.tree, prefix);
             }
         }
@@ -121,12 +141,14 @@ impl<'a> Scope<'a> {
             },
             syn::Type::Reference(_) => Ok(unsupported(ty, "a reference borrows data; API types own their data")),
             syn::Type::Ptr(_) => Ok(unsupported(ty, "a raw pointer cannot be deep-copied")),
-            syn::Type::TraitObject(_) | syn::Type::ImplTrait(_) => {
-                Ok(unsupported(ty, "a trait object has no known shape; use a concrete type or serde_json::Value"))
-            }
-            syn::Type::Tuple(_) | syn::Type::Array(_) | syn::Type::Slice(_) => {
-                Ok(unsupported(ty, "tuples and arrays have no Kubernetes JSON form; use a struct or Vec"))
-            }
+            syn::Type::TraitObject(_) | syn::Type::ImplTrait(_) => Ok(unsupported(
+                ty,
+                "a trait object has no known shape; use a concrete type or serde_json::Value",
+            )),
+            syn::Type::Tuple(_) | syn::Type::Array(_) | syn::Type::Slice(_) => Ok(unsupported(
+                ty,
+                "tuples and arrays have no Kubernetes JSON form; use a struct or Vec",
+            )),
             _ => Ok(unsupported(ty, "this kind of type cannot be part of an API object")),
         }
     }
@@ -151,8 +173,16 @@ impl<'a> Scope<'a> {
                 "Box" => return Ok(TypeRef::Box(resolve_arg(0)?)),
                 _ => {}
             }
-            if self.index.package_types.get(&self.package).is_some_and(|t| t.contains(name)) {
-                return Ok(TypeRef::Named(TypeId { package: self.package.clone(), name: name.to_string() }));
+            if self
+                .index
+                .package_types
+                .get(&self.package)
+                .is_some_and(|t| t.contains(name))
+            {
+                return Ok(TypeRef::Named(TypeId {
+                    package: self.package.clone(),
+                    name: name.to_string(),
+                }));
             }
             match self.uses.get(name) {
                 Some(abs) => abs.clone(),
@@ -169,7 +199,9 @@ impl<'a> Scope<'a> {
     }
 
     fn find_in_globs(&self, name: &str) -> Option<TypeRef> {
-        self.globs.iter().find_map(|g| self.crate_type(&[g.clone(), vec![name.to_string()]].concat()))
+        self.globs
+            .iter()
+            .find_map(|g| self.crate_type(&[g.clone(), vec![name.to_string()]].concat()))
     }
 
     /// A type of this crate by absolute path, looked up through the module -> package index.
@@ -177,7 +209,10 @@ impl<'a> Scope<'a> {
         let (name, module) = abs.split_last()?;
         let package = self.index.module_package.get(&module.join("::"))?;
         self.index.package_types.get(package)?.contains(name).then(|| {
-            TypeRef::Named(TypeId { package: package.clone(), name: name.clone() })
+            TypeRef::Named(TypeId {
+                package: package.clone(),
+                name: name.clone(),
+            })
         })
     }
 
@@ -192,17 +227,25 @@ impl<'a> Scope<'a> {
                 "Option" => Some(TypeRef::Option(arg(0)?)),
                 "Vec" => Some(TypeRef::Vec(arg(0)?)),
                 "Box" => Some(TypeRef::Box(arg(0)?)),
-                "BTreeMap" | "HashMap" => {
-                    Some(TypeRef::Map { ordered: last == "BTreeMap", key: arg(0)?, value: arg(1)? })
-                }
-                "Rc" | "Arc" => Some(TypeRef::Unsupported(last.into(), "it shares data, so a copy would alias the original".into())),
-                "Cell" | "RefCell" | "Mutex" | "RwLock" => {
-                    Some(TypeRef::Unsupported(last.into(), "interior mutability has no place in an API object".into()))
-                }
+                "BTreeMap" | "HashMap" => Some(TypeRef::Map {
+                    ordered: last == "BTreeMap",
+                    key: arg(0)?,
+                    value: arg(1)?,
+                }),
+                "Rc" | "Arc" => Some(TypeRef::Unsupported(
+                    last.into(),
+                    "it shares data, so a copy would alias the original".into(),
+                )),
+                "Cell" | "RefCell" | "Mutex" | "RwLock" => Some(TypeRef::Unsupported(
+                    last.into(),
+                    "interior mutability has no place in an API object".into(),
+                )),
                 _ => None,
             },
             "k8s_openapi" => Some(TypeRef::External(k8s_openapi_kind(abs), abs.join("::"))),
-            "kube" | "kube_core" if last == "TypeMeta" => Some(TypeRef::External(External::TypeMeta, "kube_core::TypeMeta".into())),
+            "kube" | "kube_core" if last == "TypeMeta" => {
+                Some(TypeRef::External(External::TypeMeta, "kube_core::TypeMeta".into()))
+            }
             "serde_json" if last == "Value" => Some(TypeRef::External(External::Json, "serde_json::Value".into())),
             _ => None,
         }
@@ -228,12 +271,29 @@ fn k8s_openapi_kind(abs: &[String]) -> External {
 fn is_primitive(name: &str) -> bool {
     matches!(
         name,
-        "bool" | "char" | "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64" | "u128" | "usize" | "f32" | "f64"
+        "bool"
+            | "char"
+            | "i8"
+            | "i16"
+            | "i32"
+            | "i64"
+            | "i128"
+            | "isize"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "u128"
+            | "usize"
+            | "f32"
+            | "f64"
     )
 }
 
 fn generic_args(path: &syn::Path) -> Vec<&syn::Type> {
-    let Some(last) = path.segments.last() else { return Vec::new() };
+    let Some(last) = path.segments.last() else {
+        return Vec::new();
+    };
     match &last.arguments {
         syn::PathArguments::AngleBracketed(a) => a
             .args
@@ -253,11 +313,23 @@ fn unsupported(ty: &syn::Type, why: &str) -> TypeRef {
 
 /// A type as written, compact (`Option<Vec<String>>`).
 pub fn display_type(ty: &syn::Type) -> String {
-    quote::ToTokens::to_token_stream(ty).to_string().replace(" :: ", "::").replace(" < ", "<").replace(" >", ">").replace("< ", "<").replace(" ,", ",").replace("& ", "&")
+    quote::ToTokens::to_token_stream(ty)
+        .to_string()
+        .replace(" :: ", "::")
+        .replace(" < ", "<")
+        .replace(" >", ">")
+        .replace("< ", "<")
+        .replace(" ,", ",")
+        .replace("& ", "&")
 }
 
 fn display(path: &syn::Path) -> String {
-    quote::ToTokens::to_token_stream(path).to_string().replace(" :: ", "::").replace(":: ", "::").replace(" < ", "<").replace(" >", ">")
+    quote::ToTokens::to_token_stream(path)
+        .to_string()
+        .replace(" :: ", "::")
+        .replace(":: ", "::")
+        .replace(" < ", "<")
+        .replace(" >", ">")
 }
 
 #[cfg(test)]
@@ -271,9 +343,15 @@ mod tests {
         module_package.insert("crate::apps::v1".into(), "crate::apps::v1".into());
         module_package.insert("crate::apps::v1::types".into(), "crate::apps::v1".into());
         let mut package_types = BTreeMap::new();
-        package_types.insert("crate::core::v1".into(), BTreeSet::from(["PodTemplateSpec".to_string()]));
+        package_types.insert(
+            "crate::core::v1".into(),
+            BTreeSet::from(["PodTemplateSpec".to_string()]),
+        );
         package_types.insert("crate::apps::v1".into(), BTreeSet::from(["Deployment".to_string()]));
-        Index { module_package, package_types }
+        Index {
+            module_package,
+            package_types,
+        }
     }
 
     fn resolve(uses: &str, ty: &str) -> Result<TypeRef, String> {
@@ -285,26 +363,58 @@ mod tests {
     }
 
     fn named(package: &str, name: &str) -> TypeRef {
-        TypeRef::Named(TypeId { package: package.into(), name: name.into() })
+        TypeRef::Named(TypeId {
+            package: package.into(),
+            name: name.into(),
+        })
     }
 
     #[test]
     fn resolves_local_crate_and_super_paths() {
         assert_eq!(resolve("", "Deployment"), Ok(named("crate::apps::v1", "Deployment")));
-        assert_eq!(resolve("", "crate::core::v1::PodTemplateSpec"), Ok(named("crate::core::v1", "PodTemplateSpec")));
-        assert_eq!(resolve("", "super::super::super::core::v1::types::PodTemplateSpec"), Ok(named("crate::core::v1", "PodTemplateSpec")));
-        assert_eq!(resolve("use crate::core::v1 as corev1;", "corev1::PodTemplateSpec"), Ok(named("crate::core::v1", "PodTemplateSpec")));
-        assert_eq!(resolve("use crate::core::v1::*;", "PodTemplateSpec"), Ok(named("crate::core::v1", "PodTemplateSpec")));
+        assert_eq!(
+            resolve("", "crate::core::v1::PodTemplateSpec"),
+            Ok(named("crate::core::v1", "PodTemplateSpec"))
+        );
+        assert_eq!(
+            resolve("", "super::super::super::core::v1::types::PodTemplateSpec"),
+            Ok(named("crate::core::v1", "PodTemplateSpec"))
+        );
+        assert_eq!(
+            resolve("use crate::core::v1 as corev1;", "corev1::PodTemplateSpec"),
+            Ok(named("crate::core::v1", "PodTemplateSpec"))
+        );
+        assert_eq!(
+            resolve("use crate::core::v1::*;", "PodTemplateSpec"),
+            Ok(named("crate::core::v1", "PodTemplateSpec"))
+        );
     }
 
     #[test]
     fn resolves_std_and_external_types() {
-        let r = resolve("use std::collections::BTreeMap; use k8s_openapi::apimachinery::pkg::api::resource::Quantity;", "Option<BTreeMap<String, Quantity>>");
+        let r = resolve(
+            "use std::collections::BTreeMap; use k8s_openapi::apimachinery::pkg::api::resource::Quantity;",
+            "Option<BTreeMap<String, Quantity>>",
+        );
         let TypeRef::Option(inner) = r.unwrap() else { panic!() };
-        assert!(matches!(*inner, TypeRef::Map { ordered: true, ref value, .. } if value.is_external(External::Quantity)));
-        assert!(resolve("use kube_core::TypeMeta;", "Option<TypeMeta>").unwrap().strip_option().is_external(External::TypeMeta));
-        assert!(resolve("", "k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta").unwrap().is_external(External::ObjectMeta));
-        assert!(matches!(resolve("", "std::rc::Rc<String>"), Ok(TypeRef::Unsupported(..))));
+        assert!(
+            matches!(*inner, TypeRef::Map { ordered: true, ref value, .. } if value.is_external(External::Quantity))
+        );
+        assert!(
+            resolve("use kube_core::TypeMeta;", "Option<TypeMeta>")
+                .unwrap()
+                .strip_option()
+                .is_external(External::TypeMeta)
+        );
+        assert!(
+            resolve("", "k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta")
+                .unwrap()
+                .is_external(External::ObjectMeta)
+        );
+        assert!(matches!(
+            resolve("", "std::rc::Rc<String>"),
+            Ok(TypeRef::Unsupported(..))
+        ));
         assert!(matches!(resolve("", "&'static str"), Ok(TypeRef::Unsupported(..))));
     }
 
@@ -312,6 +422,9 @@ mod tests {
     fn unresolvable_paths_are_errors() {
         assert_eq!(resolve("", "Missing"), Err("Missing".into()));
         assert_eq!(resolve("", "chrono::DateTime"), Err("chrono::DateTime".into()));
-        assert_eq!(resolve("", "crate::core::v1::Nope"), Err("crate::core::v1::Nope".into()));
+        assert_eq!(
+            resolve("", "crate::core::v1::Nope"),
+            Err("crate::core::v1::Nope".into())
+        );
     }
 }

@@ -105,7 +105,16 @@ enum Value {
 }
 
 const VERBS: &[&str] = &[
-    "create", "update", "updateStatus", "delete", "deleteCollection", "get", "list", "watch", "patch", "apply",
+    "create",
+    "update",
+    "updateStatus",
+    "delete",
+    "deleteCollection",
+    "get",
+    "list",
+    "watch",
+    "patch",
+    "apply",
     "applyStatus",
 ];
 const BOOL: &[&str] = &["true", "false"];
@@ -120,8 +129,20 @@ struct Spec {
     repeat: bool,
 }
 
-const fn spec(name: &'static str, package: Option<Value>, ty: Option<Value>, field: Option<Value>, repeat: bool) -> Spec {
-    Spec { name, package, ty, field, repeat }
+const fn spec(
+    name: &'static str,
+    package: Option<Value>,
+    ty: Option<Value>,
+    field: Option<Value>,
+    repeat: bool,
+) -> Spec {
+    Spec {
+        name,
+        package,
+        ty,
+        field,
+        repeat,
+    }
 }
 
 use Value::*;
@@ -130,10 +151,22 @@ use name as n;
 static TABLE: &[Spec] = &[
     spec(n::GROUP_NAME, Some(Group), None, None, false),
     spec(n::GROUP_GO_NAME, Some(Ident), None, None, false),
-    spec(n::DEEPCOPY, Some(OneOf(&["package", "false"])), Some(OneOf(BOOL)), None, false),
+    spec(
+        n::DEEPCOPY,
+        Some(OneOf(&["package", "false"])),
+        Some(OneOf(BOOL)),
+        None,
+        false,
+    ),
     spec(n::DEEPCOPY_INTERFACES, None, Some(PathsOrFalse), None, true),
     spec(n::REGISTER, Some(OneOf(BOOL)), None, None, false),
-    spec(n::CONVERSION, Some(PathsOrFalse), Some(OneOf(&["false"])), Some(OneOf(&["false"])), true),
+    spec(
+        n::CONVERSION,
+        Some(PathsOrFalse),
+        Some(OneOf(&["false"])),
+        Some(OneOf(&["false"])),
+        true,
+    ),
     spec(n::CONVERSION_EXTERNAL_TYPES, Some(Path), None, None, false),
     spec(n::DEFAULTER, Some(Ident), Some(OneOf(BOOL)), None, false),
     spec(n::DEFAULTER_INPUT, Some(Path), None, None, false),
@@ -156,11 +189,35 @@ static TABLE: &[Spec] = &[
     spec(n::OPTIONAL, None, None, Some(Flag), false),
     spec(n::REQUIRED, None, None, Some(Flag), false),
     spec(n::DEFAULT, None, None, Some(Json), false),
-    spec(n::LIST_TYPE, None, Some(OneOf(&["atomic", "set", "map"])), Some(OneOf(&["atomic", "set", "map"])), false),
+    spec(
+        n::LIST_TYPE,
+        None,
+        Some(OneOf(&["atomic", "set", "map"])),
+        Some(OneOf(&["atomic", "set", "map"])),
+        false,
+    ),
     spec(n::LIST_MAP_KEY, None, Some(Text), Some(Text), true),
-    spec(n::MAP_TYPE, None, Some(OneOf(ATOMIC_GRANULAR)), Some(OneOf(ATOMIC_GRANULAR)), false),
-    spec(n::STRUCT_TYPE, None, Some(OneOf(ATOMIC_GRANULAR)), Some(OneOf(ATOMIC_GRANULAR)), false),
-    spec(n::PATCH_STRATEGY, None, None, Some(ListOf(&["merge", "retainKeys", "replace"])), false),
+    spec(
+        n::MAP_TYPE,
+        None,
+        Some(OneOf(ATOMIC_GRANULAR)),
+        Some(OneOf(ATOMIC_GRANULAR)),
+        false,
+    ),
+    spec(
+        n::STRUCT_TYPE,
+        None,
+        Some(OneOf(ATOMIC_GRANULAR)),
+        Some(OneOf(ATOMIC_GRANULAR)),
+        false,
+    ),
+    spec(
+        n::PATCH_STRATEGY,
+        None,
+        None,
+        Some(ListOf(&["merge", "retainKeys", "replace"])),
+        false,
+    ),
     spec(n::PATCH_MERGE_KEY, None, None, Some(Text), false),
     spec(n::ENUM, None, Some(Flag), None, false),
     spec(n::FEATURE_GATE, None, None, Some(Text), true),
@@ -237,7 +294,11 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
             continue;
         }
         match check_value(rule, tag.value.as_deref()) {
-            Ok(()) => out.push(Tag { name: tag.name.clone(), value: tag.value.clone(), loc: tag.loc.clone() }),
+            Ok(()) => out.push(Tag {
+                name: tag.name.clone(),
+                value: tag.value.clone(),
+                loc: tag.loc.clone(),
+            }),
             Err(expected) => {
                 let mut d = Diagnostic::error(&tag.loc, format!("malformed value in tag `{}`", tag.display()))
                     .label(format!("expected {expected}"));
@@ -254,7 +315,10 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
 /// Whether a tag name belongs to our namespaces (known, `k8s:`/`genclient` prefixed, or a typo of a
 /// known name).
 pub fn in_our_namespace(name: &str) -> bool {
-    TABLE.iter().any(|s| s.name == name) || name.starts_with("k8s:") || name.starts_with("genclient") || suggest(name).is_some()
+    TABLE.iter().any(|s| s.name == name)
+        || name.starts_with("k8s:")
+        || name.starts_with("genclient")
+        || suggest(name).is_some()
 }
 
 /// The error for a tag that is not in the table, if the tag is in our namespace.
@@ -293,9 +357,12 @@ fn misplaced(tag: &RawTag, spec: &Spec, place: Place) -> Diagnostic {
     .into_iter()
     .flatten()
     .collect();
-    Diagnostic::error(&tag.loc, format!("tag `+{}` cannot be written on {}", tag.name, place.describe()))
-        .label("wrong place for this tag")
-        .help(format!("it belongs on {}", allowed.join(" or ")))
+    Diagnostic::error(
+        &tag.loc,
+        format!("tag `+{}` cannot be written on {}", tag.name, place.describe()),
+    )
+    .label("wrong place for this tag")
+    .help(format!("it belongs on {}", allowed.join(" or ")))
 }
 
 /// Checks a value against its rule; the error says what was expected.
@@ -310,7 +377,11 @@ fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
         },
         OneOf(set) => {
             let v = need(value)?;
-            if set.contains(&v) { Ok(()) } else { Err(format!("one of: {}", set.join("|"))) }
+            if set.contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("one of: {}", set.join("|")))
+            }
         }
         ListOf(set) => {
             let v = need(value)?;
@@ -324,11 +395,19 @@ fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
         Group => {
             let v = need(value)?;
             let ok = v.split('.').all(|l| l.is_empty() && v.is_empty() || is_dns_label(l));
-            if ok { Ok(()) } else { Err("a DNS subdomain such as `apps` or `example.dev`, or nothing for the core group".into()) }
+            if ok {
+                Ok(())
+            } else {
+                Err("a DNS subdomain such as `apps` or `example.dev`, or nothing for the core group".into())
+            }
         }
         Ident => {
             let v = need(value)?;
-            if syn::parse_str::<syn::Ident>(v).is_ok() { Ok(()) } else { Err("a Rust identifier".into()) }
+            if syn::parse_str::<syn::Ident>(v).is_ok() {
+                Ok(())
+            } else {
+                Err("a Rust identifier".into())
+            }
         }
         PathsOrFalse => {
             let v = need(value)?;
@@ -340,12 +419,20 @@ fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
         }
         Path => {
             let v = need(value)?;
-            if syn::parse_str::<syn::Path>(v).is_ok() { Ok(()) } else { Err("a Rust path such as `crate::apps::v1`".into()) }
+            if syn::parse_str::<syn::Path>(v).is_ok() {
+                Ok(())
+            } else {
+                Err("a Rust path such as `crate::apps::v1`".into())
+            }
         }
         Version => {
             let v = need(value)?;
             let parts: Vec<&str> = v.split('.').collect();
-            if parts.len() == 2 && parts.iter().all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit())) {
+            if parts.len() == 2
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+            {
                 Ok(())
             } else {
                 Err("a Kubernetes version `major.minor`, such as `1.9`".into())
@@ -380,13 +467,18 @@ fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
 }
 
 fn non_empty(v: &str) -> Result<(), String> {
-    if v.is_empty() { Err("a non-empty value".into()) } else { Ok(()) }
+    if v.is_empty() {
+        Err("a non-empty value".into())
+    } else {
+        Ok(())
+    }
 }
 
 fn is_dns_label(l: &str) -> bool {
     !l.is_empty()
         && l.len() <= 63
-        && l.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && l.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
         && !l.starts_with('-')
         && !l.ends_with('-')
 }
@@ -430,31 +522,61 @@ mod tests {
     use super::*;
 
     fn raw(name: &str, value: Option<&str>) -> RawTag {
-        let loc = SourceLoc { file: "t.rs".into(), line: 1, col: 1, len: 1 };
-        RawTag { name: name.into(), value: value.map(Into::into), loc }
+        let loc = SourceLoc {
+            file: "t.rs".into(),
+            line: 1,
+            col: 1,
+            len: 1,
+        };
+        RawTag {
+            name: name.into(),
+            value: value.map(Into::into),
+            loc,
+        }
     }
 
     fn run(tags: &[RawTag], place: Place) -> (Tags, Vec<String>) {
         let mut d = Diagnostics::new();
         let t = check(tags, place, &mut d);
-        (t, d.into_vec().into_iter().map(|e| format!("{} / {} / {:?}", e.message, e.label, e.help)).collect())
+        (
+            t,
+            d.into_vec()
+                .into_iter()
+                .map(|e| format!("{} / {} / {:?}", e.message, e.label, e.help))
+                .collect(),
+        )
     }
 
     #[test]
     fn accepts_known_tags() {
-        let (t, e) = run(&[raw("groupName", Some("")), raw("k8s:deepcopy-gen", Some("package"))], Place::Package);
+        let (t, e) = run(
+            &[raw("groupName", Some("")), raw("k8s:deepcopy-gen", Some("package"))],
+            Place::Package,
+        );
         assert!(e.is_empty(), "{e:?}");
         assert_eq!(t.value("groupName"), Some(""));
-        let (_, e) = run(&[raw("genclient:method", Some("GetScale,verb=get,subresource=scale,result=crate::autoscaling::v1::Scale"))], Place::Type);
+        let (_, e) = run(
+            &[raw(
+                "genclient:method",
+                Some("GetScale,verb=get,subresource=scale,result=crate::autoscaling::v1::Scale"),
+            )],
+            Place::Type,
+        );
         assert!(e.is_empty(), "{e:?}");
     }
 
     #[test]
     fn rejects_bad_values_and_places() {
         let (_, e) = run(&[raw("k8s:deepcopy-gen", Some("maybe"))], Place::Package);
-        assert_eq!(e, ["malformed value in tag `+k8s:deepcopy-gen=maybe` / expected one of: package|false / []"]);
+        assert_eq!(
+            e,
+            ["malformed value in tag `+k8s:deepcopy-gen=maybe` / expected one of: package|false / []"]
+        );
         let (_, e) = run(&[raw("groupName", Some("apps"))], Place::Type);
-        assert!(e[0].starts_with("tag `+groupName` cannot be written on a type"), "{e:?}");
+        assert!(
+            e[0].starts_with("tag `+groupName` cannot be written on a type"),
+            "{e:?}"
+        );
         let (_, e) = run(&[raw("optional", Some("true"))], Place::Field);
         assert!(e[0].contains("expected no value"), "{e:?}");
         let (_, e) = run(&[raw("groupName", Some("Apps_"))], Place::Package);
@@ -464,8 +586,14 @@ mod tests {
     #[test]
     fn unknown_tags_in_our_namespace_get_suggestions() {
         let (_, e) = run(&[raw("optinal", None)], Place::Field);
-        assert_eq!(e, ["unknown tag `+optinal` / not a tag this tool knows / [\"did you mean `+optional`?\"]"]);
-        let (_, e) = run(&[raw("k8s:deepcopy-gen:interface", Some("runtime::Object"))], Place::Type);
+        assert_eq!(
+            e,
+            ["unknown tag `+optinal` / not a tag this tool knows / [\"did you mean `+optional`?\"]"]
+        );
+        let (_, e) = run(
+            &[raw("k8s:deepcopy-gen:interface", Some("runtime::Object"))],
+            Place::Type,
+        );
         assert!(e[0].contains("did you mean `+k8s:deepcopy-gen:interfaces`?"), "{e:?}");
         let (_, e) = run(&[raw("kubebuilder:validation:Minimum", Some("1"))], Place::Field);
         assert!(e.is_empty());
@@ -475,7 +603,10 @@ mod tests {
     fn duplicates_are_errors_unless_repeatable() {
         let (_, e) = run(&[raw("genclient", None), raw("genclient", None)], Place::Type);
         assert_eq!(e.len(), 1);
-        let (t, e) = run(&[raw("listMapKey", Some("a")), raw("listMapKey", Some("b"))], Place::Field);
+        let (t, e) = run(
+            &[raw("listMapKey", Some("a")), raw("listMapKey", Some("b"))],
+            Place::Field,
+        );
         assert!(e.is_empty());
         assert_eq!(t.all("listMapKey").count(), 2);
     }

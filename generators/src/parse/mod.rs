@@ -34,7 +34,11 @@ pub fn discover(dir: &Path) -> std::io::Result<Vec<(String, PathBuf)>> {
         let path = entry.path();
         if entry.file_type().is_file() && path.extension().is_some_and(|e| e == "rs") {
             let rel = path.strip_prefix(dir).unwrap_or(path);
-            let rel = rel.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/");
+            let rel = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy())
+                .collect::<Vec<_>>()
+                .join("/");
             files.push((rel, path.to_path_buf()));
         }
     }
@@ -53,11 +57,23 @@ pub fn parse_sources(root_display: &str, inputs: Vec<(String, String)>, diags: &
         match syn::parse_file(&text) {
             Ok(syntax) => {
                 let (module, is_mod_rs) = module_path(&rel);
-                files.push(SourceFile { display, rel, module, is_mod_rs, text, syntax });
+                files.push(SourceFile {
+                    display,
+                    rel,
+                    module,
+                    is_mod_rs,
+                    text,
+                    syntax,
+                });
             }
             Err(err) => {
                 let start = err.span().start();
-                let loc = SourceLoc { file: display, line: start.line as u32, col: start.column as u32 + 1, len: 1 };
+                let loc = SourceLoc {
+                    file: display,
+                    line: start.line as u32,
+                    col: start.column as u32 + 1,
+                    len: 1,
+                };
                 diags.push(Diagnostic::error(&loc, format!("cannot parse Rust source: {err}")).label("here"));
             }
         }
@@ -69,7 +85,11 @@ pub fn parse_sources(root_display: &str, inputs: Vec<(String, String)>, diags: &
 /// Joins the apis directory as given with a relative file path for display.
 pub fn display_path(root: &str, rel: &str) -> String {
     let root = root.trim_end_matches('/');
-    if root.is_empty() || root == "." { rel.to_string() } else { format!("{root}/{rel}") }
+    if root.is_empty() || root == "." {
+        rel.to_string()
+    } else {
+        format!("{root}/{rel}")
+    }
 }
 
 /// The module a file defines: `apps/v1/mod.rs` is `apps::v1`, `apps/v1/types.rs` is
@@ -90,13 +110,22 @@ fn module_path(rel: &str) -> (Vec<String>, bool) {
 /// Converts a syn span into a location in `file`, covering `len` characters.
 pub fn span_loc(file: &Arc<str>, span: proc_macro2::Span, len: u32) -> SourceLoc {
     let start = span.start();
-    SourceLoc { file: file.clone(), line: start.line as u32, col: start.column as u32 + 1, len }
+    SourceLoc {
+        file: file.clone(),
+        line: start.line as u32,
+        col: start.column as u32 + 1,
+        len,
+    }
 }
 
 /// Converts a span into a location covering the spanned text on its first line.
 pub fn span_loc_whole(file: &Arc<str>, span: proc_macro2::Span) -> SourceLoc {
     let (start, end) = (span.start(), span.end());
-    let len = if end.line == start.line { end.column.saturating_sub(start.column) } else { 1 };
+    let len = if end.line == start.line {
+        end.column.saturating_sub(start.column)
+    } else {
+        1
+    };
     span_loc(file, span, len.max(1) as u32)
 }
 
@@ -107,7 +136,10 @@ mod tests {
     #[test]
     fn module_paths() {
         assert_eq!(module_path("apps/v1/mod.rs"), (vec!["apps".into(), "v1".into()], true));
-        assert_eq!(module_path("apps/v1/types.rs"), (vec!["apps".into(), "v1".into(), "types".into()], false));
+        assert_eq!(
+            module_path("apps/v1/types.rs"),
+            (vec!["apps".into(), "v1".into(), "types".into()], false)
+        );
         assert_eq!(module_path("lib.rs"), (vec![], true));
         assert_eq!(module_path("install.rs"), (vec!["install".into()], false));
     }
@@ -115,8 +147,15 @@ mod tests {
     #[test]
     fn parse_order_does_not_depend_on_input_order() {
         let mut d = Diagnostics::new();
-        let files = parse_sources("src", vec![("b.rs".into(), String::new()), ("a.rs".into(), String::new())], &mut d);
-        assert_eq!(files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(), ["a.rs", "b.rs"]);
+        let files = parse_sources(
+            "src",
+            vec![("b.rs".into(), String::new()), ("a.rs".into(), String::new())],
+            &mut d,
+        );
+        assert_eq!(
+            files.iter().map(|f| f.rel.as_str()).collect::<Vec<_>>(),
+            ["a.rs", "b.rs"]
+        );
         assert_eq!(&*files[0].display, "src/a.rs");
         d.finish().unwrap();
     }

@@ -154,7 +154,9 @@ mod tests {
 
     #[test]
     fn reads_field_attributes() {
-        let f = field_of(r#"struct A { #[serde(rename = "hostIP", default, skip_serializing_if = "Option::is_none")] x: u8 }"#);
+        let f = field_of(
+            r#"struct A { #[serde(rename = "hostIP", default, skip_serializing_if = "Option::is_none")] x: u8 }"#,
+        );
         assert_eq!(f.rename.as_deref(), Some("hostIP"));
         assert!(f.default && !f.flatten && !f.skip);
         assert_eq!(f.skip_serializing_if.as_deref(), Some("Option::is_none"));
@@ -168,7 +170,8 @@ mod tests {
     #[test]
     fn reads_container_attributes() {
         let s: syn::ItemStruct =
-            syn::parse_str(r#"#[derive(Serialize)] #[serde(rename_all = "camelCase", deny_unknown_fields)] struct A;"#).unwrap();
+            syn::parse_str(r#"#[derive(Serialize)] #[serde(rename_all = "camelCase", deny_unknown_fields)] struct A;"#)
+                .unwrap();
         let c = container(&s.attrs);
         assert_eq!(c.rename_all.as_deref(), Some("camelCase"));
         assert!(c.present);
@@ -179,7 +182,10 @@ mod tests {
     #[test]
     fn rename_rules() {
         assert_eq!(apply_rename_all(Some("camelCase"), "host_ip"), "hostIp");
-        assert_eq!(apply_rename_all(Some("camelCase"), "termination_grace_period_seconds"), "terminationGracePeriodSeconds");
+        assert_eq!(
+            apply_rename_all(Some("camelCase"), "termination_grace_period_seconds"),
+            "terminationGracePeriodSeconds"
+        );
         assert_eq!(apply_rename_all(None, "replicas"), "replicas");
     }
 }

@@ -59,7 +59,10 @@ pub struct DocBlock {
 impl DocBlock {
     /// Names of every tag written, valid or not.
     pub fn written(&self) -> impl Iterator<Item = &str> {
-        self.tags.iter().map(|t| t.name.as_str()).chain(self.malformed.iter().map(String::as_str))
+        self.tags
+            .iter()
+            .map(|t| t.name.as_str())
+            .chain(self.malformed.iter().map(String::as_str))
     }
 }
 
@@ -71,13 +74,23 @@ pub fn extract(file: &Arc<str>, attrs: &[syn::Attribute], diags: &mut Diagnostic
             continue;
         }
         let syn::Meta::NameValue(nv) = &attr.meta else { continue };
-        let syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(lit), .. }) = &nv.value else { continue };
+        let syn::Expr::Lit(syn::ExprLit {
+            lit: syn::Lit::Str(lit),
+            ..
+        }) = &nv.value
+        else {
+            continue;
+        };
         let start = attr.pound_token.span.start();
         let text = lit.value();
         for (k, line) in text.split('\n').enumerate() {
             // `///` and `//!` are three characters; lines after the first of a block comment start
             // at column zero.
-            let (line_no, col0) = if k == 0 { (start.line, start.column + 3) } else { (start.line + k, 0) };
+            let (line_no, col0) = if k == 0 {
+                (start.line, start.column + 3)
+            } else {
+                (start.line + k, 0)
+            };
             classify_line(file, line, line_no as u32, col0 as u32, &mut block, diags);
         }
     }
@@ -94,16 +107,24 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
         return;
     }
     let text = trimmed.trim_end();
-    let loc = SourceLoc { file: file.clone(), line: line_no, col: col0 + lead + 1, len: text.chars().count() as u32 };
+    let loc = SourceLoc {
+        file: file.clone(),
+        line: line_no,
+        col: col0 + lead + 1,
+        len: text.chars().count() as u32,
+    };
     match parse_tag(text) {
         Ok((name, value)) => block.tags.push(RawTag { name, value, loc }),
         Err(why) => {
-            let name = text[1..].split(|c: char| c == '=' || c.is_whitespace()).next().unwrap_or_default();
+            let name = text[1..]
+                .split(|c: char| c == '=' || c.is_whitespace())
+                .next()
+                .unwrap_or_default();
             block.malformed.push(name.to_string());
             diags.push(
-            Diagnostic::error(&loc, format!("malformed tag `{text}`: {why}"))
-                .label("not a valid tag")
-                .help("a tag is `+name` or `+name=value`, alone on its doc line, with no spaces around `=`"),
+                Diagnostic::error(&loc, format!("malformed tag `{text}`: {why}"))
+                    .label("not a valid tag")
+                    .help("a tag is `+name` or `+name=value`, alone on its doc line, with no spaces around `=`"),
             );
         }
     }
@@ -120,10 +141,16 @@ pub fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
     if name.ends_with([' ', '\t']) || value_has_lead_space {
         return Err("spaces around `=`".into());
     }
-    if let Some(bad) = name.chars().find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/'))) {
+    if let Some(bad) = name
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/')))
+    {
         return Err(format!("`{bad}` cannot appear in a tag name"));
     }
-    if name.split(':').any(|s| !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')) {
+    if name
+        .split(':')
+        .any(|s| !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+    {
         return Err("every `:`-separated part of a tag name starts with a letter".into());
     }
     Ok((name.to_string(), value))
@@ -143,11 +170,15 @@ mod tests {
 
     #[test]
     fn splits_prose_and_tags_with_locations() {
-        let (b, errs) = block("/// Deployment enables updates.\n/// +genclient\n///   +k8s:deepcopy-gen=package\nstruct A;");
+        let (b, errs) =
+            block("/// Deployment enables updates.\n/// +genclient\n///   +k8s:deepcopy-gen=package\nstruct A;");
         assert!(errs.is_empty());
         assert_eq!(b.prose, ["Deployment enables updates."]);
         assert_eq!(b.tags.len(), 2);
-        assert_eq!((b.tags[0].name.as_str(), b.tags[0].value.as_deref()), ("genclient", None));
+        assert_eq!(
+            (b.tags[0].name.as_str(), b.tags[0].value.as_deref()),
+            ("genclient", None)
+        );
         assert_eq!((b.tags[0].loc.line, b.tags[0].loc.col, b.tags[0].loc.len), (2, 5, 10));
         assert_eq!(b.tags[1].value.as_deref(), Some("package"));
         assert_eq!((b.tags[1].loc.line, b.tags[1].loc.col), (3, 7));
@@ -163,7 +194,10 @@ mod tests {
     #[test]
     fn grammar() {
         assert_eq!(parse_tag("+groupName="), Ok(("groupName".into(), Some(String::new()))));
-        assert_eq!(parse_tag("+genclient:method=Get,verb=get").unwrap().1.as_deref(), Some("Get,verb=get"));
+        assert_eq!(
+            parse_tag("+genclient:method=Get,verb=get").unwrap().1.as_deref(),
+            Some("Get,verb=get")
+        );
         assert_eq!(parse_tag("+groupName = apps"), Err("spaces around `=`".into()));
         assert_eq!(parse_tag("+group Name"), Err("` ` cannot appear in a tag name".into()));
         assert!(parse_tag("+k8s:=x").is_err());

@@ -124,8 +124,13 @@ fn extra_files(plan: &Plan) -> std::io::Result<Vec<PathBuf>> {
 
 /// `zz_generated_deepcopy.rs` -> `deepcopy`.
 fn generator_of(path: &Path) -> String {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    name.trim_start_matches(GENERATED_PREFIX).trim_end_matches(".rs").to_string()
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    name.trim_start_matches(GENERATED_PREFIX)
+        .trim_end_matches(".rs")
+        .to_string()
 }
 
 fn remove_empty_parents(path: &Path, root: &Path) {
@@ -164,10 +169,19 @@ mod tests {
     }
 
     fn plan(root: &Path, files: &[(&str, &str)]) -> Plan {
-        let mut p = Plan { root: root.to_path_buf(), ..Plan::default() };
+        let mut p = Plan {
+            root: root.to_path_buf(),
+            ..Plan::default()
+        };
         p.timings.insert("deepcopy", Duration::ZERO);
         for (rel, contents) in files {
-            p.files.insert(root.join(rel), GeneratedFile { generator: "deepcopy", contents: contents.to_string() });
+            p.files.insert(
+                root.join(rel),
+                GeneratedFile {
+                    generator: "deepcopy",
+                    contents: contents.to_string(),
+                },
+            );
         }
         p
     }
@@ -175,27 +189,67 @@ mod tests {
     #[test]
     fn apply_writes_only_changes_and_removes_stale_files() {
         let root = tmp("apply");
-        let first = plan(&root, &[("a/zz_generated_deepcopy.rs", "one\n"), ("b/zz_generated_deepcopy.rs", "two\n")]);
-        assert_eq!(apply(&first).unwrap()["deepcopy"], Counts { written: 2, unchanged: 0, removed: 0 });
+        let first = plan(
+            &root,
+            &[
+                ("a/zz_generated_deepcopy.rs", "one\n"),
+                ("b/zz_generated_deepcopy.rs", "two\n"),
+            ],
+        );
+        assert_eq!(
+            apply(&first).unwrap()["deepcopy"],
+            Counts {
+                written: 2,
+                unchanged: 0,
+                removed: 0
+            }
+        );
         let second = plan(&root, &[("a/zz_generated_deepcopy.rs", "one\n")]);
-        assert_eq!(apply(&second).unwrap()["deepcopy"], Counts { written: 0, unchanged: 1, removed: 1 });
+        assert_eq!(
+            apply(&second).unwrap()["deepcopy"],
+            Counts {
+                written: 0,
+                unchanged: 1,
+                removed: 1
+            }
+        );
         assert!(!root.join("b").exists(), "empty directories of removed files go too");
         std::fs::write(root.join("a/notes.rs"), "hand-written").unwrap();
-        assert!(verify(&second).unwrap().is_empty(), "files without the generated prefix are not ours");
+        assert!(
+            verify(&second).unwrap().is_empty(),
+            "files without the generated prefix are not ours"
+        );
         let _ = std::fs::remove_dir_all(&root);
     }
 
     #[test]
     fn verify_reports_stale_missing_and_extra_with_diffs() {
         let root = tmp("verify");
-        apply(&plan(&root, &[("a/zz_generated_deepcopy.rs", "one\ntwo\n"), ("zz_generated_deepcopy.rs", "x\n")])).unwrap();
-        let want = plan(&root, &[("a/zz_generated_deepcopy.rs", "one\nthree\n"), ("c/zz_generated_deepcopy.rs", "new\n")]);
+        apply(&plan(
+            &root,
+            &[
+                ("a/zz_generated_deepcopy.rs", "one\ntwo\n"),
+                ("zz_generated_deepcopy.rs", "x\n"),
+            ],
+        ))
+        .unwrap();
+        let want = plan(
+            &root,
+            &[
+                ("a/zz_generated_deepcopy.rs", "one\nthree\n"),
+                ("c/zz_generated_deepcopy.rs", "new\n"),
+            ],
+        );
         let problems = verify(&want).unwrap();
         assert_eq!(problems.len(), 3, "{problems:?}");
-        let Problem::Stale(p, d) = &problems[0] else { panic!("{problems:?}") };
+        let Problem::Stale(p, d) = &problems[0] else {
+            panic!("{problems:?}")
+        };
         assert!(p.ends_with("a/zz_generated_deepcopy.rs"));
         assert!(d.contains("-two\n+three\n"), "{d}");
-        assert!(matches!(&problems[1], Problem::Missing(p, d) if p.ends_with("c/zz_generated_deepcopy.rs") && d.contains("+new")));
+        assert!(
+            matches!(&problems[1], Problem::Missing(p, d) if p.ends_with("c/zz_generated_deepcopy.rs") && d.contains("+new"))
+        );
         assert!(matches!(&problems[2], Problem::Extra(p) if p.ends_with("zz_generated_deepcopy.rs")));
         let _ = std::fs::remove_dir_all(&root);
     }
@@ -205,7 +259,11 @@ mod tests {
         let root = tmp("crlf");
         std::fs::create_dir_all(&root).unwrap();
         std::fs::write(root.join("zz_generated_deepcopy.rs"), "a\r\nb\r\n").unwrap();
-        assert!(verify(&plan(&root, &[("zz_generated_deepcopy.rs", "a\nb\n")])).unwrap().is_empty());
+        assert!(
+            verify(&plan(&root, &[("zz_generated_deepcopy.rs", "a\nb\n")]))
+                .unwrap()
+                .is_empty()
+        );
         let _ = std::fs::remove_dir_all(&root);
     }
 }

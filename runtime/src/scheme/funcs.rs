@@ -12,8 +12,7 @@ use std::any::TypeId;
 pub(super) type DefaulterFn = Box<dyn Fn(&mut dyn Object) + Send + Sync>;
 
 /// A type-erased conversion function between two concrete types.
-pub(super) type ConversionFn =
-    Box<dyn Fn(&dyn Object, &mut dyn Object) -> Result<(), ConversionError> + Send + Sync>;
+pub(super) type ConversionFn = Box<dyn Fn(&dyn Object, &mut dyn Object) -> Result<(), ConversionError> + Send + Sync>;
 
 /// Converts a field selector `(label, value)` of one kind to its internal form (Go's
 /// `FieldLabelConversionFunc`).
@@ -38,10 +37,7 @@ impl Scheme {
     }
 
     /// Registers the conversion from `A` to `B`, replacing any earlier one (Go's `AddConversionFunc`).
-    pub fn add_conversion_func<A: Object, B: Object>(
-        &mut self,
-        f: fn(&A, &mut B) -> Result<(), ConversionError>,
-    ) {
+    pub fn add_conversion_func<A: Object, B: Object>(&mut self, f: fn(&A, &mut B) -> Result<(), ConversionError>) {
         let erased = move |input: &dyn Object, out: &mut dyn Object| {
             let (from, to) = (input.type_name(), out.type_name());
             match (input.downcast_ref::<A>(), out.downcast_mut::<B>()) {
@@ -56,8 +52,7 @@ impl Scheme {
 
     /// Whether a conversion from `A` to `B` is registered.
     pub fn has_conversion_func<A: Object, B: Object>(&self) -> bool {
-        self.conversions
-            .contains_key(&(TypeId::of::<A>(), TypeId::of::<B>()))
+        self.conversions.contains_key(&(TypeId::of::<A>(), TypeId::of::<B>()))
     }
 
     /// Converts `input` into `out` with the function registered for their concrete types (Go's `Convert`).
@@ -75,11 +70,7 @@ impl Scheme {
     }
 
     /// Registers the field-selector conversion for `gvk`, replacing any earlier one.
-    pub fn add_field_label_conversion_func(
-        &mut self,
-        gvk: GroupVersionKind,
-        f: FieldLabelConversionFn,
-    ) {
+    pub fn add_field_label_conversion_func(&mut self, gvk: GroupVersionKind, f: FieldLabelConversionFn) {
         self.field_label_conversions.insert(gvk, f);
     }
 
@@ -126,10 +117,7 @@ mod tests {
 
     fn foo_to_bar(foo: &Foo, bar: &mut Bar) -> Result<(), ConversionError> {
         if foo.value < 0 {
-            return Err(ConversionError::Custom(format!(
-                "negative value {}",
-                foo.value
-            )));
+            return Err(ConversionError::Custom(format!("negative value {}", foo.value)));
         }
         bar.value = foo.value + 100;
         Ok(())
@@ -213,11 +201,7 @@ mod tests {
                 to: std::any::type_name::<Baz>(),
             })
         );
-        assert!(
-            scheme
-                .convert(&Bar::default(), &mut Foo::default())
-                .is_err()
-        );
+        assert!(scheme.convert(&Bar::default(), &mut Foo::default()).is_err());
     }
 
     #[test]
@@ -244,20 +228,13 @@ mod tests {
         let pod = GroupVersionKind::from_static("", "v1", "Pod");
         scheme.add_field_label_conversion_func(pod.clone(), pod_field_labels);
         let converted = scheme.convert_field_label(&pod, "spec.host", "node1");
-        assert_eq!(
-            converted,
-            Ok(("spec.nodeName".to_owned(), "node1".to_owned()))
-        );
+        assert_eq!(converted, Ok(("spec.nodeName".to_owned(), "node1".to_owned())));
         assert_eq!(
             scheme.convert_field_label(&pod, "metadata.name", "p"),
             Ok(("metadata.name".to_owned(), "p".to_owned()))
         );
         // Another kind, even in the same version, keeps the default.
         let node = GroupVersionKind::from_static("", "v1", "Node");
-        assert!(
-            scheme
-                .convert_field_label(&node, "spec.host", "node1")
-                .is_err()
-        );
+        assert!(scheme.convert_field_label(&node, "spec.host", "node1").is_err());
     }
 }

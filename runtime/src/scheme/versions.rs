@@ -41,11 +41,7 @@ impl Scheme {
     /// The versions of `group` in priority order: the order set by [`Scheme::set_version_priority`], then
     /// the group's other observed versions in registration order. The internal version never appears.
     pub fn prioritized_versions_for_group(&self, group: &str) -> Vec<GroupVersion> {
-        let mut ret = self
-            .version_priority
-            .get(group)
-            .cloned()
-            .unwrap_or_default();
+        let mut ret = self.version_priority.get(group).cloned().unwrap_or_default();
         for observed in self.observed_versions.iter().filter(|gv| gv.group == group) {
             push_unique(&mut ret, observed);
         }
@@ -55,8 +51,7 @@ impl Scheme {
     /// Every version of every group: prioritized groups first, in group-name order, then the remaining
     /// observed versions in registration order.
     pub fn prioritized_versions_all_groups(&self) -> Vec<GroupVersion> {
-        let mut ret: Vec<GroupVersion> =
-            self.version_priority.values().flatten().cloned().collect();
+        let mut ret: Vec<GroupVersion> = self.version_priority.values().flatten().cloned().collect();
         for observed in &self.observed_versions {
             push_unique(&mut ret, observed);
         }
@@ -168,11 +163,7 @@ mod tests {
     #[test]
     fn the_internal_version_is_never_prioritized() -> Result<(), SchemeError> {
         let mut scheme = scheme()?;
-        assert!(
-            !scheme
-                .prioritized_versions_for_group("apps")
-                .contains(&APPS_INTERNAL)
-        );
+        assert!(!scheme.prioritized_versions_for_group("apps").contains(&APPS_INTERNAL));
         assert_eq!(
             scheme.set_version_priority(&[APPS_V1, APPS_INTERNAL]),
             Err(SchemeError::InternalVersionPriority(APPS_INTERNAL))
@@ -215,19 +206,13 @@ mod tests {
             scheme.versions_for_group_kind(&foo),
             vec![APPS_V1BETA1, APPS_V1BETA2, APPS_V1]
         );
-        assert_eq!(
-            scheme.versions_for_group_kind(&bar),
-            vec![APPS_V1BETA1, APPS_V1]
-        );
+        assert_eq!(scheme.versions_for_group_kind(&bar), vec![APPS_V1BETA1, APPS_V1]);
         scheme.set_version_priority(&[APPS_V1, APPS_V1BETA2])?;
         assert_eq!(
             scheme.versions_for_group_kind(&foo),
             vec![APPS_V1, APPS_V1BETA2, APPS_V1BETA1]
         );
-        assert_eq!(
-            scheme.versions_for_group_kind(&bar),
-            vec![APPS_V1, APPS_V1BETA1]
-        );
+        assert_eq!(scheme.versions_for_group_kind(&bar), vec![APPS_V1, APPS_V1BETA1]);
         assert!(
             scheme
                 .versions_for_group_kind(&GroupKind::from_static("apps", "Baz"))
@@ -253,10 +238,7 @@ mod tests {
             scheme.prioritized_versions_all_groups(),
             vec![APPS_V1, APPS_V1BETA2, BATCH_V1, APPS_V1BETA1, CORE_V1]
         );
-        assert_eq!(
-            scheme.preferred_version_all_groups(),
-            vec![APPS_V1, BATCH_V1, CORE_V1]
-        );
+        assert_eq!(scheme.preferred_version_all_groups(), vec![APPS_V1, BATCH_V1, CORE_V1]);
         Ok(())
     }
 
@@ -272,11 +254,7 @@ mod tests {
         // The internal version is registered as types but, as in Go, not observed as a version.
         assert!(scheme.recognizes(&APPS_INTERNAL.with_kind("Foo")));
         assert!(!scheme.is_version_registered(&APPS_INTERNAL));
-        scheme.add_known_type::<Foo>(GroupVersionKind::from_static(
-            "policy",
-            API_VERSION_INTERNAL,
-            "Foo",
-        ))?;
+        scheme.add_known_type::<Foo>(GroupVersionKind::from_static("policy", API_VERSION_INTERNAL, "Foo"))?;
         assert!(!scheme.is_group_registered("policy"));
         Ok(())
     }

@@ -40,20 +40,14 @@ pub(super) struct RandomSeq<'a> {
 
 impl<'a> RandomSeq<'a> {
     pub(super) fn new(filler: Filler<'a>, len: usize) -> Self {
-        Self {
-            filler,
-            remaining: len,
-        }
+        Self { filler, remaining: len }
     }
 }
 
 impl<'de> de::SeqAccess<'de> for RandomSeq<'_> {
     type Error = Error;
 
-    fn next_element_seed<T: DeserializeSeed<'de>>(
-        &mut self,
-        seed: T,
-    ) -> Result<Option<T::Value>, Error> {
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>, Error> {
         if self.remaining == 0 {
             return Ok(None);
         }
@@ -97,18 +91,14 @@ impl<'a> RandomMap<'a> {
 impl<'de> de::MapAccess<'de> for RandomMap<'_> {
     type Error = Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
         if self.remaining == 0 {
             return Ok(None);
         }
         self.remaining -= 1;
         if self.text_keys {
             let key = self.filler.text();
-            seed.deserialize(StringDeserializer::<Error>::new(key))
-                .map(Some)
+            seed.deserialize(StringDeserializer::<Error>::new(key)).map(Some)
         } else {
             seed.deserialize(self.filler.reborrow()).map(Some)
         }
@@ -176,25 +166,17 @@ impl<'a> FieldMap<'a> {
 impl<'de> de::MapAccess<'de> for FieldMap<'_> {
     type Error = Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
         let Some(name) = self.keys.next() else {
             return Ok(None);
         };
         self.last.set(Some(name));
-        seed.deserialize(BorrowedStrDeserializer::<Error>::new(name))
-            .map(Some)
+        seed.deserialize(BorrowedStrDeserializer::<Error>::new(name)).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
         let wanted = match (self.struct_name, self.last.get()) {
-            (Some(ty), Some(field)) => self
-                .filler
-                .context()
-                .wanted_text(ty, field)
-                .map(str::to_owned),
+            (Some(ty), Some(field)) => self.filler.context().wanted_text(ty, field).map(str::to_owned),
             _ => None,
         };
         seed.deserialize(self.filler.reborrow().with_preset(wanted))
@@ -243,11 +225,7 @@ impl<'de> de::VariantAccess<'de> for RandomEnum<'_> {
         de::Deserializer::deserialize_tuple(self.filler, len, visitor)
     }
 
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn struct_variant<V: Visitor<'de>>(self, fields: &'static [&'static str], visitor: V) -> Result<V::Value, Error> {
         de::Deserializer::deserialize_struct(self.filler, self.variant, fields, visitor)
     }
 }

@@ -83,10 +83,7 @@ impl<'a> Filler<'a> {
 
     /// This filler with `text` as the answer to its next string request.
     pub(super) fn with_preset(self, text: Option<String>) -> Self {
-        Self {
-            preset: text,
-            ..self
-        }
+        Self { preset: text, ..self }
     }
 
     /// Whether this value is as deep as values go: collections are empty and options `None` from here.
@@ -249,14 +246,10 @@ impl<'de> de::Deserializer<'de> for Filler<'_> {
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Error> {
         // Inside another `Some`, `None` would serialize as the outer option's null and read back as
         // the outer `None`, so only `Some` survives JSON there.
-        if !self.non_null && (self.at_limit() || self.rng.random_bool(self.cx.options.none_chance))
-        {
+        if !self.non_null && (self.at_limit() || self.rng.random_bool(self.cx.options.none_chance)) {
             visitor.visit_none()
         } else {
-            visitor.visit_some(Filler {
-                non_null: true,
-                ..self
-            })
+            visitor.visit_some(Filler { non_null: true, ..self })
         }
     }
 
@@ -264,19 +257,11 @@ impl<'de> de::Deserializer<'de> for Filler<'_> {
         visitor.visit_unit()
     }
 
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_unit_struct<V: Visitor<'de>>(self, _name: &'static str, visitor: V) -> Result<V::Value, Error> {
         visitor.visit_unit()
     }
 
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, Error> {
+    fn deserialize_newtype_struct<V: Visitor<'de>>(self, name: &'static str, visitor: V) -> Result<V::Value, Error> {
         // A newtype serializes as its inner value, so the inner value inherits `non_null`.
         let non_null = self.non_null;
         let mut inner = self.enter()?;
@@ -336,9 +321,7 @@ impl<'de> de::Deserializer<'de> for Filler<'_> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         if variants.is_empty() {
-            return Err(de::Error::custom(format_args!(
-                "enum {name} has no variant to choose"
-            )));
+            return Err(de::Error::custom(format_args!("enum {name} has no variant to choose")));
         }
         let variant = variants[self.rng.random_range(0..variants.len())];
         visitor.visit_enum(RandomEnum::new(self.enter()?, variant))

@@ -30,8 +30,7 @@ const QUANTITY_SUFFIXES: &[(&str, u32)] = &[
 ];
 
 /// The standard base64 alphabet (RFC 4648), which k8s-openapi's `ByteString` decodes.
-const BASE64_ALPHABET: &[u8; 64] =
-    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const BASE64_ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// The one shape that a self-describing (`deserialize_any`) request should get.
 pub(super) enum AnyHint {
@@ -116,9 +115,7 @@ fn base64(bytes: &[u8]) -> String {
         // A chunk of n bytes carries n + 1 sextets; '=' pads the group to four characters.
         for i in 0..4 {
             if i <= chunk.len() {
-                out.push(char::from(
-                    BASE64_ALPHABET[(group >> (18 - 6 * i)) as usize & 63],
-                ));
+                out.push(char::from(BASE64_ALPHABET[(group >> (18 - 6 * i)) as usize & 63]));
             } else {
                 out.push('=');
             }

@@ -35,9 +35,7 @@ impl Context {
     pub(super) fn learn(&mut self, err: &Error) {
         match &err.problem {
             Some(Problem::Missing(name)) if !self.missing.contains(name) => self.missing.push(name),
-            Some(Problem::Duplicate(name)) if !self.duplicated.contains(name) => {
-                self.duplicated.push(name)
-            }
+            Some(Problem::Duplicate(name)) if !self.duplicated.contains(name) => self.duplicated.push(name),
             Some(Problem::WrongText {
                 expected,
                 at: Some((ty, field)),

@@ -31,12 +31,8 @@ fn assert_round_trip<T: Serialize + DeserializeOwned + PartialEq + Debug>(value:
         "seed {seed}: changed by a round trip through serde_json::Value"
     );
     let text = serde_json::to_string(value).expect("filled values serialize");
-    let back: T =
-        serde_json::from_str(&text).unwrap_or_else(|err| panic!("seed {seed}: {err}\n{text}"));
-    assert_eq!(
-        &back, value,
-        "seed {seed}: changed by a round trip through JSON text"
-    );
+    let back: T = serde_json::from_str(&text).unwrap_or_else(|err| panic!("seed {seed}: {err}\n{text}"));
+    assert_eq!(&back, value, "seed {seed}: changed by a round trip through JSON text");
 }
 
 /// Fills `T` with `options` for every seed in `seeds`, asserts the round trip and returns the values.
@@ -46,8 +42,7 @@ fn fill_all_with<T: Serialize + DeserializeOwned + PartialEq + Debug>(
 ) -> Vec<T> {
     seeds
         .map(|seed| {
-            let value =
-                fill_with::<T>(seed, options).unwrap_or_else(|err| panic!("seed {seed}: {err}"));
+            let value = fill_with::<T>(seed, options).unwrap_or_else(|err| panic!("seed {seed}: {err}"));
             assert_round_trip(&value, seed);
             value
         })
@@ -55,9 +50,7 @@ fn fill_all_with<T: Serialize + DeserializeOwned + PartialEq + Debug>(
 }
 
 /// [`fill_all_with`] with the default options.
-fn fill_all<T: Serialize + DeserializeOwned + PartialEq + Debug>(
-    seeds: std::ops::Range<u64>,
-) -> Vec<T> {
+fn fill_all<T: Serialize + DeserializeOwned + PartialEq + Debug>(seeds: std::ops::Range<u64>) -> Vec<T> {
     fill_all_with(&FillOptions::default(), seeds)
 }
 
@@ -82,24 +75,15 @@ fn different_seeds_give_different_values() {
 fn pods_fill_and_survive_a_json_round_trip() {
     let pods: Vec<Pod> = fill_all(0..200);
     // The formatted leaf types must actually be reached for the round trip to check them.
-    let created = pods
-        .iter()
-        .filter(|p| p.metadata.creation_timestamp.is_some())
-        .count();
+    let created = pods.iter().filter(|p| p.metadata.creation_timestamp.is_some()).count();
     let limits = pods
         .iter()
         .filter_map(|p| p.spec.as_ref())
         .flat_map(|s| &s.containers)
         .filter_map(|c| c.resources.as_ref()?.limits.as_ref())
         .filter(|limits| !limits.is_empty());
-    assert!(
-        created > 100,
-        "{created} of 200 pods have a creationTimestamp"
-    );
-    assert!(
-        limits.count() > 10,
-        "too few containers have resource limits"
-    );
+    assert!(created > 100, "{created} of 200 pods have a creationTimestamp");
+    assert!(limits.count() > 10, "too few containers have resource limits");
 }
 
 #[test]
@@ -134,15 +118,7 @@ fn deployments_fill_and_survive_a_json_round_trip() {
     let deployments: Vec<Deployment> = fill_all(0..200);
     let surges: Vec<&IntOrString> = deployments
         .iter()
-        .filter_map(|d| {
-            d.spec
-                .strategy
-                .as_ref()?
-                .rolling_update
-                .as_ref()?
-                .max_surge
-                .as_ref()
-        })
+        .filter_map(|d| d.spec.strategy.as_ref()?.rolling_update.as_ref()?.max_surge.as_ref())
         .collect();
     assert!(
         surges.iter().any(|s| matches!(s, IntOrString::Int(_))),
@@ -193,9 +169,7 @@ fn formatted_leaf_types_get_valid_values() {
         "Time carries whole seconds"
     );
     assert!(
-        micro_times
-            .iter()
-            .all(|t| t.0.subsec_nanosecond() % 1_000 == 0),
+        micro_times.iter().all(|t| t.0.subsec_nanosecond() % 1_000 == 0),
         "MicroTime carries microseconds"
     );
     assert!(
@@ -203,22 +177,12 @@ fn formatted_leaf_types_get_valid_values() {
         "MicroTime uses its microseconds"
     );
     assert!(
-        quantities
-            .iter()
-            .all(|q| q.0.starts_with(|c: char| c.is_ascii_digit())),
+        quantities.iter().all(|q| q.0.starts_with(|c: char| c.is_ascii_digit())),
         "{quantities:?}"
     );
     assert!(byte_strings.iter().any(|b| !b.0.is_empty()));
-    assert!(
-        int_or_strings
-            .iter()
-            .any(|v| matches!(v, IntOrString::Int(_)))
-    );
-    assert!(
-        int_or_strings
-            .iter()
-            .any(|v| matches!(v, IntOrString::String(_)))
-    );
+    assert!(int_or_strings.iter().any(|v| matches!(v, IntOrString::Int(_))));
+    assert!(int_or_strings.iter().any(|v| matches!(v, IntOrString::String(_))));
 }
 
 #[test]
@@ -242,12 +206,7 @@ struct Tree {
 
 impl Tree {
     fn depth(&self) -> usize {
-        let below = self
-            .children
-            .iter()
-            .chain(self.next.as_deref())
-            .map(Tree::depth)
-            .max();
+        let below = self.children.iter().chain(self.next.as_deref()).map(Tree::depth).max();
         1 + below.unwrap_or(0)
     }
 }
@@ -276,10 +235,7 @@ fn recursive_types_terminate() {
     );
     assert!(trees.iter().any(|t| t.depth() > 2), "trees do nest");
     let _: Vec<Expr> = fill_all(0..100);
-    assert!(matches!(
-        fill::<Loop>(0),
-        Err(FillError::Rejected { attempts: 32, .. })
-    ));
+    assert!(matches!(fill::<Loop>(0), Err(FillError::Rejected { attempts: 32, .. })));
 }
 
 /// The spec of [`Flattened`].
@@ -317,19 +273,13 @@ struct FlattenedWidget {
 #[test]
 fn flattened_structs_fill_their_other_fields() {
     let values: Vec<Flattened> = fill_all(0..100);
-    let filled_metadata = values
-        .iter()
-        .filter(|v| v.metadata != ObjectMeta::default())
-        .count();
+    let filled_metadata = values.iter().filter(|v| v.metadata != ObjectMeta::default()).count();
     let with_spec = values.iter().filter(|v| v.spec.is_some()).count();
     assert!(
         values.iter().all(|v| v.type_meta.is_none()),
         "TypeMeta stays empty, as in Go's fuzzer"
     );
-    assert!(
-        filled_metadata >= 90,
-        "metadata filled in {filled_metadata} of 100"
-    );
+    assert!(filled_metadata >= 90, "metadata filled in {filled_metadata} of 100");
     assert!(with_spec >= 55, "spec present in {with_spec} of 100");
     // A required field outside the known names is learned from serde's "missing field" error, while an
     // optional one is never asked for and keeps its default.
@@ -395,11 +345,7 @@ fn lengths_and_depth_follow_the_options() {
         ..FillOptions::default()
     };
     let lengths: BTreeSet<usize> = (0..200)
-        .map(|seed| {
-            fill_with::<Vec<u8>>(seed, &options)
-                .expect("vectors fill")
-                .len()
-        })
+        .map(|seed| fill_with::<Vec<u8>>(seed, &options).expect("vectors fill").len())
         .collect();
     assert_eq!(lengths, BTreeSet::from([0, 1, 2]));
     let flat = FillOptions {
@@ -407,16 +353,8 @@ fn lengths_and_depth_follow_the_options() {
         ..FillOptions::default()
     };
     for seed in 0..50 {
-        assert!(
-            fill_with::<Vec<u8>>(seed, &flat)
-                .expect("vectors fill")
-                .is_empty()
-        );
-        assert!(
-            fill_with::<Option<u8>>(seed, &flat)
-                .expect("options fill")
-                .is_none()
-        );
+        assert!(fill_with::<Vec<u8>>(seed, &flat).expect("vectors fill").is_empty());
+        assert!(fill_with::<Option<u8>>(seed, &flat).expect("options fill").is_none());
     }
 }
 

@@ -10,8 +10,10 @@
 mod types;
 pub use types::*;
 
+#[rustfmt::skip]
 #[path = "../../../../generated/apis/core/v1/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
+#[rustfmt::skip]
 #[path = "../../../../generated/apis/core/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

@@ -7,8 +7,10 @@ pub use types::*;
 
 pub mod v1;
 
+#[rustfmt::skip]
 #[path = "../../../../../target/tmp/generators-errors/bad_file_among_good_packages/widgets/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
+#[rustfmt::skip]
 #[path = "../../../../../target/tmp/generators-errors/bad_file_among_good_packages/widgets/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

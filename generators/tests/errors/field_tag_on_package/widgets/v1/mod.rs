@@ -6,8 +6,10 @@
 mod types;
 pub use types::*;
 
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/field_tag_on_package/widgets/v1/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/field_tag_on_package/widgets/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

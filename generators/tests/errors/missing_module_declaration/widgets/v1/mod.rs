@@ -5,6 +5,7 @@
 mod types;
 pub use types::*;
 
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/missing_module_declaration/widgets/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

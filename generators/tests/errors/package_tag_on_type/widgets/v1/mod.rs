@@ -5,8 +5,10 @@
 mod types;
 pub use types::*;
 
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/package_tag_on_type/widgets/v1/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/package_tag_on_type/widgets/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

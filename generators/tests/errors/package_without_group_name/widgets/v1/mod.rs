@@ -4,8 +4,10 @@
 mod types;
 pub use types::*;
 
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/package_without_group_name/widgets/v1/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/package_without_group_name/widgets/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

@@ -6,8 +6,10 @@
 mod types;
 pub use types::*;
 
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/stale_module_declaration/widgets/v1/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
+#[rustfmt::skip]
 #[path = "../../../../../../target/tmp/generators-errors/stale_module_declaration/widgets/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;
