@@ -42,30 +42,27 @@ impl Generator for Deepcopy {
         let mut items = Vec::new();
         let mut local = Diagnostics::new();
         for ty in pkg.types.values() {
-            if selected(pkg, ty) && ty.has_clone() {
-                local.note(format!(
-                    "{}: deepcopy: `{}` implements Clone itself; not generated",
-                    ty.loc, ty.name
-                ));
-            } else if !selected(pkg, ty) {
-                local.note(format!(
+            match (selected(pkg, ty), ty.has_clone()) {
+                (false, _) => local.note(format!(
                     "{}: deepcopy: `{}` is not selected (`+k8s:deepcopy-gen`)",
                     ty.loc, ty.name
-                ));
-            }
-            if selected(pkg, ty) && !ty.has_clone() {
-                if ty.generic {
-                    local.push(
-                        Diagnostic::error(
-                            &ty.loc,
-                            format!("cannot generate a deep copy of generic type `{}`", ty.name),
-                        )
-                        .label("generic"),
-                    );
-                    continue;
+                )),
+                (true, true) => local.note(format!(
+                    "{}: deepcopy: `{}` implements Clone itself; not generated",
+                    ty.loc, ty.name
+                )),
+                (true, false) if ty.generic => local.push(
+                    Diagnostic::error(
+                        &ty.loc,
+                        format!("cannot generate a deep copy of generic type `{}`", ty.name),
+                    )
+                    .label("generic")
+                    .help("API types are concrete; implement Clone by hand if it must stay generic"),
+                ),
+                (true, false) => {
+                    check_copyable(cx.universe, ty, &mut local);
+                    items.push(clone_impl(ty));
                 }
-                check_copyable(cx.universe, ty, &mut local);
-                items.push(clone_impl(ty));
             }
             if let Some(obj) = object_impl(pkg, ty, &mut local) {
                 items.push(obj);
@@ -325,16 +322,12 @@ fn interfaces(ty: &Type) -> impl Iterator<Item = (&crate::model::tags::Tag, &str
 
 /// `impl runtime::Object` for a type tagged with the runtime.Object interface.
 fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<TokenStream> {
-    for (t, iface) in interfaces(ty) {
-        {
-            if !OBJECT_INTERFACES.contains(&iface) {
-                diags.push(
-                    Diagnostic::error(&t.loc, format!("unknown deep-copy interface `{iface}`"))
-                        .label("not an interface this generator implements")
-                        .help("the interface is `runtime::Object` (Go's k8s.io/apimachinery/pkg/runtime.Object)"),
-                );
-            }
-        }
+    for (t, iface) in interfaces(ty).filter(|(_, i)| !OBJECT_INTERFACES.contains(i)) {
+        diags.push(
+            Diagnostic::error(&t.loc, format!("unknown deep-copy interface `{iface}`"))
+                .label("not an interface this generator implements")
+                .help("the interface is `runtime::Object` (Go's k8s.io/apimachinery/pkg/runtime.Object)"),
+        );
     }
     if !wants_object(ty) {
         return None;
