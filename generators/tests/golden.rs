@@ -101,3 +101,85 @@ fn skipped_items_are_noted_for_verbose_output() {
         plan.notes
     );
 }
+
+/// Copies a directory tree.
+fn copy_tree(from: &Path, to: &Path) {
+    for entry in walkdir::WalkDir::new(from) {
+        let entry = entry.unwrap();
+        let target = to.join(entry.path().strip_prefix(from).unwrap());
+        if entry.file_type().is_dir() {
+            std::fs::create_dir_all(&target).unwrap();
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// The binary, end to end on a copy of a fixture: verify passes on the checked-in tree; one edited
+/// byte makes it exit 1 naming the file with a diff; a write run repairs exactly that file.
+#[test]
+fn binary_verify_names_an_edited_file_and_codegen_repairs_it() {
+    let work = PathBuf::from("../target/tmp/generators-golden-verify");
+    let _ = std::fs::remove_dir_all(&work);
+    copy_tree(Path::new("tests/fixtures/widgets"), &work);
+    let run = |extra: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_generators"))
+            .args([
+                "--apis",
+                &work.join("src").to_string_lossy(),
+                "--output",
+                &work.join("generated").to_string_lossy(),
+            ])
+            .args(["--boilerplate", BOILERPLATE])
+            .args(extra)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, stdout, _) = run(&["--verify"]);
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("generated code is up to date (4 files)"), "{stdout}");
+
+    let edited = work.join("generated/widgets/v1/zz_generated_register.rs");
+    let text = std::fs::read_to_string(&edited).unwrap();
+    std::fs::write(
+        &edited,
+        text.replacen("pub const GROUP_NAME", "pub const GROUP_NAMF", 1),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(&["--verify"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        stdout.contains("stale: ../target/tmp/generators-golden-verify/generated/widgets/v1/zz_generated_register.rs"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("-pub const GROUP_NAMF") && stdout.contains("+pub const GROUP_NAME"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("1 generated file(s) out of date; run `generators --apis"),
+        "{stderr}"
+    );
+    assert!(
+        std::fs::read_to_string(&edited).unwrap().contains("GROUP_NAMF"),
+        "verify writes nothing"
+    );
+
+    let (code, stdout, _) = run(&[]);
+    assert_eq!(code, Some(0));
+    assert!(
+        stdout.contains("register: 1 written, 1 unchanged, 0 removed"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("deepcopy: 0 written, 2 unchanged, 0 removed"),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&edited).unwrap(), text);
+    let _ = std::fs::remove_dir_all(&work);
+}
