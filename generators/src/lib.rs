@@ -17,11 +17,10 @@ pub mod run;
 use std::collections::BTreeMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
-use std::time::Instant;
 
 use diag::{Diagnostic, Diagnostics, Errors};
 use model::{Package, Universe, names};
-use render::output::{GeneratedFile, Plan};
+use render::output::Plan;
 
 /// What to generate from where.
 #[derive(Clone, Debug)]
@@ -98,43 +97,11 @@ pub fn generate_from_sources(
     }
     let universe = model::build(&files, &mut diags);
     model::check::check(&universe, &mut diags);
-    let cx = generator::Context { universe: &universe };
     let mut plan = Plan {
         root: output.to_path_buf(),
         ..Plan::default()
     };
-    for generator in generator::all() {
-        let started = Instant::now();
-        for pkg in universe.packages.values() {
-            if !generator.applies(pkg) {
-                diags.note(format!(
-                    "{}: {}: package `{}` skipped: no {}",
-                    pkg.mod_file,
-                    generator.name(),
-                    pkg.path,
-                    generator.activation()
-                ));
-                continue;
-            }
-            let Some(tokens) = generator.generate_package(&cx, pkg, &mut diags) else {
-                continue;
-            };
-            match render::format::render(generator.tool(), boilerplate, tokens) {
-                Ok(contents) => {
-                    let path = output.join(&pkg.dir).join(names::generated_file(generator.name()));
-                    plan.files.insert(
-                        path,
-                        GeneratedFile {
-                            generator: generator.name(),
-                            contents,
-                        },
-                    );
-                }
-                Err(e) => diags.push(Diagnostic::error(&pkg.tag_loc(model::tags::name::GROUP_NAME), e)),
-            }
-        }
-        plan.timings.insert(generator.name(), started.elapsed());
-    }
+    (plan.files, plan.timings) = generator::run_all(&universe, output, boilerplate, &mut diags);
     check_module_decls(&universe, apis, &plan, &mut diags);
     plan.notes = diags.take_notes();
     match diags.finish() {

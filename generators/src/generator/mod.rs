@@ -4,10 +4,15 @@
 pub mod deepcopy;
 pub mod register;
 
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
 use proc_macro2::TokenStream;
 
-use crate::diag::Diagnostics;
-use crate::model::{Package, Universe};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::model::{Package, Universe, names};
+use crate::render::output::GeneratedFile;
 
 /// What every generator sees besides the package at hand.
 pub struct Context<'a> {
@@ -20,7 +25,7 @@ pub struct Context<'a> {
 /// Call order: `applies` once per package, in Universe order (module path order); for each package
 /// it applies to, `generate_package` once. A generator that applies to a package but has nothing
 /// to write reports that as an error, because a tag that does nothing is a mistake.
-pub trait Generator {
+pub trait Generator: Sync {
     /// Short name: `deepcopy` writes `zz_generated_deepcopy.rs`.
     fn name(&self) -> &'static str;
 
@@ -35,6 +40,105 @@ pub trait Generator {
 
     /// The file's items for one package, or `None` with errors pushed into `diags`.
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream>;
+}
+
+/// Runs every generator over every package it applies to and renders the files.
+///
+/// Each (generator, package) pair is independent, so the pairs are spread over the machine's
+/// cores; parsing tokens back into `syn::File` and formatting dominate the run. Results are merged
+/// into ordered maps and diagnostics are sorted, so the output does not depend on scheduling.
+/// Timings are the CPU time spent per generator.
+pub fn run_all(
+    universe: &Universe,
+    output: &Path,
+    boilerplate: &str,
+    diags: &mut Diagnostics,
+) -> (BTreeMap<PathBuf, GeneratedFile>, BTreeMap<&'static str, Duration>) {
+    let generators = all();
+    let mut jobs: Vec<(&dyn Generator, &Package)> = Vec::new();
+    for generator in &generators {
+        for pkg in universe.packages.values() {
+            if generator.applies(pkg) {
+                jobs.push((generator.as_ref(), pkg));
+            } else {
+                diags.note(format!(
+                    "{}: {}: package `{}` skipped: no {}",
+                    pkg.mod_file,
+                    generator.name(),
+                    pkg.path,
+                    generator.activation()
+                ));
+            }
+        }
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, jobs.len().max(1));
+    let cx = Context { universe };
+    let results: Vec<JobResult> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|t| {
+                let mine: Vec<_> = jobs.iter().skip(t).step_by(threads).copied().collect();
+                let cx = &cx;
+                scope.spawn(move || {
+                    mine.into_iter()
+                        .map(|(g, pkg)| run_one(cx, g, pkg, output, boilerplate))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut files = BTreeMap::new();
+    let mut timings: BTreeMap<&'static str, Duration> = generators.iter().map(|g| (g.name(), Duration::ZERO)).collect();
+    for r in results {
+        diags.extend(r.diags);
+        *timings.entry(r.generator).or_default() += r.time;
+        if let Some((path, file)) = r.file {
+            files.insert(path, file);
+        }
+    }
+    (files, timings)
+}
+
+/// What one (generator, package) job produced.
+struct JobResult {
+    generator: &'static str,
+    file: Option<(PathBuf, GeneratedFile)>,
+    diags: Diagnostics,
+    time: Duration,
+}
+
+fn run_one(cx: &Context<'_>, generator: &dyn Generator, pkg: &Package, output: &Path, boilerplate: &str) -> JobResult {
+    let started = Instant::now();
+    let mut diags = Diagnostics::new();
+    let file = generator.generate_package(cx, pkg, &mut diags).and_then(|tokens| {
+        match crate::render::format::render(generator.tool(), boilerplate, tokens) {
+            Ok(contents) => {
+                let path = output.join(&pkg.dir).join(names::generated_file(generator.name()));
+                Some((
+                    path,
+                    GeneratedFile {
+                        generator: generator.name(),
+                        contents,
+                    },
+                ))
+            }
+            Err(e) => {
+                diags.push(Diagnostic::error(&pkg.tag_loc(crate::model::tags::name::GROUP_NAME), e));
+                None
+            }
+        }
+    });
+    JobResult {
+        generator: generator.name(),
+        file,
+        diags,
+        time: started.elapsed(),
+    }
 }
 
 /// Every generator, in the order their summaries are printed.
