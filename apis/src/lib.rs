@@ -9,7 +9,9 @@
 #![deny(warnings)]
 #![allow(rustdoc::bare_urls, rustdoc::invalid_html_tags)]
 
+pub mod apiextensions;
 pub mod apps;
+pub mod autoscaling;
 pub mod core;
 
 use runtime::{Scheme, SchemeError};
@@ -19,6 +21,8 @@ use runtime::{Scheme, SchemeError};
 pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {
     core::install::install(scheme)?;
     apps::install::install(scheme)?;
+    apiextensions::install::install(scheme)?;
+    autoscaling::install::install(scheme)?;
     Ok(())
 }
 

@@ -1,7 +1,9 @@
 //! JSON shape of the v1 types: real-looking API server documents survive a deserialize/serialize
-//! roundtrip unchanged, and serialize exactly as k8s-openapi's own types do.
+//! roundtrip unchanged, and serialize exactly as k8s-openapi's own types do. The apps/v1beta1 and
+//! apps/v1beta2 documents (k8s-openapi has no types for these versions) must roundtrip unchanged.
 
 use apis::apps::v1::Deployment;
+use apis::apps::{v1beta1, v1beta2};
 use apis::core::v1::{ConfigMap, Pod};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -229,4 +231,209 @@ fn required_fields_are_required() {
         .unwrap()
         .remove("containerPort");
     assert!(serde_json::from_value::<Pod>(doc).is_err());
+}
+
+fn v1beta1_deployment_json() -> Value {
+    json!({
+        "apiVersion": "apps/v1beta1",
+        "kind": "Deployment",
+        "metadata": {
+            "name": "frontend",
+            "namespace": "shop",
+            "uid": "0b6f3a52-1c7e-11e9-9f3c-42010a800002",
+            "resourceVersion": "190233",
+            "generation": 5,
+            "creationTimestamp": "2019-01-19T14:02:11Z",
+            "labels": { "app": "frontend", "tier": "web" },
+            "annotations": { "deployment.kubernetes.io/revision": "3" }
+        },
+        "spec": {
+            "replicas": 2,
+            "selector": { "matchLabels": { "app": "frontend", "tier": "web" } },
+            "template": {
+                "metadata": { "labels": { "app": "frontend", "tier": "web" } },
+                "spec": {
+                    "containers": [{
+                        "name": "php-redis",
+                        "image": "gcr.io/google-samples/gb-frontend:v4",
+                        "ports": [{ "containerPort": 80, "protocol": "TCP" }],
+                        "env": [{ "name": "GET_HOSTS_FROM", "value": "dns" }],
+                        "resources": { "requests": { "cpu": "100m", "memory": "100Mi" } },
+                        "terminationMessagePath": "/dev/termination-log",
+                        "terminationMessagePolicy": "File",
+                        "imagePullPolicy": "IfNotPresent"
+                    }],
+                    "restartPolicy": "Always",
+                    "terminationGracePeriodSeconds": 30,
+                    "dnsPolicy": "ClusterFirst",
+                    "schedulerName": "default-scheduler"
+                }
+            },
+            "strategy": {
+                "type": "RollingUpdate",
+                "rollingUpdate": { "maxUnavailable": "25%", "maxSurge": "25%" }
+            },
+            "minReadySeconds": 5,
+            "revisionHistoryLimit": 2,
+            "paused": false,
+            "rollbackTo": { "revision": 2 },
+            "progressDeadlineSeconds": 600
+        },
+        "status": {
+            "observedGeneration": 4,
+            "replicas": 2,
+            "updatedReplicas": 2,
+            "readyReplicas": 2,
+            "availableReplicas": 2,
+            "conditions": [
+                {
+                    "type": "Available",
+                    "status": "True",
+                    "lastUpdateTime": "2019-01-19T14:02:40Z",
+                    "lastTransitionTime": "2019-01-19T14:02:40Z",
+                    "reason": "MinimumReplicasAvailable",
+                    "message": "Deployment has minimum availability."
+                },
+                {
+                    "type": "Progressing",
+                    "status": "True",
+                    "lastUpdateTime": "2019-01-20T08:15:02Z",
+                    "lastTransitionTime": "2019-01-19T14:02:11Z",
+                    "reason": "NewReplicaSetAvailable",
+                    "message": "ReplicaSet \"frontend-5c548f4769\" has successfully progressed."
+                }
+            ],
+            "collisionCount": 1
+        }
+    })
+}
+
+fn v1beta2_stateful_set_json() -> Value {
+    // core::v1::Container does not model volumeMounts yet, so the template leaves them out. The
+    // claim template carries apiVersion and kind, as the API server writes them (and as
+    // k8s-openapi's PersistentVolumeClaim always serializes them).
+    json!({
+        "apiVersion": "apps/v1beta2",
+        "kind": "StatefulSet",
+        "metadata": {
+            "name": "web",
+            "namespace": "default",
+            "uid": "6f1c4e0a-b2d1-11e8-8b4c-42010a800066",
+            "resourceVersion": "88120",
+            "generation": 2,
+            "creationTimestamp": "2018-09-07T11:41:09Z",
+            "labels": { "app": "nginx" }
+        },
+        "spec": {
+            "replicas": 3,
+            "selector": { "matchLabels": { "app": "nginx" } },
+            "template": {
+                "metadata": { "labels": { "app": "nginx" } },
+                "spec": {
+                    "containers": [{
+                        "name": "nginx",
+                        "image": "registry.k8s.io/nginx-slim:0.8",
+                        "ports": [{ "name": "web", "containerPort": 80, "protocol": "TCP" }],
+                        "resources": {},
+                        "terminationMessagePath": "/dev/termination-log",
+                        "terminationMessagePolicy": "File",
+                        "imagePullPolicy": "IfNotPresent"
+                    }],
+                    "restartPolicy": "Always",
+                    "terminationGracePeriodSeconds": 10,
+                    "dnsPolicy": "ClusterFirst",
+                    "schedulerName": "default-scheduler"
+                }
+            },
+            "volumeClaimTemplates": [{
+                "apiVersion": "v1",
+                "kind": "PersistentVolumeClaim",
+                "metadata": { "name": "www" },
+                "spec": {
+                    "accessModes": ["ReadWriteOnce"],
+                    "resources": { "requests": { "storage": "1Gi" } },
+                    "storageClassName": "standard",
+                    "volumeMode": "Filesystem"
+                },
+                "status": { "phase": "Pending" }
+            }],
+            "serviceName": "nginx",
+            "podManagementPolicy": "OrderedReady",
+            "updateStrategy": {
+                "type": "RollingUpdate",
+                "rollingUpdate": { "partition": 0, "maxUnavailable": 1 }
+            },
+            "revisionHistoryLimit": 10,
+            "minReadySeconds": 0,
+            "persistentVolumeClaimRetentionPolicy": { "whenDeleted": "Retain", "whenScaled": "Delete" },
+            "ordinals": { "start": 0 }
+        },
+        "status": {
+            "observedGeneration": 2,
+            "replicas": 3,
+            "readyReplicas": 3,
+            "currentReplicas": 3,
+            "updatedReplicas": 3,
+            "currentRevision": "web-6596ffb49b",
+            "updateRevision": "web-6596ffb49b",
+            "collisionCount": 0,
+            "conditions": [{
+                "type": "Healthy",
+                "status": "True",
+                "lastTransitionTime": "2018-09-07T11:42:01Z",
+                "reason": "AllReplicasReady",
+                "message": "all 3 replicas are ready"
+            }],
+            "availableReplicas": 3
+        }
+    })
+}
+
+#[test]
+fn v1beta1_deployment_with_rollback_to_roundtrips() {
+    let deployment: v1beta1::Deployment = assert_roundtrip(&v1beta1_deployment_json());
+    let type_meta = deployment.type_meta.as_ref().expect("apiVersion and kind are read");
+    assert_eq!(
+        (type_meta.api_version.as_str(), type_meta.kind.as_str()),
+        ("apps/v1beta1", "Deployment")
+    );
+    assert_eq!(
+        deployment.spec.rollback_to,
+        Some(v1beta1::RollbackConfig { revision: Some(2) })
+    );
+    assert_eq!(deployment.spec.paused, Some(false));
+    assert_eq!(
+        deployment.status.as_ref().unwrap().conditions.as_ref().unwrap().len(),
+        2
+    );
+
+    // In apps/v1beta1 the Deployment selector is optional (defaulted from the template's labels).
+    let mut doc = v1beta1_deployment_json();
+    doc["spec"].as_object_mut().unwrap().remove("selector");
+    let deployment: v1beta1::Deployment = assert_roundtrip(&doc);
+    assert!(deployment.spec.selector.is_none());
+}
+
+#[test]
+fn v1beta2_stateful_set_roundtrips() {
+    let doc = v1beta2_stateful_set_json();
+    let stateful_set: v1beta2::StatefulSet = assert_roundtrip(&doc);
+    let spec = &stateful_set.spec;
+    assert_eq!(spec.service_name.as_deref(), Some("nginx"));
+    let claims = spec.volume_claim_templates.as_ref().unwrap();
+    assert_eq!(claims[0].metadata.name.as_deref(), Some("www"));
+    assert_eq!(
+        spec.persistent_volume_claim_retention_policy
+            .as_ref()
+            .unwrap()
+            .when_scaled
+            .as_deref(),
+        Some("Delete")
+    );
+    assert_eq!(stateful_set.status.as_ref().unwrap().replicas, 3);
+
+    // The selector is required in apps/v1beta2.
+    let mut doc = v1beta2_stateful_set_json();
+    doc["spec"].as_object_mut().unwrap().remove("selector");
+    assert!(serde_json::from_value::<v1beta2::StatefulSet>(doc).is_err());
 }

@@ -11,59 +11,41 @@ fn scheme() -> Scheme {
 
 /// Every kind the apis crate declares, per group and version.
 const KINDS: &[(&str, &str, &[&str])] = &[
-    (
-        "",
-        "__internal",
-        &[
-            "ConfigMap",
-            "ConfigMapList",
-            "Namespace",
-            "NamespaceList",
-            "Pod",
-            "PodList",
-            "PodTemplate",
-            "PodTemplateList",
-        ],
-    ),
-    (
-        "",
-        "v1",
-        &[
-            "ConfigMap",
-            "ConfigMapList",
-            "Namespace",
-            "NamespaceList",
-            "Pod",
-            "PodList",
-            "PodTemplate",
-            "PodTemplateList",
-        ],
-    ),
+    ("", "__internal", CORE_KINDS),
+    ("", "v1", CORE_KINDS),
+    ("apiextensions.k8s.io", "__internal", CRD_KINDS),
+    ("apiextensions.k8s.io", "v1", CRD_KINDS),
+    ("apiextensions.k8s.io", "v1beta1", CRD_KINDS),
+    ("apps", "__internal", APPS_KINDS),
+    ("apps", "v1", APPS_KINDS),
     (
         "apps",
-        "__internal",
-        &[
-            "Deployment",
-            "DeploymentList",
-            "ReplicaSet",
-            "ReplicaSetList",
-            "StatefulSet",
-            "StatefulSetList",
-        ],
+        "v1beta1",
+        &["Deployment", "DeploymentList", "StatefulSet", "StatefulSetList"],
     ),
-    (
-        "apps",
-        "v1",
-        &[
-            "Deployment",
-            "DeploymentList",
-            "ReplicaSet",
-            "ReplicaSetList",
-            "StatefulSet",
-            "StatefulSetList",
-        ],
-    ),
+    ("apps", "v1beta2", APPS_KINDS),
+    ("autoscaling", "__internal", &["Scale"]),
+    ("autoscaling", "v1", &["Scale"]),
 ];
+const CORE_KINDS: &[&str] = &[
+    "ConfigMap",
+    "ConfigMapList",
+    "Namespace",
+    "NamespaceList",
+    "Pod",
+    "PodList",
+    "PodTemplate",
+    "PodTemplateList",
+];
+const APPS_KINDS: &[&str] = &[
+    "Deployment",
+    "DeploymentList",
+    "ReplicaSet",
+    "ReplicaSetList",
+    "StatefulSet",
+    "StatefulSetList",
+];
+const CRD_KINDS: &[&str] = &["CustomResourceDefinition", "CustomResourceDefinitionList"];
 
 #[test]
 fn every_kind_is_recognised_under_its_gvk() {
@@ -108,18 +90,33 @@ fn new_object_builds_the_registered_type() {
 #[test]
 fn priorities_are_as_declared() {
     let scheme = scheme();
+    let apps_v1 = GroupVersion::new("apps", "v1");
+    let apps_v1beta1 = GroupVersion::new("apps", "v1beta1");
+    let apps_v1beta2 = GroupVersion::new("apps", "v1beta2");
+    // As Kubernetes' apps install: v1, then v1beta2, then v1beta1.
     assert_eq!(
         scheme.prioritized_versions_for_group("apps"),
-        [GroupVersion::new("apps", "v1")]
+        [apps_v1.clone(), apps_v1beta2.clone(), apps_v1beta1.clone()]
     );
     assert_eq!(scheme.prioritized_versions_for_group(""), [GroupVersion::new("", "v1")]);
     assert_eq!(
         scheme.versions_for_group_kind(&GroupKind::new("apps", "Deployment")),
-        [GroupVersion::new("apps", "v1")]
+        [apps_v1.clone(), apps_v1beta2.clone(), apps_v1beta1.clone()]
+    );
+    assert_eq!(
+        scheme.versions_for_group_kind(&GroupKind::new("apps", "StatefulSet")),
+        [apps_v1.clone(), apps_v1beta2.clone(), apps_v1beta1.clone()]
+    );
+    // apps/v1beta1 has no ReplicaSet.
+    assert_eq!(
+        scheme.versions_for_group_kind(&GroupKind::new("apps", "ReplicaSet")),
+        [apps_v1.clone(), apps_v1beta2.clone()]
     );
     assert!(scheme.is_group_registered("apps") && scheme.is_group_registered(""));
-    assert!(scheme.is_version_registered(&GroupVersion::new("apps", "v1")));
-    assert!(!scheme.is_version_registered(&GroupVersion::new("apps", "v1beta1")));
+    assert!(scheme.is_version_registered(&apps_v1));
+    assert!(scheme.is_version_registered(&apps_v1beta1));
+    assert!(scheme.is_version_registered(&apps_v1beta2));
+    assert!(!scheme.is_version_registered(&GroupVersion::new("apps", "v1alpha1")));
     assert!(!scheme.is_group_registered("batch"));
 }
 
@@ -141,6 +138,11 @@ fn external_kinds_are_kube_resources() {
         "/apis/apps/v1/namespaces/ns/deployments"
     );
     assert_eq!(apps::v1::StatefulSet::plural(&()), "statefulsets");
+    assert_eq!(apps::v1beta1::Deployment::api_version(&()), "apps/v1beta1");
+    assert_eq!(
+        apps::v1beta2::StatefulSet::url_path(&(), Some("ns")),
+        "/apis/apps/v1beta2/namespaces/ns/statefulsets"
+    );
     assert_eq!(core::v1::Pod::url_path(&(), Some("ns")), "/api/v1/namespaces/ns/pods");
     assert_eq!(core::v1::ConfigMap::plural(&()), "configmaps");
     // Namespace is cluster-scoped: its URL never carries a namespace segment.

@@ -78,6 +78,17 @@ pub enum ConversionError {
         /// The rejected label.
         label: String,
     },
+    /// The object or the target version is not known to the scheme.
+    #[error(transparent)]
+    Scheme(#[from] SchemeError),
+    /// The object's group has no version the conversion can go to.
+    #[error("{kind} cannot be converted to {target}: the target version has no such kind")]
+    NoTargetKind {
+        /// The object's group and kind.
+        kind: String,
+        /// The requested group/version.
+        target: String,
+    },
     /// Any other failure, reported by a hand-written conversion function.
     #[error("{0}")]
     Custom(String),

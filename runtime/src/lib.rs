@@ -50,6 +50,7 @@
 #![forbid(unsafe_code)]
 
 mod builder;
+pub mod conversion;
 mod errors;
 mod group_kind;
 mod gvk;

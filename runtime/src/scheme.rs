@@ -5,6 +5,7 @@
 //! live in `scheme/funcs.rs`. Maps that are iterated are `BTreeMap`s or ordered `Vec`s, so every query
 //! answers in the same order on every run; maps keyed by `TypeId` are only ever looked up.
 
+mod convert;
 mod funcs;
 mod versions;
 

@@ -7,6 +7,12 @@ use runtime::{Scheme, SchemeError};
 pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {
     super::add_to_scheme(scheme)?;
     super::v1::add_to_scheme(scheme)?;
-    scheme.set_version_priority(&[super::v1::SCHEME_GROUP_VERSION])?;
+    super::v1beta1::add_to_scheme(scheme)?;
+    super::v1beta2::add_to_scheme(scheme)?;
+    scheme.set_version_priority(&[
+        super::v1::SCHEME_GROUP_VERSION,
+        super::v1beta2::SCHEME_GROUP_VERSION,
+        super::v1beta1::SCHEME_GROUP_VERSION,
+    ])?;
     Ok(())
 }

@@ -7,6 +7,8 @@ pub use types::*;
 
 pub mod install;
 pub mod v1;
+pub mod v1beta1;
+pub mod v1beta2;
 
 #[rustfmt::skip]
 #[path = "../../../generated/apis/apps/zz_generated_deepcopy.rs"]

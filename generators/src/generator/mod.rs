@@ -1,6 +1,7 @@
 //! The generator interface and the registry of generators. Each generator reads the model only
 //! and returns the tokens of one in-package file per package it applies to.
 
+pub mod conversion;
 pub mod deepcopy;
 pub mod register;
 
@@ -143,7 +144,11 @@ fn run_one(cx: &Context<'_>, generator: &dyn Generator, pkg: &Package, output: &
 
 /// Every generator, in the order their summaries are printed.
 pub fn all() -> Vec<Box<dyn Generator>> {
-    vec![Box::new(deepcopy::Deepcopy), Box::new(register::Register)]
+    vec![
+        Box::new(deepcopy::Deepcopy),
+        Box::new(register::Register),
+        Box::new(conversion::Conversion),
+    ]
 }
 
 /// Parses a model path (`crate::apps::v1::types`) joined with a name into a path for generated

@@ -62,6 +62,12 @@ impl Generator for Register {
             return None;
         }
         let (group, version) = (&pkg.group, &pkg.version);
+        // The other in-package generators' registration functions join the package's builder, as
+        // Go's generated files add theirs to localSchemeBuilder in init().
+        let mut builders = vec![quote! { add_known_types }];
+        if super::conversion::Conversion.applies(pkg) {
+            builders.push(quote! { super::zz_generated_conversion::register_conversions });
+        }
         let adds = kinds.iter().map(|k| {
             let path = type_path(&k.module, &k.name);
             let kind = &k.name;
@@ -91,7 +97,7 @@ impl Generator for Register {
             pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static(#group, #version);
 
             /// Registration functions of this package, run in order by `add_to_scheme`.
-            pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(&[add_known_types]);
+            pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(&[#(#builders),*]);
 
             /// Adds this package's kinds to a Scheme.
             pub fn add_to_scheme(scheme: &mut ::runtime::Scheme) -> ::core::result::Result<(), ::runtime::SchemeError> {

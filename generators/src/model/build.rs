@@ -121,6 +121,7 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
                 types: BTreeMap::new(),
                 functions: BTreeMap::new(),
                 module_decls,
+                reexports: f.syntax.items.iter().filter_map(glob_reexport).collect(),
             },
         );
     }
@@ -403,6 +404,18 @@ fn build_field(cx: &ItemCx<'_>, position: usize, field: &syn::Field, diags: &mut
         tags,
         loc,
         ty_loc,
+    }
+}
+
+/// `pub use name::*;` as `name`.
+fn glob_reexport(item: &syn::Item) -> Option<String> {
+    let syn::Item::Use(u) = item else { return None };
+    if !matches!(u.vis, syn::Visibility::Public(_)) {
+        return None;
+    }
+    match &u.tree {
+        syn::UseTree::Path(p) if matches!(*p.tree, syn::UseTree::Glob(_)) => Some(p.ident.to_string()),
+        _ => None,
     }
 }
 

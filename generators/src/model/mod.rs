@@ -61,6 +61,8 @@ pub struct Package {
     pub functions: BTreeMap<String, Function>,
     /// `mod` declarations in `mod.rs`, with their `#[path]` if any.
     pub module_decls: Vec<ModDecl>,
+    /// Modules whose items `mod.rs` re-exports with `pub use <module>::*;`.
+    pub reexports: Vec<String>,
 }
 
 impl Package {
@@ -260,6 +262,25 @@ impl TypeRef {
     /// Whether this is the given well-known external type.
     pub fn is_external(&self, which: External) -> bool {
         matches!(self, TypeRef::External(w, _) if *w == which)
+    }
+}
+
+impl std::fmt::Display for TypeRef {
+    /// The type as a reader would write it, for messages (`Option<Vec<String>>`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TypeRef::Primitive(p) => f.write_str(p),
+            TypeRef::String => f.write_str("String"),
+            TypeRef::Option(t) => write!(f, "Option<{t}>"),
+            TypeRef::Vec(t) => write!(f, "Vec<{t}>"),
+            TypeRef::Box(t) => write!(f, "Box<{t}>"),
+            TypeRef::Map { ordered, key, value } => {
+                write!(f, "{}<{key}, {value}>", if *ordered { "BTreeMap" } else { "HashMap" })
+            }
+            TypeRef::Named(id) => write!(f, "{}::{}", id.package, id.name),
+            TypeRef::External(_, path) => f.write_str(path.rsplit("::").next().unwrap_or(path)),
+            TypeRef::Unsupported(written, _) | TypeRef::Unresolved(written) => f.write_str(written),
+        }
     }
 }
 

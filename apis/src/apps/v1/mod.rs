@@ -7,7 +7,9 @@
 //! +k8s:defaulter-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
 
+mod conversion;
 mod types;
+pub use conversion::*;
 pub use types::*;
 
 #[rustfmt::skip]
@@ -17,3 +19,7 @@ mod zz_generated_deepcopy;
 #[path = "../../../../generated/apis/apps/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1/zz_generated_conversion.rs"]
+mod zz_generated_conversion;
+pub use zz_generated_conversion::*;

@@ -25,7 +25,7 @@ pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersio
 );
 /// Registration functions of this package, run in order by `add_to_scheme`.
 pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
-    &[add_known_types],
+    &[add_known_types, super::zz_generated_conversion::register_conversions],
 );
 /// Adds this package's kinds to a Scheme.
 pub fn add_to_scheme(

@@ -1,0 +1,13 @@
+//! Installs the apiextensions.k8s.io group into a Scheme, as apiextensions-apiserver's `pkg/apis/apiextensions/install`
+//! does: the internal version first, then every external version, then the order in which versions are preferred.
+
+use runtime::{Scheme, SchemeError};
+
+/// Registers the internal and external kinds of the apiextensions.k8s.io group and its version priority.
+pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {
+    super::add_to_scheme(scheme)?;
+    super::v1::add_to_scheme(scheme)?;
+    super::v1beta1::add_to_scheme(scheme)?;
+    scheme.set_version_priority(&[super::v1::SCHEME_GROUP_VERSION, super::v1beta1::SCHEME_GROUP_VERSION])?;
+    Ok(())
+}

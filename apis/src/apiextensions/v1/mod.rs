@@ -1,0 +1,27 @@
+//! The v1 version of the apiextensions.k8s.io API group: how its objects are serialized to storage and network.
+//! +k8s:deepcopy-gen=package
+//! +k8s:openapi-gen=true
+//! +groupName=apiextensions.k8s.io
+//! +k8s:conversion-gen=crate::apiextensions
+//! +k8s:defaulter-gen=TypeMeta
+//! +k8s:prerelease-lifecycle-gen=true
+
+mod conversion;
+mod marshal;
+pub use conversion::*;
+mod types;
+pub use types::*;
+mod types_jsonschema;
+pub use types_jsonschema::*;
+
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apiextensions/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apiextensions/v1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apiextensions/v1/zz_generated_conversion.rs"]
+mod zz_generated_conversion;
+pub use zz_generated_conversion::*;

@@ -1,0 +1,25 @@
+//! The v1beta2 version of the apps API group: how its objects are serialized to storage and network.
+//! +k8s:deepcopy-gen=package
+//! +k8s:openapi-gen=true
+//! +groupName=apps
+//! +k8s:conversion-gen=crate::apps
+//! +k8s:conversion-gen-external-types=crate::apps::v1beta2
+//! +k8s:defaulter-gen=TypeMeta
+//! +k8s:prerelease-lifecycle-gen=true
+
+mod conversion;
+mod types;
+pub use conversion::*;
+pub use types::*;
+
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1beta2/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1beta2/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1beta2/zz_generated_conversion.rs"]
+mod zz_generated_conversion;
+pub use zz_generated_conversion::*;

@@ -1,0 +1,17 @@
+//! The internal version of the autoscaling API group: the objects as represented in memory.
+//! +k8s:deepcopy-gen=package
+//! +groupName=autoscaling
+
+mod types;
+pub use types::*;
+
+pub mod install;
+pub mod v1;
+
+#[rustfmt::skip]
+#[path = "../../../generated/apis/autoscaling/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[rustfmt::skip]
+#[path = "../../../generated/apis/autoscaling/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;

@@ -1,0 +1,23 @@
+//! The v1 version of the autoscaling API group: how its objects are serialized to storage and network.
+//! +k8s:deepcopy-gen=package
+//! +k8s:openapi-gen=true
+//! +groupName=autoscaling
+//! +k8s:conversion-gen=crate::autoscaling
+//! +k8s:conversion-gen-external-types=crate::autoscaling::v1
+//! +k8s:defaulter-gen=TypeMeta
+//! +k8s:prerelease-lifecycle-gen=true
+
+mod types;
+pub use types::*;
+
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/autoscaling/v1/zz_generated_deepcopy.rs"]
+mod zz_generated_deepcopy;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/autoscaling/v1/zz_generated_register.rs"]
+mod zz_generated_register;
+pub use zz_generated_register::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/autoscaling/v1/zz_generated_conversion.rs"]
+mod zz_generated_conversion;
+pub use zz_generated_conversion::*;

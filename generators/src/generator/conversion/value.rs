@@ -1,0 +1,176 @@
+//! The field rules of conversion: how a value of one type becomes a value of its counterpart.
+//! Same types copy; `Option<T>` and `T` convert both ways (absent is the zero value); `Vec`, maps
+//! and `Box` convert element-wise; named types call their pair's conversion function, wherever it
+//! lives. Anything else is a mismatch that needs a hand-written function.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::pairs;
+use crate::model::{TypeRef, Universe};
+
+/// Why a value cannot be converted automatically.
+pub type Mismatch = String;
+
+/// Builds conversion expressions over one universe.
+pub struct Rules<'u> {
+    /// The model, to find the conversion functions of nested types.
+    pub universe: &'u Universe,
+}
+
+impl Rules<'_> {
+    /// An expression of type `dst` from `src`, an expression of type `&src`. It may use `?`, so it
+    /// sits in a function returning `Result<_, ConversionError>`. `depth` keeps bindings of
+    /// nested closures and matches apart.
+    pub fn value(
+        &self,
+        src: &TypeRef,
+        dst: &TypeRef,
+        expr: TokenStream,
+        depth: usize,
+    ) -> Result<TokenStream, Mismatch> {
+        let v = format_ident!("v{}", depth);
+        let k = format_ident!("k{}", depth);
+        match (src, dst) {
+            (TypeRef::Primitive(_), _) if src == dst => Ok(copy_of(expr)),
+            // The same type on both sides (a shared k8s-openapi type, String, ...) copies.
+            _ if src == dst => Ok(quote! { ::core::clone::Clone::clone(#expr) }),
+            (TypeRef::Option(a), TypeRef::Option(b)) => {
+                let inner = self.value(a, b, quote! { #v }, depth + 1)?;
+                Ok(quote! {
+                    match #expr {
+                        ::core::option::Option::Some(#v) => ::core::option::Option::Some(#inner),
+                        ::core::option::Option::None => ::core::option::Option::None,
+                    }
+                })
+            }
+            // An absent optional value becomes the zero value.
+            (TypeRef::Option(a), b) => {
+                let inner = self.value(a, b, quote! { #v }, depth + 1)?;
+                Ok(quote! {
+                    match #expr {
+                        ::core::option::Option::Some(#v) => #inner,
+                        ::core::option::Option::None => ::core::default::Default::default(),
+                    }
+                })
+            }
+            // Numbers and bools are pointers in Kubernetes' external types exactly so that zero
+            // and unset differ: they are always present. Other zero values are omitted, as Go's
+            // omitempty omits them.
+            (a, TypeRef::Option(b)) => {
+                let inner = self.value(a, b, expr.clone(), depth + 1)?;
+                if matches!(a, TypeRef::Primitive(_)) {
+                    Ok(quote! { ::core::option::Option::Some(#inner) })
+                } else {
+                    Ok(quote! {
+                        if ::runtime::conversion::is_zero(#expr) {
+                            ::core::option::Option::None
+                        } else {
+                            ::core::option::Option::Some(#inner)
+                        }
+                    })
+                }
+            }
+            (TypeRef::Vec(a), TypeRef::Vec(b)) => {
+                let inner = ok_wrap(self.value(a, b, quote! { #v }, depth + 1)?);
+                let items = receiver(expr);
+                Ok(quote! {
+                    #items
+                        .iter()
+                        .map(|#v| -> ::core::result::Result<_, ::runtime::ConversionError> { #inner })
+                        .collect::<::core::result::Result<_, _>>()?
+                })
+            }
+            (TypeRef::Map { key: ka, value: va, .. }, TypeRef::Map { key: kb, value: vb, .. }) if ka == kb => {
+                let inner = self.value(va, vb, quote! { #v }, depth + 1)?;
+                let entries = receiver(expr);
+                Ok(quote! {
+                    #entries
+                        .iter()
+                        .map(|(#k, #v)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                            ::core::result::Result::Ok((::core::clone::Clone::clone(#k), #inner))
+                        })
+                        .collect::<::core::result::Result<_, _>>()?
+                })
+            }
+            (TypeRef::Box(a), TypeRef::Box(b)) => {
+                let inner = self.value(a, b, quote! { &**#expr }, depth + 1)?;
+                Ok(quote! { ::std::boxed::Box::new(#inner) })
+            }
+            (TypeRef::Box(a), b) => self.value(a, b, quote! { &**#expr }, depth + 1),
+            (a, TypeRef::Box(b)) => {
+                let inner = self.value(a, b, expr, depth + 1)?;
+                Ok(quote! { ::std::boxed::Box::new(#inner) })
+            }
+            (TypeRef::Named(x), TypeRef::Named(y)) => match pairs::direction(self.universe, x, y) {
+                // A new value is converted into a default one, as Go converts into a zero value.
+                Some(d) if !has_default(d.to.1) => Err(format!(
+                    "`{}` does not implement Default, which converting into a new value needs (derive it)",
+                    d.to.1.name
+                )),
+                Some(d) => {
+                    let path = d.path();
+                    Ok(quote! { ::runtime::conversion::convert_with(#expr, #path)? })
+                }
+                None => Err(format!("no conversion exists between `{src}` and `{dst}`")),
+            },
+            _ => Err(format!("`{src}` does not convert to `{dst}`")),
+        }
+    }
+
+    /// A statement that converts the field `member` of `input` into the same-named or given
+    /// member of `out`. Named types convert in place, reusing the allocations `out` holds.
+    pub fn field(
+        &self,
+        src: &TypeRef,
+        dst: &TypeRef,
+        from: &syn::Member,
+        to: &syn::Member,
+    ) -> Result<TokenStream, Mismatch> {
+        if let (TypeRef::Named(x), TypeRef::Named(y)) = (src, dst)
+            && let Some(d) = pairs::direction(self.universe, x, y)
+        {
+            let path = d.path();
+            return Ok(quote! { #path(&input.#from, &mut out.#to)?; });
+        }
+        let value = self.value(src, dst, quote! { &input.#from }, 0)?;
+        Ok(quote! { out.#to = #value; })
+    }
+}
+
+/// A copy of a `Copy` value behind the reference expression `expr`: `input.x` for `&input.x`,
+/// `*v` for a binding.
+fn copy_of(expr: TokenStream) -> TokenStream {
+    let place = receiver(expr.clone());
+    if place.to_string() == expr.to_string() {
+        quote! { *#expr }
+    } else {
+        place
+    }
+}
+
+fn has_default(ty: &crate::model::Type) -> bool {
+    ty.derives.contains("Default") || ty.impls.contains("Default")
+}
+
+/// The receiver of a method call on the value behind `expr`: `input.items` for `&input.items`
+/// (method calls borrow by themselves), the binding itself otherwise.
+fn receiver(expr: TokenStream) -> TokenStream {
+    let mut tokens = expr.clone().into_iter();
+    match tokens.next() {
+        Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '&' => tokens.collect(),
+        _ => expr,
+    }
+}
+
+/// The body of a closure returning `Result`: an expression that ends in `?` is already a
+/// `Result` without it; anything else is wrapped in `Ok`.
+fn ok_wrap(inner: TokenStream) -> TokenStream {
+    let tokens: Vec<_> = inner.clone().into_iter().collect();
+    match tokens.last() {
+        Some(proc_macro2::TokenTree::Punct(p)) if p.as_char() == '?' => {
+            tokens[..tokens.len() - 1].iter().cloned().collect()
+        }
+        _ => quote! { ::core::result::Result::Ok(#inner) },
+    }
+}
