@@ -3,6 +3,7 @@
 
 pub mod conversion;
 pub mod deepcopy;
+pub mod defaults;
 pub mod register;
 
 use std::collections::BTreeMap;
@@ -148,6 +149,7 @@ pub fn all() -> Vec<Box<dyn Generator>> {
         Box::new(deepcopy::Deepcopy),
         Box::new(register::Register),
         Box::new(conversion::Conversion),
+        Box::new(defaults::Defaults),
     ]
 }
 
@@ -156,4 +158,20 @@ pub fn all() -> Vec<Box<dyn Generator>> {
 pub fn type_path(module: &str, name: &str) -> syn::Path {
     syn::parse_str(&format!("{module}::{name}"))
         .unwrap_or_else(|e| panic!("model path `{module}::{name}` is not a path: {e}"))
+}
+
+/// A hand-written function (conversion, defaulting) is called through its package's path, so its
+/// module must be re-exported there (`pub use conversion::*;`), as generated functions are.
+pub fn check_reexported(pkg: &Package, f: &crate::model::Function, diags: &mut Diagnostics) {
+    let module = f.module.rsplit("::").next().unwrap_or_default();
+    if f.module != pkg.path && !pkg.reexports.iter().any(|r| r == module) {
+        diags.push(
+            Diagnostic::error(
+                &f.loc,
+                format!("hand-written `{}` is not visible at `{}`", f.name, pkg.path),
+            )
+            .label("generated code calls it through the package path")
+            .help(format!("add `pub use {module}::*;` to {}", pkg.mod_file)),
+        );
+    }
 }

@@ -68,6 +68,9 @@ impl Generator for Register {
         if super::conversion::Conversion.applies(pkg) {
             builders.push(quote! { super::zz_generated_conversion::register_conversions });
         }
+        if super::defaults::Defaults.applies(pkg) {
+            builders.push(quote! { super::zz_generated_defaults::register_defaults });
+        }
         let adds = kinds.iter().map(|k| {
             let path = type_path(&k.module, &k.name);
             let kind = &k.name;

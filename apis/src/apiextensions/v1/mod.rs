@@ -7,9 +7,11 @@
 //! +k8s:prerelease-lifecycle-gen=true
 
 mod conversion;
+mod defaults;
 mod marshal;
 pub use conversion::*;
 mod types;
+pub use defaults::*;
 pub use types::*;
 mod types_jsonschema;
 pub use types_jsonschema::*;
@@ -25,3 +27,7 @@ pub use zz_generated_register::*;
 #[path = "../../../../generated/apis/apiextensions/v1/zz_generated_conversion.rs"]
 mod zz_generated_conversion;
 pub use zz_generated_conversion::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apiextensions/v1/zz_generated_defaults.rs"]
+mod zz_generated_defaults;
+pub use zz_generated_defaults::*;

@@ -6,8 +6,10 @@
 //! +k8s:defaulter-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
 
+mod defaults;
 mod marshal;
 mod types;
+pub use defaults::*;
 pub use types::*;
 mod types_jsonschema;
 pub use types_jsonschema::*;
@@ -23,3 +25,7 @@ pub use zz_generated_register::*;
 #[path = "../../../../generated/apis/apiextensions/v1beta1/zz_generated_conversion.rs"]
 mod zz_generated_conversion;
 pub use zz_generated_conversion::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apiextensions/v1beta1/zz_generated_defaults.rs"]
+mod zz_generated_defaults;
+pub use zz_generated_defaults::*;

@@ -8,8 +8,10 @@
 //! +k8s:prerelease-lifecycle-gen=true
 
 mod conversion;
+mod defaults;
 mod types;
 pub use conversion::*;
+pub use defaults::*;
 pub use types::*;
 
 #[rustfmt::skip]
@@ -23,3 +25,7 @@ pub use zz_generated_register::*;
 #[path = "../../../../generated/apis/apps/v1/zz_generated_conversion.rs"]
 mod zz_generated_conversion;
 pub use zz_generated_conversion::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1/zz_generated_defaults.rs"]
+mod zz_generated_defaults;
+pub use zz_generated_defaults::*;

@@ -7,7 +7,9 @@
 //! +k8s:defaulter-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
 
+mod defaults;
 mod types;
+pub use defaults::*;
 pub use types::*;
 
 #[rustfmt::skip]
@@ -21,3 +23,7 @@ pub use zz_generated_register::*;
 #[path = "../../../../generated/apis/apps/v1beta1/zz_generated_conversion.rs"]
 mod zz_generated_conversion;
 pub use zz_generated_conversion::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1beta1/zz_generated_defaults.rs"]
+mod zz_generated_defaults;
+pub use zz_generated_defaults::*;

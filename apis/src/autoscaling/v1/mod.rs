@@ -21,3 +21,7 @@ pub use zz_generated_register::*;
 #[path = "../../../../generated/apis/autoscaling/v1/zz_generated_conversion.rs"]
 mod zz_generated_conversion;
 pub use zz_generated_conversion::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/autoscaling/v1/zz_generated_defaults.rs"]
+mod zz_generated_defaults;
+pub use zz_generated_defaults::*;

@@ -13,7 +13,7 @@ mod value;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, Generator, type_path};
+use super::{Context, Generator, check_reexported, type_path};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::model::names::{self, ident};
 use crate::model::tags::name as tag;
@@ -328,20 +328,4 @@ fn variant_arm(
             .unzip();
         quote! { #sp::#vn { #(#sm: #binds),* } => #dp::#wn { #(#dm: #values),* }, }
     })
-}
-
-/// A hand-written conversion function is called through its package's path, so its module must
-/// be re-exported there (`pub use conversion::*;`), as generated functions are.
-fn check_reexported(pkg: &Package, f: &crate::model::Function, diags: &mut Diagnostics) {
-    let module = f.module.rsplit("::").next().unwrap_or_default();
-    if f.module != pkg.path && !pkg.reexports.iter().any(|r| r == module) {
-        diags.push(
-            Diagnostic::error(
-                &f.loc,
-                format!("hand-written `{}` is not visible at `{}`", f.name, pkg.path),
-            )
-            .label("generated code calls it through the package path")
-            .help(format!("add `pub use {module}::*;` to {}", pkg.mod_file)),
-        );
-    }
 }
