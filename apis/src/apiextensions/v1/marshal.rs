@@ -1,4 +1,4 @@
-//! The hand-written JSON forms of pkg/apis/apiextensions/v1 (its marshal.go): `JSONSchemaPropsOrArray`
+//! The hand-written JSON forms of apiextensions v1 and v1beta1 (marshal.go in each; v1beta1 compiles this same file): `JSONSchemaPropsOrArray`
 //! is a schema or an array of schemas, `JSONSchemaPropsOrBool` a schema or a bool,
 //! `JSONSchemaPropsOrStringArray` a schema or an array of strings; and float64 schema bounds written
 //! as Go's encoding/json writes them.

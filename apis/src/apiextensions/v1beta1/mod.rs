@@ -7,6 +7,8 @@
 //! +k8s:prerelease-lifecycle-gen=true
 
 mod defaults;
+// The JSON forms are the same in both versions, for types of the same names and shapes.
+#[path = "../v1/marshal.rs"]
 mod marshal;
 mod types;
 pub use defaults::*;
