@@ -7,6 +7,8 @@
 // Doc comments keep Kubernetes' Go text verbatim (it becomes the OpenAPI descriptions), bare URLs
 // and `<name>` placeholders included.
 #![deny(warnings)]
+// apiextensions v1 and v1beta1 compile one marshal.rs each for their own same-named types.
+#![allow(clippy::duplicate_mod)]
 #![allow(rustdoc::bare_urls, rustdoc::invalid_html_tags)]
 
 pub mod apiextensions;

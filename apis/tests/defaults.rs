@@ -127,8 +127,10 @@ fn versions_default_differently() {
 #[test]
 fn markers_and_lists_are_defaulted() {
     let scheme = apis::scheme().unwrap();
-    let mut scale = autoscaling::v1::Scale::default();
-    scale.spec = Some(Default::default());
+    let mut scale = autoscaling::v1::Scale {
+        spec: Some(Default::default()),
+        ..Default::default()
+    };
     scheme.default(&mut scale);
     assert_eq!(
         scale.spec.as_ref().unwrap().replicas,

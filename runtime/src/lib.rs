@@ -10,6 +10,8 @@
 //! - [`Scheme`] is `runtime.Scheme`: GVK to constructor, type to GVKs, version priority, and the defaulting,
 //!   conversion and field-label function tables.
 //! - [`SchemeBuilder`] is `runtime.SchemeBuilder`: an ordered list of registration functions.
+//! - [`codec::Codec`] is the JSON and YAML `runtime.Codec`: manifest bytes to internal objects (with
+//!   defaults applied) and objects to the bytes of any served version.
 //!
 //! A generated package registers its kinds like this, and a program collects the packages it wants:
 //!
@@ -50,6 +52,7 @@
 #![forbid(unsafe_code)]
 
 mod builder;
+pub mod codec;
 pub mod conversion;
 mod errors;
 mod group_kind;

@@ -1,16 +1,19 @@
 //! `Scheme`, the type registry (Go's `runtime.Scheme`): the two maps GVK -> type and type -> GVKs, plus
 //! the lookups built on them.
 //!
-//! Version priority lives in `scheme/versions.rs`, and the defaulting, conversion and field-label tables
-//! live in `scheme/funcs.rs`. Maps that are iterated are `BTreeMap`s or ordered `Vec`s, so every query
-//! answers in the same order on every run; maps keyed by `TypeId` are only ever looked up.
+//! Version priority lives in `scheme/versions.rs`, the defaulting, conversion and field-label tables
+//! live in `scheme/funcs.rs`, and the wire-format (serde) table in `scheme/serde.rs`. Maps that are
+//! iterated are `BTreeMap`s or ordered `Vec`s, so every query answers in the same order on every run;
+//! maps keyed by `TypeId` are only ever looked up.
 
 mod convert;
 mod funcs;
+mod serde;
 mod versions;
 
 pub use funcs::{FieldLabelConversionFn, default_meta_v1_field_selector_conversion};
 
+use self::serde::SerdeFns;
 use crate::{GroupVersion, GroupVersionKind, Object, SchemeError};
 use funcs::{ConversionFn, DefaulterFn};
 use std::any::{Any, TypeId};
@@ -41,6 +44,8 @@ pub struct Scheme {
     conversions: HashMap<(TypeId, TypeId), ConversionFn>,
     /// GVK -> its field-selector conversion; kinds without one use the metadata-only default.
     field_label_conversions: BTreeMap<GroupVersionKind, FieldLabelConversionFn>,
+    /// Type -> how to decode and encode it, for kinds registered with `add_known_type_serde`.
+    serde_fns: HashMap<TypeId, SerdeFns>,
 }
 
 /// What the scheme knows about one registered type.
@@ -174,6 +179,7 @@ impl fmt::Debug for Scheme {
             .field("version_priority", &self.version_priority)
             .field("defaulters", &self.defaulters.len())
             .field("conversions", &self.conversions.len())
+            .field("wire_formats", &self.serde_fns.len())
             .field(
                 "field_label_conversions",
                 &self.field_label_conversions.keys().collect::<Vec<_>>(),

@@ -71,10 +71,16 @@ impl Generator for Register {
         if super::defaults::Defaults.applies(pkg) {
             builders.push(quote! { super::zz_generated_defaults::register_defaults });
         }
+        // External kinds (with serde) also register their wire format, so the codec can decode and
+        // encode them; internal kinds never go on the wire.
         let adds = kinds.iter().map(|k| {
             let path = type_path(&k.module, &k.name);
             let kind = &k.name;
-            quote! { scheme.add_known_type::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
+            if k.serde {
+                quote! { scheme.add_known_type_serde::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
+            } else {
+                quote! { scheme.add_known_type::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
+            }
         });
         let resources = if pkg.is_internal() {
             Vec::new()

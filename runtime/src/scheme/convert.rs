@@ -34,19 +34,22 @@ impl Scheme {
             return Ok(copy);
         }
         let hub_kind = GroupVersionKind::new(from.group.to_string(), API_VERSION_INTERNAL, from.kind.to_string());
-        let hub = if from.version == API_VERSION_INTERNAL {
-            obj.deep_copy_object()
+        // An internal object is the hub already: it is only read, never copied.
+        let converted;
+        let hub: &dyn Object = if from.version == API_VERSION_INTERNAL {
+            obj
         } else {
-            let mut hub = self.new_object(&hub_kind)?;
-            self.convert(obj, hub.as_mut())?;
-            hub.set_group_version_kind(&hub_kind);
-            hub
+            let mut h = self.new_object(&hub_kind)?;
+            self.convert(obj, h.as_mut())?;
+            h.set_group_version_kind(&hub_kind);
+            if target.version == API_VERSION_INTERNAL {
+                return Ok(h);
+            }
+            converted = h;
+            converted.as_ref()
         };
-        if target.version == API_VERSION_INTERNAL {
-            return Ok(hub);
-        }
         let mut out = self.new_object(&to)?;
-        self.convert(hub.as_ref(), out.as_mut())?;
+        self.convert(hub, out.as_mut())?;
         out.set_group_version_kind(&to);
         Ok(out)
     }

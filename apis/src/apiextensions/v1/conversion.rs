@@ -31,6 +31,9 @@ pub fn convert_v1_custom_resource_definition_spec_to_apiextensions_custom_resour
     out: &mut internal::CustomResourceDefinitionSpec,
 ) -> Result<(), ConversionError> {
     auto_convert_v1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(input, out)?;
+    // v1's preserveUnknownFields is a plain bool in Go: absent means false, which the internal
+    // pointer must say explicitly (v1beta1 would otherwise default it to true).
+    out.preserve_unknown_fields = Some(input.preserve_unknown_fields.unwrap_or(false));
     let Some(first) = out.versions.first() else {
         return Ok(());
     };
@@ -73,6 +76,8 @@ pub fn convert_apiextensions_custom_resource_definition_spec_to_v1_custom_resour
     out: &mut CustomResourceDefinitionSpec,
 ) -> Result<(), ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_spec_to_v1_custom_resource_definition_spec(input, out)?;
+    // Back to a plain bool with omitempty: only `true` is written.
+    out.preserve_unknown_fields = input.preserve_unknown_fields.filter(|preserve| *preserve);
     if out.versions.is_empty() && !input.version.is_empty() {
         out.versions = vec![CustomResourceDefinitionVersion {
             name: input.version.clone(),

@@ -49,7 +49,12 @@ pub fn rollback_from_annotation(
     let Some(annotations) = meta.annotations.as_mut() else {
         return Ok(None);
     };
-    match annotations.remove(DEPRECATED_ROLLBACK_TO) {
+    let removed = annotations.remove(DEPRECATED_ROLLBACK_TO);
+    // The annotation only carried the field: without it, no annotations is no annotations.
+    if removed.is_some() && annotations.is_empty() {
+        meta.annotations = None;
+    }
+    match removed {
         Some(revision) if !revision.is_empty() => match revision.parse::<i64>() {
             Ok(revision) => Ok(Some(apps::RollbackConfig { revision })),
             Err(e) => Err(ConversionError::Custom(format!(
@@ -93,10 +98,7 @@ mod tests {
         let mut back = apps::Deployment::default();
         convert_v1_deployment_to_apps_deployment(&v1, &mut back).unwrap();
         assert_eq!(back.spec.rollback_to, Some(apps::RollbackConfig { revision: 3 }));
-        assert!(
-            back.metadata.annotations.as_ref().unwrap().is_empty(),
-            "the annotation does not stay internal"
-        );
+        assert_eq!(back.metadata.annotations, None, "the annotation does not stay internal");
     }
 
     #[test]

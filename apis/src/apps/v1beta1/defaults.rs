@@ -48,12 +48,10 @@ pub fn set_defaults_deployment(obj: &mut Deployment) {
 pub fn set_defaults_stateful_set(obj: &mut StatefulSet) {
     let template_labels = obj.spec.template.metadata.as_ref().and_then(|m| m.labels.clone());
     if let Some(labels) = &template_labels {
-        if runtime::conversion::is_zero(&obj.spec.selector) {
-            obj.spec.selector = LabelSelector {
-                match_labels: Some(labels.clone()),
-                ..Default::default()
-            };
-        }
+        obj.spec.selector.get_or_insert_with(|| LabelSelector {
+            match_labels: Some(labels.clone()),
+            ..Default::default()
+        });
         labels_from_template(&mut obj.metadata, labels);
     }
     let spec = &mut obj.spec;

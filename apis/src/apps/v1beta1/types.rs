@@ -137,7 +137,10 @@ pub struct StatefulSetSpec {
     /// It must match the pod template's labels.
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
     /// +required
-    pub selector: LabelSelector,
+    // Go's field is a pointer that the v1beta1 defaulter fills from the template's labels, so
+    // it may be absent on input.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
     /// template is the object that describes the pod that will be created if
     /// insufficient replicas are detected. Each pod stamped out by the StatefulSet
     /// will fulfill this Template, but have a unique identity from the rest

@@ -26,14 +26,15 @@ pub fn convert_core_pod_spec_to_v1_pod_spec(input: &core::PodSpec, out: &mut Pod
     Ok(())
 }
 
-/// Converts a v1 PodStatus; an old client's lone `podIP` becomes the first `podIPs` entry.
+/// Converts a v1 PodStatus. `podIP` is authoritative: an old client that changed only `podIP`
+/// must not be overruled by a stale `podIPs`, so when the two disagree `podIPs` becomes `[podIP]`.
 pub fn convert_v1_pod_status_to_core_pod_status(
     input: &PodStatus,
     out: &mut core::PodStatus,
 ) -> Result<(), ConversionError> {
     auto_convert_v1_pod_status_to_core_pod_status(input, out)?;
-    if out.pod_ips.is_empty()
-        && let Some(ip) = input.pod_ip.as_ref().filter(|ip| !ip.is_empty())
+    if let Some(ip) = input.pod_ip.as_ref().filter(|ip| !ip.is_empty())
+        && out.pod_ips.first().is_none_or(|first| &first.ip != ip)
     {
         out.pod_ips = vec![core::PodIP { ip: ip.clone() }];
     }

@@ -42,11 +42,11 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apiextensions::v1::types::CustomResourceDefinition,
         >(SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinition"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apiextensions::v1::types::CustomResourceDefinitionList,
         >(SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinitionList"))?;
     ::core::result::Result::Ok(())

@@ -42,27 +42,27 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apps::v1::types::Deployment,
         >(SCHEME_GROUP_VERSION.with_kind("Deployment"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apps::v1::types::DeploymentList,
         >(SCHEME_GROUP_VERSION.with_kind("DeploymentList"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apps::v1::types::ReplicaSet,
         >(SCHEME_GROUP_VERSION.with_kind("ReplicaSet"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apps::v1::types::ReplicaSetList,
         >(SCHEME_GROUP_VERSION.with_kind("ReplicaSetList"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apps::v1::types::StatefulSet,
         >(SCHEME_GROUP_VERSION.with_kind("StatefulSet"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::apps::v1::types::StatefulSetList,
         >(SCHEME_GROUP_VERSION.with_kind("StatefulSetList"))?;
     ::core::result::Result::Ok(())

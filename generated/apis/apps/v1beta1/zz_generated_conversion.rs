@@ -560,16 +560,12 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_dep
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1beta1::types::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.max_unavailable = if ::runtime::conversion::is_zero(&input.max_unavailable) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.max_unavailable))
-    };
-    out.max_surge = if ::runtime::conversion::is_zero(&input.max_surge) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.max_surge))
-    };
+    out.max_unavailable = ::core::option::Option::Some(
+        ::core::clone::Clone::clone(&input.max_unavailable),
+    );
+    out.max_surge = ::core::option::Option::Some(
+        ::core::clone::Clone::clone(&input.max_surge),
+    );
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1beta1::RollingUpdateDeployment`.
@@ -896,11 +892,7 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
-    };
+    out.selector = ::core::clone::Clone::clone(&input.selector);
     crate::core::v1::convert_v1_pod_template_spec_to_core_pod_template_spec(
         &input.template,
         &mut out.template,
@@ -972,10 +964,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     out: &mut crate::apps::v1beta1::types::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
-    out.selector = match &input.selector {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.selector = ::core::clone::Clone::clone(&input.selector);
     crate::core::v1::convert_core_pod_template_spec_to_v1_pod_template_spec(
         &input.template,
         &mut out.template,

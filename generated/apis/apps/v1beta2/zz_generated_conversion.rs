@@ -837,16 +837,12 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_dep
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1beta2::types::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.max_unavailable = if ::runtime::conversion::is_zero(&input.max_unavailable) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.max_unavailable))
-    };
-    out.max_surge = if ::runtime::conversion::is_zero(&input.max_surge) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.max_surge))
-    };
+    out.max_unavailable = ::core::option::Option::Some(
+        ::core::clone::Clone::clone(&input.max_unavailable),
+    );
+    out.max_surge = ::core::option::Option::Some(
+        ::core::clone::Clone::clone(&input.max_surge),
+    );
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1beta2::RollingUpdateDeployment`.

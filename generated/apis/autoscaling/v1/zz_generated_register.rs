@@ -42,7 +42,7 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::autoscaling::v1::types::Scale,
         >(SCHEME_GROUP_VERSION.with_kind("Scale"))?;
     ::core::result::Result::Ok(())

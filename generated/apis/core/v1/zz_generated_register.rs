@@ -42,35 +42,35 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::ConfigMap,
         >(SCHEME_GROUP_VERSION.with_kind("ConfigMap"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::ConfigMapList,
         >(SCHEME_GROUP_VERSION.with_kind("ConfigMapList"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::Namespace,
         >(SCHEME_GROUP_VERSION.with_kind("Namespace"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::NamespaceList,
         >(SCHEME_GROUP_VERSION.with_kind("NamespaceList"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::Pod,
         >(SCHEME_GROUP_VERSION.with_kind("Pod"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::PodList,
         >(SCHEME_GROUP_VERSION.with_kind("PodList"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::PodTemplate,
         >(SCHEME_GROUP_VERSION.with_kind("PodTemplate"))?;
     scheme
-        .add_known_type::<
+        .add_known_type_serde::<
             crate::core::v1::types::PodTemplateList,
         >(SCHEME_GROUP_VERSION.with_kind("PodTemplateList"))?;
     ::core::result::Result::Ok(())

@@ -54,12 +54,12 @@ impl Rules<'_> {
                     }
                 })
             }
-            // Numbers and bools are pointers in Kubernetes' external types exactly so that zero
-            // and unset differ: they are always present. Other zero values are omitted, as Go's
-            // omitempty omits them.
+            // Numbers, bools and int-or-strings are pointers in Kubernetes' external types exactly
+            // so that zero and unset differ (`replicas: 0`, `maxUnavailable: 0`): they are always
+            // present. Other zero values are omitted, as Go's omitempty omits them.
             (a, TypeRef::Option(b)) => {
                 let inner = self.value(a, b, expr.clone(), depth + 1)?;
-                if matches!(a, TypeRef::Primitive(_)) {
+                if always_present(a) {
                     Ok(quote! { ::core::option::Option::Some(#inner) })
                 } else {
                     Ok(quote! {
@@ -173,4 +173,9 @@ fn ok_wrap(inner: TokenStream) -> TokenStream {
         }
         _ => quote! { ::core::result::Result::Ok(#inner) },
     }
+}
+
+/// Whether an internal value converts to a present external `Option` even when it is zero.
+fn always_present(t: &TypeRef) -> bool {
+    matches!(t, TypeRef::Primitive(_)) || t.is_external(crate::model::External::IntOrString)
 }

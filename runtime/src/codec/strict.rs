@@ -1,0 +1,91 @@
+//! Strict decoding: finds the fields of the input that the decoded type does not know, by encoding
+//! the decoded object again and listing every key of the input that the encoding lacks.
+//!
+//! Why compare encodings rather than watch the deserializer (as `serde_ignored` does): kinds inline
+//! their TypeMeta with `#[serde(flatten)]`, and serde buffers the keys of a flattening struct and
+//! drops the ones nobody claims without ever reporting them, so a misspelt top-level field such as
+//! `specc` would pass. A decoded object re-encodes every field it has, so a key missing from the
+//! encoding is one the type threw away.
+//!
+//! The one exception is a key whose input value is `null`: an absent optional field encodes to
+//! nothing and `null` decodes to absent, so such a key cannot be told apart from a known one and is
+//! never reported. (External types skip a field on output only when it is `None`, which is exactly
+//! this case.)
+
+use serde_json::Value;
+
+/// The JSON paths of the keys in `input` that `encoded` lacks, depth first in key order, such as
+/// `spec.template.spec.containers[0].imagee`.
+pub(crate) fn unknown_fields(input: &Value, encoded: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    walk(input, encoded, &mut String::new(), &mut found);
+    found
+}
+
+fn walk(input: &Value, encoded: &Value, path: &mut String, found: &mut Vec<String>) {
+    match (input, encoded) {
+        (Value::Object(fields), Value::Object(known)) => {
+            for (key, value) in fields {
+                let len = path.len();
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(key);
+                match known.get(key) {
+                    Some(encoded) => walk(value, encoded, path, found),
+                    None if value.is_null() => {}
+                    None => found.push(path.clone()),
+                }
+                path.truncate(len);
+            }
+        }
+        (Value::Array(items), Value::Array(known)) => {
+            for (index, (item, encoded)) in items.iter().zip(known).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{index}]"));
+                walk(item, encoded, path, found);
+                path.truncate(len);
+            }
+        }
+        // A value whose shape changed on the way (an int-or-string, a schema-or-bool) has no
+        // fields of its own to compare.
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn lists_keys_missing_from_the_encoding_with_their_paths() {
+        let input = json!({
+            "apiVersion": "v1",
+            "specc": 1,
+            "spec": {"replicas": 1, "extra": true, "ports": [{"port": 80}, {"port": 81, "bogus": "x"}]},
+        });
+        let encoded = json!({
+            "apiVersion": "v1",
+            "spec": {"replicas": 1, "ports": [{"port": 80}, {"port": 81}]},
+        });
+        assert_eq!(
+            unknown_fields(&input, &encoded),
+            vec!["spec.extra", "spec.ports[1].bogus", "specc"]
+        );
+    }
+
+    #[test]
+    fn null_values_and_changed_shapes_are_not_reported() {
+        let input = json!({"status": null, "port": {"x": 1}, "meta": {"creationTimestamp": null}});
+        let encoded = json!({"port": "80", "meta": {}});
+        assert!(unknown_fields(&input, &encoded).is_empty());
+    }
+
+    #[test]
+    fn nested_lists_are_indexed_at_every_level() {
+        let input = json!({"matrix": [[{"x": 1}, {"x": 2, "y": 3}]], "a.b": {"c": 1}});
+        let encoded = json!({"matrix": [[{"x": 1}, {"x": 2}]], "a.b": {}});
+        assert_eq!(unknown_fields(&input, &encoded), vec!["a.b.c", "matrix[0][1].y"]);
+    }
+}

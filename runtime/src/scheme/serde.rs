@@ -1,0 +1,114 @@
+//! Wire formats in the scheme: [`Scheme::add_known_type_serde`] registers a kind together with
+//! type-erased functions that read it from a JSON value and write it as JSON or YAML, which the
+//! codec (`crate::codec`) finds by GVK when decoding and by concrete type when encoding.
+//!
+//! The functions are plain `fn` pointers instantiated per registered type, as the defaulting and
+//! conversion tables in `scheme/funcs.rs` are, so the scheme stays `Send + Sync` and cheap to query.
+
+use super::{Scheme, type_id_of};
+use crate::codec::Format;
+use crate::{GroupVersionKind, Object, SchemeError};
+use std::any::TypeId;
+
+/// A typed decode that failed: serde's message and the JSON path of the field it failed at.
+pub(crate) type DecodeFailure = serde_path_to_error::Error<serde_json::Error>;
+
+/// The wire-format functions of one registered type.
+#[derive(Clone, Copy)]
+pub(crate) struct SerdeFns {
+    /// Builds the object from a JSON value, tracking the path of the field that fails.
+    pub(crate) decode: fn(&serde_json::Value) -> Result<Box<dyn Object>, DecodeFailure>,
+    /// The object as a JSON value, which strict decoding compares with its input.
+    pub(crate) to_value: fn(&dyn Object) -> Result<serde_json::Value, String>,
+    /// The object's bytes in `format`, fields in the order serde emits them, ending in a newline.
+    pub(crate) encode: fn(&dyn Object, Format) -> Result<Vec<u8>, String>,
+}
+
+impl Scheme {
+    /// Registers `T` under `gvk` as [`Scheme::add_known_type`] does, and records how to decode it from
+    /// and encode it to JSON and YAML, which makes `gvk` readable and writable by the codec.
+    ///
+    /// Generated registration code calls this for external kinds (the ones with serde derives);
+    /// internal kinds never go on the wire and are registered with `add_known_type` alone.
+    pub fn add_known_type_serde<T>(&mut self, gvk: GroupVersionKind) -> Result<(), SchemeError>
+    where
+        T: Object + Default + ::serde::Serialize + ::serde::de::DeserializeOwned,
+    {
+        self.add_known_type::<T>(gvk)?;
+        self.serde_fns.insert(
+            TypeId::of::<T>(),
+            SerdeFns {
+                decode: decode_as::<T>,
+                to_value: to_value_as::<T>,
+                encode: encode_as::<T>,
+            },
+        );
+        Ok(())
+    }
+
+    /// Whether objects of `gvk` can be decoded and encoded, that is whether it was registered with
+    /// [`Scheme::add_known_type_serde`].
+    pub fn has_wire_format(&self, gvk: &GroupVersionKind) -> bool {
+        self.serde_fns_for_gvk(gvk).is_some()
+    }
+
+    /// The wire-format functions of the type registered for `gvk`, if it has them.
+    pub(crate) fn serde_fns_for_gvk(&self, gvk: &GroupVersionKind) -> Option<&SerdeFns> {
+        let known = self.gvk_to_type.get(gvk)?;
+        self.serde_fns.get(&known.type_id)
+    }
+
+    /// The wire-format functions of the concrete type of `obj`, if it has them.
+    pub(crate) fn serde_fns_for_object(&self, obj: &dyn Object) -> Option<&SerdeFns> {
+        self.serde_fns.get(&type_id_of(obj))
+    }
+}
+
+/// Deserializes a `T` from `value`; instantiated per registered type to fill [`SerdeFns::decode`].
+fn decode_as<T>(value: &serde_json::Value) -> Result<Box<dyn Object>, DecodeFailure>
+where
+    T: Object + ::serde::de::DeserializeOwned,
+{
+    let typed: T = serde_path_to_error::deserialize(value)?;
+    Ok(Box::new(typed))
+}
+
+/// Serializes `obj`, which must be a `T`, to a JSON value.
+fn to_value_as<T: Object + ::serde::Serialize>(obj: &dyn Object) -> Result<serde_json::Value, String> {
+    serde_json::to_value(typed::<T>(obj)?).map_err(|e| e.to_string())
+}
+
+/// Serializes `obj`, which must be a `T`, as `format`.
+///
+/// JSON is indented by four spaces, as `kubectl -o json` prints it; both formats end in one newline
+/// so that several outputs concatenate into a readable stream.
+fn encode_as<T: Object + ::serde::Serialize>(obj: &dyn Object, format: Format) -> Result<Vec<u8>, String> {
+    let typed = typed::<T>(obj)?;
+    let mut out = match format {
+        Format::Json => {
+            let mut buf = Vec::new();
+            let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+            let mut ser = serde_json::Serializer::with_formatter(&mut buf, formatter);
+            ::serde::Serialize::serialize(typed, &mut ser).map_err(|e| e.to_string())?;
+            buf
+        }
+        Format::Yaml => serde_saphyr::to_string(typed).map_err(|e| e.to_string())?.into_bytes(),
+    };
+    while out.last() == Some(&b'\n') {
+        out.pop();
+    }
+    out.push(b'\n');
+    Ok(out)
+}
+
+/// `obj` as a `T`. The table is keyed by `TypeId`, so a mismatch means the table itself is broken;
+/// it is still reported as an error rather than a panic.
+fn typed<T: Object>(obj: &dyn Object) -> Result<&T, String> {
+    obj.downcast_ref::<T>().ok_or_else(|| {
+        format!(
+            "the wire format of {} was asked to encode a {}",
+            std::any::type_name::<T>(),
+            obj.type_name()
+        )
+    })
+}
