@@ -184,3 +184,39 @@ fn deep_copy_object_is_independent() {
         Some("a")
     );
 }
+
+/// Our kinds' k8s-openapi metadata equals k8s-openapi's own for the same Kubernetes kinds.
+#[test]
+fn resource_metadata_matches_k8s_openapi() {
+    use k8s_openapi::{ListableResource, Resource};
+    fn same<A: Resource, B: Resource>() {
+        assert_eq!(
+            (A::API_VERSION, A::GROUP, A::KIND, A::VERSION, A::URL_PATH_SEGMENT),
+            (B::API_VERSION, B::GROUP, B::KIND, B::VERSION, B::URL_PATH_SEGMENT),
+            "{}",
+            A::KIND
+        );
+        assert_eq!(
+            std::any::type_name::<A::Scope>().rsplit("::").next(),
+            std::any::type_name::<B::Scope>().rsplit("::").next()
+        );
+    }
+    fn same_list<A: ListableResource, B: ListableResource>() {
+        assert_eq!(A::LIST_KIND, B::LIST_KIND);
+    }
+    use k8s_openapi::api as k;
+    same::<apps::v1::Deployment, k::apps::v1::Deployment>();
+    same::<apps::v1::StatefulSet, k::apps::v1::StatefulSet>();
+    same::<apps::v1::ReplicaSet, k::apps::v1::ReplicaSet>();
+    same::<core::v1::Pod, k::core::v1::Pod>();
+    same::<core::v1::ConfigMap, k::core::v1::ConfigMap>();
+    same::<core::v1::Namespace, k::core::v1::Namespace>();
+    same::<core::v1::PodTemplate, k::core::v1::PodTemplate>();
+    same::<apis::autoscaling::v1::Scale, k::autoscaling::v1::Scale>();
+    same::<
+        apis::apiextensions::v1::CustomResourceDefinition,
+        k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition,
+    >();
+    same_list::<apps::v1::Deployment, k::apps::v1::Deployment>();
+    same_list::<core::v1::Pod, k::core::v1::Pod>();
+}

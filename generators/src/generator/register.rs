@@ -152,8 +152,16 @@ fn resource_impls(pkg: &Package, k: &Type) -> Option<TokenStream> {
     let path = type_path(&k.module, &k.name);
     let (group, version, kind) = (&pkg.group, &pkg.version, &k.name);
     let api_version = display_gv(group, version);
-    let plural = resource_name(k);
-    let scope = if k.tags.has(tag::NON_NAMESPACED) {
+    // A subresource kind (autoscaling/v1 Scale, `+k8s:isSubresource=/scale`) is served below
+    // its parent: k8s-openapi names it by the subresource and scopes it SubResourceScope.
+    let subresource = k
+        .tags
+        .value(tag::IS_SUBRESOURCE)
+        .map(|p| p.trim_start_matches('/').to_string());
+    let plural = subresource.clone().unwrap_or_else(|| resource_name(k));
+    let scope = if subresource.is_some() {
+        quote! { ::k8s_openapi::SubResourceScope }
+    } else if k.tags.has(tag::NON_NAMESPACED) {
         quote! { ::k8s_openapi::ClusterResourceScope }
     } else {
         quote! { ::k8s_openapi::NamespaceResourceScope }

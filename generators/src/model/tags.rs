@@ -50,6 +50,7 @@ pub mod name {
     pub const NULLABLE: &str = "nullable";
     pub const UNION: &str = "union";
     pub const UNION_DISCRIMINATOR: &str = "unionDiscriminator";
+    pub const IS_SUBRESOURCE: &str = "k8s:isSubresource";
 }
 
 /// Where a tag is written.
@@ -102,6 +103,8 @@ enum Value {
     OpenApi,
     /// `Name,verb=...,subresource=...,input=...,result=...`.
     Method,
+    /// A subresource path: `/scale`.
+    Subresource,
 }
 
 const VERBS: &[&str] = &[
@@ -224,6 +227,7 @@ static TABLE: &[Spec] = &[
     spec(n::NULLABLE, None, None, Some(Flag), false),
     spec(n::UNION, None, Some(Flag), Some(Flag), false),
     spec(n::UNION_DISCRIMINATOR, None, None, Some(Flag), false),
+    spec(n::IS_SUBRESOURCE, Some(Subresource), Some(Subresource), None, false),
 ];
 
 /// A checked tag.
@@ -463,6 +467,15 @@ fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
             }
         }
         Method => check_method(need(value)?),
+        Subresource => {
+            let v = need(value)?;
+            let name = v.strip_prefix('/').unwrap_or_default();
+            if !name.is_empty() && is_dns_label(name) {
+                Ok(())
+            } else {
+                Err("a subresource path such as `/scale`".into())
+            }
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use kube_core::TypeMeta;
 /// Scale represents a scaling request for a resource.
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.2
+/// +k8s:isSubresource=/scale
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Scale {

@@ -60,8 +60,8 @@ impl ::k8s_openapi::Resource for crate::autoscaling::v1::types::Scale {
     const GROUP: &'static str = "autoscaling";
     const KIND: &'static str = "Scale";
     const VERSION: &'static str = "v1";
-    const URL_PATH_SEGMENT: &'static str = "scales";
-    type Scope = ::k8s_openapi::NamespaceResourceScope;
+    const URL_PATH_SEGMENT: &'static str = "scale";
+    type Scope = ::k8s_openapi::SubResourceScope;
 }
 impl ::k8s_openapi::Metadata for crate::autoscaling::v1::types::Scale {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
