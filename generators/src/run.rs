@@ -70,7 +70,7 @@ fn write(plans: &[Plan]) -> ExitCode {
     }
     for (generator, (c, time)) in totals {
         println!(
-            "{generator:>10}: {} written, {} unchanged, {} removed ({:.1} ms)",
+            "{generator:>20}: {} written, {} unchanged, {} removed ({:.1} ms)",
             c.written,
             c.unchanged,
             c.removed,

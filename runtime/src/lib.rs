@@ -58,6 +58,7 @@ mod errors;
 mod group_kind;
 mod gvk;
 mod kube_interop;
+mod lifecycle;
 mod object;
 mod scheme;
 #[cfg(test)]
@@ -69,6 +70,7 @@ pub use builder::{AddToSchemeFn, SchemeBuilder};
 pub use errors::{ConversionError, ParseError, SchemeError};
 pub use group_kind::{GroupKind, GroupResource};
 pub use gvk::{GroupVersion, GroupVersionKind, GroupVersionResource};
+pub use lifecycle::{ApiLifecycle, Release};
 pub use object::{Object, TypeMetaAccess};
 pub use scheme::{FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion};
 

@@ -4,6 +4,7 @@
 pub mod conversion;
 pub mod deepcopy;
 pub mod defaults;
+pub mod lifecycle;
 pub mod register;
 
 use std::collections::BTreeMap;
@@ -150,6 +151,7 @@ pub fn all() -> Vec<Box<dyn Generator>> {
         Box::new(register::Register),
         Box::new(conversion::Conversion),
         Box::new(defaults::Defaults),
+        Box::new(lifecycle::Lifecycle),
     ]
 }
 

@@ -31,3 +31,6 @@ pub use zz_generated_conversion::*;
 #[path = "../../../../generated/apis/apiextensions/v1beta1/zz_generated_defaults.rs"]
 mod zz_generated_defaults;
 pub use zz_generated_defaults::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apiextensions/v1beta1/zz_generated_prerelease_lifecycle.rs"]
+mod zz_generated_prerelease_lifecycle;
