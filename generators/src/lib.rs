@@ -106,10 +106,7 @@ pub fn generate_from_sources(
     plan.notes = diags.take_notes();
     match diags.finish() {
         Ok(()) => Ok(plan),
-        Err(errors) => Err(Failure {
-            errors,
-            sources: universe.sources,
-        }),
+        Err(errors) => Err(Failure { errors, sources }),
     }
 }
 

@@ -15,9 +15,6 @@ use crate::parse::{SourceFile, serde_attrs, span_loc, span_loc_whole};
 /// that later checks can report more errors in the same run.
 pub fn build(files: &[SourceFile], diags: &mut Diagnostics) -> Universe {
     let mut universe = Universe::default();
-    for f in files {
-        universe.sources.insert(f.display.clone(), f.text.clone());
-    }
     let mut packages = find_packages(files, diags);
     let index = index(files, &packages);
     for f in files {

@@ -24,8 +24,6 @@ pub const INTERNAL_VERSION: &str = "__internal";
 pub struct Universe {
     /// Packages keyed by module path (`crate::apps::v1`).
     pub packages: BTreeMap<String, Package>,
-    /// Display path -> text of every input file, for rendering diagnostics.
-    pub sources: BTreeMap<Arc<str>, Arc<str>>,
 }
 
 impl Universe {
