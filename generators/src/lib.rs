@@ -31,6 +31,8 @@ pub struct Config {
     pub output: PathBuf,
     /// The header file prepended to every output.
     pub boilerplate: PathBuf,
+    /// Where whole-universe documents go (`generated/openapi`); none for trees without them.
+    pub documents: Option<PathBuf>,
 }
 
 /// A failed run: every error, plus the sources needed to render them.
@@ -72,7 +74,13 @@ pub fn generate(config: &Config) -> Result<Plan, Failure> {
         let text = std::fs::read_to_string(&full).map_err(|e| Failure::io("source file", &full, e))?;
         inputs.push((rel, text));
     }
-    generate_from_sources(&config.apis, inputs, &config.output, &boilerplate)
+    generate_from_sources(
+        &config.apis,
+        inputs,
+        &config.output,
+        config.documents.as_deref(),
+        &boilerplate,
+    )
 }
 
 /// Computes the output plan from in-memory sources (relative path, text), in any order.
@@ -80,6 +88,7 @@ pub fn generate_from_sources(
     apis: &Path,
     inputs: Vec<(String, String)>,
     output: &Path,
+    documents: Option<&Path>,
     boilerplate: &str,
 ) -> Result<Plan, Failure> {
     let mut diags = Diagnostics::new();
@@ -99,9 +108,10 @@ pub fn generate_from_sources(
     model::check::check(&universe, &mut diags);
     let mut plan = Plan {
         root: output.to_path_buf(),
+        documents: documents.map(Path::to_path_buf),
         ..Plan::default()
     };
-    (plan.files, plan.timings) = generator::run_all(&universe, output, boilerplate, &mut diags);
+    (plan.files, plan.timings) = generator::run_all(&universe, output, documents, boilerplate, &mut diags);
     check_module_decls(&universe, apis, &plan, &mut diags);
     plan.notes = diags.take_notes();
     match diags.finish() {

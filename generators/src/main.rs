@@ -16,6 +16,9 @@ struct Args {
     /// Root of the in-package outputs.
     #[arg(long, default_value = "generated/apis")]
     output: PathBuf,
+    /// Directory for whole-API documents (OpenAPI); none are written without it.
+    #[arg(long)]
+    documents: Option<PathBuf>,
     /// File whose text heads every generated file.
     #[arg(long, default_value = "hack/boilerplate.rs.txt")]
     boilerplate: PathBuf,
@@ -39,6 +42,7 @@ fn main() -> ExitCode {
         apis: args.apis,
         output: args.output,
         boilerplate: args.boilerplate,
+        documents: args.documents,
     };
     let mode = if args.verify {
         generators::run::Mode::Verify

@@ -118,6 +118,7 @@ fn config(case: &str, output: &Path) -> Config {
         apis: Path::new(CASES).join(case),
         output: output.to_path_buf(),
         boilerplate: PathBuf::from(BOILERPLATE),
+        documents: None,
     }
 }
 
@@ -279,7 +280,7 @@ fn bad_file_among_good_files_writes_nothing() {
         inputs.push((rel, text));
     }
     let boilerplate = fs::read_to_string(BOILERPLATE).unwrap();
-    let fixed = generators::generate_from_sources(&config.apis, inputs, &config.output, &boilerplate)
+    let fixed = generators::generate_from_sources(&config.apis, inputs, &config.output, None, &boilerplate)
         .unwrap_or_else(|f| panic!("{case} with its mistake fixed still fails:\n{}", f.render()));
     let produced: Vec<String> = fixed
         .files

@@ -57,6 +57,7 @@ fn trees(root: &Path) -> Vec<Config> {
         apis: "apis/src".into(),
         output: "generated/apis".into(),
         boilerplate: boilerplate.clone(),
+        documents: Some("generated/openapi".into()),
     }];
     let fixtures = Path::new("generators/tests/fixtures");
     let mut names: Vec<String> = std::fs::read_dir(root.join(fixtures))
@@ -74,6 +75,7 @@ fn trees(root: &Path) -> Vec<Config> {
             apis: case.join("src"),
             output: case.join("generated"),
             boilerplate: boilerplate.clone(),
+            documents: None,
         });
     }
     configs

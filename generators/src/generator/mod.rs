@@ -5,6 +5,7 @@ pub mod conversion;
 pub mod deepcopy;
 pub mod defaults;
 pub mod lifecycle;
+pub mod openapi;
 pub mod register;
 
 use std::collections::BTreeMap;
@@ -43,6 +44,17 @@ pub trait Generator: Sync {
 
     /// The file's items for one package, or `None` with errors pushed into `diags`.
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream>;
+
+    /// Whether the generator writes one file per package (`generate_package`), or only
+    /// documents about the whole universe (`generate_documents`).
+    fn per_package(&self) -> bool {
+        true
+    }
+
+    /// Whole-universe documents (OpenAPI) as (path under `root`, contents).
+    fn generate_documents(&self, _cx: &Context<'_>, _root: &Path, _diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+        Vec::new()
+    }
 }
 
 /// Runs every generator over every package it applies to and renders the files.
@@ -54,12 +66,13 @@ pub trait Generator: Sync {
 pub fn run_all(
     universe: &Universe,
     output: &Path,
+    documents: Option<&Path>,
     boilerplate: &str,
     diags: &mut Diagnostics,
 ) -> (BTreeMap<PathBuf, GeneratedFile>, BTreeMap<&'static str, Duration>) {
     let generators = all();
     let mut jobs: Vec<(&dyn Generator, &Package)> = Vec::new();
-    for generator in &generators {
+    for generator in generators.iter().filter(|g| g.per_package()) {
         for pkg in universe.packages.values() {
             if generator.applies(pkg) {
                 jobs.push((generator.as_ref(), pkg));
@@ -102,6 +115,22 @@ pub fn run_all(
         *timings.entry(r.generator).or_default() += r.time;
         if let Some((path, file)) = r.file {
             files.insert(path, file);
+        }
+    }
+    if let Some(root) = documents {
+        let cx = Context { universe };
+        for generator in &generators {
+            let started = Instant::now();
+            for (path, contents) in generator.generate_documents(&cx, root, diags) {
+                files.insert(
+                    path,
+                    GeneratedFile {
+                        generator: generator.name(),
+                        contents,
+                    },
+                );
+            }
+            *timings.entry(generator.name()).or_default() += started.elapsed();
         }
     }
     (files, timings)
@@ -152,6 +181,7 @@ pub fn all() -> Vec<Box<dyn Generator>> {
         Box::new(conversion::Conversion),
         Box::new(defaults::Defaults),
         Box::new(lifecycle::Lifecycle),
+        Box::new(openapi::OpenApi),
     ]
 }
 

@@ -23,7 +23,10 @@ pub struct GeneratedFile {
 pub struct Plan {
     /// The output root; files outside it are never touched.
     pub root: PathBuf,
-    /// Files by path (under `root`).
+    /// A directory owned whole by the generators (documents): every file in it that the plan does
+    /// not produce is stale.
+    pub documents: Option<PathBuf>,
+    /// Files by path (under `root` or `documents`).
     pub files: BTreeMap<PathBuf, GeneratedFile>,
     /// Time each generator took.
     pub timings: BTreeMap<&'static str, Duration>,
@@ -104,11 +107,12 @@ pub fn verify(plan: &Plan) -> std::io::Result<Vec<Problem>> {
 
 /// Generated files under the root that the plan does not produce, in path order.
 fn extra_files(plan: &Plan) -> std::io::Result<Vec<PathBuf>> {
-    if !plan.root.exists() {
-        return Ok(Vec::new());
-    }
     let mut extra = Vec::new();
-    for entry in walkdir::WalkDir::new(&plan.root).sort_by_file_name() {
+    let roots = plan.root.exists().then_some(&plan.root);
+    for entry in roots
+        .into_iter()
+        .flat_map(|r| walkdir::WalkDir::new(r).sort_by_file_name())
+    {
         let entry = entry.map_err(std::io::Error::other)?;
         let name = entry.file_name().to_string_lossy();
         if entry.file_type().is_file()
@@ -117,6 +121,14 @@ fn extra_files(plan: &Plan) -> std::io::Result<Vec<PathBuf>> {
             && !plan.files.contains_key(entry.path())
         {
             extra.push(entry.path().to_path_buf());
+        }
+    }
+    if let Some(docs) = plan.documents.as_ref().filter(|d| d.exists()) {
+        for entry in walkdir::WalkDir::new(docs).sort_by_file_name() {
+            let entry = entry.map_err(std::io::Error::other)?;
+            if entry.file_type().is_file() && !plan.files.contains_key(entry.path()) {
+                extra.push(entry.path().to_path_buf());
+            }
         }
     }
     Ok(extra)

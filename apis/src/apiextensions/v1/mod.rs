@@ -2,6 +2,7 @@
 //! +k8s:deepcopy-gen=package
 //! +k8s:openapi-gen=true
 //! +groupName=apiextensions.k8s.io
+//! +k8s:openapi-model-package=io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1
 //! +k8s:conversion-gen=crate::apiextensions
 //! +k8s:defaulter-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true

@@ -449,7 +449,6 @@ pub struct EnvVar {
     /// Name of the environment variable.
     /// May consist of any printable ASCII characters except '='.
     pub name: String,
-    /// Optional: no more than one of the following may be specified.
     /// Variable references $(VAR_NAME) are expanded
     /// using the previously defined environment variables in the container and
     /// any service environment variables. If a variable cannot be resolved,

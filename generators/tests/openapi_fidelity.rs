@@ -1,0 +1,204 @@
+//! Fidelity of the generated OpenAPI definitions against Kubernetes' own (1.37, vendored under
+//! `data/`, see `data/README.md`): for every apis type that mirrors a Kubernetes type, each
+//! property our definition has must match the official one in type, format, `$ref` target, items,
+//! additional properties, required-ness, x-kubernetes-* extensions and description. Where a
+//! mirrored type deliberately differs, the difference is listed in `KNOWN` with its reason.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::Value;
+
+const OFFICIAL: &str = include_str!("../data/k8s-1.37-api-definitions.json");
+const OURS: &str = include_str!("../../generated/openapi/swagger.json");
+
+/// Differences kept on purpose, as "Model.property: aspect", with the reason.
+const KNOWN: &[(&str, &str)] = &[
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps.default: $ref",
+        JSON_VALUE,
+    ),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps.example: $ref",
+        JSON_VALUE,
+    ),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps.enum: items",
+        JSON_VALUE,
+    ),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps.default: x-kubernetes-preserve-unknown-fields",
+        JSON_VALUE,
+    ),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps.example: x-kubernetes-preserve-unknown-fields",
+        JSON_VALUE,
+    ),
+    (
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSON: not generated",
+        JSON_VALUE,
+    ),
+];
+
+const JSON_VALUE: &str = "apiextensions' JSON values are serde_json::Value in Rust, described as x-kubernetes-preserve-unknown-fields instead of a $ref to Kubernetes' opaque JSON definition";
+
+/// The aspects of a property schema compared.
+fn aspects(p: &Value) -> BTreeMap<&'static str, Value> {
+    let mut a = BTreeMap::new();
+    let get = |k: &str| p.get(k).cloned().unwrap_or(Value::Null);
+    a.insert("type", get("type"));
+    a.insert("format", get("format"));
+    a.insert("$ref", get("$ref"));
+    a.insert("items", p.get("items").map(json_shape).unwrap_or(Value::Null));
+    a.insert(
+        "additionalProperties",
+        p.get("additionalProperties").map(json_shape).unwrap_or(Value::Null),
+    );
+    a.insert("description", get("description"));
+    for (k, v) in p.as_object().into_iter().flatten() {
+        if k.starts_with("x-kubernetes-") {
+            a.insert(Box::leak(k.clone().into_boxed_str()), v.clone());
+        }
+    }
+    a
+}
+
+/// The type-level shape of a nested schema (type, format, $ref), without its description.
+fn json_shape(v: &Value) -> Value {
+    let mut m = serde_json::Map::new();
+    for k in ["type", "format", "$ref"] {
+        if let Some(x) = v.get(k) {
+            m.insert(k.into(), x.clone());
+        }
+    }
+    Value::Object(m)
+}
+
+fn definitions(text: &str, key: Option<&str>) -> BTreeMap<String, Value> {
+    let v: Value = serde_json::from_str(text).expect("valid JSON");
+    let defs = match key {
+        Some(k) => v[k].clone(),
+        None => v,
+    };
+    serde_json::from_value(defs).expect("a map of definitions")
+}
+
+#[test]
+fn mirrored_definitions_match_kubernetes() {
+    let official = definitions(OFFICIAL, None);
+    let ours = definitions(OURS, Some("definitions"));
+    let known: BTreeSet<&str> = KNOWN.iter().map(|(k, _)| *k).collect();
+    let mut diffs = Vec::new();
+    let mut compared = 0;
+    for (name, off) in &official {
+        let Some(our) = ours.get(name) else {
+            if !known.contains(format!("{name}: not generated").as_str()) {
+                diffs.push(format!("{name}: not generated"));
+            }
+            continue;
+        };
+        let off_required: BTreeSet<&str> = off["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let our_required: BTreeSet<&str> = our["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        for (prop, ours_p) in our["properties"].as_object().into_iter().flatten() {
+            compared += 1;
+            let Some(off_p) = off["properties"].get(prop) else {
+                diffs.push(format!("{name}.{prop}: not an official property"));
+                continue;
+            };
+            let (a, b) = (aspects(ours_p), aspects(off_p));
+            for (aspect, want) in &b {
+                let got = a.get(aspect).cloned().unwrap_or(Value::Null);
+                if &got != want {
+                    let key = format!("{name}.{prop}: {aspect}");
+                    if !known.contains(key.as_str()) {
+                        diffs.push(format!("{key}: ours {got}, official {want}"));
+                    }
+                }
+            }
+            for aspect in a.keys().filter(|k| !b.contains_key(*k)) {
+                let key = format!("{name}.{prop}: {aspect}");
+                if !known.contains(key.as_str()) {
+                    diffs.push(format!("{key}: ours {}, official none", a[aspect]));
+                }
+            }
+            if our_required.contains(prop.as_str()) != off_required.contains(prop.as_str()) {
+                let key = format!("{name}.{prop}: required");
+                if !known.contains(key.as_str()) {
+                    diffs.push(format!(
+                        "{key}: ours {}, official {}",
+                        our_required.contains(prop.as_str()),
+                        off_required.contains(prop.as_str())
+                    ));
+                }
+            }
+        }
+    }
+    assert!(compared > 100, "only {compared} properties compared");
+    assert!(
+        diffs.is_empty(),
+        "{} differences from Kubernetes 1.37:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+}
+
+/// Every `$ref` of a document resolves inside it, every definition has a type or is a documented
+/// opaque value, and the v3 documents point at their components.
+#[test]
+fn documents_are_self_contained() {
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(Value::String(r)) = m.get("$ref") {
+                    out.push(r.clone());
+                }
+                m.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let swagger: Value = serde_json::from_str(OURS).unwrap();
+    assert_eq!(swagger["swagger"], "2.0");
+    let defs = swagger["definitions"].as_object().unwrap();
+    let mut all = Vec::new();
+    refs(&swagger, &mut all);
+    for r in &all {
+        let name = r
+            .strip_prefix("#/definitions/")
+            .unwrap_or_else(|| panic!("swagger ref {r}"));
+        assert!(defs.contains_key(name), "unresolved {r}");
+    }
+    for (name, d) in defs {
+        assert!(
+            d.get("type").is_some() || d.get("description").is_some(),
+            "{name} has neither type nor description"
+        );
+    }
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../generated/openapi/v3");
+    let mut documents = 0;
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        assert_eq!(doc["openapi"], "3.0.0");
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        let mut all = Vec::new();
+        refs(&doc, &mut all);
+        for r in &all {
+            let name = r
+                .strip_prefix("#/components/schemas/")
+                .unwrap_or_else(|| panic!("v3 ref {r}"));
+            assert!(schemas.contains_key(name), "unresolved {r}");
+        }
+        documents += 1;
+    }
+    assert_eq!(documents, 7, "one document per served group-version");
+}
