@@ -26,7 +26,7 @@ fn fixture_config(name: &str) -> Config {
         apis: dir.join("src"),
         output: dir.join("generated"),
         boilerplate: BOILERPLATE.into(),
-        documents: None,
+        documents: Some(dir.join("generated/openapi")),
     }
 }
 
@@ -69,7 +69,7 @@ fn output_does_not_depend_on_input_order() {
     )];
     trees.extend(fixture_names().iter().map(|n| {
         let c = fixture_config(n);
-        (c.apis, c.output, None)
+        (c.apis, c.output, c.documents)
     }));
     for (apis, output, docs) in trees {
         let inputs = read_tree(&apis);

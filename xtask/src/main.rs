@@ -75,7 +75,7 @@ fn trees(root: &Path) -> Vec<Config> {
             apis: case.join("src"),
             output: case.join("generated"),
             boilerplate: boilerplate.clone(),
-            documents: None,
+            documents: Some(case.join("generated/openapi")),
         });
     }
     configs

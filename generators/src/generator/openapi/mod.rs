@@ -57,6 +57,7 @@ impl Generator for OpenApi {
         let schemas = Schemas { universe: cx.universe };
         let mut ours: BTreeMap<String, Value> = BTreeMap::new();
         let mut locs = BTreeMap::new();
+        let mut violations = BTreeSet::new();
         let mut by_gv: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             let package_wide = pkg.tags.value(tag::OPENAPI) == Some("true");
@@ -69,6 +70,15 @@ impl Generator for OpenApi {
                 if !wanted || ty.generic {
                     continue;
                 }
+                if let Some(why) = no_schema(ty) {
+                    diags.push(
+                        Diagnostic::error(&ty.loc, format!("`{}` has no OpenAPI form: {why}", ty.name))
+                            .label("cannot be described")
+                            .help("opt it out with `+k8s:openapi-gen=false` (and the fields that use it), or change its shape"),
+                    );
+                    continue;
+                }
+                violations.extend(rule_violations(pkg, ty));
                 let name = format!("{}.{}", schema::model_package(pkg), ty.name);
                 ours.insert(name.clone(), schemas.definition(pkg, ty));
                 locs.insert(name.clone(), ty.loc.clone());
@@ -101,6 +111,10 @@ impl Generator for OpenApi {
             }
         }
         let mut docs = vec![(root.join("swagger.json"), pretty(&swagger(&swagger_defs)))];
+        // The API-rule report is checked in beside the documents, so a new violation shows in
+        // review (openapi-gen's --report-filename with kube_codegen's diff).
+        let report: String = violations.iter().map(|v| format!("{v}\n")).collect();
+        docs.push((root.join("api-rule-violations.list"), report));
         for ((group, version), names) in &by_gv {
             let (defs, _) = closure(names, &ours, &meta);
             let file = if group.is_empty() {
@@ -111,6 +125,53 @@ impl Generator for OpenApi {
             docs.push((root.join("v3").join(file), pretty(&openapi_v3(group, version, &defs))));
         }
         docs
+    }
+}
+
+/// openapi-gen's API rules, as report lines `API rule violation: <rule>,<package>,<Type>,<field>`:
+/// `list_type_missing` (a list without `+listType`) and `names_match` (a JSON name that is not the
+/// field name in another case: Kubernetes' JSON names follow the field names).
+fn rule_violations(pkg: &Package, ty: &crate::model::Type) -> Vec<String> {
+    let model = schema::model_package(pkg);
+    let mut out = Vec::new();
+    for f in ty
+        .fields()
+        .iter()
+        .filter(|f| !f.skip && !f.flatten && f.tags.value(tag::OPENAPI) != Some("false"))
+    {
+        if matches!(f.ty.strip_option(), crate::model::TypeRef::Vec(_)) && !f.tags.has(tag::LIST_TYPE) {
+            out.push(format!(
+                "API rule violation: list_type_missing,{model},{},{}",
+                ty.name, f.name
+            ));
+        }
+        let simple = |s: &str| {
+            s.chars()
+                .filter(char::is_ascii_alphanumeric)
+                .collect::<String>()
+                .to_ascii_lowercase()
+        };
+        if !f.json_name.is_empty() && simple(&f.json_name) != simple(&f.name) {
+            out.push(format!(
+                "API rule violation: names_match,{model},{},{}",
+                ty.name, f.name
+            ));
+        }
+    }
+    out
+}
+
+/// Why a type cannot be described, if it cannot: enums with data (Kubernetes has no such JSON
+/// form) and tuple structs of several fields.
+fn no_schema(ty: &crate::model::Type) -> Option<&'static str> {
+    match &ty.shape {
+        crate::model::Shape::Enum { variants } if variants.iter().any(|v| !v.fields.is_empty()) => {
+            Some("an enum with data variants")
+        }
+        crate::model::Shape::Struct { fields, tuple: true } if fields.len() != 1 => {
+            Some("a tuple struct of several fields")
+        }
+        _ => None,
     }
 }
 

@@ -85,6 +85,12 @@ impl Schemas<'_> {
             return Value::Object(def);
         }
         match &ty.shape {
+            // A newtype serializes as its single field.
+            Shape::Struct { fields, tuple: true } if fields.len() == 1 => {
+                if let Value::Object(inner) = self.schema(&fields[0].ty) {
+                    def.extend(inner);
+                }
+            }
             Shape::Struct { fields, .. } => {
                 def.insert("type".into(), json!("object"));
                 let (mut properties, mut required) = (Map::new(), Vec::new());
