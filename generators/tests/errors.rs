@@ -118,7 +118,7 @@ fn config(case: &str, output: &Path) -> Config {
         apis: Path::new(CASES).join(case),
         output: output.to_path_buf(),
         boilerplate: PathBuf::from(BOILERPLATE),
-        documents: None,
+        documents: Some(output.join("openapi")),
     }
 }
 

@@ -58,6 +58,8 @@ impl Generator for OpenApi {
         let mut ours: BTreeMap<String, Value> = BTreeMap::new();
         let mut locs = BTreeMap::new();
         let mut violations = BTreeSet::new();
+        // Types left out, and whether that was already reported as an error.
+        let mut excluded: BTreeMap<String, bool> = BTreeMap::new();
         let mut by_gv: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             let package_wide = pkg.tags.value(tag::OPENAPI) == Some("true");
@@ -67,10 +69,13 @@ impl Generator for OpenApi {
                     Some("true") => true,
                     _ => package_wide,
                 };
+                let name = format!("{}.{}", schema::model_package(pkg), ty.name);
                 if !wanted || ty.generic {
+                    excluded.insert(name, false);
                     continue;
                 }
                 if let Some(why) = no_schema(ty) {
+                    excluded.insert(name, true);
                     diags.push(
                         Diagnostic::error(&ty.loc, format!("`{}` has no OpenAPI form: {why}", ty.name))
                             .label("cannot be described")
@@ -79,7 +84,6 @@ impl Generator for OpenApi {
                     continue;
                 }
                 violations.extend(rule_violations(pkg, ty));
-                let name = format!("{}.{}", schema::model_package(pkg), ty.name);
                 ours.insert(name.clone(), schemas.definition(pkg, ty));
                 locs.insert(name.clone(), ty.loc.clone());
                 by_gv
@@ -99,16 +103,25 @@ impl Generator for OpenApi {
         let all_names: BTreeSet<String> = ours.keys().cloned().collect();
         let (swagger_defs, missing) = closure(&all_names, &ours, &meta);
         for (from, to) in missing {
-            if let Some(loc) = locs.get(&from) {
-                diags.push(
-                    Diagnostic::error(
-                        loc,
-                        format!("definition `{from}` refers to `{to}`, which no package defines"),
-                    )
-                    .label("unresolved OpenAPI reference")
-                    .help(format!("tag the package of `{to}` with `+k8s:openapi-gen=true`")),
-                );
-            }
+            let (Some(loc), reported) = (locs.get(&from), excluded.get(&to)) else {
+                continue;
+            };
+            let diag = match reported {
+                Some(true) => continue,
+                Some(false) => Diagnostic::error(
+                    loc,
+                    format!("definition `{from}` refers to `{to}`, which is opted out of OpenAPI"),
+                )
+                .label("unresolved OpenAPI reference")
+                .help("opt the fields that use it out too (`+k8s:openapi-gen=false`)"),
+                None => Diagnostic::error(
+                    loc,
+                    format!("definition `{from}` refers to `{to}`, which no package defines"),
+                )
+                .label("unresolved OpenAPI reference")
+                .help(format!("tag the package of `{to}` with `+k8s:openapi-gen=true`")),
+            };
+            diags.push(diag);
         }
         let mut docs = vec![(root.join("swagger.json"), pretty(&swagger(&swagger_defs)))];
         // The API-rule report is checked in beside the documents, so a new violation shows in
