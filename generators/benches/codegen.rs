@@ -63,9 +63,15 @@ fn tree(groups: usize, kinds: usize) -> Vec<(String, String)> {
 fn synthetic(bencher: divan::Bencher, (groups, kinds): (usize, usize)) {
     let files = tree(groups, kinds);
     bencher.bench(|| {
-        let plan =
-            generators::generate_from_sources(Path::new("src"), files.clone(), Path::new("out"), None, "// Header.\n")
-                .unwrap_or_else(|f| panic!("{}", f.render()));
+        let plan = generators::generate_from_sources(
+            Path::new("src"),
+            files.clone(),
+            Path::new("out"),
+            None,
+            None,
+            "// Header.\n",
+        )
+        .unwrap_or_else(|f| panic!("{}", f.render()));
         divan::black_box(plan.files.len())
     });
 }
@@ -86,6 +92,7 @@ fn apis_tree(bencher: divan::Bencher) {
             files.clone(),
             Path::new("generated/apis"),
             Some(Path::new("generated/openapi")),
+            Some("generated"),
             &boilerplate,
         )
         .unwrap_or_else(|f| panic!("{}", f.render()));

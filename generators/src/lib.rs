@@ -33,6 +33,9 @@ pub struct Config {
     pub boilerplate: PathBuf,
     /// Where whole-universe documents go (`generated/openapi`); none for trees without them.
     pub documents: Option<PathBuf>,
+    /// With documents: the name of the crate generated in their parent directory (`generated`),
+    /// which exposes them to Rust (`get_openapi_definitions()`).
+    pub crate_name: Option<String>,
 }
 
 /// A failed run: every error, plus the sources needed to render them.
@@ -79,6 +82,7 @@ pub fn generate(config: &Config) -> Result<Plan, Failure> {
         inputs,
         &config.output,
         config.documents.as_deref(),
+        config.crate_name.as_deref(),
         &boilerplate,
     )
 }
@@ -89,6 +93,7 @@ pub fn generate_from_sources(
     inputs: Vec<(String, String)>,
     output: &Path,
     documents: Option<&Path>,
+    crate_name: Option<&str>,
     boilerplate: &str,
 ) -> Result<Plan, Failure> {
     let mut diags = Diagnostics::new();
@@ -111,7 +116,7 @@ pub fn generate_from_sources(
         documents: documents.map(Path::to_path_buf),
         ..Plan::default()
     };
-    (plan.files, plan.timings) = generator::run_all(&universe, output, documents, boilerplate, &mut diags);
+    (plan.files, plan.timings) = generator::run_all(&universe, output, documents, crate_name, boilerplate, &mut diags);
     check_module_decls(&universe, apis, &plan, &mut diags);
     plan.notes = diags.take_notes();
     match diags.finish() {

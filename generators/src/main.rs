@@ -19,6 +19,9 @@ struct Args {
     /// Directory for whole-API documents (OpenAPI); none are written without it.
     #[arg(long)]
     documents: Option<PathBuf>,
+    /// With --documents: also generate a crate of this name in their parent directory.
+    #[arg(long)]
+    crate_name: Option<String>,
     /// File whose text heads every generated file.
     #[arg(long, default_value = "hack/boilerplate.rs.txt")]
     boilerplate: PathBuf,
@@ -43,6 +46,7 @@ fn main() -> ExitCode {
         output: args.output,
         boilerplate: args.boilerplate,
         documents: args.documents,
+        crate_name: args.crate_name,
     };
     let mode = if args.verify {
         generators::run::Mode::Verify

@@ -119,6 +119,7 @@ fn config(case: &str, output: &Path) -> Config {
         output: output.to_path_buf(),
         boilerplate: PathBuf::from(BOILERPLATE),
         documents: Some(output.join("openapi")),
+        crate_name: None,
     }
 }
 
@@ -280,7 +281,7 @@ fn bad_file_among_good_files_writes_nothing() {
         inputs.push((rel, text));
     }
     let boilerplate = fs::read_to_string(BOILERPLATE).unwrap();
-    let fixed = generators::generate_from_sources(&config.apis, inputs, &config.output, None, &boilerplate)
+    let fixed = generators::generate_from_sources(&config.apis, inputs, &config.output, None, None, &boilerplate)
         .unwrap_or_else(|f| panic!("{case} with its mistake fixed still fails:\n{}", f.render()));
     let produced: Vec<String> = fixed
         .files

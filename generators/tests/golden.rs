@@ -27,6 +27,7 @@ fn fixture_config(name: &str) -> Config {
         output: dir.join("generated"),
         boilerplate: BOILERPLATE.into(),
         documents: Some(dir.join("generated/openapi")),
+        crate_name: None,
     }
 }
 
@@ -62,24 +63,33 @@ fn read_tree(dir: &Path) -> Vec<(String, String)> {
 #[test]
 fn output_does_not_depend_on_input_order() {
     let boilerplate = std::fs::read_to_string(BOILERPLATE).unwrap();
-    let mut trees: Vec<(PathBuf, PathBuf, Option<PathBuf>)> = vec![(
+    let mut trees: Vec<(PathBuf, PathBuf, Option<PathBuf>, Option<&str>)> = vec![(
         "../apis/src".into(),
         "../generated/apis".into(),
         Some("../generated/openapi".into()),
+        Some("generated"),
     )];
     trees.extend(fixture_names().iter().map(|n| {
         let c = fixture_config(n);
-        (c.apis, c.output, c.documents)
+        (c.apis, c.output, c.documents, None)
     }));
-    for (apis, output, docs) in trees {
+    for (apis, output, docs, crate_name) in trees {
         let inputs = read_tree(&apis);
-        let first = generators::generate_from_sources(&apis, inputs.clone(), &output, docs.as_deref(), &boilerplate)
-            .unwrap_or_else(|f| panic!("{}", f.render()));
+        let first = generators::generate_from_sources(
+            &apis,
+            inputs.clone(),
+            &output,
+            docs.as_deref(),
+            crate_name,
+            &boilerplate,
+        )
+        .unwrap_or_else(|f| panic!("{}", f.render()));
         for seed in 0..3 {
             let mut shuffled = inputs.clone();
             shuffled.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
             let again =
-                generators::generate_from_sources(&apis, shuffled, &output, docs.as_deref(), &boilerplate).unwrap();
+                generators::generate_from_sources(&apis, shuffled, &output, docs.as_deref(), crate_name, &boilerplate)
+                    .unwrap();
             assert_eq!(
                 first.files,
                 again.files,

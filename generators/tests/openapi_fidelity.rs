@@ -202,3 +202,26 @@ fn documents_are_self_contained() {
     }
     assert_eq!(documents, 7, "one document per served group-version");
 }
+
+/// The generated crate serves the same definitions to Rust, with their dependencies.
+#[test]
+fn generated_crate_serves_the_definitions() {
+    let defs = generated::get_openapi_definitions();
+    let swagger: Value = serde_json::from_str(OURS).unwrap();
+    assert_eq!(defs.len(), swagger["definitions"].as_object().unwrap().len());
+    let deployment = &defs["io.k8s.api.apps.v1.Deployment"];
+    for dep in [
+        "io.k8s.api.apps.v1.DeploymentSpec",
+        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+    ] {
+        assert!(
+            deployment.dependencies.iter().any(|d| d == dep),
+            "{dep} missing from {:?}",
+            deployment.dependencies
+        );
+    }
+    assert_eq!(
+        deployment.schema["x-kubernetes-group-version-kind"][0]["kind"],
+        "Deployment"
+    );
+}

@@ -60,6 +60,7 @@ mod gvk;
 mod kube_interop;
 mod lifecycle;
 mod object;
+pub mod openapi;
 mod scheme;
 #[cfg(test)]
 mod test_support;

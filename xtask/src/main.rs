@@ -58,6 +58,7 @@ fn trees(root: &Path) -> Vec<Config> {
         output: "generated/apis".into(),
         boilerplate: boilerplate.clone(),
         documents: Some("generated/openapi".into()),
+        crate_name: Some("generated".into()),
     }];
     let fixtures = Path::new("generators/tests/fixtures");
     let mut names: Vec<String> = std::fs::read_dir(root.join(fixtures))
@@ -76,6 +77,7 @@ fn trees(root: &Path) -> Vec<Config> {
             output: case.join("generated"),
             boilerplate: boilerplate.clone(),
             documents: Some(case.join("generated/openapi")),
+            crate_name: None,
         });
     }
     configs

@@ -22,6 +22,10 @@ use crate::render::output::GeneratedFile;
 pub struct Context<'a> {
     /// The whole model, for cross-package lookups.
     pub universe: &'a Universe,
+    /// The crate that exposes whole-universe documents to Rust, if one is generated.
+    pub crate_name: Option<&'a str>,
+    /// The file header.
+    pub boilerplate: &'a str,
 }
 
 /// A code generator over the model.
@@ -67,6 +71,7 @@ pub fn run_all(
     universe: &Universe,
     output: &Path,
     documents: Option<&Path>,
+    crate_name: Option<&str>,
     boilerplate: &str,
     diags: &mut Diagnostics,
 ) -> (BTreeMap<PathBuf, GeneratedFile>, BTreeMap<&'static str, Duration>) {
@@ -90,7 +95,11 @@ pub fn run_all(
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, jobs.len().max(1));
-    let cx = Context { universe };
+    let cx = Context {
+        universe,
+        crate_name,
+        boilerplate,
+    };
     let results: Vec<JobResult> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
@@ -118,7 +127,11 @@ pub fn run_all(
         }
     }
     if let Some(root) = documents {
-        let cx = Context { universe };
+        let cx = Context {
+            universe,
+            crate_name,
+            boilerplate,
+        };
         for generator in &generators {
             let started = Instant::now();
             for (path, contents) in generator.generate_documents(&cx, root, diags) {
