@@ -181,6 +181,7 @@ impl Schemas<'_> {
         ext(tag::STRUCT_TYPE, "x-kubernetes-map-type", map);
         ext(tag::PATCH_STRATEGY, "x-kubernetes-patch-strategy", map);
         ext(tag::PATCH_MERGE_KEY, "x-kubernetes-patch-merge-key", map);
+        passthrough(&f.tags, map);
         let keys: Vec<&str> = f
             .tags
             .all(tag::LIST_MAP_KEY)
@@ -197,6 +198,7 @@ impl Schemas<'_> {
         if let Some(v) = ty.tags.value(tag::STRUCT_TYPE) {
             def.insert("x-kubernetes-map-type".into(), json!(v));
         }
+        passthrough(&ty.tags, def);
     }
 
     /// The schema of a type reference.
@@ -223,6 +225,21 @@ impl Schemas<'_> {
             TypeRef::External(External::TypeMeta, _) => json!({ "type": "object" }),
             TypeRef::External(_, path) => reference(&external_model(path)),
             TypeRef::Unsupported(..) | TypeRef::Unresolved(_) => json!({}),
+        }
+    }
+}
+
+/// Other extensions written as `+k8s:openapi-gen=x-kubernetes-<name>:<value>` pass through as
+/// string values, as openapi-gen passes them.
+fn passthrough(tags: &crate::model::Tags, map: &mut Map<String, Value>) {
+    for t in tags.all(tag::OPENAPI) {
+        if let Some((name, value)) = t
+            .value
+            .as_deref()
+            .and_then(|v| v.strip_prefix("x-kubernetes-"))
+            .and_then(|v| v.split_once(':'))
+        {
+            map.insert(format!("x-kubernetes-{name}"), json!(value));
         }
     }
 }
