@@ -18,7 +18,7 @@ pub fn build(files: &[SourceFile], diags: &mut Diagnostics) -> Universe {
     let mut packages = find_packages(files, diags);
     let index = index(files, &packages);
     for f in files {
-        let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let dir = dir_of(f);
         let Some(pkg) = packages.values_mut().find(|p| p.dir == dir) else {
             continue;
         };
@@ -39,7 +39,7 @@ pub fn build(files: &[SourceFile], diags: &mut Diagnostics) -> Universe {
     }
     // Trait impls may precede their type or sit in another file, so they are applied last.
     for f in files {
-        let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let dir = dir_of(f);
         let Some(pkg) = packages.get_mut(dir) else { continue };
         for item in &f.syntax.items {
             if let Some((ty, tr)) = trait_impl(item)
@@ -66,15 +66,15 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
         let block = extract(&f.display, &f.syntax.attrs, diags);
         let checked = tags::check(&block.tags, Place::Package, diags);
         if let Some(g) = checked.value(tag::GROUP_NAME) {
-            groups.insert(dir_of(f), g.to_string());
+            groups.insert(dir_of(f).to_string(), g.to_string());
         } else if block.written().any(|n| n == tag::GROUP_NAME) {
-            broken.insert(dir_of(f));
+            broken.insert(dir_of(f).to_string());
         }
         tagged.insert(f.rel.as_str(), (f, block, checked));
     }
     let mut packages = BTreeMap::new();
     for (f, block, checked) in tagged.into_values() {
-        let dir = dir_of(f);
+        let dir = dir_of(f).to_string();
         let name = f.module.last().cloned().unwrap_or_default();
         let parent = dir.rsplit_once('/').map_or("", |(p, _)| p).to_string();
         if broken.contains(&dir) || broken.contains(&parent) {
@@ -130,7 +130,7 @@ fn index(files: &[SourceFile], packages: &BTreeMap<String, Package>) -> Index {
     let mut module_package = BTreeMap::new();
     let mut package_types: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in files {
-        let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+        let dir = dir_of(f);
         let Some(pkg) = packages.get(dir) else { continue };
         module_package.insert(module_string(&f.module), pkg.path.clone());
         let names = package_types.entry(pkg.path.clone()).or_default();
@@ -479,8 +479,9 @@ fn reject_checked(tags: &Tags, why: &str, diags: &mut Diagnostics) {
     }
 }
 
-fn dir_of(f: &SourceFile) -> String {
-    f.rel.rsplit_once('/').map_or(String::new(), |(d, _)| d.to_string())
+/// The directory of a file relative to the apis root (`apps/v1`; empty for the root).
+fn dir_of(f: &SourceFile) -> &str {
+    f.rel.rsplit_once('/').map_or("", |(d, _)| d)
 }
 
 fn module_string(module: &[String]) -> String {
