@@ -26,7 +26,10 @@ const KINDS: &[(&str, &str, &[&str])] = &[
     ("apps", "v1beta2", APPS_KINDS),
     ("autoscaling", "__internal", &["Scale"]),
     ("autoscaling", "v1", &["Scale"]),
+    ("widgets.example.dev", "v1", WIDGET_KINDS),
+    ("widgets.example.dev", "v1alpha1", WIDGET_KINDS),
 ];
+const WIDGET_KINDS: &[&str] = &["Widget", "WidgetClass", "WidgetClassList", "WidgetList"];
 const CORE_KINDS: &[&str] = &[
     "ConfigMap",
     "ConfigMapList",

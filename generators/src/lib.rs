@@ -31,7 +31,8 @@ pub struct Config {
     pub output: PathBuf,
     /// The header file prepended to every output.
     pub boilerplate: PathBuf,
-    /// Where whole-universe documents go (`generated/openapi`); none for trees without them.
+    /// Where whole-universe documents go (`generated/openapi`); none for trees without them. CRD
+    /// manifests go beside it, in `crds/` (`generated/crds`).
     pub documents: Option<PathBuf>,
     /// With documents: the name of the crate generated in their parent directory (`generated`),
     /// which exposes them to Rust (`get_openapi_definitions()`).
@@ -113,7 +114,9 @@ pub fn generate_from_sources(
     model::check::check(&universe, &mut diags);
     let mut plan = Plan {
         root: output.to_path_buf(),
-        documents: documents.map(Path::to_path_buf),
+        documents: documents
+            .map(|d| vec![d.to_path_buf(), generator::crd::crds_dir(d)])
+            .unwrap_or_default(),
         ..Plan::default()
     };
     (plan.files, plan.timings) = generator::run_all(&universe, output, documents, crate_name, boilerplate, &mut diags);

@@ -268,13 +268,13 @@ fn object_defaulter(tree: &Tree<'_>, pkg: &Package, ty: &Type, diags: &mut Diagn
     for field in ty.fields() {
         let member = names::member(&field.name);
         if let Some(m) = marker(field) {
-            match marker_stmt(field, m.value.as_deref().unwrap_or_default(), &member) {
+            match marker_stmt(tree.universe, field, m.value.as_deref().unwrap_or_default(), &member) {
                 Ok(Some(s)) => stmts.push(s),
                 Ok(None) => {}
                 Err(why) => diags.push(
                     Diagnostic::error(&m.loc, format!("cannot apply `+default={}` to field `{}`: {why}", m.value.as_deref().unwrap_or_default(), field.name))
                         .label("unsupported default")
-                        .help("defaults are JSON numbers, booleans or strings on fields of those types (or Options of them); set anything else in a hand-written set_defaults_* function"),
+                        .help("defaults are JSON numbers, booleans or strings on fields of those types (or Options of them, or an Option of a string enum); set anything else in a hand-written set_defaults_* function"),
                 ),
             }
         }
@@ -296,14 +296,25 @@ fn object_defaulter(tree: &Tree<'_>, pkg: &Package, ty: &Type, diags: &mut Diagn
 
 /// The statement for one `+default=<json>` marker: `Option` fields are set when absent, plain
 /// fields when they hold the zero value; a default equal to the zero value does nothing.
-fn marker_stmt(field: &Field, json: &str, member: &syn::Member) -> Result<Option<TokenStream>, String> {
+fn marker_stmt(
+    universe: &Universe,
+    field: &Field,
+    json: &str,
+    member: &syn::Member,
+) -> Result<Option<TokenStream>, String> {
     let value: serde_json::Value =
         serde_json::from_str(json).map_err(|_| "`ref(...)` defaults are not supported".to_string())?;
     let (optional, inner) = match &field.ty {
         TypeRef::Option(t) => (true, &**t),
         t => (false, t),
     };
-    let literal = literal(inner, &value)?;
+    let literal = match (inner, &value) {
+        (TypeRef::Named(id), serde_json::Value::String(v)) if optional => enum_variant(universe, id, v)?,
+        (TypeRef::Named(id), _) if !optional && universe.get(id).and_then(Type::unit_variants).is_some() => {
+            return Err("an enum field always holds a variant; make it an `Option` to default it".into());
+        }
+        _ => literal(inner, &value)?,
+    };
     if optional {
         return Ok(Some(quote! {
             if obj.#member.is_none() {
@@ -322,6 +333,27 @@ fn marker_stmt(field: &Field, json: &str, member: &syn::Member) -> Result<Option
             obj.#member = #literal;
         }
     }))
+}
+
+/// The variant of a string enum whose JSON value is `value`.
+fn enum_variant(universe: &Universe, id: &TypeId, value: &str) -> Result<TokenStream, String> {
+    let ty = universe
+        .get(id)
+        .ok_or_else(|| format!("`{}` is not a type of this crate", id.name))?;
+    let variants = ty
+        .unit_variants()
+        .ok_or_else(|| format!("`{}` is not an enum of unit variants", ty.name))?;
+    let Some(v) = variants.iter().find(|v| v.json_name == value) else {
+        let values: Vec<&str> = variants.iter().map(|v| v.json_name.as_str()).collect();
+        return Err(format!(
+            "`{value}` is not a value of `{}` (one of: {})",
+            ty.name,
+            values.join(", ")
+        ));
+    };
+    let path = type_path(&ty.module, &ty.name);
+    let variant = names::ident(&v.name);
+    Ok(quote! { #path::#variant })
 }
 
 /// A Rust literal of type `ty` for a JSON scalar.

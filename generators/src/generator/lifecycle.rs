@@ -107,6 +107,38 @@ fn lifecycle_impl(k: &Type, ga: bool, diags: &mut Diagnostics) -> Option<TokenSt
     })
 }
 
+/// For a kind tagged `+k8s:prerelease-lifecycle-gen:deprecated`, the warning the API server sends,
+/// worded as `runtime::ApiLifecycle::deprecation_warning` words it for built-in kinds:
+/// `<group>/<version> <Kind> is deprecated in v1.30+, unavailable in v1.33+; use <group>/<v> <Kind>`.
+/// A malformed replacement tag is reported, and gives no warning.
+pub fn deprecation_warning(group: &str, version: &str, k: &Type, diags: &mut Diagnostics) -> Option<String> {
+    let deprecated = release(k.tags.get(tag::LIFECYCLE_DEPRECATED))?;
+    let removed = release(k.tags.get(tag::LIFECYCLE_REMOVED))
+        .or_else(|| (!is_ga(version)).then_some((deprecated.0, deprecated.1 + 3)));
+    let gv = |g: &str, v: &str| {
+        if g.is_empty() {
+            v.to_string()
+        } else {
+            format!("{g}/{v}")
+        }
+    };
+    let mut warning = format!(
+        "{} {} is deprecated in v{}.{}+",
+        gv(group, version),
+        k.name,
+        deprecated.0,
+        deprecated.1
+    );
+    if let Some((a, b)) = removed {
+        warning.push_str(&format!(", unavailable in v{a}.{b}+"));
+    }
+    if let Some(t) = k.tags.get(tag::LIFECYCLE_REPLACEMENT) {
+        let (g, v, kind) = replacement(t, diags)?;
+        warning.push_str(&format!("; use {} {kind}", gv(&g, &v)));
+    }
+    Some(warning)
+}
+
 /// `major.minor` of a checked version tag (the tag table has validated its form).
 fn release(t: Option<&Tag>) -> Option<(u32, u32)> {
     let (a, b) = t?.value.as_deref()?.split_once('.')?;

@@ -2,6 +2,7 @@
 //! and returns the tokens of one in-package file per package it applies to.
 
 pub mod conversion;
+pub mod crd;
 pub mod deepcopy;
 pub mod defaults;
 pub mod lifecycle;
@@ -195,6 +196,7 @@ pub fn all() -> Vec<Box<dyn Generator>> {
         Box::new(defaults::Defaults),
         Box::new(lifecycle::Lifecycle),
         Box::new(openapi::OpenApi),
+        Box::new(crd::Crd),
     ]
 }
 

@@ -183,8 +183,13 @@ fn add_item(
                     reject_raw(&block, "tags cannot be written on enum variants", diags);
                     let (fields, tuple) = build_fields(&cx, &v.fields, diags);
                     let loc = span_loc_whole(&f.display, v.ident.span());
+                    let rename = serde_attrs::field(&v.attrs).rename;
+                    let name = v.ident.to_string();
                     Variant {
-                        name: v.ident.to_string(),
+                        json_name: rename.unwrap_or_else(|| {
+                            serde_attrs::apply_rename_all(cx.container.rename_all.as_deref(), &name)
+                        }),
+                        name,
                         fields,
                         tuple,
                         docs: block.prose,

@@ -12,6 +12,7 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
     for pkg in universe.packages.values() {
         let mut resources: BTreeMap<String, &Type> = BTreeMap::new();
         for ty in pkg.types.values() {
+            check_enum_tag(ty, diags);
             if !ty.is_kind() {
                 for name in [tag::GENCLIENT, tag::RESOURCE_NAME, tag::NON_NAMESPACED] {
                     if let Some(t) = ty.tags.get(name) {
@@ -48,6 +49,22 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
                 resources.insert(resource, ty);
             }
         }
+    }
+}
+
+/// `+enum` names a type whose values are a fixed set of strings: in Rust, an enum of unit variants.
+fn check_enum_tag(ty: &Type, diags: &mut Diagnostics) {
+    if let Some(t) = ty.tags.get(tag::ENUM)
+        && ty.unit_variants().is_none()
+    {
+        diags.push(
+            Diagnostic::error(
+                &t.loc,
+                format!("`+enum` is on `{}`, which is not an enum of unit variants", ty.name),
+            )
+            .label("not a string enum")
+            .help("`+enum` marks an enum whose variants carry no data; each variant is one JSON string"),
+        );
     }
 }
 

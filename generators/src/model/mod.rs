@@ -151,6 +151,16 @@ impl Type {
         }
     }
 
+    /// The variants of an enum whose variants all carry no data (a string enum on the wire).
+    pub fn unit_variants(&self) -> Option<&[Variant]> {
+        match &self.shape {
+            Shape::Enum { variants } if !variants.is_empty() && variants.iter().all(|v| v.fields.is_empty()) => {
+                Some(variants)
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `Clone` is derived or implemented by hand.
     pub fn has_clone(&self) -> bool {
         self.derives.contains("Clone") || self.impls.contains("Clone")
@@ -179,6 +189,8 @@ pub enum Shape {
 pub struct Variant {
     /// Variant name.
     pub name: String,
+    /// Its JSON value (serde `rename`, else `rename_all` applied to the name).
+    pub json_name: String,
     /// Its fields (empty for unit variants).
     pub fields: Vec<Field>,
     /// Whether the fields are positional.

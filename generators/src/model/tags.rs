@@ -51,6 +51,13 @@ pub mod name {
     pub const UNION: &str = "union";
     pub const UNION_DISCRIMINATOR: &str = "unionDiscriminator";
     pub const IS_SUBRESOURCE: &str = "k8s:isSubresource";
+    pub const CRD: &str = "k8s:crd-gen";
+    pub const CRD_STORAGE_VERSION: &str = "k8s:crd-gen:storageversion";
+    pub const CRD_STATUS: &str = "k8s:crd-gen:subresource:status";
+    pub const CRD_SCALE: &str = "k8s:crd-gen:subresource:scale";
+    pub const CRD_PRINT_COLUMN: &str = "k8s:crd-gen:printcolumn";
+    pub const CRD_SHORT_NAMES: &str = "k8s:crd-gen:shortNames";
+    pub const CRD_CATEGORIES: &str = "k8s:crd-gen:categories";
 }
 
 /// Where a tag is written.
@@ -105,6 +112,11 @@ enum Value {
     Method,
     /// A subresource path: `/scale`.
     Subresource,
+    /// `key=value` pairs separated by commas (a value in double quotes may hold commas): the keys
+    /// allowed, then the keys required.
+    KeyValues(&'static [&'static str], &'static [&'static str]),
+    /// A comma list of DNS labels: `wd,wdg`.
+    Labels,
 }
 
 const VERBS: &[&str] = &[
@@ -228,6 +240,31 @@ static TABLE: &[Spec] = &[
     spec(n::UNION, None, Some(Flag), Some(Flag), false),
     spec(n::UNION_DISCRIMINATOR, None, None, Some(Flag), false),
     spec(n::IS_SUBRESOURCE, Some(Subresource), Some(Subresource), None, false),
+    spec(n::CRD, Some(OneOf(BOOL)), Some(OneOf(&["false"])), None, false),
+    spec(n::CRD_STORAGE_VERSION, None, Some(Flag), None, false),
+    spec(n::CRD_STATUS, None, Some(Flag), None, false),
+    spec(
+        n::CRD_SCALE,
+        None,
+        Some(KeyValues(
+            &["specpath", "statuspath", "selectorpath"],
+            &["specpath", "statuspath"],
+        )),
+        None,
+        false,
+    ),
+    spec(
+        n::CRD_PRINT_COLUMN,
+        None,
+        Some(KeyValues(
+            &["name", "type", "jsonPath", "description", "format", "priority"],
+            &["name", "type", "jsonPath"],
+        )),
+        None,
+        true,
+    ),
+    spec(n::CRD_SHORT_NAMES, None, Some(Labels), None, false),
+    spec(n::CRD_CATEGORIES, None, Some(Labels), None, false),
 ];
 
 /// A checked tag.
@@ -467,6 +504,15 @@ fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
             }
         }
         Method => check_method(need(value)?),
+        KeyValues(allowed, required) => check_key_values(need(value)?, allowed, required),
+        Labels => {
+            let v = need(value)?;
+            if v.split(',').all(|l| is_dns_label(l.trim())) {
+                Ok(())
+            } else {
+                Err("a comma list of lower-case DNS labels, such as `wd,wdg`".into())
+            }
+        }
         Subresource => {
             let v = need(value)?;
             let name = v.strip_prefix('/').unwrap_or_default();
@@ -476,6 +522,73 @@ fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
                 Err("a subresource path such as `/scale`".into())
             }
         }
+    }
+}
+
+/// Splits `key=value,key="a, b"` into pairs. A value in double quotes may hold commas and `\"`.
+pub fn key_values(v: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut rest = v.trim();
+    while !rest.is_empty() {
+        let (key, after) = rest
+            .split_once('=')
+            .ok_or_else(|| format!("`key=value` pairs, but `{rest}` has no `=`"))?;
+        let key = key.trim();
+        let after = after.trim_start();
+        let (value, tail) = if let Some(quoted) = after.strip_prefix('"') {
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let end = loop {
+                match chars.next() {
+                    Some((_, '\\')) => value.extend(chars.next().map(|(_, c)| c)),
+                    Some((i, '"')) => break i,
+                    Some((_, c)) => value.push(c),
+                    None => return Err(format!("a closing `\"` for the value of `{key}`")),
+                }
+            };
+            let tail = quoted[end + 1..].trim_start();
+            if !tail.is_empty() && !tail.starts_with(',') {
+                return Err(format!("a `,` after the quoted value of `{key}`"));
+            }
+            (value, tail)
+        } else {
+            let end = after.find(',').unwrap_or(after.len());
+            (after[..end].trim().to_string(), &after[end..])
+        };
+        out.push((key.to_string(), value));
+        rest = tail.strip_prefix(',').unwrap_or(tail).trim_start();
+    }
+    Ok(out)
+}
+
+fn check_key_values(v: &str, allowed: &[&str], required: &[&str]) -> Result<(), String> {
+    let expected = || {
+        let keys: Vec<String> = allowed
+            .iter()
+            .map(|k| {
+                if required.contains(k) {
+                    format!("{k}=...")
+                } else {
+                    format!("[{k}=...]")
+                }
+            })
+            .collect();
+        format!("`{}`", keys.join(","))
+    };
+    let pairs = key_values(v).map_err(|e| format!("{e}: {}", expected()))?;
+    let mut seen: Vec<&str> = Vec::new();
+    for (key, value) in &pairs {
+        if !allowed.contains(&key.as_str()) {
+            return Err(format!("one of the keys {} (not `{key}`)", expected()));
+        }
+        if seen.contains(&key.as_str()) || value.is_empty() {
+            return Err(format!("each key once, with a value: {}", expected()));
+        }
+        seen.push(key);
+    }
+    match required.iter().find(|r| !seen.contains(r)) {
+        Some(missing) => Err(format!("`{missing}=...` as well: {}", expected())),
+        None => Ok(()),
     }
 }
 
@@ -622,5 +735,32 @@ mod tests {
         );
         assert!(e.is_empty());
         assert_eq!(t.all("listMapKey").count(), 2);
+    }
+}
+
+#[cfg(test)]
+mod key_value_tests {
+    use super::*;
+
+    #[test]
+    fn key_values_split_on_commas_outside_quotes() {
+        let pairs = key_values(r#"name=Ready, type=string,description="a, \"b\" c",priority=1"#).unwrap();
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            pairs,
+            [
+                ("name", "Ready"),
+                ("type", "string"),
+                ("description", r#"a, "b" c"#),
+                ("priority", "1")
+            ]
+        );
+        assert!(key_values("name").is_err());
+        assert!(key_values(r#"description="open"#).is_err());
+        assert!(key_values(r#"description="x"y"#).is_err());
+        assert!(check_key_values("name=a,type=b", &["name", "type", "jsonPath"], &["jsonPath"]).is_err());
+        assert!(check_key_values("name=a,name=b", &["name"], &[]).is_err());
+        assert!(check_key_values("colour=a", &["name"], &[]).is_err());
+        assert!(check_key_values("name=a", &["name"], &["name"]).is_ok());
     }
 }

@@ -23,9 +23,9 @@ pub struct GeneratedFile {
 pub struct Plan {
     /// The output root; files outside it are never touched.
     pub root: PathBuf,
-    /// A directory owned whole by the generators (documents): every file in it that the plan does
-    /// not produce is stale.
-    pub documents: Option<PathBuf>,
+    /// Directories owned whole by the generators (OpenAPI documents, CRD manifests): every file
+    /// in them that the plan does not produce is stale.
+    pub documents: Vec<PathBuf>,
     /// Files by path (under `root` or `documents`).
     pub files: BTreeMap<PathBuf, GeneratedFile>,
     /// Time each generator took.
@@ -123,7 +123,7 @@ fn extra_files(plan: &Plan) -> std::io::Result<Vec<PathBuf>> {
             extra.push(entry.path().to_path_buf());
         }
     }
-    if let Some(docs) = plan.documents.as_ref().filter(|d| d.exists()) {
+    for docs in plan.documents.iter().filter(|d| d.exists()) {
         for entry in walkdir::WalkDir::new(docs).sort_by_file_name() {
             let entry = entry.map_err(std::io::Error::other)?;
             if entry.file_type().is_file() && !plan.files.contains_key(entry.path()) {

@@ -70,6 +70,10 @@ impl Generator for OpenApi {
                     _ => package_wide,
                 };
                 let name = format!("{}.{}", schema::model_package(pkg), ty.name);
+                // A string enum is inlined where it is used, as openapi-gen inlines string types.
+                if ty.unit_variants().is_some() && ty.serde {
+                    continue;
+                }
                 if !wanted || ty.generic {
                     excluded.insert(name, false);
                     continue;
@@ -95,11 +99,7 @@ impl Generator for OpenApi {
         if ours.is_empty() {
             return Vec::new();
         }
-        let meta: BTreeMap<String, Value> = match serde_json::from_str(META_DEFINITIONS) {
-            Ok(m) => m,
-            // The file is compiled in and checked by a unit test: not user input.
-            Err(e) => panic!("the vendored meta definitions are not valid JSON: {e}"),
-        };
+        let meta = meta_definitions();
         let all_names: BTreeSet<String> = ours.keys().cloned().collect();
         let (swagger_defs, missing) = closure(&all_names, &ours, &meta);
         for (from, to) in missing {
@@ -150,6 +150,15 @@ impl Generator for OpenApi {
     }
 }
 
+/// Kubernetes' definitions of the meta and special types, by model name.
+pub fn meta_definitions() -> BTreeMap<String, Value> {
+    match serde_json::from_str(META_DEFINITIONS) {
+        Ok(m) => m,
+        // The file is compiled in and checked by a unit test: not user input.
+        Err(e) => panic!("the vendored meta definitions are not valid JSON: {e}"),
+    }
+}
+
 /// openapi-gen's API rules, as report lines `API rule violation: <rule>,<package>,<Type>,<field>`:
 /// `list_type_missing` (a list without `+listType`) and `names_match` (a JSON name that is not the
 /// field name in another case: Kubernetes' JSON names follow the field names).
@@ -185,7 +194,7 @@ fn rule_violations(pkg: &Package, ty: &crate::model::Type) -> Vec<String> {
 
 /// Why a type cannot be described, if it cannot: enums with data (Kubernetes has no such JSON
 /// form) and tuple structs of several fields.
-fn no_schema(ty: &crate::model::Type) -> Option<&'static str> {
+pub fn no_schema(ty: &crate::model::Type) -> Option<&'static str> {
     match &ty.shape {
         crate::model::Shape::Enum { variants } if variants.iter().any(|v| !v.fields.is_empty()) => {
             Some("an enum with data variants")

@@ -110,11 +110,12 @@ impl Schemas<'_> {
             Shape::Enum { variants } => {
                 // Unit-only enums are strings with a fixed set of values.
                 def.insert("type".into(), json!("string"));
-                let values: Vec<&str> = variants
+                let mut values: Vec<&str> = variants
                     .iter()
                     .filter(|v| v.fields.is_empty())
-                    .map(|v| v.name.as_str())
+                    .map(|v| v.json_name.as_str())
                     .collect();
+                values.sort_unstable();
                 def.insert("enum".into(), json!(values));
             }
         }
@@ -159,7 +160,12 @@ impl Schemas<'_> {
     fn property(&self, f: &Field) -> Value {
         let mut schema = self.schema(&f.ty);
         let Value::Object(map) = &mut schema else { return schema };
-        let desc = description(&f.docs);
+        let mut desc = description(&f.docs);
+        if let TypeRef::Named(id) = f.ty.strip_option()
+            && let Some(variants) = self.string_enum(id)
+        {
+            append_enum_values(&mut desc, variants);
+        }
         if !desc.is_empty() {
             // openapi-gen puts the description first; serde_json's map keeps keys sorted anyway.
             map.insert("description".into(), json!(desc));
@@ -193,6 +199,11 @@ impl Schemas<'_> {
         schema
     }
 
+    /// The variants of a named type that is an enum of unit variants, which is a string on the wire.
+    pub fn string_enum(&self, id: &crate::model::TypeId) -> Option<&[crate::model::Variant]> {
+        self.universe.get(id).filter(|t| t.serde).and_then(Type::unit_variants)
+    }
+
     /// `+structType` and `+listType` written on a type apply to every use of it.
     fn type_extensions(&self, ty: &Type, def: &mut Map<String, Value>) {
         if let Some(v) = ty.tags.value(tag::STRUCT_TYPE) {
@@ -216,15 +227,43 @@ impl Schemas<'_> {
             TypeRef::Option(inner) | TypeRef::Box(inner) => self.schema(inner),
             TypeRef::Vec(inner) => json!({ "type": "array", "items": self.schema(inner) }),
             TypeRef::Map { value, .. } => json!({ "type": "object", "additionalProperties": self.schema(value) }),
-            TypeRef::Named(id) => match self.model_name(id) {
-                Some(name) => reference(&name),
-                None => json!({}),
+            TypeRef::Named(id) => match (self.string_enum(id), self.model_name(id)) {
+                // As openapi-gen writes string types: inline, never a definition of their own.
+                (Some(variants), _) => {
+                    let mut values: Vec<&str> = variants.iter().map(|v| v.json_name.as_str()).collect();
+                    values.sort_unstable();
+                    json!({ "type": "string", "enum": values })
+                }
+                (None, Some(name)) => reference(&name),
+                (None, None) => json!({}),
             },
             TypeRef::External(External::ByteString, _) => json!({ "type": "string", "format": "byte" }),
             TypeRef::External(External::Json, _) => json!({ "x-kubernetes-preserve-unknown-fields": true }),
             TypeRef::External(External::TypeMeta, _) => json!({ "type": "object" }),
             TypeRef::External(_, path) => reference(&external_model(path)),
             TypeRef::Unsupported(..) | TypeRef::Unresolved(_) => json!({}),
+        }
+    }
+}
+
+/// openapi-gen's enum description: `Possible enum values:` and one line per value in value
+/// order, `` - `"Value"` `` followed by the value's doc comment.
+fn append_enum_values(desc: &mut String, variants: &[crate::model::Variant]) {
+    let mut lines: Vec<(&str, String)> = variants
+        .iter()
+        .map(|v| (v.json_name.as_str(), description(&v.docs).replace('\n', " ")))
+        .collect();
+    lines.sort();
+    if !desc.is_empty() {
+        desc.push_str("\n\n");
+    }
+    desc.push_str("Possible enum values:");
+    for (value, doc) in lines {
+        let quoted = serde_json::to_string(value).unwrap_or_default();
+        desc.push_str(&format!("\n - `{quoted}`"));
+        if !doc.is_empty() {
+            desc.push(' ');
+            desc.push_str(&doc);
         }
     }
 }

@@ -1,0 +1,399 @@
+//! Structural schemas for CRDs, derived from the same OpenAPI definitions the openapi generator
+//! writes: every `$ref` inlined, the meta types in the forms the API server accepts (metadata as
+//! a bare object, IntOrString and Quantity as int-or-string), and only the keys a
+//! `JSONSchemaProps` can hold. The model is checked first, so problems carry source locations:
+//! recursion (an inlined schema cannot recurse), fields left out of OpenAPI (the server would
+//! prune them), types with no schema, and list-map keys that are neither required nor defaulted.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value, json};
+
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::generator::openapi::schema::{Schemas, external_model, model_package};
+use crate::generator::openapi::{meta_definitions, no_schema};
+use crate::model::tags::name as tag;
+use crate::model::{External, Field, Package, Type, TypeId, TypeRef, Universe};
+
+/// The keys of a `JSONSchemaProps`; anything else cannot be stored in a CRD.
+const SCHEMA_KEYS: &[&str] = &[
+    "description",
+    "type",
+    "format",
+    "title",
+    "default",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "multipleOf",
+    "enum",
+    "maxProperties",
+    "minProperties",
+    "required",
+    "items",
+    "allOf",
+    "oneOf",
+    "anyOf",
+    "not",
+    "properties",
+    "additionalProperties",
+    "nullable",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-embedded-resource",
+    "x-kubernetes-int-or-string",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-list-type",
+    "x-kubernetes-map-type",
+    "x-kubernetes-validations",
+];
+
+/// OpenAPI extensions CRDs have no use for: strategic merge patch does not apply to custom
+/// resources, and the group-version-kind comes from the CRD itself.
+const DROPPED_QUIETLY: &[&str] = &[
+    "x-kubernetes-group-version-kind",
+    "x-kubernetes-patch-strategy",
+    "x-kubernetes-patch-merge-key",
+];
+
+/// The pattern controller-gen writes for `resource.Quantity`, the form the API server parses.
+const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
+
+const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+
+/// Builds structural schemas over one universe.
+pub struct Structural<'u> {
+    schemas: Schemas<'u>,
+    /// Model name -> our type.
+    index: BTreeMap<String, TypeId>,
+    meta: BTreeMap<String, Value>,
+}
+
+impl<'u> Structural<'u> {
+    /// Indexes every external type of the universe by model name.
+    pub fn new(universe: &'u Universe) -> Self {
+        let mut index = BTreeMap::new();
+        for pkg in universe.packages.values().filter(|p| !p.is_internal()) {
+            for ty in pkg.types.values() {
+                let id = TypeId {
+                    package: pkg.path.clone(),
+                    name: ty.name.clone(),
+                };
+                index.insert(format!("{}.{}", model_package(pkg), ty.name), id);
+            }
+        }
+        Structural {
+            schemas: Schemas { universe },
+            index,
+            meta: meta_definitions(),
+        }
+    }
+
+    /// Checks everything the kind's schema reaches; false when an error was reported.
+    pub fn check(&self, kind: &Type, diags: &mut Diagnostics) -> bool {
+        let mut local = Diagnostics::new();
+        let mut walk = Walk {
+            universe: self.schemas.universe,
+            meta: &self.meta,
+            kind,
+            stack: Vec::new(),
+            done: BTreeSet::new(),
+        };
+        walk.fields(kind.fields(), &mut local);
+        let ok = !local.has_errors();
+        diags.extend(local);
+        ok
+    }
+
+    /// The kind's structural schema. Extensions a CRD cannot hold are left out and named in
+    /// `dropped`.
+    pub fn schema(&self, pkg: &Package, kind: &Type, dropped: &mut BTreeSet<String>) -> Value {
+        let def = self.schemas.definition(pkg, kind);
+        let mut root = self.inline(&def, 0, dropped);
+        if let Value::Object(map) = &mut root {
+            map.insert("type".into(), json!("object"));
+            // The API server accepts no schema for metadata beyond its type: it validates
+            // ObjectMeta itself.
+            if let Some(Value::Object(props)) = map.get_mut("properties")
+                && props.contains_key("metadata")
+            {
+                props.insert("metadata".into(), json!({ "type": "object" }));
+            }
+        }
+        root
+    }
+
+    fn inline(&self, v: &Value, depth: usize, dropped: &mut BTreeSet<String>) -> Value {
+        let Value::Object(map) = v else { return v.clone() };
+        // `check` has ruled recursion out; the bound only keeps a model bug from looping.
+        if depth > 64 {
+            return json!({ "x-kubernetes-preserve-unknown-fields": true });
+        }
+        if let Some(Value::String(r)) = map.get("$ref") {
+            let name = r.trim_start_matches("#/definitions/");
+            let (target, special) = match special(name) {
+                Some(s) => (s, true),
+                None => (self.target(name), false),
+            };
+            let mut out = match self.inline(&target, depth + 1, dropped) {
+                Value::Object(m) => m,
+                _ => Map::new(),
+            };
+            if special || map.contains_key("description") {
+                out.remove("description");
+            }
+            for (k, x) in map.iter().filter(|(k, _)| *k != "$ref") {
+                out.insert(k.clone(), x.clone());
+            }
+            return Value::Object(clean(out, dropped));
+        }
+        let mut out = Map::new();
+        for (k, x) in map {
+            let x = match k.as_str() {
+                "properties" => Value::Object(
+                    x.as_object()
+                        .into_iter()
+                        .flatten()
+                        .map(|(name, s)| (name.clone(), self.inline(s, depth + 1, dropped)))
+                        .collect(),
+                ),
+                "items" | "additionalProperties" | "not" => self.inline(x, depth + 1, dropped),
+                "allOf" | "anyOf" | "oneOf" => Value::Array(
+                    x.as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|s| self.inline(s, depth + 1, dropped))
+                        .collect(),
+                ),
+                _ => x.clone(),
+            };
+            out.insert(k.clone(), x);
+        }
+        Value::Object(clean(out, dropped))
+    }
+
+    /// The definition behind a model name: one of ours, or a vendored Kubernetes one.
+    fn target(&self, name: &str) -> Value {
+        if let Some(id) = self.index.get(name)
+            && let (Some(pkg), Some(ty)) = (
+                self.schemas.universe.packages.get(&id.package),
+                self.schemas.universe.get(id),
+            )
+        {
+            return self.schemas.definition(pkg, ty);
+        }
+        self.meta.get(name).cloned().unwrap_or_else(|| json!({}))
+    }
+}
+
+/// The schema of a meta type whose CRD form differs from its OpenAPI definition.
+fn special(name: &str) -> Option<Value> {
+    let int_or_string = |extra: Option<&str>| {
+        let mut v = json!({
+            "anyOf": [{ "type": "integer" }, { "type": "string" }],
+            "x-kubernetes-int-or-string": true,
+        });
+        if let Some(p) = extra {
+            v["pattern"] = json!(p);
+        }
+        v
+    };
+    Some(match name {
+        "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => int_or_string(None),
+        "io.k8s.apimachinery.pkg.api.resource.Quantity" => int_or_string(Some(QUANTITY_PATTERN)),
+        "io.k8s.apimachinery.pkg.runtime.RawExtension" => {
+            json!({ "type": "object", "x-kubernetes-preserve-unknown-fields": true })
+        }
+        n if n == format!("{META}ObjectMeta") => json!({ "type": "object" }),
+        n if n == format!("{META}Time") || n == format!("{META}MicroTime") => {
+            json!({ "type": "string", "format": "date-time" })
+        }
+        _ => return None,
+    })
+}
+
+/// Keeps the keys a `JSONSchemaProps` holds; other extensions are recorded as dropped.
+fn clean(map: Map<String, Value>, dropped: &mut BTreeSet<String>) -> Map<String, Value> {
+    map.into_iter()
+        .filter(|(k, _)| {
+            let keep = SCHEMA_KEYS.contains(&k.as_str());
+            if !keep && !DROPPED_QUIETLY.contains(&k.as_str()) {
+                dropped.insert(k.clone());
+            }
+            keep
+        })
+        .collect()
+}
+
+/// A depth-first walk over the types a kind's schema reaches.
+struct Walk<'a> {
+    universe: &'a Universe,
+    meta: &'a BTreeMap<String, Value>,
+    kind: &'a Type,
+    /// Types being walked, outermost first.
+    stack: Vec<TypeId>,
+    /// Types walked to the end without finding a cycle back to the stack.
+    done: BTreeSet<TypeId>,
+}
+
+impl Walk<'_> {
+    fn fields(&mut self, fields: &[Field], diags: &mut Diagnostics) {
+        for f in fields.iter().filter(|f| !f.skip) {
+            if let Some(t) = f.tags.get(tag::OPENAPI).filter(|t| t.value.as_deref() == Some("false")) {
+                diags.push(
+                    Diagnostic::error(
+                        &t.loc,
+                        format!("field `{}` has no schema, so the API server would prune it from every `{}`", f.name, self.kind.name),
+                    )
+                    .label("opted out of OpenAPI")
+                    .help("give the field a schema, or make it `serde_json::Value` to keep any JSON (x-kubernetes-preserve-unknown-fields)"),
+                );
+                continue;
+            }
+            self.list_map_keys(f, diags);
+            self.type_ref(f, &f.ty, diags);
+        }
+    }
+
+    fn type_ref(&mut self, f: &Field, t: &TypeRef, diags: &mut Diagnostics) {
+        match t {
+            TypeRef::Option(inner) | TypeRef::Box(inner) | TypeRef::Vec(inner) => self.type_ref(f, inner, diags),
+            TypeRef::Map { value, .. } => self.type_ref(f, value, diags),
+            TypeRef::Named(id) => self.named(f, id, diags),
+            TypeRef::External(External::Json | External::ByteString | External::TypeMeta, _) => {}
+            TypeRef::External(_, path) => {
+                let model = external_model(path);
+                if special(&model).is_none() && !self.meta.contains_key(&model) {
+                    diags.push(
+                        Diagnostic::error(&f.loc, format!("no schema is known for `{path}`, used by `{}`", self.kind.name))
+                            .label("type without a CRD schema")
+                            .help("the CRD generator knows the meta types (ObjectMeta, LabelSelector, Condition, Time, IntOrString, Quantity, RawExtension) and the types of this crate; use one of those, or `serde_json::Value`"),
+                    );
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn named(&mut self, f: &Field, id: &TypeId, diags: &mut Diagnostics) {
+        if self.done.contains(id) {
+            return;
+        }
+        if self.stack.contains(id) {
+            diags.push(
+                Diagnostic::error(
+                    &f.loc,
+                    format!("field `{}` makes the schema of `{}` recursive, through `{}`", f.name, self.kind.name, id.name),
+                )
+                .label("recursive field")
+                .help("CRD schemas are inlined and cannot recurse: break the cycle, or make the field `serde_json::Value` (x-kubernetes-preserve-unknown-fields)"),
+            );
+            return;
+        }
+        let Some(ty) = self.universe.get(id) else { return };
+        if let Some(why) = no_schema(ty) {
+            diags.push(
+                Diagnostic::error(
+                    &f.loc,
+                    format!("field `{}` has type `{}`, which has no schema: {why}", f.name, ty.name),
+                )
+                .label("cannot be described in a CRD")
+                .help("change the type's shape, or make the field `serde_json::Value`"),
+            );
+            return;
+        }
+        self.stack.push(id.clone());
+        self.fields(ty.fields(), diags);
+        self.stack.pop();
+        self.done.insert(id.clone());
+    }
+
+    /// A `+listType=map` list needs keys, and each key must be a field that is always present
+    /// (required) or defaulted, or the server cannot merge or validate the list.
+    fn list_map_keys(&self, f: &Field, diags: &mut Diagnostics) {
+        let Some(list_type) = f.tags.get(tag::LIST_TYPE).filter(|t| t.value.as_deref() == Some("map")) else {
+            return;
+        };
+        let keys: Vec<_> = f.tags.all(tag::LIST_MAP_KEY).collect();
+        if keys.is_empty() {
+            diags.push(
+                Diagnostic::error(&list_type.loc, format!("list `{}` is a map list without keys", f.name))
+                    .label("`+listType=map` needs `+listMapKey`")
+                    .help("name the item field that identifies an item: `+listMapKey=name`"),
+            );
+            return;
+        }
+        let TypeRef::Vec(item) = f.ty.strip_option() else {
+            return;
+        };
+        let Some(item) = (match item.strip_option() {
+            TypeRef::Named(id) => self.universe.get(id),
+            _ => None,
+        }) else {
+            return;
+        };
+        for key in keys {
+            let name = key.value.as_deref().unwrap_or_default();
+            match item.fields().iter().find(|k| k.json_name == name) {
+                None => diags.push(
+                    Diagnostic::error(&key.loc, format!("`{}` has no field `{name}`", item.name))
+                        .label("unknown list-map key")
+                        .help("a key is the JSON name of a field of the list's item type"),
+                ),
+                Some(k) if k.optional && !k.tags.has(tag::DEFAULT) => diags.push(
+                    Diagnostic::error(
+                        &key.loc,
+                        format!("list-map key `{name}` of `{}` is optional and has no default", item.name),
+                    )
+                    .label("key may be absent")
+                    .related(&k.loc, "the key field")
+                    .help("a structural schema needs every list-map key required or defaulted: make the field a plain (not `Option`) field without `+optional`, or give it a `+default=`"),
+                ),
+                Some(_) => {}
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn special_types_take_their_crd_forms() {
+        let q = special("io.k8s.apimachinery.pkg.api.resource.Quantity").unwrap();
+        assert_eq!(q["x-kubernetes-int-or-string"], json!(true));
+        assert!(q.get("type").is_none());
+        assert_eq!(
+            special(&format!("{META}ObjectMeta")).unwrap(),
+            json!({ "type": "object" })
+        );
+        assert!(special(&format!("{META}LabelSelector")).is_none());
+    }
+
+    #[test]
+    fn clean_keeps_schema_keys_and_records_foreign_extensions() {
+        let mut dropped = BTreeSet::new();
+        let map = json!({
+            "type": "object",
+            "x-kubernetes-list-type": "atomic",
+            "x-kubernetes-patch-strategy": "merge",
+            "x-kubernetes-print-columns": "x",
+        });
+        let out = clean(map.as_object().unwrap().clone(), &mut dropped);
+        assert_eq!(
+            Value::Object(out),
+            json!({ "type": "object", "x-kubernetes-list-type": "atomic" })
+        );
+        assert_eq!(
+            dropped.into_iter().collect::<Vec<_>>(),
+            vec!["x-kubernetes-print-columns"]
+        );
+    }
+}
