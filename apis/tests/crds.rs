@@ -32,6 +32,13 @@ fn read(path: &Path) -> (String, Value) {
     (text, value)
 }
 
+/// The CRD of one resource of the widgets group.
+fn crd(plural: &str) -> Value {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../generated/crds/widgets.example.dev_{plural}.yaml"));
+    read(&path).1
+}
+
 #[test]
 fn every_crd_decodes_strictly_and_loses_nothing() {
     let scheme = apis::scheme().unwrap();
@@ -94,8 +101,7 @@ fn crds_serve_the_kinds_of_the_widgets_group() {
 
 #[test]
 fn scope_and_subresources_follow_the_tags() {
-    let (_, widgets) = read(&crd_files()[1]);
-    let (_, classes) = read(&crd_files()[0]);
+    let (widgets, classes) = (crd("widgets"), crd("widgetclasses"));
     assert_eq!(widgets["spec"]["scope"], "Namespaced");
     assert_eq!(classes["spec"]["scope"], "Cluster");
     assert_eq!(widgets["spec"]["names"]["shortNames"], serde_json::json!(["wd"]));
@@ -109,7 +115,7 @@ fn scope_and_subresources_follow_the_tags() {
 /// the same kind once the deprecating release is current.
 #[test]
 fn deprecation_warnings_match_the_lifecycle_methods() {
-    let (_, widgets) = read(&crd_files()[1]);
+    let widgets = crd("widgets");
     let alpha = &widgets["spec"]["versions"][1];
     assert_eq!(alpha["deprecated"], true);
     let gvk = v1alpha1::SCHEME_GROUP_VERSION.with_kind("Widget");

@@ -308,6 +308,16 @@ impl Walk<'_> {
             );
             return;
         }
+        // A type whose JSON is written by hand has an opaque definition: nothing to check a
+        // value against, so the API server would need it to keep unknown fields.
+        if ty.impls.contains("Serialize") && !ty.serde {
+            diags.push(
+                Diagnostic::error(&f.loc, format!("field `{}` has type `{}`, whose JSON form is written by hand", f.name, ty.name))
+                    .label("no schema to inline")
+                    .help("CRD schemas need every field's shape: derive serde for the type, or make the field `serde_json::Value`"),
+            );
+            return;
+        }
         self.stack.push(id.clone());
         self.fields(ty.fields(), diags);
         self.stack.pop();
