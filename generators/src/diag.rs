@@ -11,7 +11,7 @@ use codespan_reporting::term::{self, Chars, Config};
 
 /// A position in an input file: 1-based line and column (in characters), plus the length of the
 /// highlighted text in characters.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct SourceLoc {
     /// The file's display path, relative to the directory the run started in.
     pub file: Arc<str>,

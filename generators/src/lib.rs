@@ -112,6 +112,7 @@ pub fn generate_from_sources(
     }
     let universe = model::build(&files, &mut diags);
     model::check::check(&universe, &mut diags);
+    model::validation::check(&universe, &mut diags);
     let mut plan = Plan {
         root: output.to_path_buf(),
         documents: documents

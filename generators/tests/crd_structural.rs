@@ -90,6 +90,39 @@ fn violations(s: &Value, path: &str, out: &mut Vec<String>) {
             out.push(format!("{path}: enum value {e} is not a {ty:?}"));
         }
     }
+    for (keys, want) in [
+        (&["minLength", "maxLength", "pattern"][..], "string"),
+        (
+            &[
+                "minimum",
+                "maximum",
+                "multipleOf",
+                "exclusiveMinimum",
+                "exclusiveMaximum",
+            ][..],
+            "integer|number",
+        ),
+        (&["minItems", "maxItems", "uniqueItems"][..], "array"),
+        (&["minProperties", "maxProperties"][..], "object"),
+    ] {
+        for k in keys.iter().filter(|k| map.contains_key(**k)) {
+            // An int-or-string value is checked as whichever it is (Quantity's pattern).
+            let int_or_string = flag("x-kubernetes-int-or-string") && want != "array" && want != "object";
+            if !int_or_string && !ty.is_some_and(|t| want.split('|').any(|w| w == t)) {
+                out.push(format!("{path}: {k} on a {ty:?}"));
+            }
+        }
+    }
+    for rule in map
+        .get("x-kubernetes-validations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if !rule.get("rule").is_some_and(Value::is_string) {
+            out.push(format!("{path}: a validation rule without `rule`"));
+        }
+    }
     let items = map.get("items");
     match map.get("x-kubernetes-list-type").and_then(Value::as_str) {
         Some("map") => list_map(map, path, out),
@@ -215,7 +248,8 @@ fn violations_are_found() {
                 "items": { "type": "object", "properties": { "name": { "type": "string" } } },
             },
             "tags": { "type": "array", "x-kubernetes-list-type": "set", "items": { "type": "object" } },
-            "size": { "type": "integer", "default": "big" },
+            "size": { "type": "integer", "default": "big", "maxLength": 3 },
+            "checked": { "type": "string", "x-kubernetes-validations": [{ "message": "m" }] },
             "mixed": { "anyOf": [{ "type": "integer" }, { "type": "string" }] },
         },
     });
@@ -226,12 +260,14 @@ fn violations_are_found() {
         out,
         [
             ".both: both properties and additionalProperties",
+            ".checked: a validation rule without `rule`",
             ".mixed: anyOf outside the int-or-string form",
             ".mixed: no type",
             ".ports: list-map key \"name\" is neither required nor defaulted",
             ".reference: $ref",
             ".reference: no type",
             ".size: default \"big\" is not a Some(\"integer\")",
+            ".size: maxLength on a Some(\"integer\")",
             ".tags: a set of non-scalar items",
             ".untyped: no type",
         ]

@@ -6,7 +6,9 @@ mod build;
 pub mod check;
 pub mod names;
 mod resolve;
+mod tag_values;
 pub mod tags;
+pub mod validation;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;

@@ -5,6 +5,8 @@
 //! is a near miss of a name in the table (a typo such as `+optinal`). Tags of other tools
 //! (`+kubebuilder:...`, `+protobuf`) are left alone.
 
+use super::tag_values::check_value;
+pub use super::tag_values::key_values;
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::parse::tags::RawTag;
 
@@ -58,6 +60,10 @@ pub mod name {
     pub const CRD_PRINT_COLUMN: &str = "k8s:crd-gen:printcolumn";
     pub const CRD_SHORT_NAMES: &str = "k8s:crd-gen:shortNames";
     pub const CRD_CATEGORIES: &str = "k8s:crd-gen:categories";
+    /// The prefix of kube-openapi's value validations: `+k8s:validation:minimum=0`.
+    pub const VALIDATION: &str = "k8s:validation:";
+    /// The prefix of one CEL rule's parts: `+k8s:validation:cel[0]:rule="self > 0"`.
+    pub const VALIDATION_CEL: &str = "k8s:validation:cel[";
 }
 
 /// Where a tag is written.
@@ -83,7 +89,7 @@ impl Place {
 
 /// What values a tag takes.
 #[derive(Clone, Copy, Debug)]
-enum Value {
+pub(super) enum Value {
     /// No value: `+optional`.
     Flag,
     /// One of a fixed set.
@@ -117,9 +123,11 @@ enum Value {
     KeyValues(&'static [&'static str], &'static [&'static str]),
     /// A comma list of DNS labels: `wd,wdg`.
     Labels,
+    /// A JSON value of one shape: `number`, `count` (an integer >= 0), `bool`, `string`, `array`.
+    JsonOf(&'static str),
 }
 
-const VERBS: &[&str] = &[
+pub(super) const VERBS: &[&str] = &[
     "create",
     "update",
     "updateStatus",
@@ -265,7 +273,58 @@ static TABLE: &[Spec] = &[
     ),
     spec(n::CRD_SHORT_NAMES, None, Some(Labels), None, false),
     spec(n::CRD_CATEGORIES, None, Some(Labels), None, false),
+    validation("k8s:validation:minimum", "number"),
+    validation("k8s:validation:maximum", "number"),
+    validation("k8s:validation:multipleOf", "number"),
+    validation("k8s:validation:exclusiveMinimum", "bool"),
+    validation("k8s:validation:exclusiveMaximum", "bool"),
+    validation("k8s:validation:uniqueItems", "bool"),
+    validation("k8s:validation:nullable", "bool"),
+    validation("k8s:validation:minLength", "count"),
+    validation("k8s:validation:maxLength", "count"),
+    validation("k8s:validation:minItems", "count"),
+    validation("k8s:validation:maxItems", "count"),
+    validation("k8s:validation:minProperties", "count"),
+    validation("k8s:validation:maxProperties", "count"),
+    validation("k8s:validation:pattern", "string"),
+    validation("k8s:validation:format", "string"),
+    validation("k8s:validation:enum", "array"),
+    validation("k8s:validation:cel[]:rule", "string"),
+    validation("k8s:validation:cel[]:message", "string"),
+    validation("k8s:validation:cel[]:messageExpression", "string"),
+    validation("k8s:validation:cel[]:reason", "string"),
+    validation("k8s:validation:cel[]:fieldPath", "string"),
+    validation("k8s:validation:cel[]:optionalOldSelf", "bool"),
 ];
+
+/// A `+k8s:validation:<key>=<json>` tag, on types and fields.
+const fn validation(name: &'static str, shape: &'static str) -> Spec {
+    spec(name, None, Some(JsonOf(shape)), Some(JsonOf(shape)), false)
+}
+
+/// A tag's name as the table spells it: indices dropped (`cel[0]:rule` -> `cel[]:rule`).
+pub fn table_name(name: &str) -> std::borrow::Cow<'_, str> {
+    if !name.contains('[') {
+        return name.into();
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut in_index = false;
+    for c in name.chars() {
+        match c {
+            '[' => {
+                in_index = true;
+                out.push('[');
+            }
+            ']' => {
+                in_index = false;
+                out.push(']');
+            }
+            _ if in_index => {}
+            c => out.push(c),
+        }
+    }
+    out.into()
+}
 
 /// A checked tag.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -308,7 +367,8 @@ impl Tags {
 pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
     let mut out: Vec<Tag> = Vec::new();
     for tag in raw {
-        let Some(spec) = TABLE.iter().find(|s| s.name == tag.name) else {
+        let key = table_name(&tag.name);
+        let Some(spec) = TABLE.iter().find(|s| s.name == key) else {
             match unknown(tag) {
                 Some(d) => diags.push(d),
                 None => diags.note(format!("{}: ignored `+{}`: not a tag of this tool", tag.loc, tag.name)),
@@ -356,7 +416,7 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
 /// Whether a tag name belongs to our namespaces (known, `k8s:`/`genclient` prefixed, or a typo of a
 /// known name).
 pub fn in_our_namespace(name: &str) -> bool {
-    TABLE.iter().any(|s| s.name == name)
+    TABLE.iter().any(|s| s.name == table_name(name))
         || name.starts_with("k8s:")
         || name.starts_with("genclient")
         || suggest(name).is_some()
@@ -404,229 +464,6 @@ fn misplaced(tag: &RawTag, spec: &Spec, place: Place) -> Diagnostic {
     )
     .label("wrong place for this tag")
     .help(format!("it belongs on {}", allowed.join(" or ")))
-}
-
-/// Checks a value against its rule; the error says what was expected.
-fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
-    fn need(v: Option<&str>) -> Result<&str, String> {
-        v.ok_or_else(|| "a value (`+name=value`)".to_string())
-    }
-    match rule {
-        Flag => match value {
-            None => Ok(()),
-            Some(_) => Err("no value".into()),
-        },
-        OneOf(set) => {
-            let v = need(value)?;
-            if set.contains(&v) {
-                Ok(())
-            } else {
-                Err(format!("one of: {}", set.join("|")))
-            }
-        }
-        ListOf(set) => {
-            let v = need(value)?;
-            if !v.is_empty() && v.split(',').all(|x| set.contains(&x.trim())) {
-                Ok(())
-            } else {
-                Err(format!("a comma list of: {}", set.join("|")))
-            }
-        }
-        Text => non_empty(need(value)?),
-        Group => {
-            let v = need(value)?;
-            let ok = v.split('.').all(|l| l.is_empty() && v.is_empty() || is_dns_label(l));
-            if ok {
-                Ok(())
-            } else {
-                Err("a DNS subdomain such as `apps` or `example.dev`, or nothing for the core group".into())
-            }
-        }
-        Ident => {
-            let v = need(value)?;
-            if syn::parse_str::<syn::Ident>(v).is_ok() {
-                Ok(())
-            } else {
-                Err("a Rust identifier".into())
-            }
-        }
-        PathsOrFalse => {
-            let v = need(value)?;
-            if v == "false" || (!v.is_empty() && v.split(',').all(|p| syn::parse_str::<syn::Path>(p.trim()).is_ok())) {
-                Ok(())
-            } else {
-                Err("a comma list of Rust paths (such as `crate::apps`), or `false`".into())
-            }
-        }
-        Path => {
-            let v = need(value)?;
-            if syn::parse_str::<syn::Path>(v).is_ok() {
-                Ok(())
-            } else {
-                Err("a Rust path such as `crate::apps::v1`".into())
-            }
-        }
-        Version => {
-            let v = need(value)?;
-            let parts: Vec<&str> = v.split('.').collect();
-            if parts.len() == 2
-                && parts
-                    .iter()
-                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-            {
-                Ok(())
-            } else {
-                Err("a Kubernetes version `major.minor`, such as `1.9`".into())
-            }
-        }
-        GroupVersionKind => {
-            let v = need(value)?;
-            if v.split(',').count() == 3 && v.split(',').skip(1).all(|p| !p.trim().is_empty()) {
-                Ok(())
-            } else {
-                Err("`group,version,Kind`".into())
-            }
-        }
-        Json => {
-            let v = need(value)?;
-            if (v.starts_with("ref(") && v.ends_with(')')) || serde_json::from_str::<serde_json::Value>(v).is_ok() {
-                Ok(())
-            } else {
-                Err("a JSON value (strings are quoted: `+default=\"Always\"`) or `ref(...)`".into())
-            }
-        }
-        OpenApi => {
-            let v = need(value)?;
-            if v == "true" || v == "false" || v.starts_with("x-kubernetes-") {
-                Ok(())
-            } else {
-                Err("`true`, `false` or an `x-kubernetes-*` extension".into())
-            }
-        }
-        Method => check_method(need(value)?),
-        KeyValues(allowed, required) => check_key_values(need(value)?, allowed, required),
-        Labels => {
-            let v = need(value)?;
-            if v.split(',').all(|l| is_dns_label(l.trim())) {
-                Ok(())
-            } else {
-                Err("a comma list of lower-case DNS labels, such as `wd,wdg`".into())
-            }
-        }
-        Subresource => {
-            let v = need(value)?;
-            let name = v.strip_prefix('/').unwrap_or_default();
-            if !name.is_empty() && is_dns_label(name) {
-                Ok(())
-            } else {
-                Err("a subresource path such as `/scale`".into())
-            }
-        }
-    }
-}
-
-/// Splits `key=value,key="a, b"` into pairs. A value in double quotes may hold commas and `\"`.
-pub fn key_values(v: &str) -> Result<Vec<(String, String)>, String> {
-    let mut out = Vec::new();
-    let mut rest = v.trim();
-    while !rest.is_empty() {
-        let (key, after) = rest
-            .split_once('=')
-            .ok_or_else(|| format!("`key=value` pairs, but `{rest}` has no `=`"))?;
-        let key = key.trim();
-        let after = after.trim_start();
-        let (value, tail) = if let Some(quoted) = after.strip_prefix('"') {
-            let mut value = String::new();
-            let mut chars = quoted.char_indices();
-            let end = loop {
-                match chars.next() {
-                    Some((_, '\\')) => value.extend(chars.next().map(|(_, c)| c)),
-                    Some((i, '"')) => break i,
-                    Some((_, c)) => value.push(c),
-                    None => return Err(format!("a closing `\"` for the value of `{key}`")),
-                }
-            };
-            let tail = quoted[end + 1..].trim_start();
-            if !tail.is_empty() && !tail.starts_with(',') {
-                return Err(format!("a `,` after the quoted value of `{key}`"));
-            }
-            (value, tail)
-        } else {
-            let end = after.find(',').unwrap_or(after.len());
-            (after[..end].trim().to_string(), &after[end..])
-        };
-        out.push((key.to_string(), value));
-        rest = tail.strip_prefix(',').unwrap_or(tail).trim_start();
-    }
-    Ok(out)
-}
-
-fn check_key_values(v: &str, allowed: &[&str], required: &[&str]) -> Result<(), String> {
-    let expected = || {
-        let keys: Vec<String> = allowed
-            .iter()
-            .map(|k| {
-                if required.contains(k) {
-                    format!("{k}=...")
-                } else {
-                    format!("[{k}=...]")
-                }
-            })
-            .collect();
-        format!("`{}`", keys.join(","))
-    };
-    let pairs = key_values(v).map_err(|e| format!("{e}: {}", expected()))?;
-    let mut seen: Vec<&str> = Vec::new();
-    for (key, value) in &pairs {
-        if !allowed.contains(&key.as_str()) {
-            return Err(format!("one of the keys {} (not `{key}`)", expected()));
-        }
-        if seen.contains(&key.as_str()) || value.is_empty() {
-            return Err(format!("each key once, with a value: {}", expected()));
-        }
-        seen.push(key);
-    }
-    match required.iter().find(|r| !seen.contains(r)) {
-        Some(missing) => Err(format!("`{missing}=...` as well: {}", expected())),
-        None => Ok(()),
-    }
-}
-
-fn non_empty(v: &str) -> Result<(), String> {
-    if v.is_empty() {
-        Err("a non-empty value".into())
-    } else {
-        Ok(())
-    }
-}
-
-fn is_dns_label(l: &str) -> bool {
-    !l.is_empty()
-        && l.len() <= 63
-        && l.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !l.starts_with('-')
-        && !l.ends_with('-')
-}
-
-/// `+genclient:method=Name,verb=get[,subresource=s][,input=path][,result=path]`.
-fn check_method(v: &str) -> Result<(), String> {
-    let expected = "`Name,verb=<verb>[,subresource=<name>][,input=<path>][,result=<path>]`";
-    let mut parts = v.split(',');
-    let method = parts.next().unwrap_or_default();
-    if syn::parse_str::<syn::Ident>(method).is_err() {
-        return Err(expected.into());
-    }
-    let mut verb = false;
-    for part in parts {
-        match part.split_once('=') {
-            Some(("verb", x)) if VERBS.contains(&x) => verb = true,
-            Some(("subresource", x)) if !x.is_empty() => {}
-            Some(("input" | "result", x)) if syn::parse_str::<syn::Path>(x).is_ok() => {}
-            _ => return Err(expected.into()),
-        }
-    }
-    if verb { Ok(()) } else { Err(expected.into()) }
 }
 
 /// Edit distance, for "did you mean".
@@ -735,32 +572,5 @@ mod tests {
         );
         assert!(e.is_empty());
         assert_eq!(t.all("listMapKey").count(), 2);
-    }
-}
-
-#[cfg(test)]
-mod key_value_tests {
-    use super::*;
-
-    #[test]
-    fn key_values_split_on_commas_outside_quotes() {
-        let pairs = key_values(r#"name=Ready, type=string,description="a, \"b\" c",priority=1"#).unwrap();
-        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        assert_eq!(
-            pairs,
-            [
-                ("name", "Ready"),
-                ("type", "string"),
-                ("description", r#"a, "b" c"#),
-                ("priority", "1")
-            ]
-        );
-        assert!(key_values("name").is_err());
-        assert!(key_values(r#"description="open"#).is_err());
-        assert!(key_values(r#"description="x"y"#).is_err());
-        assert!(check_key_values("name=a,type=b", &["name", "type", "jsonPath"], &["jsonPath"]).is_err());
-        assert!(check_key_values("name=a,name=b", &["name"], &[]).is_err());
-        assert!(check_key_values("colour=a", &["name"], &[]).is_err());
-        assert!(check_key_values("name=a", &["name"], &["name"]).is_ok());
     }
 }

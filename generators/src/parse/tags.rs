@@ -5,7 +5,7 @@
 //! ```text
 //! tag-line  ::= ws* "+" name [ "=" value ] ws*
 //! name      ::= segment { ":" segment }
-//! segment   ::= ident-start { ident-char }
+//! segment   ::= ident-start { ident-char } [ "[" digit { digit } "]" ]   ; cel[0]
 //! ident-start ::= "A".."Z" | "a".."z" | "_"
 //! ident-char  ::= ident-start | "0".."9" | "-" | "." | "/"
 //! value     ::= { any character } ; trimmed; may be empty ("+groupName=" is the core group)
@@ -143,9 +143,21 @@ pub fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
     }
     if let Some(bad) = name
         .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/')))
+        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '[' | ']')))
     {
         return Err(format!("`{bad}` cannot appear in a tag name"));
+    }
+    // An index closes its segment: `cel[0]`, never `cel[x]`, `cel[0]x` or a bare `[`.
+    for segment in name.split(':').filter(|s| s.contains(['[', ']'])) {
+        let index = segment
+            .split_once('[')
+            .and_then(|(_, rest)| rest.strip_suffix(']'))
+            .filter(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_digit()));
+        if index.is_none() {
+            return Err(format!(
+                "`{segment}`: an index is digits in brackets at the end of a name part, as in `cel[0]`"
+            ));
+        }
     }
     if name
         .split(':')
@@ -201,6 +213,13 @@ mod tests {
         assert_eq!(parse_tag("+groupName = apps"), Err("spaces around `=`".into()));
         assert_eq!(parse_tag("+group Name"), Err("` ` cannot appear in a tag name".into()));
         assert!(parse_tag("+k8s:=x").is_err());
+        assert_eq!(
+            parse_tag("+k8s:validation:cel[0]:rule=\"self > 1\"").unwrap().0,
+            "k8s:validation:cel[0]:rule"
+        );
+        assert!(parse_tag("+k8s:validation:cel[x]:rule=1").is_err());
+        assert!(parse_tag("+k8s:validation:cel[0]x:rule=1").is_err());
+        assert!(parse_tag("+k8s:validation:cel[:rule=1").is_err());
     }
 
     #[test]

@@ -64,6 +64,7 @@ pub struct WidgetSpec {
     /// Number of desired widgets. Defaults to 1.
     /// +optional
     /// +default=1
+    /// +k8s:validation:minimum=0
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Label query over the pods that run the widgets. It must match the pod template's labels.
@@ -71,6 +72,7 @@ pub struct WidgetSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
     /// Container image that runs a widget.
+    /// +k8s:validation:minLength=1
     pub image: String,
     /// Size class of each widget. Defaults to Medium.
     /// +optional
@@ -111,8 +113,11 @@ pub enum WidgetSize {
 #[serde(rename_all = "camelCase")]
 pub struct WidgetPort {
     /// Name of the port, unique among the widget's ports.
+    /// +k8s:validation:maxLength=15
     pub name: String,
     /// Port number.
+    /// +k8s:validation:minimum=1
+    /// +k8s:validation:maximum=65535
     pub port: i32,
     /// Protocol of the port: TCP or UDP. Defaults to "TCP".
     /// +optional
@@ -196,6 +201,8 @@ pub struct WidgetClassList {
 #[serde(rename_all = "camelCase")]
 pub struct WidgetClassSpec {
     /// Name of the controller that runs widgets of this class, such as `example.dev/widget-controller`.
+    /// +k8s:validation:cel[0]:rule="self == oldSelf"
+    /// +k8s:validation:cel[0]:message="controller is immutable"
     pub controller: String,
     /// Settings for the controller, by name.
     /// +optional

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::model::tags::name as tag;
-use crate::model::{External, Field, Package, Shape, Type, TypeRef, Universe};
+use crate::model::{External, Field, Package, Shape, Type, TypeRef, Universe, validation};
 
 /// The model-name prefix of a package: `+k8s:openapi-model-package`, else `io.k8s.api.<group>`
 /// for Kubernetes' own groups (the core group is `core`), else the group's DNS name reversed
@@ -90,6 +90,7 @@ impl Schemas<'_> {
                 if let Value::Object(inner) = self.schema(&fields[0].ty) {
                     def.extend(inner);
                 }
+                def.extend(validation::schema(&ty.tags));
             }
             Shape::Struct { fields, .. } => {
                 def.insert("type".into(), json!("object"));
@@ -188,6 +189,7 @@ impl Schemas<'_> {
         ext(tag::PATCH_STRATEGY, "x-kubernetes-patch-strategy", map);
         ext(tag::PATCH_MERGE_KEY, "x-kubernetes-patch-merge-key", map);
         passthrough(&f.tags, map);
+        map.extend(validation::schema(&f.tags));
         let keys: Vec<&str> = f
             .tags
             .all(tag::LIST_MAP_KEY)
@@ -210,6 +212,7 @@ impl Schemas<'_> {
             def.insert("x-kubernetes-map-type".into(), json!(v));
         }
         passthrough(&ty.tags, def);
+        def.extend(validation::schema(&ty.tags));
     }
 
     /// The schema of a type reference.
@@ -232,7 +235,11 @@ impl Schemas<'_> {
                 (Some(variants), _) => {
                     let mut values: Vec<&str> = variants.iter().map(|v| v.json_name.as_str()).collect();
                     values.sort_unstable();
-                    json!({ "type": "string", "enum": values })
+                    let mut s = json!({ "type": "string", "enum": values });
+                    if let (Value::Object(m), Some(ty)) = (&mut s, self.universe.get(id)) {
+                        m.extend(validation::schema(&ty.tags));
+                    }
+                    s
                 }
                 (None, Some(name)) => reference(&name),
                 (None, None) => json!({}),

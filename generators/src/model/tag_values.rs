@@ -1,0 +1,278 @@
+//! Checks of tag values against their rules in the tag table: fixed sets, lists, paths, versions,
+//! JSON, `key=value` lists and the other value shapes `model::tags` names.
+
+use super::tags::{VERBS, Value};
+use Value::*;
+
+/// Checks a value against its rule; the error says what was expected.
+pub(super) fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {
+    fn need(v: Option<&str>) -> Result<&str, String> {
+        v.ok_or_else(|| "a value (`+name=value`)".to_string())
+    }
+    match rule {
+        Flag => match value {
+            None => Ok(()),
+            Some(_) => Err("no value".into()),
+        },
+        OneOf(set) => {
+            let v = need(value)?;
+            if set.contains(&v) {
+                Ok(())
+            } else {
+                Err(format!("one of: {}", set.join("|")))
+            }
+        }
+        ListOf(set) => {
+            let v = need(value)?;
+            if !v.is_empty() && v.split(',').all(|x| set.contains(&x.trim())) {
+                Ok(())
+            } else {
+                Err(format!("a comma list of: {}", set.join("|")))
+            }
+        }
+        Text => non_empty(need(value)?),
+        Group => {
+            let v = need(value)?;
+            let ok = v.split('.').all(|l| l.is_empty() && v.is_empty() || is_dns_label(l));
+            if ok {
+                Ok(())
+            } else {
+                Err("a DNS subdomain such as `apps` or `example.dev`, or nothing for the core group".into())
+            }
+        }
+        Ident => {
+            let v = need(value)?;
+            if syn::parse_str::<syn::Ident>(v).is_ok() {
+                Ok(())
+            } else {
+                Err("a Rust identifier".into())
+            }
+        }
+        PathsOrFalse => {
+            let v = need(value)?;
+            if v == "false" || (!v.is_empty() && v.split(',').all(|p| syn::parse_str::<syn::Path>(p.trim()).is_ok())) {
+                Ok(())
+            } else {
+                Err("a comma list of Rust paths (such as `crate::apps`), or `false`".into())
+            }
+        }
+        Path => {
+            let v = need(value)?;
+            if syn::parse_str::<syn::Path>(v).is_ok() {
+                Ok(())
+            } else {
+                Err("a Rust path such as `crate::apps::v1`".into())
+            }
+        }
+        Version => {
+            let v = need(value)?;
+            let parts: Vec<&str> = v.split('.').collect();
+            if parts.len() == 2
+                && parts
+                    .iter()
+                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+            {
+                Ok(())
+            } else {
+                Err("a Kubernetes version `major.minor`, such as `1.9`".into())
+            }
+        }
+        GroupVersionKind => {
+            let v = need(value)?;
+            if v.split(',').count() == 3 && v.split(',').skip(1).all(|p| !p.trim().is_empty()) {
+                Ok(())
+            } else {
+                Err("`group,version,Kind`".into())
+            }
+        }
+        Json => {
+            let v = need(value)?;
+            if (v.starts_with("ref(") && v.ends_with(')')) || serde_json::from_str::<serde_json::Value>(v).is_ok() {
+                Ok(())
+            } else {
+                Err("a JSON value (strings are quoted: `+default=\"Always\"`) or `ref(...)`".into())
+            }
+        }
+        OpenApi => {
+            let v = need(value)?;
+            if v == "true" || v == "false" || v.starts_with("x-kubernetes-") {
+                Ok(())
+            } else {
+                Err("`true`, `false` or an `x-kubernetes-*` extension".into())
+            }
+        }
+        Method => check_method(need(value)?),
+        KeyValues(allowed, required) => check_key_values(need(value)?, allowed, required),
+        JsonOf(shape) => {
+            let v = need(value)?;
+            let json: Option<serde_json::Value> = serde_json::from_str(v).ok();
+            let ok = json.as_ref().is_some_and(|j| match shape {
+                "number" => j.is_number(),
+                "count" => j.is_u64(),
+                "bool" => j.is_boolean(),
+                "string" => j.is_string(),
+                _ => j.as_array().is_some_and(|a| !a.is_empty()),
+            });
+            if ok {
+                Ok(())
+            } else {
+                Err(match shape {
+                    "number" => "a JSON number, such as `0` or `1.5`",
+                    "count" => "a whole number, 0 or more",
+                    "bool" => "`true` or `false`",
+                    "string" => "a JSON string in double quotes, such as `\"^[a-z]+$\"`",
+                    _ => "a non-empty JSON array, such as `[\"a\",\"b\"]`",
+                }
+                .into())
+            }
+        }
+        Labels => {
+            let v = need(value)?;
+            if v.split(',').all(|l| is_dns_label(l.trim())) {
+                Ok(())
+            } else {
+                Err("a comma list of lower-case DNS labels, such as `wd,wdg`".into())
+            }
+        }
+        Subresource => {
+            let v = need(value)?;
+            let name = v.strip_prefix('/').unwrap_or_default();
+            if !name.is_empty() && is_dns_label(name) {
+                Ok(())
+            } else {
+                Err("a subresource path such as `/scale`".into())
+            }
+        }
+    }
+}
+
+/// Splits `key=value,key="a, b"` into pairs. A value in double quotes may hold commas and `\"`.
+pub fn key_values(v: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    let mut rest = v.trim();
+    while !rest.is_empty() {
+        let (key, after) = rest
+            .split_once('=')
+            .ok_or_else(|| format!("`key=value` pairs, but `{rest}` has no `=`"))?;
+        let key = key.trim();
+        let after = after.trim_start();
+        let (value, tail) = if let Some(quoted) = after.strip_prefix('"') {
+            let mut value = String::new();
+            let mut chars = quoted.char_indices();
+            let end = loop {
+                match chars.next() {
+                    Some((_, '\\')) => value.extend(chars.next().map(|(_, c)| c)),
+                    Some((i, '"')) => break i,
+                    Some((_, c)) => value.push(c),
+                    None => return Err(format!("a closing `\"` for the value of `{key}`")),
+                }
+            };
+            let tail = quoted[end + 1..].trim_start();
+            if !tail.is_empty() && !tail.starts_with(',') {
+                return Err(format!("a `,` after the quoted value of `{key}`"));
+            }
+            (value, tail)
+        } else {
+            let end = after.find(',').unwrap_or(after.len());
+            (after[..end].trim().to_string(), &after[end..])
+        };
+        out.push((key.to_string(), value));
+        rest = tail.strip_prefix(',').unwrap_or(tail).trim_start();
+    }
+    Ok(out)
+}
+
+fn check_key_values(v: &str, allowed: &[&str], required: &[&str]) -> Result<(), String> {
+    let expected = || {
+        let keys: Vec<String> = allowed
+            .iter()
+            .map(|k| {
+                if required.contains(k) {
+                    format!("{k}=...")
+                } else {
+                    format!("[{k}=...]")
+                }
+            })
+            .collect();
+        format!("`{}`", keys.join(","))
+    };
+    let pairs = key_values(v).map_err(|e| format!("{e}: {}", expected()))?;
+    let mut seen: Vec<&str> = Vec::new();
+    for (key, value) in &pairs {
+        if !allowed.contains(&key.as_str()) {
+            return Err(format!("one of the keys {} (not `{key}`)", expected()));
+        }
+        if seen.contains(&key.as_str()) || value.is_empty() {
+            return Err(format!("each key once, with a value: {}", expected()));
+        }
+        seen.push(key);
+    }
+    match required.iter().find(|r| !seen.contains(r)) {
+        Some(missing) => Err(format!("`{missing}=...` as well: {}", expected())),
+        None => Ok(()),
+    }
+}
+
+fn non_empty(v: &str) -> Result<(), String> {
+    if v.is_empty() {
+        Err("a non-empty value".into())
+    } else {
+        Ok(())
+    }
+}
+
+fn is_dns_label(l: &str) -> bool {
+    !l.is_empty()
+        && l.len() <= 63
+        && l.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !l.starts_with('-')
+        && !l.ends_with('-')
+}
+
+/// `+genclient:method=Name,verb=get[,subresource=s][,input=path][,result=path]`.
+fn check_method(v: &str) -> Result<(), String> {
+    let expected = "`Name,verb=<verb>[,subresource=<name>][,input=<path>][,result=<path>]`";
+    let mut parts = v.split(',');
+    let method = parts.next().unwrap_or_default();
+    if syn::parse_str::<syn::Ident>(method).is_err() {
+        return Err(expected.into());
+    }
+    let mut verb = false;
+    for part in parts {
+        match part.split_once('=') {
+            Some(("verb", x)) if VERBS.contains(&x) => verb = true,
+            Some(("subresource", x)) if !x.is_empty() => {}
+            Some(("input" | "result", x)) if syn::parse_str::<syn::Path>(x).is_ok() => {}
+            _ => return Err(expected.into()),
+        }
+    }
+    if verb { Ok(()) } else { Err(expected.into()) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_values_split_on_commas_outside_quotes() {
+        let pairs = key_values(r#"name=Ready, type=string,description="a, \"b\" c",priority=1"#).unwrap();
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        assert_eq!(
+            pairs,
+            [
+                ("name", "Ready"),
+                ("type", "string"),
+                ("description", r#"a, "b" c"#),
+                ("priority", "1")
+            ]
+        );
+        assert!(key_values("name").is_err());
+        assert!(key_values(r#"description="open"#).is_err());
+        assert!(key_values(r#"description="x"y"#).is_err());
+        assert!(check_key_values("name=a,type=b", &["name", "type", "jsonPath"], &["jsonPath"]).is_err());
+        assert!(check_key_values("name=a,name=b", &["name"], &[]).is_err());
+        assert!(check_key_values("colour=a", &["name"], &[]).is_err());
+        assert!(check_key_values("name=a", &["name"], &["name"]).is_ok());
+    }
+}

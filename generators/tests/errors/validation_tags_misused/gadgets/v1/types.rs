@@ -1,0 +1,63 @@
+//! v1 gadgets types.
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
+use kube_core::TypeMeta;
+use serde::{Deserialize, Serialize};
+
+/// Gadget is a namespaced custom resource.
+/// +genclient
+/// +k8s:deepcopy-gen:interfaces=runtime::Object
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gadget {
+    /// Type metadata.
+    #[serde(flatten, default)]
+    pub type_meta: Option<TypeMeta>,
+    /// Standard object metadata.
+    /// +optional
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Desired state.
+    pub spec: GadgetSpec,
+}
+
+/// GadgetList is a list of gadgets.
+/// +k8s:deepcopy-gen:interfaces=runtime::Object
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GadgetList {
+    /// Type metadata.
+    #[serde(flatten, default)]
+    pub type_meta: Option<TypeMeta>,
+    /// Standard list metadata.
+    /// +optional
+    #[serde(default)]
+    pub metadata: ListMeta,
+    /// The gadgets.
+    pub items: Vec<Gadget>,
+}
+
+/// GadgetSpec is the desired state of a gadget.
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GadgetSpec {
+    /// Desired number of replicas.
+    /// +optional
+    /// +k8s:validation:maxLength=3
+    /// +k8s:validation:minimum=10
+    /// +k8s:validation:maximum=1
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i32>,
+    /// Name of the gadget's owner.
+    /// +optional
+    /// +k8s:validation:pattern="^[a-z"
+    /// +k8s:validation:cel[1]:rule="self != 'root'"
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Notes.
+    /// +optional
+    /// +k8s:validation:cel[0]:message="notes are checked"
+    /// +k8s:validation:minItems="2"
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+}
