@@ -110,6 +110,7 @@ pub fn generate_from_sources(
         let errors = diags.finish().err().unwrap_or(Errors(Vec::new()));
         return Err(Failure { errors, sources });
     }
+    let files = parse::include_path_modules(files);
     let universe = model::build(&files, &mut diags);
     model::check::check(&universe, &mut diags);
     model::validation::check(&universe, &mut diags);

@@ -82,6 +82,83 @@ pub fn parse_sources(root_display: &str, inputs: Vec<(String, String)>, diags: &
     files
 }
 
+/// Adds, for every `#[path = "..."] mod name;` of a `mod.rs` that names another source file of
+/// the tree, a copy of that file as the module `name` of the declaring package, as rustc compiles
+/// it there: apiextensions v1beta1 compiles `../v1/marshal.rs` for its own types. The copy keeps
+/// the real file's display path, so diagnostics point at the file that was written. Declarations
+/// of generated files (`zz_generated_*`) are the output, not input, and are left alone.
+pub fn include_path_modules(mut files: Vec<SourceFile>) -> Vec<SourceFile> {
+    let mut extra = Vec::new();
+    for f in files.iter().filter(|f| f.is_mod_rs) {
+        let dir = f.rel.rsplit_once('/').map_or("", |(d, _)| d);
+        for item in &f.syntax.items {
+            let syn::Item::Mod(m) = item else { continue };
+            let Some(target) = path_attr(&m.attrs).filter(|p| m.content.is_none() && !p.contains(GENERATED_PREFIX))
+            else {
+                continue;
+            };
+            let name = m.ident.to_string();
+            let virtual_rel = if dir.is_empty() {
+                format!("{name}.rs")
+            } else {
+                format!("{dir}/{name}.rs")
+            };
+            let Some(real) = normalize(dir, &target) else { continue };
+            if files.iter().any(|x| x.rel == virtual_rel) {
+                continue;
+            }
+            if let Some(src) = files.iter().find(|x| x.rel == real) {
+                let mut module = f.module.clone();
+                module.push(name);
+                extra.push(SourceFile {
+                    display: src.display.clone(),
+                    rel: virtual_rel,
+                    module,
+                    is_mod_rs: false,
+                    text: src.text.clone(),
+                    syntax: src.syntax.clone(),
+                });
+            }
+        }
+    }
+    files.extend(extra);
+    files.sort_by(|a, b| a.rel.cmp(&b.rel));
+    files
+}
+
+const GENERATED_PREFIX: &str = "zz_generated_";
+
+/// The value of a `#[path = "..."]` attribute.
+fn path_attr(attrs: &[syn::Attribute]) -> Option<String> {
+    attrs
+        .iter()
+        .find(|a| a.path().is_ident("path"))
+        .and_then(|a| match &a.meta {
+            syn::Meta::NameValue(syn::MetaNameValue {
+                value: syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s), ..
+                }),
+                ..
+            }) => Some(s.value()),
+            _ => None,
+        })
+}
+
+/// `dir` joined with a relative path, `..` and `.` resolved; `None` when it leaves the tree.
+fn normalize(dir: &str, rel: &str) -> Option<String> {
+    let mut parts: Vec<&str> = dir.split('/').filter(|p| !p.is_empty()).collect();
+    for seg in rel.split(['/', '\\']) {
+        match seg {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            s => parts.push(s),
+        }
+    }
+    Some(parts.join("/"))
+}
+
 /// Joins the apis directory as given with a relative file path for display.
 pub fn display_path(root: &str, rel: &str) -> String {
     let root = root.trim_end_matches('/');
@@ -142,6 +219,28 @@ mod tests {
         );
         assert_eq!(module_path("lib.rs"), (vec![], true));
         assert_eq!(module_path("install.rs"), (vec!["install".into()], false));
+    }
+
+    #[test]
+    fn path_modules_join_the_declaring_package() {
+        let mut d = Diagnostics::new();
+        let files = parse_sources(
+            "src",
+            vec![
+                ("g/v1/marshal.rs".into(), "impl A {}".into()),
+                (
+                    "g/v2/mod.rs".into(),
+                    "#[path = \"../v1/marshal.rs\"] mod marshal; #[path = \"../../../gen/zz_generated_x.rs\"] mod zz_generated_x;".into(),
+                ),
+            ],
+            &mut d,
+        );
+        let files = include_path_modules(files);
+        let rels: Vec<&str> = files.iter().map(|f| f.rel.as_str()).collect();
+        assert_eq!(rels, ["g/v1/marshal.rs", "g/v2/marshal.rs", "g/v2/mod.rs"]);
+        assert_eq!(files[1].module, ["g", "v2", "marshal"]);
+        assert_eq!(&*files[1].display, "src/g/v1/marshal.rs");
+        assert_eq!(normalize("a/b", "../../../x.rs"), None);
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! Hand-written defaults of apps/v1, as Kubernetes' pkg/apis/apps/v1/defaults.go sets them; the
-//! generated `set_object_defaults_*` call these and walk into the pod template.
+//! Hand-written defaults of apps/v1 and apps/v1beta2 (which compiles this file for its own types),
+//! as Kubernetes' pkg/apis/apps/v1/defaults.go and v1beta2/defaults.go set them; the generated
+//! `set_object_defaults_*` call these and walk into the pod template.
 
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 

@@ -8,6 +8,9 @@
 //! +k8s:prerelease-lifecycle-gen=true
 
 mod conversion;
+// apps/v1beta2 defaults exactly as apps/v1 does (Kubernetes' two defaults.go files agree), so it
+// compiles v1's hand-written defaults for its own types; the generators read the file here too.
+#[path = "../v1/defaults.rs"]
 mod defaults;
 mod types;
 pub use conversion::*;
