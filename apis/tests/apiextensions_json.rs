@@ -390,12 +390,18 @@ fn v1_crd_roundtrips() {
     let root = v.schema.as_ref().unwrap().open_api_v3_schema.as_ref().unwrap();
     let spec = props(root, "spec");
     assert_eq!(props(spec, "replicas").minimum, Some(1.0));
-    assert_eq!(props(spec, "replicas").default, Some(json!(1)));
+    assert_eq!(props(spec, "replicas").default, Some(v1::JSON(json!(1))));
     assert_eq!(
         props(spec, "concurrencyPolicy").enum_.as_deref(),
-        Some(&[json!("Allow"), json!("Forbid"), json!("Replace")][..])
+        Some(
+            &[
+                v1::JSON(json!("Allow")),
+                v1::JSON(json!("Forbid")),
+                v1::JSON(json!("Replace"))
+            ][..]
+        )
     );
-    assert_eq!(props(spec, "suspend").enum_.as_ref().unwrap()[2], Value::Null);
+    assert_eq!(props(spec, "suspend").enum_.as_ref().unwrap()[2], v1::JSON(Value::Null));
     let env = props(spec, "env");
     assert_eq!(env.x_list_type.as_deref(), Some("map"));
     let items = env.items.as_ref().unwrap();
@@ -478,7 +484,7 @@ fn v1beta1_crd_roundtrips() {
     );
     let additional = spec.additional_properties.as_ref().unwrap();
     assert_eq!((additional.allows, additional.schema.is_none()), (true, true));
-    assert_eq!(spec.example, Some(json!({ "size": 3, "color": "red" })));
+    assert_eq!(spec.example, Some(v1beta1::JSON(json!({ "size": 3, "color": "red" }))));
 
     let columns = crd.spec.additional_printer_columns.as_ref().unwrap();
     assert_eq!(columns[0].json_path, ".spec.size");
@@ -647,11 +653,11 @@ fn internal_types_mirror_the_go_internal_package() {
             validation: Some(apiextensions::CustomResourceValidation {
                 open_api_v3_schema: Some(apiextensions::JSONSchemaProps {
                     type_: "object".into(),
-                    default: Some(json!({ "a": 1 })),
+                    default: Some(apiextensions::JSON(json!({ "a": 1 }))),
                     properties: BTreeMap::from([(
                         "a".to_string(),
                         apiextensions::JSONSchemaProps {
-                            enum_: vec![json!(1), json!(2)],
+                            enum_: vec![apiextensions::JSON(json!(1)), apiextensions::JSON(json!(2))],
                             ..Default::default()
                         },
                     )]),

@@ -55,17 +55,18 @@ fn every_crd_decodes_strictly_and_loses_nothing() {
         let err = strict.decode(foreign.to_string().as_bytes()).unwrap_err().to_string();
         assert!(err.contains("x-kubernetes-print-columns"), "{}: {err}", path.display());
         let ours: crd_v1::CustomResourceDefinition = serde_json::from_value(value.clone()).unwrap();
+        // Ours writes bounds as Go does (`1`, not `1.0`): byte for byte the same document.
+        assert_eq!(serde_json::to_value(&ours).unwrap(), value, "{}", path.display());
         let floats = numbers_as_floats(value.clone());
         let same = |v: Value| numbers_as_floats(v) == floats;
-        assert!(same(serde_json::to_value(&ours).unwrap()), "{}", path.display());
         let theirs: k8s_openapi::apiextensions_apiserver::pkg::apis::apiextensions::v1::CustomResourceDefinition =
             serde_json::from_value(value.clone()).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(same(serde_json::to_value(&theirs).unwrap()), "{}", path.display());
     }
 }
 
-/// Bounds such as `minimum` are float64 in Go and f64 here: `1` reads back as `1.0`, the same
-/// number. Every number becomes a float so the comparison is about values, not spelling.
+/// k8s-openapi writes the f64 bounds (`minimum`) as `1.0` where Go writes `1`: the same number.
+/// Every number becomes a float so that comparison is about values, not spelling.
 fn numbers_as_floats(v: Value) -> Value {
     match v {
         Value::Number(n) => n.as_f64().map_or(Value::Number(n), Value::from),

@@ -21,7 +21,7 @@ pub struct JSONSchemaProps {
     pub nullable: bool,
     pub format: String,
     pub title: String,
-    pub default: Option<serde_json::Value>,
+    pub default: Option<JSON>,
     pub maximum: Option<f64>,
     pub exclusive_maximum: bool,
     pub minimum: Option<f64>,
@@ -33,7 +33,7 @@ pub struct JSONSchemaProps {
     pub min_items: Option<i64>,
     pub unique_items: bool,
     pub multiple_of: Option<f64>,
-    pub enum_: Vec<serde_json::Value>,
+    pub enum_: Vec<JSON>,
     pub max_properties: Option<i64>,
     pub min_properties: Option<i64>,
     pub required: Vec<String>,
@@ -49,7 +49,7 @@ pub struct JSONSchemaProps {
     pub additional_items: Option<JSONSchemaPropsOrBool>,
     pub definitions: BTreeMap<String, JSONSchemaProps>,
     pub external_docs: Option<ExternalDocumentation>,
-    pub example: Option<serde_json::Value>,
+    pub example: Option<JSON>,
     /// x-kubernetes-preserve-unknown-fields stops the API server
     /// decoding step from pruning fields which are not specified
     /// in the validation schema. This affects fields recursively,
@@ -272,3 +272,7 @@ pub struct ExternalDocumentation {
     pub description: String,
     pub url: String,
 }
+
+/// JSON represents any valid JSON value: a default, an example or an enum value of a schema.
+#[derive(Debug, Default, PartialEq)]
+pub struct JSON(pub serde_json::Value);

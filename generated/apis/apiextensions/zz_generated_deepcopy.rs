@@ -383,6 +383,16 @@ for crate::apiextensions::types_jsonschema::ExternalDocumentation {
         ::core::clone::Clone::clone_from(&mut self.url, &source.url);
     }
 }
+impl ::core::clone::Clone for crate::apiextensions::types_jsonschema::JSON {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self(::core::clone::Clone::clone(&self.0))
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.0, &source.0);
+    }
+}
 impl ::core::clone::Clone for crate::apiextensions::types_jsonschema::JSONSchemaProps {
     #[inline]
     fn clone(&self) -> Self {

@@ -1,7 +1,7 @@
 //! The hand-written JSON forms of apiextensions v1 and v1beta1 (marshal.go in each; v1beta1 compiles this same file): `JSONSchemaPropsOrArray`
 //! is a schema or an array of schemas, `JSONSchemaPropsOrBool` a schema or a bool,
-//! `JSONSchemaPropsOrStringArray` a schema or an array of strings; and float64 schema bounds written
-//! as Go's encoding/json writes them.
+//! `JSONSchemaPropsOrStringArray` a schema or an array of strings, `JSON` any JSON value as it is;
+//! and float64 schema bounds written as Go's encoding/json writes them.
 //!
 //! Each impl reproduces its Go counterpart value for value, quirks included:
 //!
@@ -21,7 +21,7 @@ use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use super::{JSONSchemaProps, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool, JSONSchemaPropsOrStringArray};
+use super::{JSON, JSONSchemaProps, JSONSchemaPropsOrArray, JSONSchemaPropsOrBool, JSONSchemaPropsOrStringArray};
 
 /// Writes an `Option<f64>` as Go's encoding/json writes a float64: a whole number without a
 /// fractional part (`0`, `100`, not `0.0`), so schemas with `minimum: 0` survive a round trip.
@@ -32,6 +32,18 @@ pub(super) fn serialize_go_float<S: Serializer>(value: &Option<f64>, serializer:
         Some(f) if f.fract() == 0.0 && f.abs() < (1u64 << 63) as f64 => serializer.serialize_some(&(f as i64)),
         Some(f) => serializer.serialize_some(&f),
         None => serializer.serialize_none(),
+    }
+}
+
+impl Serialize for JSON {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for JSON {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(JSON)
     }
 }
 

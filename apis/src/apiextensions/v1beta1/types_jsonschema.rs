@@ -60,7 +60,7 @@ pub struct JSONSchemaProps {
     /// Defaulting is a beta feature under the CustomResourceDefaulting feature gate.
     /// CustomResourceDefinitions with defaults must be created using the v1 (or newer) CustomResourceDefinition API.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub default: Option<serde_json::Value>,
+    pub default: Option<JSON>,
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -97,7 +97,7 @@ pub struct JSONSchemaProps {
     pub multiple_of: Option<f64>,
     /// +listType=atomic
     #[serde(rename = "enum", default, skip_serializing_if = "Option::is_none")]
-    pub enum_: Option<Vec<serde_json::Value>>,
+    pub enum_: Option<Vec<JSON>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_properties: Option<i64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -133,7 +133,7 @@ pub struct JSONSchemaProps {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_docs: Option<ExternalDocumentation>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub example: Option<serde_json::Value>,
+    pub example: Option<JSON>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nullable: Option<bool>,
     /// x-kubernetes-preserve-unknown-fields stops the API server
@@ -405,3 +405,9 @@ pub struct ExternalDocumentation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
+
+/// JSON represents any valid JSON value.
+/// These types are supported: bool, int64, float64, string, []interface{},
+/// map[string]interface{} and nil.
+#[derive(Debug, Default, PartialEq)]
+pub struct JSON(pub serde_json::Value);

@@ -968,6 +968,36 @@ pub fn convert_apiextensions_external_documentation_to_v1_external_documentation
         out,
     )
 }
+/// Converts `crate::apiextensions::v1::JSON` to `crate::apiextensions::JSON` field by field. Generated; the public `convert_v1_json_to_apiextensions_json` calls it unless the package writes its own.
+pub fn auto_convert_v1_json_to_apiextensions_json(
+    input: &crate::apiextensions::v1::types_jsonschema::JSON,
+    out: &mut crate::apiextensions::types_jsonschema::JSON,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.0 = ::core::clone::Clone::clone(&input.0);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::apiextensions::v1::JSON` to `crate::apiextensions::JSON`.
+pub fn convert_v1_json_to_apiextensions_json(
+    input: &crate::apiextensions::v1::types_jsonschema::JSON,
+    out: &mut crate::apiextensions::types_jsonschema::JSON,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_json_to_apiextensions_json(input, out)
+}
+/// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1::JSON` field by field. Generated; the public `convert_apiextensions_json_to_v1_json` calls it unless the package writes its own.
+pub fn auto_convert_apiextensions_json_to_v1_json(
+    input: &crate::apiextensions::types_jsonschema::JSON,
+    out: &mut crate::apiextensions::v1::types_jsonschema::JSON,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.0 = ::core::clone::Clone::clone(&input.0);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1::JSON`.
+pub fn convert_apiextensions_json_to_v1_json(
+    input: &crate::apiextensions::types_jsonschema::JSON,
+    out: &mut crate::apiextensions::v1::types_jsonschema::JSON,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_apiextensions_json_to_v1_json(input, out)
+}
 /// Converts `crate::apiextensions::v1::JSONSchemaProps` to `crate::apiextensions::JSONSchemaProps` field by field. Generated; the public `convert_v1_json_schema_props_to_apiextensions_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
@@ -998,7 +1028,17 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.default = ::core::clone::Clone::clone(&input.default);
+    out.default = match &input.default {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::apiextensions::v1::convert_v1_json_to_apiextensions_json,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
     out.maximum = ::core::clone::Clone::clone(&input.maximum);
     out.exclusive_maximum = match &input.exclusive_maximum {
         ::core::option::Option::Some(v0) => *v0,
@@ -1023,7 +1063,16 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     };
     out.multiple_of = ::core::clone::Clone::clone(&input.multiple_of);
     out.enum_ = match &input.enum_ {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
+        ::core::option::Option::Some(v0) => {
+            v0.iter()
+                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                    ::runtime::conversion::convert_with(
+                        v1,
+                        crate::apiextensions::v1::convert_v1_json_to_apiextensions_json,
+                    )
+                })
+                .collect::<::core::result::Result<_, _>>()?
+        }
         ::core::option::Option::None => ::core::default::Default::default(),
     };
     out.max_properties = ::core::clone::Clone::clone(&input.max_properties);
@@ -1192,7 +1241,17 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.example = ::core::clone::Clone::clone(&input.example);
+    out.example = match &input.example {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::apiextensions::v1::convert_v1_json_to_apiextensions_json,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
     out.nullable = match &input.nullable {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1273,7 +1332,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.title))
     };
-    out.default = ::core::clone::Clone::clone(&input.default);
+    out.default = match &input.default {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::apiextensions::v1::convert_apiextensions_json_to_v1_json,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
     out.maximum = ::core::clone::Clone::clone(&input.maximum);
     out.exclusive_maximum = ::core::option::Option::Some(input.exclusive_maximum);
     out.minimum = ::core::clone::Clone::clone(&input.minimum);
@@ -1292,7 +1361,18 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.enum_ = if ::runtime::conversion::is_zero(&input.enum_) {
         ::core::option::Option::None
     } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.enum_))
+        ::core::option::Option::Some(
+            input
+                .enum_
+                .iter()
+                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                    ::runtime::conversion::convert_with(
+                        v1,
+                        crate::apiextensions::v1::convert_apiextensions_json_to_v1_json,
+                    )
+                })
+                .collect::<::core::result::Result<_, _>>()?,
+        )
     };
     out.max_properties = ::core::clone::Clone::clone(&input.max_properties);
     out.min_properties = ::core::clone::Clone::clone(&input.min_properties);
@@ -1484,7 +1564,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.example = ::core::clone::Clone::clone(&input.example);
+    out.example = match &input.example {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::apiextensions::v1::convert_apiextensions_json_to_v1_json,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
     out.x_preserve_unknown_fields = ::core::clone::Clone::clone(
         &input.x_preserve_unknown_fields,
     );
