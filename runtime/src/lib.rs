@@ -54,6 +54,7 @@
 mod builder;
 pub mod codec;
 pub mod conversion;
+pub mod defaulting;
 mod errors;
 mod group_kind;
 mod gvk;

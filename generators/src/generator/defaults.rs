@@ -273,8 +273,8 @@ fn object_defaulter(tree: &Tree<'_>, pkg: &Package, ty: &Type, diags: &mut Diagn
                 Ok(None) => {}
                 Err(why) => diags.push(
                     Diagnostic::error(&m.loc, format!("cannot apply `+default={}` to field `{}`: {why}", m.value.as_deref().unwrap_or_default(), field.name))
-                        .label("unsupported default")
-                        .help("defaults are JSON numbers, booleans or strings on fields of those types (or Options of them, or an Option of a string enum); set anything else in a hand-written set_defaults_* function"),
+                        .label("invalid default")
+                        .help("a default is JSON that decodes as the field's type (a string for an `Option` of a string enum); anything that depends on other fields belongs in a hand-written set_defaults_* function"),
                 ),
             }
         }
@@ -308,12 +308,22 @@ fn marker_stmt(
         TypeRef::Option(t) => (true, &**t),
         t => (false, t),
     };
-    let literal = match (inner, &value) {
-        (TypeRef::Named(id), serde_json::Value::String(v)) if optional => enum_variant(universe, id, v)?,
-        (TypeRef::Named(id), _) if !optional && universe.get(id).and_then(Type::unit_variants).is_some() => {
+    let string_enum = |id| universe.get(id).and_then(Type::unit_variants).is_some();
+    let (literal, decoded) = match (inner, &value) {
+        (TypeRef::Named(id), serde_json::Value::String(v)) if optional && string_enum(id) => {
+            (enum_variant(universe, id, v)?, false)
+        }
+        (TypeRef::Named(id), _) if !optional && string_enum(id) => {
             return Err("an enum field always holds a variant; make it an `Option` to default it".into());
         }
-        _ => literal(inner, &value)?,
+        (TypeRef::String | TypeRef::Primitive(_), _) => (literal(inner, &value)?, false),
+        // Anything else is decoded from its JSON when applied, as Go's defaulter-gen
+        // unmarshals it; checked here so that the decode cannot fail.
+        _ => {
+            super::json_fit::check(universe, inner, &value)?;
+            let text = value.to_string();
+            (quote! { ::runtime::defaulting::from_json(#text) }, true)
+        }
     };
     if optional {
         return Ok(Some(quote! {
@@ -324,9 +334,29 @@ fn marker_stmt(
     }
     let zero = matches!(&value, serde_json::Value::Bool(false) | serde_json::Value::Null)
         || value.as_f64() == Some(0.0)
-        || value.as_str() == Some("");
+        || value.as_str() == Some("")
+        || value.as_array().is_some_and(Vec::is_empty)
+        || value.as_object().is_some_and(serde_json::Map::is_empty);
     if zero {
         return Ok(None);
+    }
+    // Lists and maps are unset when empty, as Go's nil slices and maps are.
+    if decoded && matches!(inner, TypeRef::Vec(_) | TypeRef::Map { .. }) {
+        return Ok(Some(quote! {
+            if obj.#member.is_empty() {
+                obj.#member = #literal;
+            }
+        }));
+    }
+    if decoded
+        && let TypeRef::Named(id) = inner
+        && let Some(t) = universe.get(id)
+        && !(t.derives.contains("Default") && t.derives.contains("PartialEq"))
+    {
+        return Err(format!(
+            "`{}` does not derive both `Default` and `PartialEq`, so an unset value cannot be told apart; make the field an `Option`",
+            t.name
+        ));
     }
     Ok(Some(quote! {
         if ::runtime::conversion::is_zero(&obj.#member) {

@@ -5,6 +5,7 @@ pub mod conversion;
 pub mod crd;
 pub mod deepcopy;
 pub mod defaults;
+mod json_fit;
 pub mod lifecycle;
 pub mod openapi;
 pub mod register;

@@ -8,17 +8,17 @@ mod types;
 pub use types::*;
 
 #[rustfmt::skip]
-#[path = "../../../../../../target/tmp/generators-errors/default_marker_on_struct/widgets/v1/zz_generated_deepcopy.rs"]
+#[path = "../../../../../../target/tmp/generators-errors/default_does_not_decode/widgets/v1/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
 #[rustfmt::skip]
-#[path = "../../../../../../target/tmp/generators-errors/default_marker_on_struct/widgets/v1/zz_generated_register.rs"]
+#[path = "../../../../../../target/tmp/generators-errors/default_does_not_decode/widgets/v1/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;
 #[rustfmt::skip]
-#[path = "../../../../../../target/tmp/generators-errors/default_marker_on_struct/widgets/v1/zz_generated_conversion.rs"]
+#[path = "../../../../../../target/tmp/generators-errors/default_does_not_decode/widgets/v1/zz_generated_conversion.rs"]
 mod zz_generated_conversion;
 pub use zz_generated_conversion::*;
 #[rustfmt::skip]
-#[path = "../../../../../../target/tmp/generators-errors/default_marker_on_struct/widgets/v1/zz_generated_defaults.rs"]
+#[path = "../../../../../../target/tmp/generators-errors/default_does_not_decode/widgets/v1/zz_generated_defaults.rs"]
 mod zz_generated_defaults;
 pub use zz_generated_defaults::*;

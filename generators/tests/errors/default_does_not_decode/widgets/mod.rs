@@ -7,9 +7,9 @@ pub mod v1;
 pub use types::*;
 
 #[rustfmt::skip]
-#[path = "../../../../../target/tmp/generators-errors/default_marker_on_struct/widgets/zz_generated_deepcopy.rs"]
+#[path = "../../../../../target/tmp/generators-errors/default_does_not_decode/widgets/zz_generated_deepcopy.rs"]
 mod zz_generated_deepcopy;
 #[rustfmt::skip]
-#[path = "../../../../../target/tmp/generators-errors/default_marker_on_struct/widgets/zz_generated_register.rs"]
+#[path = "../../../../../target/tmp/generators-errors/default_does_not_decode/widgets/zz_generated_register.rs"]
 mod zz_generated_register;
 pub use zz_generated_register::*;

@@ -15,7 +15,7 @@ pub struct Widget {
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Desired state.
-    /// +default={"size": 3}
+    /// +default={"size": "three"}
     pub spec: WidgetSpec,
 }
 
