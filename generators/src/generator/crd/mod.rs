@@ -58,6 +58,9 @@ impl Generator for Crd {
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         let mut kinds: BTreeMap<(&str, &str), Vec<(&Package, &Type)>> = BTreeMap::new();
+        for pkg in cx.universe.packages.values() {
+            unused_tags(pkg, self.applies(pkg), diags);
+        }
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             if !check_group(pkg, diags) {
                 continue;
@@ -101,6 +104,27 @@ impl Generator for Crd {
             ));
         }
         out
+    }
+}
+
+/// A `+k8s:crd-gen:*` tag does something only on a kind (not a list) of a CRD package.
+fn unused_tags(pkg: &Package, crd_package: bool, diags: &mut Diagnostics) {
+    for ty in pkg.types.values() {
+        let Some(t) = ty.tags.0.iter().find(|t| t.name.starts_with("k8s:crd-gen:")) else {
+            continue;
+        };
+        let why = if !ty.is_kind() || is_list(ty) {
+            format!("`{}` is not a kind served by a CRD", ty.name)
+        } else if !crd_package {
+            format!("package `{}` is not tagged `//! +k8s:crd-gen=true`", pkg.path)
+        } else {
+            continue;
+        };
+        diags.push(
+            Diagnostic::error(&t.loc, format!("`+{}` does nothing here: {why}", t.name))
+                .label("unused CRD tag")
+                .help("CRD tags belong on the kinds of packages tagged `//! +k8s:crd-gen=true`"),
+        );
     }
 }
 
