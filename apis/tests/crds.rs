@@ -123,6 +123,18 @@ fn scope_and_subresources_follow_the_tags() {
     assert_eq!(v1["subresources"]["status"], serde_json::json!({}));
     assert_eq!(v1["subresources"]["scale"]["specReplicasPath"], ".spec.replicas");
     assert!(classes["spec"]["versions"][0].get("subresources").is_none());
+    // Widget's versions hold different fields, so it converts through the hub in a webhook
+    // (conversion_review.rs); WidgetClass's versions are alike and need none.
+    assert_eq!(widgets["spec"]["conversion"]["strategy"], "Webhook");
+    assert_eq!(
+        widgets["spec"]["conversion"]["webhook"]["clientConfig"]["service"],
+        serde_json::json!({ "name": "widgets-webhook", "namespace": "widgets-system", "path": "/convert" })
+    );
+    assert_eq!(
+        widgets["spec"]["conversion"]["webhook"]["conversionReviewVersions"],
+        serde_json::json!(["v1"])
+    );
+    assert!(classes["spec"].get("conversion").is_none());
 }
 
 /// The CRD's deprecation warning is the one a server built on `runtime::ApiLifecycle` sends for

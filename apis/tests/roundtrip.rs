@@ -22,7 +22,7 @@
 use std::fmt::Debug;
 use std::sync::LazyLock;
 
-use apis::{apiextensions, apps, autoscaling, core};
+use apis::{apiextensions, apps, autoscaling, core, widgets};
 use proptest::prelude::*;
 use runtime::testing::FillOptions;
 use runtime::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
@@ -251,6 +251,19 @@ macro_rules! rollback_annotation {
 rollback_annotation!(rollback_v1, apps::v1::Deployment);
 rollback_annotation!(rollback_v1beta2, apps::v1beta2::Deployment);
 
+/// On every other seed, the annotation `widgets.example.dev/paused` holds `true` or `false`, so
+/// the hand-written v1alpha1 conversion is exercised; on the others any random value under that
+/// key is removed. The annotation is how v1alpha1 carries the hub's `spec.paused`: only a bool
+/// parses (anything else is a conversion error), as fuzzing the internal Widget would produce.
+fn paused_annotation(w: &mut widgets::v1alpha1::Widget, seed: u64) {
+    let annotations = w.metadata.annotations.get_or_insert_with(Default::default);
+    if seed.is_multiple_of(2) {
+        annotations.insert(widgets::v1alpha1::PAUSED_ANNOTATION.into(), seed.is_multiple_of(4).to_string());
+    } else {
+        annotations.remove(widgets::v1alpha1::PAUSED_ANNOTATION);
+    }
+}
+
 /// The `JSONSchemaProps` fixes shared by both CRD versions, as a module per version: Kubernetes'
 /// apiextensions fuzzer never generates a `JSONSchemaPropsOrArray` holding neither a schema nor an
 /// array of schemas ("disallow both Schema and JSONSchemas to be nil"), because its JSON form is
@@ -406,4 +419,13 @@ roundtrip_props! {
     apiextensions_v1beta1_crd_list: apiextensions::v1beta1::CustomResourceDefinitionList, apiextensions::v1beta1::SCHEME_GROUP_VERSION, "CustomResourceDefinitionList", CRD_DEPTH, each_item!(crd_v1beta1);
 
     autoscaling_v1_scale: autoscaling::v1::Scale, autoscaling::v1::SCHEME_GROUP_VERSION, "Scale", DEPTH, any_value;
+
+    widgets_v1_widget: widgets::v1::Widget, widgets::v1::SCHEME_GROUP_VERSION, "Widget", DEPTH, any_value;
+    widgets_v1_widget_list: widgets::v1::WidgetList, widgets::v1::SCHEME_GROUP_VERSION, "WidgetList", DEPTH, any_value;
+    widgets_v1_widget_class: widgets::v1::WidgetClass, widgets::v1::SCHEME_GROUP_VERSION, "WidgetClass", DEPTH, any_value;
+    widgets_v1_widget_class_list: widgets::v1::WidgetClassList, widgets::v1::SCHEME_GROUP_VERSION, "WidgetClassList", DEPTH, any_value;
+    widgets_v1alpha1_widget: widgets::v1alpha1::Widget, widgets::v1alpha1::SCHEME_GROUP_VERSION, "Widget", DEPTH, paused_annotation;
+    widgets_v1alpha1_widget_list: widgets::v1alpha1::WidgetList, widgets::v1alpha1::SCHEME_GROUP_VERSION, "WidgetList", DEPTH, each_item!(paused_annotation);
+    widgets_v1alpha1_widget_class: widgets::v1alpha1::WidgetClass, widgets::v1alpha1::SCHEME_GROUP_VERSION, "WidgetClass", DEPTH, any_value;
+    widgets_v1alpha1_widget_class_list: widgets::v1alpha1::WidgetClassList, widgets::v1alpha1::SCHEME_GROUP_VERSION, "WidgetClassList", DEPTH, any_value;
 }

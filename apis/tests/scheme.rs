@@ -26,6 +26,7 @@ const KINDS: &[(&str, &str, &[&str])] = &[
     ("apps", "v1beta2", APPS_KINDS),
     ("autoscaling", "__internal", &["Scale"]),
     ("autoscaling", "v1", &["Scale"]),
+    ("widgets.example.dev", "__internal", WIDGET_KINDS),
     ("widgets.example.dev", "v1", WIDGET_KINDS),
     ("widgets.example.dev", "v1alpha1", WIDGET_KINDS),
 ];

@@ -195,6 +195,20 @@ fn check_manifest(path: &Path) -> Vec<String> {
     if storage != 1 {
         out.push(format!("{storage} storage versions"));
     }
+    if let Some(conversion) = spec.get("conversion")
+        && conversion["strategy"] == "Webhook"
+    {
+        let service = &conversion["webhook"]["clientConfig"]["service"];
+        if !service["name"].is_string() || !service["namespace"].is_string() {
+            out.push("webhook conversion without a service".into());
+        }
+        if !conversion["webhook"]["conversionReviewVersions"]
+            .as_array()
+            .is_some_and(|v| v.contains(&json!("v1")))
+        {
+            out.push("webhook conversion without review version v1".into());
+        }
+    }
     for v in versions {
         let name = v["name"].as_str().unwrap();
         let schema = &v["schema"]["openAPIV3Schema"];

@@ -60,6 +60,7 @@ pub mod name {
     pub const CRD_PRINT_COLUMN: &str = "k8s:crd-gen:printcolumn";
     pub const CRD_SHORT_NAMES: &str = "k8s:crd-gen:shortNames";
     pub const CRD_CATEGORIES: &str = "k8s:crd-gen:categories";
+    pub const CRD_WEBHOOK: &str = "k8s:crd-gen:webhook";
     /// The prefix of kube-openapi's value validations: `+k8s:validation:minimum=0`.
     pub const VALIDATION: &str = "k8s:validation:";
     /// The prefix of one CEL rule's parts: `+k8s:validation:cel[0]:rule="self > 0"`.
@@ -273,6 +274,13 @@ static TABLE: &[Spec] = &[
     ),
     spec(n::CRD_SHORT_NAMES, None, Some(Labels), None, false),
     spec(n::CRD_CATEGORIES, None, Some(Labels), None, false),
+    spec(
+        n::CRD_WEBHOOK,
+        None,
+        Some(KeyValues(&["service", "path", "port"], &["service"])),
+        None,
+        false,
+    ),
     validation("k8s:validation:minimum", "number"),
     validation("k8s:validation:maximum", "number"),
     validation("k8s:validation:multipleOf", "number"),

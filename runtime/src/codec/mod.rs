@@ -18,6 +18,7 @@
 
 mod document;
 mod error;
+mod review;
 mod strict;
 #[cfg(test)]
 mod test_types;
@@ -27,6 +28,7 @@ mod tests;
 mod tests_stream;
 
 pub use error::{DecodeError, EncodeError};
+pub use review::REVIEW_API_VERSION;
 
 use crate::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind, Object, Scheme};
 use document::Document;

@@ -2,6 +2,7 @@
 //! +k8s:deepcopy-gen=package
 //! +k8s:openapi-gen=true
 //! +groupName=widgets.example.dev
+//! +k8s:conversion-gen=crate::widgets
 //! +k8s:defaulter-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
 //! +k8s:crd-gen=true
@@ -23,3 +24,7 @@ pub use zz_generated_defaults::*;
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/widgets/v1/zz_generated_prerelease_lifecycle.rs"]
 mod zz_generated_prerelease_lifecycle;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/widgets/v1/zz_generated_conversion.rs"]
+mod zz_generated_conversion;
+pub use zz_generated_conversion::*;

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 /// +k8s:crd-gen:printcolumn=name=Size,type=string,jsonPath=.spec.size,priority=1
 /// +k8s:crd-gen:printcolumn=name=Age,type=date,jsonPath=.metadata.creationTimestamp
 /// +k8s:crd-gen:shortNames=wd
+/// +k8s:crd-gen:webhook=service=widgets-system/widgets-webhook,path=/convert
 /// +k8s:crd-gen:categories=example
 #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -25,7 +25,11 @@ pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersio
 );
 /// Registration functions of this package, run in order by `add_to_scheme`.
 pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
-    &[add_known_types, super::zz_generated_defaults::register_defaults],
+    &[
+        add_known_types,
+        super::zz_generated_conversion::register_conversions,
+        super::zz_generated_defaults::register_defaults,
+    ],
 );
 /// Adds this package's kinds to a Scheme.
 pub fn add_to_scheme(

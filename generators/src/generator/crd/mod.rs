@@ -7,7 +7,8 @@
 //! Tags (on the kind, in each version): `+k8s:crd-gen:storageversion`,
 //! `+k8s:crd-gen:subresource:status`, `+k8s:crd-gen:subresource:scale=specpath=...,statuspath=...[,selectorpath=...]`,
 //! `+k8s:crd-gen:printcolumn=name=...,type=...,jsonPath=...[,description=...][,format=...][,priority=...]`,
-//! `+k8s:crd-gen:shortNames=a,b`, `+k8s:crd-gen:categories=a,b`, `+k8s:crd-gen=false` to leave a
+//! `+k8s:crd-gen:shortNames=a,b`, `+k8s:crd-gen:categories=a,b`,
+//! `+k8s:crd-gen:webhook=service=<namespace>/<name>[,path=..][,port=..]`, `+k8s:crd-gen=false` to leave a
 //! kind out. Scope comes from `+genclient:nonNamespaced`, the plural from `+resourceName`, and
 //! deprecation from `+k8s:prerelease-lifecycle-gen:deprecated` (with `removed` and `replacement`).
 
@@ -24,8 +25,8 @@ use serde_json::{Map, Value, json};
 use super::{Context, Generator, lifecycle};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::model::check::{is_list, resource_name};
-use crate::model::tags::name as tag;
-use crate::model::{Package, Type};
+use crate::model::tags::{Tag, key_values, name as tag};
+use crate::model::{Package, Type, Universe};
 use structural::Structural;
 
 /// The CRD generator.
@@ -200,6 +201,7 @@ fn definition(
             names.insert(key.into(), json!(list));
         }
     }
+    let conversion = conversion(structural.universe(), group, versions, &mut local);
     let storage = storage_version(versions, &mut local);
     let mut out_versions = Vec::new();
     for (pkg, k) in versions {
@@ -212,7 +214,7 @@ fn definition(
     if failed {
         return None;
     }
-    Some(json!({
+    let mut crd = json!({
         "apiVersion": "apiextensions.k8s.io/v1",
         "kind": "CustomResourceDefinition",
         "metadata": { "name": format!("{plural}.{group}") },
@@ -222,7 +224,11 @@ fn definition(
             "scope": if namespaced { "Namespaced" } else { "Cluster" },
             "versions": out_versions,
         },
-    }))
+    });
+    if let Some(c) = conversion {
+        crd["spec"]["conversion"] = c;
+    }
+    Some(crd)
 }
 
 /// One entry of `spec.versions`.
@@ -296,25 +302,111 @@ fn agree(kind: &str, what: &str, at: (SourceLoc, SourceLoc), (a, b): (&str, &str
     }
 }
 
-/// Short names or categories: written on any version, the same wherever written.
-fn shared_list(versions: &[(&Package, &Type)], name: &str, diags: &mut Diagnostics) -> Option<Vec<String>> {
-    let mut found: Option<(SourceLoc, Vec<String>)> = None;
+/// A per-CRD tag (short names, categories, webhook): written on any version, the same wherever
+/// written; the first one written.
+fn shared<'a>(versions: &[(&Package, &'a Type)], name: &str, diags: &mut Diagnostics) -> Option<&'a Tag> {
+    let mut found: Option<&Tag> = None;
     for (_, k) in versions {
-        let Some(v) = k.tags.value(name) else { continue };
-        let list: Vec<String> = v.split(',').map(|s| s.trim().to_string()).collect();
-        let loc = k.tags.get(name).map_or(k.loc.clone(), |t| t.loc.clone());
-        match &found {
-            Some((first, l)) => agree(
+        let Some(t) = k.tags.get(name) else { continue };
+        match found {
+            Some(first) => agree(
                 &k.name,
                 &format!("`+{name}`"),
-                (first.clone(), loc),
-                (&l.join(","), &list.join(",")),
+                (first.loc.clone(), t.loc.clone()),
+                (
+                    first.value.as_deref().unwrap_or_default(),
+                    t.value.as_deref().unwrap_or_default(),
+                ),
                 diags,
             ),
-            None => found = Some((loc, list)),
+            None => found = Some(t),
         }
     }
-    found.map(|(_, l)| l)
+    found
+}
+
+/// Short names or categories, from the one shared tag.
+fn shared_list(versions: &[(&Package, &Type)], name: &str, diags: &mut Diagnostics) -> Option<Vec<String>> {
+    let t = shared(versions, name, diags)?;
+    Some(
+        t.value
+            .as_deref()
+            .unwrap_or_default()
+            .split(',')
+            .map(|s| s.trim().to_string())
+            .collect(),
+    )
+}
+
+/// `spec.conversion` for `+k8s:crd-gen:webhook=service=<namespace>/<name>[,path=..][,port=..]`:
+/// the API server sends ConversionReviews to that service, which answers them through the hub
+/// (`runtime::codec::Codec::review`), so the group needs an internal version of the kind.
+fn conversion(
+    universe: &Universe,
+    group: &str,
+    versions: &[(&Package, &Type)],
+    diags: &mut Diagnostics,
+) -> Option<Value> {
+    let t = shared(versions, tag::CRD_WEBHOOK, diags)?;
+    let kind = &versions[0].1.name;
+    let hub = universe
+        .packages
+        .values()
+        .any(|p| p.group == group && p.is_internal() && p.types.contains_key(kind));
+    if !hub {
+        diags.push(
+            Diagnostic::error(
+                &t.loc,
+                format!("webhook conversion of `{kind}` needs an internal (hub) version of it"),
+            )
+            .label("nothing to convert through")
+            .help(format!(
+                "add `{kind}` to the group's internal package and `+k8s:conversion-gen` to its versions"
+            )),
+        );
+        return None;
+    }
+    let mut service = Map::new();
+    let mut problems = Vec::new();
+    for (key, value) in key_values(t.value.as_deref().unwrap_or_default()).ok()? {
+        match key.as_str() {
+            "service" => match value.split_once('/') {
+                Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
+                    service.insert("namespace".into(), json!(ns));
+                    service.insert("name".into(), json!(name));
+                }
+                _ => problems.push(format!("service `{value}` is not `<namespace>/<name>`")),
+            },
+            "port" => match value.parse::<u16>() {
+                Ok(p) if p > 0 => {
+                    service.insert("port".into(), json!(p));
+                }
+                _ => problems.push(format!("port `{value}` is not a port number")),
+            },
+            _ if value.starts_with('/') => {
+                service.insert("path".into(), json!(value));
+            }
+            _ => problems.push(format!("path `{value}` does not start with `/`")),
+        }
+    }
+    for p in &problems {
+        diags.push(
+            Diagnostic::error(&t.loc, p.clone())
+                .label("invalid webhook service")
+                .help("write `service=<namespace>/<name>[,path=/convert][,port=443]`"),
+        );
+    }
+    if !problems.is_empty() {
+        return None;
+    }
+    Some(json!({
+        "strategy": "Webhook",
+        "webhook": {
+            "clientConfig": { "service": service },
+            // The review version `runtime::codec::Codec::review` answers.
+            "conversionReviewVersions": ["v1"],
+        },
+    }))
 }
 
 /// The one version tagged `+k8s:crd-gen:storageversion`, or the only version.

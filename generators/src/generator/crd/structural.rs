@@ -95,6 +95,11 @@ impl<'u> Structural<'u> {
         }
     }
 
+    /// The model the schemas are built over.
+    pub fn universe(&self) -> &'u Universe {
+        self.schemas.universe
+    }
+
     /// Checks everything the kind's schema reaches; false when an error was reported.
     pub fn check(&self, kind: &Type, diags: &mut Diagnostics) -> bool {
         let mut local = Diagnostics::new();
