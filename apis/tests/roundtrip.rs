@@ -258,7 +258,10 @@ rollback_annotation!(rollback_v1beta2, apps::v1beta2::Deployment);
 fn paused_annotation(w: &mut widgets::v1alpha1::Widget, seed: u64) {
     let annotations = w.metadata.annotations.get_or_insert_with(Default::default);
     if seed.is_multiple_of(2) {
-        annotations.insert(widgets::v1alpha1::PAUSED_ANNOTATION.into(), seed.is_multiple_of(4).to_string());
+        annotations.insert(
+            widgets::v1alpha1::PAUSED_ANNOTATION.into(),
+            seed.is_multiple_of(4).to_string(),
+        );
     } else {
         annotations.remove(widgets::v1alpha1::PAUSED_ANNOTATION);
     }

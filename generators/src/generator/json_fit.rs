@@ -6,6 +6,8 @@
 //! objects and arrays this way, so a value that would not decode is an error at generation time
 //! instead of a panic when the default is applied.
 
+use std::collections::BTreeMap;
+
 use serde_json::Value;
 
 use crate::model::{External, Field, Shape, TypeRef, Universe};
@@ -50,7 +52,7 @@ fn fit(universe: &Universe, t: &TypeRef, v: &Value, path: &str) -> Result<(), St
                 .try_for_each(|(k, x)| fit(universe, value, x, &format!("{path}.{k}"))),
             _ => fail(path, "an object", v),
         },
-        TypeRef::External(kind, _) => external(*kind, v, path),
+        TypeRef::External(kind, rust_path) => external(*kind, rust_path, v, path),
         TypeRef::Named(id) => {
             let Some(ty) = universe.get(id) else {
                 return Err(format!("`{}` is not a type of this crate", id.name));
@@ -107,15 +109,24 @@ fn int_fits(p: &str, i: i128) -> bool {
     (lo..=hi).contains(&i)
 }
 
-fn external(kind: External, v: &Value, path: &str) -> Result<(), String> {
+fn external(kind: External, rust_path: &str, v: &Value, path: &str) -> Result<(), String> {
     let ok = match kind {
-        External::Quantity => v.is_string() || v.is_number(),
-        External::IntOrString => v.is_string() || v.is_i64(),
+        External::Quantity => v.is_number() || v.as_str().is_some_and(is_quantity),
+        // k8s-openapi's IntOrString holds an i32.
+        External::IntOrString => v.is_string() || v.as_i64().is_some_and(|i| i32::try_from(i).is_ok()),
         External::Time | External::MicroTime => v.as_str().is_some_and(is_rfc3339),
-        External::ByteString => v.is_string(),
+        External::ByteString => v.as_str().is_some_and(is_base64),
         External::Json => true,
-        // The meta types are objects; k8s-openapi decodes their fields itself.
-        External::ObjectMeta | External::ListMeta | External::TypeMeta | External::Other => v.is_object(),
+        External::TypeMeta => v.is_object(),
+        // The other k8s-openapi types by Kubernetes' own definitions of them.
+        External::ObjectMeta | External::ListMeta | External::Other => {
+            let meta = crate::generator::openapi::meta_definitions();
+            let model = crate::generator::openapi::schema::external_model(rust_path);
+            return match meta.get(&model) {
+                Some(def) => definition(&meta, def, v, path),
+                None => Err(format!("`{rust_path}` has no known schema to check a default against")),
+            };
+        }
     };
     let what = match kind {
         External::Quantity => "a quantity (a string such as \"500m\", or a number)",
@@ -125,6 +136,71 @@ fn external(kind: External, v: &Value, path: &str) -> Result<(), String> {
         _ => "an object",
     };
     if ok { Ok(()) } else { fail(path, what, v) }
+}
+
+/// Checks a value against one of Kubernetes' vendored definitions: types, property names,
+/// required properties, and references to other definitions.
+fn definition(meta: &BTreeMap<String, Value>, def: &Value, v: &Value, path: &str) -> Result<(), String> {
+    if let Some(r) = def.get("$ref").and_then(Value::as_str) {
+        let name = r.trim_start_matches("#/definitions/");
+        let kind = match name.rsplit('.').next() {
+            Some("Time" | "MicroTime") => External::Time,
+            Some("Quantity") => External::Quantity,
+            Some("IntOrString") => External::IntOrString,
+            _ => External::Other,
+        };
+        return match (kind, meta.get(name)) {
+            (External::Other, Some(target)) => definition(meta, target, v, path),
+            (External::Other, None) => Ok(()),
+            (k, _) => external(k, "", v, path),
+        };
+    }
+    match (def.get("type").and_then(Value::as_str), v) {
+        (Some("object"), Value::Object(m)) => {
+            let props = def.get("properties").and_then(Value::as_object);
+            for (key, x) in m {
+                let sub = format!("{path}.{key}");
+                match (props.and_then(|p| p.get(key)), def.get("additionalProperties")) {
+                    (Some(s), _) | (None, Some(s)) => definition(meta, s, x, &sub)?,
+                    (None, None) if props.is_some() => return Err(format!("`{sub}` is not a field")),
+                    (None, None) => {}
+                }
+            }
+            for r in def.get("required").and_then(Value::as_array).into_iter().flatten() {
+                if let Some(r) = r.as_str().filter(|r| !m.contains_key(*r)) {
+                    return Err(format!("`{path}.{r}` is required"));
+                }
+            }
+            Ok(())
+        }
+        (Some("array"), Value::Array(items)) => items.iter().enumerate().try_for_each(|(i, x)| {
+            definition(
+                meta,
+                def.get("items").unwrap_or(&Value::Null),
+                x,
+                &format!("{path}[{i}]"),
+            )
+        }),
+        (Some("string"), Value::String(_)) | (Some("boolean"), Value::Bool(_)) | (None, _) => Ok(()),
+        (Some("integer"), x) if x.is_i64() || x.is_u64() => Ok(()),
+        (Some("number"), x) if x.is_number() => Ok(()),
+        (Some(t), x) => fail(path, &format!("a value of type {t}"), x),
+    }
+}
+
+/// The forms the API server accepts for a Quantity (the pattern CRD schemas carry).
+fn is_quantity(s: &str) -> bool {
+    let pattern = crate::generator::crd::structural::QUANTITY_PATTERN;
+    regex::Regex::new(pattern).is_ok_and(|re| re.is_match(s))
+}
+
+/// Standard base64, as a `ByteString` is written.
+fn is_base64(s: &str) -> bool {
+    s.len().is_multiple_of(4)
+        && s.trim_end_matches('=')
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '+' || c == '/')
+        && s.len() - s.trim_end_matches('=').len() <= 2
 }
 
 /// A cheap shape check of RFC 3339 date-times: `YYYY-MM-DDTHH:MM:SS`, then a zone.
@@ -154,7 +230,13 @@ fn object(universe: &Universe, fields: &[Field], v: &Value, path: &str) -> Resul
     collect_fields(universe, fields, &mut known);
     for (key, x) in m {
         match known.iter().find(|f| f.json_name == *key) {
-            Some(f) => fit(universe, &f.ty, x, &format!("{path}.{key}"))?,
+            Some(f) => {
+                let sub = format!("{path}.{key}");
+                fit(universe, &f.ty, x, &sub)?;
+                // The field's own validations hold for the value inside the default too.
+                crate::model::validation::value_passes(&f.tags, x)
+                    .map_err(|why| format!("`{sub}` is {x}, which fails {why}"))?;
+            }
             None => {
                 let names: Vec<&str> = known.iter().map(|f| f.json_name.as_str()).collect();
                 return Err(format!(
@@ -203,6 +285,26 @@ mod tests {
             "k8s_openapi::apimachinery::pkg::api::resource::Quantity".into(),
         );
         assert!(check(&u, &quantity, &serde_json::json!("500m")).is_ok());
+        assert!(check(&u, &quantity, &serde_json::json!("lots")).is_err());
+        let ios = TypeRef::External(External::IntOrString, String::new());
+        assert!(check(&u, &ios, &serde_json::json!(3_000_000_000_i64)).is_err());
+        let selector = TypeRef::External(
+            External::Other,
+            "k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector".into(),
+        );
+        assert!(check(&u, &selector, &serde_json::json!({ "matchLabels": { "a": "b" } })).is_ok());
+        assert_eq!(
+            check(&u, &selector, &serde_json::json!({ "matchLabel": {} })),
+            Err("`.matchLabel` is not a field".into())
+        );
+        assert!(
+            check(
+                &u,
+                &selector,
+                &serde_json::json!({ "matchExpressions": [{ "key": "a" }] })
+            )
+            .is_err()
+        );
         let time = TypeRef::External(External::Time, String::new());
         assert!(check(&u, &time, &serde_json::json!("2024-01-02T03:04:05Z")).is_ok());
         assert!(check(&u, &time, &serde_json::json!("yesterday")).is_err());

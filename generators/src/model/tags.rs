@@ -287,7 +287,6 @@ static TABLE: &[Spec] = &[
     validation("k8s:validation:exclusiveMinimum", "bool"),
     validation("k8s:validation:exclusiveMaximum", "bool"),
     validation("k8s:validation:uniqueItems", "bool"),
-    validation("k8s:validation:nullable", "bool"),
     validation("k8s:validation:minLength", "count"),
     validation("k8s:validation:maxLength", "count"),
     validation("k8s:validation:minItems", "count"),

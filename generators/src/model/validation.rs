@@ -54,7 +54,9 @@ enum Kind {
     Number,
     Array,
     Map,
-    /// Anything else: objects, booleans, int-or-string, free-form JSON.
+    /// A struct: an object with named properties.
+    Struct,
+    /// Anything else: booleans, int-or-string, free-form JSON.
     Other,
 }
 
@@ -79,6 +81,7 @@ impl Kind {
         match shape {
             Shape::Struct { fields, tuple: true } if fields.len() == 1 => Kind::of(universe, &fields[0].ty),
             Shape::Enum { variants } if variants.iter().all(|v| v.fields.is_empty()) => Kind::String,
+            Shape::Struct { .. } => Kind::Struct,
             _ => Kind::Other,
         }
     }
@@ -109,8 +112,8 @@ const APPLIES: &[(&str, Kind, &str)] = &[
     ("minItems", Kind::Array, "lists"),
     ("maxItems", Kind::Array, "lists"),
     ("uniqueItems", Kind::Array, "lists"),
-    ("minProperties", Kind::Map, "maps"),
-    ("maxProperties", Kind::Map, "maps"),
+    ("minProperties", Kind::Map, "maps and structs"),
+    ("maxProperties", Kind::Map, "maps and structs"),
 ];
 
 fn check_tags(tags: &Tags, kind: Kind, diags: &mut Diagnostics) {
@@ -128,6 +131,7 @@ fn check_tags(tags: &Tags, kind: Kind, diags: &mut Diagnostics) {
         let k = key(t);
         if let Some((_, wants, what)) = APPLIES.iter().find(|(name, _, _)| *name == k)
             && *wants != kind
+            && !(*wants == Kind::Map && kind == Kind::Struct)
         {
             diags.push(
                 Diagnostic::error(&t.loc, format!("`{k}` applies to {what} only"))
@@ -196,31 +200,51 @@ fn check_default(tags: &Tags, ours: &[&Tag], diags: &mut Diagnostics) {
         return;
     };
     for t in ours {
-        let Some(limit) = t.value.as_deref().and_then(|v| serde_json::from_str::<Value>(v).ok()) else {
-            continue;
-        };
-        let key = &t.name[tag::VALIDATION.len()..];
-        let (n, len) = (value.as_f64(), value.as_str().map(|s| s.chars().count() as f64));
-        let fails = match key {
-            "enum" => limit.as_array().is_some_and(|a| !a.contains(&value)),
-            "minimum" => n.zip(limit.as_f64()).is_some_and(|(n, l)| n < l),
-            "maximum" => n.zip(limit.as_f64()).is_some_and(|(n, l)| n > l),
-            "minLength" => len.zip(limit.as_f64()).is_some_and(|(n, l)| n < l),
-            "maxLength" => len.zip(limit.as_f64()).is_some_and(|(n, l)| n > l),
-            _ => false,
-        };
-        if fails {
+        if let Err(why) = passes(t, &value) {
             diags.push(
-                Diagnostic::error(
-                    &default.loc,
-                    format!("default {value} fails the field's `{key}` {limit}"),
-                )
-                .label("invalid default")
-                .related(&t.loc, "the validation")
-                .help("make the default a value the field accepts"),
+                Diagnostic::error(&default.loc, format!("default {value} fails the field's {why}"))
+                    .label("invalid default")
+                    .related(&t.loc, "the validation")
+                    .help("make the default a value the field accepts"),
             );
         }
     }
+}
+
+/// Whether `value` passes every value validation among `tags` (bounds, lengths, enum, pattern);
+/// the first failure, as "`maximum` 65535" when it does not. CEL rules are not evaluated.
+pub fn value_passes(tags: &Tags, value: &Value) -> Result<(), String> {
+    tags.0
+        .iter()
+        .filter(|t| t.name.starts_with(tag::VALIDATION))
+        .try_for_each(|t| passes(t, value))
+}
+
+fn passes(t: &Tag, value: &Value) -> Result<(), String> {
+    let Some(limit) = t.value.as_deref().and_then(|v| serde_json::from_str::<Value>(v).ok()) else {
+        return Ok(());
+    };
+    let key = &t.name[tag::VALIDATION.len()..];
+    let (n, len) = (value.as_f64(), value.as_str().map(|s| s.chars().count() as f64));
+    let count = value
+        .as_array()
+        .map(|a| a.len() as f64)
+        .or_else(|| value.as_object().map(|m| m.len() as f64));
+    let fails = match key {
+        "enum" => limit.as_array().is_some_and(|a| !a.contains(value)),
+        "minimum" => n.zip(limit.as_f64()).is_some_and(|(n, l)| n < l),
+        "maximum" => n.zip(limit.as_f64()).is_some_and(|(n, l)| n > l),
+        "minLength" => len.zip(limit.as_f64()).is_some_and(|(n, l)| n < l),
+        "maxLength" => len.zip(limit.as_f64()).is_some_and(|(n, l)| n > l),
+        "minItems" | "minProperties" => count.zip(limit.as_f64()).is_some_and(|(n, l)| n < l),
+        "maxItems" | "maxProperties" => count.zip(limit.as_f64()).is_some_and(|(n, l)| n > l),
+        "pattern" => match (value.as_str(), limit.as_str().map(regex::Regex::new)) {
+            (Some(s), Some(Ok(re))) => !re.is_match(s),
+            _ => false,
+        },
+        _ => false,
+    };
+    if fails { Err(format!("`{key}` {limit}")) } else { Ok(()) }
 }
 
 /// CEL rules are numbered 0, 1, ... and each has a `rule`.
@@ -238,6 +262,50 @@ fn check_cel(ours: &[&Tag], diags: &mut Diagnostics) {
                 Diagnostic::error(&first.loc, format!("CEL rule index {index} skips {expected}"))
                     .label("indices are 0, 1, 2, ... without gaps")
                     .help(format!("number this rule `cel[{expected}]`")),
+            );
+        }
+        let part = |name: &str| {
+            tags.iter()
+                .find(|(p, _)| *p == name)
+                .and_then(|(_, t)| Some((serde_json::from_str::<Value>(t.value.as_deref()?).ok()?, *t)))
+        };
+        let mut problems: Vec<(&Tag, String)> = Vec::new();
+        if let (Some(_), Some((_, t))) = (part("message"), part("messageExpression")) {
+            problems.push((t, "has both `message` and `messageExpression`; keep one".into()));
+        }
+        if let Some((m, t)) = part("message")
+            && m.as_str().is_some_and(|m| m.contains(['\n', '\r']))
+        {
+            problems.push((t, "`message` has a line break".into()));
+        }
+        if let Some((r, t)) = part("rule")
+            && r.as_str().is_some_and(|r| r.contains('\n'))
+            && part("message").is_none()
+            && part("messageExpression").is_none()
+        {
+            problems.push((t, "a rule of several lines needs a `message`".into()));
+        }
+        if let Some((reason, t)) = part("reason")
+            && !matches!(
+                reason.as_str(),
+                Some("FieldValueRequired" | "FieldValueForbidden" | "FieldValueInvalid" | "FieldValueDuplicate")
+            )
+        {
+            problems.push((
+                t,
+                format!("reason {reason} is not FieldValueRequired, FieldValueForbidden, FieldValueInvalid or FieldValueDuplicate"),
+            ));
+        }
+        if let Some((path, t)) = part("fieldPath")
+            && !path.as_str().is_some_and(|p| p.starts_with('.') && p.len() > 1)
+        {
+            problems.push((t, format!("fieldPath {path} is not a path such as `.spec.replicas`")));
+        }
+        for (t, why) in problems {
+            diags.push(
+                Diagnostic::error(&t.loc, format!("CEL rule {index}: {why}"))
+                    .label("the API server rejects this rule")
+                    .help("see `x-kubernetes-validations` in the CustomResourceDefinition reference"),
             );
         }
         if !tags.iter().any(|(part, _)| *part == "rule") {

@@ -89,7 +89,7 @@ impl<'a> Codec<'a> {
     /// version. The input must hold exactly one document that is not a `List`.
     pub fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Object>, DecodeError> {
         let value = self.single_document(bytes)?;
-        let external = self.decode_external(&value)?;
+        let external = self.decode_external(&value, true)?;
         self.convert(external.as_ref(), &internal_version(external.as_ref()))
     }
 
@@ -97,7 +97,7 @@ impl<'a> Codec<'a> {
     /// the internal version unless `target` is the object's own version).
     pub fn decode_to_version(&self, bytes: &[u8], target: &GroupVersion) -> Result<Box<dyn Object>, DecodeError> {
         let value = self.single_document(bytes)?;
-        let external = self.decode_external(&value)?;
+        let external = self.decode_external(&value, true)?;
         self.convert(external.as_ref(), target)
     }
 
@@ -132,7 +132,7 @@ impl<'a> Codec<'a> {
 
     /// Decodes an already parsed object: defaults it and converts it to its internal version.
     pub fn decode_value(&self, value: &Value) -> Result<Box<dyn Object>, DecodeError> {
-        let external = self.decode_external(value)?;
+        let external = self.decode_external(value, true)?;
         self.convert(external.as_ref(), &internal_version(external.as_ref()))
     }
 
@@ -190,8 +190,8 @@ impl<'a> Codec<'a> {
     }
 
     /// Reads `apiVersion` and `kind`, deserializes the external type registered for them, checks
-    /// for unknown fields in strict mode, and applies the scheme's defaults.
-    fn decode_external(&self, value: &Value) -> Result<Box<dyn Object>, DecodeError> {
+    /// for unknown fields in strict mode, and (with `default`) applies the scheme's defaults.
+    fn decode_external(&self, value: &Value, default: bool) -> Result<Box<dyn Object>, DecodeError> {
         let gvk = type_meta(value)?;
         let Some(fns) = self.scheme.serde_fns_for_gvk(&gvk) else {
             let versions = self
@@ -216,7 +216,9 @@ impl<'a> Codec<'a> {
                 return Err(DecodeError::UnknownFields(unknown));
             }
         }
-        self.scheme.default(obj.as_mut());
+        if default {
+            self.scheme.default(obj.as_mut());
+        }
         Ok(obj)
     }
 

@@ -5,6 +5,7 @@
 //! generated conversions serves its CRD's `conversion.strategy: Webhook` with them; kube-rs has no
 //! equivalent. The first object that cannot be converted fails the whole review, as the API
 //! server requires: its message names the object's position, apiVersion, kind and the reason.
+//! Objects are converted as they are, without defaulting: the API server defaults afterwards.
 
 use serde_json::{Value, json};
 
@@ -60,7 +61,13 @@ impl Codec<'_> {
             .map(|(i, obj)| {
                 let field = |k: &str| obj[k].as_str().unwrap_or("?").to_string();
                 let at = || format!("object {} ({} {})", i + 1, field("apiVersion"), field("kind"));
-                let internal = self.decode_value(obj).map_err(|e| format!("{}: {e}", at()))?;
+                // No defaulting: the API server defaults after conversion, and defaulting here
+                // would overwrite explicit zero values that a non-Option default cannot tell
+                // from unset ones.
+                let external = self.decode_external(obj, false).map_err(|e| format!("{}: {e}", at()))?;
+                let internal = self
+                    .convert(external.as_ref(), &super::internal_version(external.as_ref()))
+                    .map_err(|e| format!("{}: {e}", at()))?;
                 let bytes = self
                     .encode(internal.as_ref(), &target, Format::Json)
                     .map_err(|e| format!("{}: {e}", at()))?;
@@ -103,6 +110,24 @@ mod tests {
         assert_eq!(converted[0]["metadata"]["name"], "a");
         assert_eq!(converted[0]["spec"]["size"], 3, "v1 replicas became v2 size");
         assert_eq!(converted[1]["spec"]["size"], 5);
+    }
+
+    #[test]
+    fn objects_are_not_defaulted() {
+        let s = scheme().unwrap();
+        let objects =
+            json!([{ "apiVersion": "example.com/v1", "kind": "Widget", "metadata": { "name": "a" }, "spec": {} }]);
+        let answer = Codec::new(&s).review(&review("example.com/v1", objects));
+        let spec = &answer["response"]["convertedObjects"][0]["spec"];
+        assert!(
+            spec.get("color").is_none(),
+            "the v1 defaulter sets color; the webhook must not: {spec}"
+        );
+        let decoded = Codec::new(&s)
+            .decode(br#"{"apiVersion":"example.com/v1","kind":"Widget","spec":{}}"#)
+            .unwrap();
+        let widget = decoded.downcast_ref::<super::super::test_types::Widget>().unwrap();
+        assert_eq!(widget.color, "blue", "while decoding does default");
     }
 
     #[test]

@@ -136,8 +136,12 @@ fn check_path(t: &Tag, kind: &Type, schema: &Value, path: &str, want: Option<&st
         if walked == ".metadata" {
             return true;
         }
+        // Below a map, free-form JSON or an int-or-string value any key may exist.
+        let open = at.get("additionalProperties").is_some()
+            || at.get("x-kubernetes-preserve-unknown-fields") == Some(&Value::Bool(true));
         match at.get("properties").and_then(|p| p.get(segment)) {
             Some(next) => at = next,
+            None if open => return true,
             None => {
                 diags.push(
                     Diagnostic::error(&t.loc, format!("JSON path `{path}` names no field of `{}`", kind.name))

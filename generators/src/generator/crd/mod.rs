@@ -129,6 +129,15 @@ fn unused_tags(pkg: &Package, crd_package: bool, diags: &mut Diagnostics) {
     }
 }
 
+/// A lower-case DNS label: a namespace or service name.
+fn is_dns_label(s: &str) -> bool {
+    (1..=63).contains(&s.len())
+        && s.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
 /// Where CRD manifests go: `crds/` beside the OpenAPI documents' directory.
 pub fn crds_dir(documents: &Path) -> PathBuf {
     documents.parent().unwrap_or(documents).join("crds")
@@ -209,6 +218,9 @@ fn definition(
             out_versions.push(v);
         }
     }
+    if conversion.is_none() && !local.has_errors() {
+        same_fields(versions, &out_versions, &mut local);
+    }
     let failed = local.has_errors();
     diags.extend(local);
     if failed {
@@ -260,6 +272,7 @@ fn version(
     }
     let mut subresources = Map::new();
     if let Some(t) = k.tags.get(tag::CRD_STATUS) {
+        root_keys(k, t, &schema, diags);
         if schema.pointer("/properties/status").is_none() {
             diags.push(
                 Diagnostic::error(
@@ -284,6 +297,110 @@ fn version(
     }
     v.insert("schema".into(), json!({ "openAPIV3Schema": schema }));
     Some(Value::Object(v))
+}
+
+/// The keys the API server allows at the root of a schema whose kind has a status subresource
+/// (apiextensions validation's `allowedFieldsAtRootSchema`, in their JSON names).
+const ROOT_KEYS: &[&str] = &[
+    "description",
+    "type",
+    "format",
+    "title",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "multipleOf",
+    "required",
+    "items",
+    "properties",
+    "externalDocs",
+    "example",
+    "x-kubernetes-preserve-unknown-fields",
+    "x-kubernetes-validations",
+];
+
+/// With a status subresource, the root schema (the kind's own tags) may only use [`ROOT_KEYS`].
+fn root_keys(k: &Type, status: &Tag, schema: &Value, diags: &mut Diagnostics) {
+    let extra: Vec<&str> = schema
+        .as_object()
+        .into_iter()
+        .flat_map(|m| m.keys())
+        .map(String::as_str)
+        .filter(|key| !ROOT_KEYS.contains(key))
+        .collect();
+    if !extra.is_empty() {
+        diags.push(
+            Diagnostic::error(&k.loc, format!("the schema of `{}` has {} at its root", k.name, extra.join(", ")))
+                .label("not allowed at the root with a status subresource")
+                .related(&status.loc, "the status subresource")
+                .help("move the tag to the `spec` field or its type; the API server allows only validations such as CEL rules at the root"),
+        );
+    }
+}
+
+/// Without a conversion webhook the API server converts by changing `apiVersion` and prunes what
+/// the target version lacks, so versions whose fields differ would lose data on every read or
+/// write through the other version: that needs a webhook, or the same fields everywhere.
+fn same_fields(versions: &[(&Package, &Type)], out: &[Value], diags: &mut Diagnostics) {
+    let shapes: Vec<BTreeSet<String>> = out
+        .iter()
+        .map(|v| {
+            let mut paths = BTreeSet::new();
+            field_paths(&v["schema"]["openAPIV3Schema"], "", &mut paths);
+            paths
+        })
+        .collect();
+    for (i, shape) in shapes.iter().enumerate().skip(1) {
+        if *shape == shapes[0] {
+            continue;
+        }
+        let (a, b) = (versions[0], versions[i]);
+        let only = |x: &BTreeSet<String>, y: &BTreeSet<String>| -> Vec<String> {
+            x.difference(y).take(3).map(|p| format!("`{p}`")).collect()
+        };
+        let mut differences = Vec::new();
+        for (only_in, list) in [
+            (&a.0.version, only(&shapes[0], shape)),
+            (&b.0.version, only(shape, &shapes[0])),
+        ] {
+            if !list.is_empty() {
+                differences.push(format!("{} only in {only_in}", list.join(", ")));
+            }
+        }
+        diags.push(
+            Diagnostic::error(
+                &b.1.loc,
+                format!("versions {} and {} of `{}` hold different fields: {}", a.0.version, b.0.version, b.1.name, differences.join("; ")),
+            )
+            .label("converted by pruning, which loses the difference")
+            .related(&a.1.loc, format!("the {} version", a.0.version))
+            .help("convert through the hub with `+k8s:crd-gen:webhook=service=<namespace>/<name>` (the group needs an internal version), or give the versions the same fields"),
+        );
+    }
+}
+
+/// Every field path of a schema with its type: `.spec.replicas: integer`, `.spec.ports[].name: string`.
+fn field_paths(schema: &Value, path: &str, out: &mut BTreeSet<String>) {
+    let ty = schema["type"].as_str().unwrap_or("any");
+    if !path.is_empty() {
+        out.insert(format!("{path}: {ty}"));
+    }
+    for (name, sub) in schema["properties"].as_object().into_iter().flatten() {
+        field_paths(sub, &format!("{path}.{name}"), out);
+    }
+    if let Some(items) = schema.get("items") {
+        field_paths(items, &format!("{path}[]"), out);
+    }
+    if let Some(values) = schema.get("additionalProperties").filter(|v| v.is_object()) {
+        field_paths(values, &format!("{path}.*"), out);
+    }
 }
 
 /// Reports a per-CRD setting that differs between two versions of a kind: the values and where
@@ -371,7 +488,7 @@ fn conversion(
     for (key, value) in key_values(t.value.as_deref().unwrap_or_default()).ok()? {
         match key.as_str() {
             "service" => match value.split_once('/') {
-                Some((ns, name)) if !ns.is_empty() && !name.is_empty() && !name.contains('/') => {
+                Some((ns, name)) if is_dns_label(ns) && is_dns_label(name) => {
                     service.insert("namespace".into(), json!(ns));
                     service.insert("name".into(), json!(name));
                 }
@@ -383,10 +500,10 @@ fn conversion(
                 }
                 _ => problems.push(format!("port `{value}` is not a port number")),
             },
-            _ if value.starts_with('/') => {
+            _ if value.starts_with('/') && !value[1..].split('/').any(str::is_empty) || value == "/" => {
                 service.insert("path".into(), json!(value));
             }
-            _ => problems.push(format!("path `{value}` does not start with `/`")),
+            _ => problems.push(format!("path `{value}` is not an absolute path without empty segments")),
         }
     }
     for p in &problems {

@@ -63,7 +63,7 @@ const DROPPED_QUIETLY: &[&str] = &[
 ];
 
 /// The pattern controller-gen writes for `resource.Quantity`, the form the API server parses.
-const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
+pub const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
 
 const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 
@@ -153,8 +153,17 @@ impl<'u> Structural<'u> {
             if special || map.contains_key("description") {
                 out.remove("description");
             }
+            // The field's keys refine the type's (as controller-gen lets field markers override
+            // type markers), except CEL rules, which both hold: the type's first.
             for (k, x) in map.iter().filter(|(k, _)| *k != "$ref") {
-                out.insert(k.clone(), x.clone());
+                match (k.as_str(), out.get_mut(k), x) {
+                    ("x-kubernetes-validations", Some(Value::Array(mine)), Value::Array(theirs)) => {
+                        mine.extend(theirs.iter().cloned());
+                    }
+                    _ => {
+                        out.insert(k.clone(), x.clone());
+                    }
+                }
             }
             return Value::Object(clean(out, dropped));
         }
@@ -197,7 +206,9 @@ impl<'u> Structural<'u> {
     }
 }
 
-/// The schema of a meta type whose CRD form differs from its OpenAPI definition.
+/// The schema of a meta type whose CRD form differs from its OpenAPI definition. ObjectMeta is
+/// not one: the root `metadata` becomes a bare object in `schema` (the server owns it), while an
+/// embedded one (a template's) keeps its full schema, or pruning would empty it.
 fn special(name: &str) -> Option<Value> {
     let int_or_string = |extra: Option<&str>| {
         let mut v = json!({
@@ -215,7 +226,6 @@ fn special(name: &str) -> Option<Value> {
         "io.k8s.apimachinery.pkg.runtime.RawExtension" => {
             json!({ "type": "object", "x-kubernetes-preserve-unknown-fields": true })
         }
-        n if n == format!("{META}ObjectMeta") => json!({ "type": "object" }),
         n if n == format!("{META}Time") || n == format!("{META}MicroTime") => {
             json!({ "type": "string", "format": "date-time" })
         }
@@ -223,15 +233,36 @@ fn special(name: &str) -> Option<Value> {
     })
 }
 
-/// Keeps the keys a `JSONSchemaProps` holds; other extensions are recorded as dropped.
+/// Keeps the keys a `JSONSchemaProps` holds; other extensions are recorded as dropped. The typed
+/// extensions, which `+k8s:openapi-gen=x-kubernetes-<name>:<value>` writes as strings, take their
+/// JSON type (`"true"` becomes `true`); a value that has none is dropped and recorded.
 fn clean(map: Map<String, Value>, dropped: &mut BTreeSet<String>) -> Map<String, Value> {
     map.into_iter()
-        .filter(|(k, _)| {
-            let keep = SCHEMA_KEYS.contains(&k.as_str());
-            if !keep && !DROPPED_QUIETLY.contains(&k.as_str()) {
-                dropped.insert(k.clone());
+        .filter_map(|(k, v)| {
+            if !SCHEMA_KEYS.contains(&k.as_str()) {
+                if !DROPPED_QUIETLY.contains(&k.as_str()) {
+                    dropped.insert(k);
+                }
+                return None;
             }
-            keep
+            let typed = matches!(
+                k.as_str(),
+                "x-kubernetes-preserve-unknown-fields"
+                    | "x-kubernetes-embedded-resource"
+                    | "x-kubernetes-int-or-string"
+                    | "x-kubernetes-list-map-keys"
+                    | "x-kubernetes-validations"
+            );
+            match (&v, typed) {
+                (Value::String(text), true) => match serde_json::from_str::<Value>(text) {
+                    Ok(parsed) if !parsed.is_string() => Some((k, parsed)),
+                    _ => {
+                        dropped.insert(format!("{k}: {text}"));
+                        None
+                    }
+                },
+                _ => Some((k, v)),
+            }
         })
         .collect()
 }
@@ -260,6 +291,20 @@ impl Walk<'_> {
                     .help("give the field a schema, or make it `serde_json::Value` to keep any JSON (x-kubernetes-preserve-unknown-fields)"),
                 );
                 continue;
+            }
+            if let Some(t) = f
+                .tags
+                .get("k8s:validation:uniqueItems")
+                .filter(|t| t.value.as_deref() == Some("true"))
+            {
+                diags.push(
+                    Diagnostic::error(
+                        &t.loc,
+                        format!("`uniqueItems` on `{}` is not allowed in CRD schemas", f.name),
+                    )
+                    .label("the API server rejects uniqueItems: true")
+                    .help("use `+listType=set` for a list of unique scalars"),
+                );
             }
             self.list_map_keys(f, diags);
             self.type_ref(f, &f.ty, diags);
@@ -385,10 +430,7 @@ mod tests {
         let q = special("io.k8s.apimachinery.pkg.api.resource.Quantity").unwrap();
         assert_eq!(q["x-kubernetes-int-or-string"], json!(true));
         assert!(q.get("type").is_none());
-        assert_eq!(
-            special(&format!("{META}ObjectMeta")).unwrap(),
-            json!({ "type": "object" })
-        );
+        assert!(special(&format!("{META}ObjectMeta")).is_none());
         assert!(special(&format!("{META}LabelSelector")).is_none());
     }
 
@@ -400,11 +442,12 @@ mod tests {
             "x-kubernetes-list-type": "atomic",
             "x-kubernetes-patch-strategy": "merge",
             "x-kubernetes-print-columns": "x",
+            "x-kubernetes-embedded-resource": "true",
         });
         let out = clean(map.as_object().unwrap().clone(), &mut dropped);
         assert_eq!(
             Value::Object(out),
-            json!({ "type": "object", "x-kubernetes-list-type": "atomic" })
+            json!({ "type": "object", "x-kubernetes-list-type": "atomic", "x-kubernetes-embedded-resource": true })
         );
         assert_eq!(
             dropped.into_iter().collect::<Vec<_>>(),

@@ -1,0 +1,63 @@
+//! v1 gadgets types.
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};
+use kube_core::TypeMeta;
+use serde::{Deserialize, Serialize};
+
+/// Gadget is a namespaced custom resource.
+/// +genclient
+/// +k8s:deepcopy-gen:interfaces=runtime::Object
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Gadget {
+    /// Type metadata.
+    #[serde(flatten, default)]
+    pub type_meta: Option<TypeMeta>,
+    /// Standard object metadata.
+    /// +optional
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Desired state.
+    pub spec: GadgetSpec,
+}
+
+/// GadgetList is a list of gadgets.
+/// +k8s:deepcopy-gen:interfaces=runtime::Object
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GadgetList {
+    /// Type metadata.
+    #[serde(flatten, default)]
+    pub type_meta: Option<TypeMeta>,
+    /// Standard list metadata.
+    /// +optional
+    #[serde(default)]
+    pub metadata: ListMeta,
+    /// The gadgets.
+    pub items: Vec<Gadget>,
+}
+
+/// GadgetSpec is the desired state of a gadget.
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GadgetSpec {
+    /// Desired number of replicas.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i32>,
+    /// A note for the controller only.
+    /// +optional
+    /// +k8s:validation:cel[0]:rule="self.size() < 64"
+    /// +k8s:validation:cel[0]:reason="TooLong"
+    /// +k8s:validation:cel[1]:rule="self != 'x'"
+    /// +k8s:validation:cel[1]:message="not x"
+    /// +k8s:validation:cel[1]:messageExpression="'not ' + self"
+    /// +k8s:validation:cel[2]:rule="self != 'y' &&\n self != 'z'"
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// Labels of the gadget.
+    /// +optional
+    /// +k8s:validation:uniqueItems=true
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub labels: Vec<String>,
+}
