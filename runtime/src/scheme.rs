@@ -13,7 +13,7 @@ mod versions;
 
 pub use funcs::{FieldLabelConversionFn, default_meta_v1_field_selector_conversion};
 
-use self::serde::SerdeFns;
+pub(crate) use self::serde::SerdeFns;
 use crate::{GroupVersion, GroupVersionKind, Object, SchemeError};
 use funcs::{ConversionFn, DefaulterFn};
 use std::any::{Any, TypeId};

@@ -139,6 +139,16 @@ impl<'a> Codec<'a> {
     /// Converts `obj` to `target` (through the internal version), sets its `apiVersion` and `kind`,
     /// and serializes it as `format`, ending in a newline.
     pub fn encode(&self, obj: &dyn Object, target: &GroupVersion, format: Format) -> Result<Vec<u8>, EncodeError> {
+        let (converted, gvk, fns) = self.converted_for_encoding(obj, target)?;
+        (fns.encode)(converted.as_ref(), format).map_err(|message| EncodeError::Serialize { gvk, format, message })
+    }
+
+    /// `obj` converted to `target`, its kind, and the wire format that serializes it.
+    fn converted_for_encoding(
+        &self,
+        obj: &dyn Object,
+        target: &GroupVersion,
+    ) -> Result<(Box<dyn Object>, crate::GroupVersionKind, &crate::scheme::SerdeFns), EncodeError> {
         let converted = self.scheme.convert_to_version(obj, target)?;
         let gvk = converted
             .group_version_kind()
@@ -147,7 +157,7 @@ impl<'a> Codec<'a> {
             .scheme
             .serde_fns_for_object(converted.as_ref())
             .ok_or_else(|| EncodeError::NoWireFormat { gvk: gvk.clone() })?;
-        (fns.encode)(converted.as_ref(), format).map_err(|message| EncodeError::Serialize { gvk, format, message })
+        Ok((converted, gvk, fns))
     }
 
     /// Encodes several objects to `target`: one object is encoded alone; several become YAML

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Codec, Format};
+use super::{Codec, EncodeError};
 use crate::GroupVersion;
 
 /// The review API version this webhook answers, the one CRDs list in `conversionReviewVersions`.
@@ -35,6 +35,17 @@ impl Codec<'_> {
             }),
         };
         json!({ "apiVersion": REVIEW_API_VERSION, "kind": "ConversionReview", "response": response })
+    }
+
+    /// Converts `obj` to `target` and serializes it as a JSON value, as [`Codec::encode`] does
+    /// without going through bytes.
+    fn encode_value(&self, obj: &dyn crate::Object, target: &GroupVersion) -> Result<Value, EncodeError> {
+        let (converted, gvk, fns) = self.converted_for_encoding(obj, target)?;
+        (fns.to_value)(converted.as_ref()).map_err(|message| EncodeError::Serialize {
+            gvk,
+            format: super::Format::Json,
+            message,
+        })
     }
 
     fn convert_objects(&self, review: &Value, request: &Value) -> Result<Vec<Value>, String> {
@@ -68,10 +79,8 @@ impl Codec<'_> {
                 let internal = self
                     .convert(external.as_ref(), &super::internal_version(external.as_ref()))
                     .map_err(|e| format!("{}: {e}", at()))?;
-                let bytes = self
-                    .encode(internal.as_ref(), &target, Format::Json)
-                    .map_err(|e| format!("{}: {e}", at()))?;
-                serde_json::from_slice(&bytes).map_err(|e| format!("{}: {e}", at()))
+                self.encode_value(internal.as_ref(), &target)
+                    .map_err(|e| format!("{}: {e}", at()))
             })
             .collect()
     }
