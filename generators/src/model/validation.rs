@@ -90,12 +90,34 @@ impl Kind {
 /// Checks every validation tag of the universe against the type it is written on.
 pub fn check(universe: &Universe, diags: &mut Diagnostics) {
     for pkg in universe.packages.values() {
+        if pkg.is_internal() {
+            unused_in_hub(pkg, diags);
+            continue;
+        }
         for ty in pkg.types.values() {
             check_tags(&ty.tags, Kind::of_type(universe, &ty.shape), diags);
             for f in ty.fields() {
                 check_tags(&f.tags, Kind::of(universe, &f.ty), diags);
             }
         }
+    }
+}
+
+/// The internal version is never published, so a validation tag there does nothing.
+fn unused_in_hub(pkg: &super::Package, diags: &mut Diagnostics) {
+    let tags = pkg
+        .types
+        .values()
+        .flat_map(|ty| std::iter::once(&ty.tags).chain(ty.fields().iter().map(|f| &f.tags)));
+    for t in tags
+        .flat_map(|t| t.0.iter())
+        .filter(|t| t.name.starts_with(tag::VALIDATION))
+    {
+        diags.push(
+            Diagnostic::error(&t.loc, format!("`+{}` does nothing in the internal version", t.name))
+                .label("never published")
+                .help("validations belong on the external versions, whose schemas the API server and CRDs use"),
+        );
     }
 }
 

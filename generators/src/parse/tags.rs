@@ -9,6 +9,9 @@
 //! ident-start ::= "A".."Z" | "a".."z" | "_"
 //! ident-char  ::= ident-start | "0".."9" | "-" | "." | "/"
 //! value     ::= { any character } ; trimmed; may be empty ("+groupName=" is the core group)
+//! raw-line  ::= ws* "+k8s:validation:" name ">" { any character }
+//!               ; kube-openapi's raw string; consecutive raw lines of one name join with "\n"
+//!               ; and the value is that text as a JSON string
 //! ws        ::= " " | "\t"
 //! ```
 //!
@@ -54,6 +57,9 @@ pub struct DocBlock {
     /// Names of tag lines that did not parse (already reported), so that later checks can tell a
     /// tag that is missing from one that was written wrongly.
     pub malformed: Vec<String>,
+    /// The raw-string value being built by consecutive `+k8s:validation:<key>>text` lines: the
+    /// key and the text so far.
+    open_raw: Option<(String, String)>,
 }
 
 impl DocBlock {
@@ -113,6 +119,18 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
         col: col0 + lead + 1,
         len: text.chars().count() as u32,
     };
+    if let Some((name, raw)) = raw_marker(text) {
+        match parse_tag(&format!("+{name}")) {
+            Ok(_) => add_raw(block, name, raw, loc),
+            Err(why) => diags.push(
+                Diagnostic::error(&loc, format!("malformed tag `{text}`: {why}"))
+                    .label("not a valid tag")
+                    .help("a raw marker is `+k8s:validation:<key>><text>`, as kube-openapi writes CEL rules"),
+            ),
+        }
+        return;
+    }
+    block.open_raw = None;
     match parse_tag(text) {
         Ok((name, value)) => block.tags.push(RawTag { name, value, loc }),
         Err(why) => {
@@ -128,6 +146,38 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
             );
         }
     }
+}
+
+/// kube-openapi's raw-string marker form, `+k8s:validation:<key>><text>`: the key and the text,
+/// when `>` ends the name (before any `=`).
+fn raw_marker(text: &str) -> Option<(&str, &str)> {
+    let body = text.strip_prefix("+k8s:validation:")?;
+    let gt = body.find('>')?;
+    if body.find('=').is_some_and(|eq| eq < gt) {
+        return None;
+    }
+    let name_len = "+k8s:validation:".len() + gt;
+    Some((&text[1..name_len], &text[name_len + 1..]))
+}
+
+/// Adds a raw-string marker line: consecutive lines of one key join with line breaks, as
+/// kube-openapi joins them; the value is stored as the JSON string the `=` form would write.
+fn add_raw(block: &mut DocBlock, name: &str, raw: &str, loc: SourceLoc) {
+    if let Some((open, text)) = block.open_raw.as_mut()
+        && open == name
+        && let Some(last) = block.tags.last_mut()
+    {
+        text.push('\n');
+        text.push_str(raw);
+        last.value = Some(serde_json::Value::String(text.clone()).to_string());
+        return;
+    }
+    block.tags.push(RawTag {
+        name: name.to_string(),
+        value: Some(serde_json::Value::String(raw.to_string()).to_string()),
+        loc,
+    });
+    block.open_raw = Some((name.to_string(), raw.to_string()));
 }
 
 /// Splits `+name[=value]` into its parts, or says why it is malformed.
@@ -194,6 +244,28 @@ mod tests {
         assert_eq!((b.tags[0].loc.line, b.tags[0].loc.col, b.tags[0].loc.len), (2, 5, 10));
         assert_eq!(b.tags[1].value.as_deref(), Some("package"));
         assert_eq!((b.tags[1].loc.line, b.tags[1].loc.col), (3, 7));
+    }
+
+    #[test]
+    fn raw_markers_join_consecutive_lines_into_a_json_string() {
+        let src = concat!(
+            "/// +k8s:validation:cel[0]:rule>self.a > 0 &&\n",
+            "///   +k8s:validation:cel[0]:rule>  self.b == 'x'\n",
+            "/// +k8s:validation:cel[0]:message>a and b\n",
+            "struct A;"
+        );
+        let (b, errs) = block(src);
+        assert!(errs.is_empty(), "{errs:?}");
+        let tags: Vec<(&str, Option<&str>)> = b.tags.iter().map(|t| (t.name.as_str(), t.value.as_deref())).collect();
+        let rule = serde_json::Value::String("self.a > 0 &&\n  self.b == 'x'".into()).to_string();
+        assert_eq!(
+            tags,
+            [
+                ("k8s:validation:cel[0]:rule", Some(rule.as_str())),
+                ("k8s:validation:cel[0]:message", Some("\"a and b\"")),
+            ]
+        );
+        assert_eq!(b.tags[0].loc.line, 1);
     }
 
     #[test]

@@ -1,0 +1,27 @@
+//! v1 widget types.
+
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+use kube_core::TypeMeta;
+use serde::{Deserialize, Serialize};
+
+/// Widget is a kind.
+/// +k8s:deepcopy-gen:interfaces=runtime::Object
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Widget {
+    /// Type metadata.
+    #[serde(flatten, default)]
+    pub type_meta: Option<TypeMeta>,
+    /// Object metadata.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// Desired state.
+    /// +default={"size": 3}
+    pub spec: WidgetSpec,
+}
+
+/// WidgetSpec is the desired state.
+#[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WidgetSpec {
+    /// Size in millimetres.
+    pub size: i32,
+}
