@@ -123,7 +123,7 @@ fn external(kind: External, rust_path: &str, v: &Value, path: &str) -> Result<()
             let meta = crate::generator::openapi::meta_definitions();
             let model = crate::generator::openapi::schema::external_model(rust_path);
             return match meta.get(&model) {
-                Some(def) => definition(&meta, def, v, path),
+                Some(def) => definition(meta, def, v, path),
                 None => Err(format!("`{rust_path}` has no known schema to check a default against")),
             };
         }

@@ -74,8 +74,7 @@ fn lifecycle_impl(k: &Type, ga: bool, diags: &mut Diagnostics) -> Option<TokenSt
         return None;
     };
     let deprecated = release(k.tags.get(tag::LIFECYCLE_DEPRECATED)).or((!ga).then(|| (introduced.0, introduced.1 + 3)));
-    let removed =
-        release(k.tags.get(tag::LIFECYCLE_REMOVED)).or_else(|| deprecated.filter(|_| !ga).map(|d| (d.0, d.1 + 3)));
+    let removed = removal(k, deprecated, ga);
     let replacement = match k.tags.get(tag::LIFECYCLE_REPLACEMENT) {
         Some(t) => Some(replacement(t, diags)?),
         None => None,
@@ -113,8 +112,7 @@ fn lifecycle_impl(k: &Type, ga: bool, diags: &mut Diagnostics) -> Option<TokenSt
 /// A malformed replacement tag is reported, and gives no warning.
 pub fn deprecation_warning(group: &str, version: &str, k: &Type, diags: &mut Diagnostics) -> Option<String> {
     let deprecated = release(k.tags.get(tag::LIFECYCLE_DEPRECATED))?;
-    let removed = release(k.tags.get(tag::LIFECYCLE_REMOVED))
-        .or_else(|| (!is_ga(version)).then_some((deprecated.0, deprecated.1 + 3)));
+    let removed = removal(k, Some(deprecated), is_ga(version));
     let gv = |g: &str, v: &str| {
         if g.is_empty() {
             v.to_string()
@@ -137,6 +135,12 @@ pub fn deprecation_warning(group: &str, version: &str, k: &Type, diags: &mut Dia
         warning.push_str(&format!("; use {} {kind}", gv(&g, &v)));
     }
     Some(warning)
+}
+
+/// The release that removes a kind: its `:removed` tag, else, for a pre-release version, three
+/// minors after its deprecation.
+fn removal(k: &Type, deprecated: Option<(u32, u32)>, ga: bool) -> Option<(u32, u32)> {
+    release(k.tags.get(tag::LIFECYCLE_REMOVED)).or_else(|| deprecated.filter(|_| !ga).map(|d| (d.0, d.1 + 3)))
 }
 
 /// `major.minor` of a checked version tag (the tag table has validated its form).

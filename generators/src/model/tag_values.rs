@@ -221,7 +221,8 @@ fn non_empty(v: &str) -> Result<(), String> {
     }
 }
 
-fn is_dns_label(l: &str) -> bool {
+/// A lower-case DNS label (RFC 1123): a group part, a short name, a namespace or a service name.
+pub fn is_dns_label(l: &str) -> bool {
     !l.is_empty()
         && l.len() <= 63
         && l.chars()

@@ -6,7 +6,7 @@
 //! (`+kubebuilder:...`, `+protobuf`) are left alone.
 
 use super::tag_values::check_value;
-pub use super::tag_values::key_values;
+pub use super::tag_values::{is_dns_label, key_values};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::parse::tags::RawTag;
 

@@ -8,7 +8,7 @@ use serde_json::{Map, Value, json};
 
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::model::check::is_list;
-use crate::model::tags::{Tag, key_values, name as tag};
+use crate::model::tags::{Tag, is_dns_label, key_values, name as tag};
 use crate::model::{Package, Type, Universe};
 
 /// A `+k8s:crd-gen:*` tag does something only on a kind (not a list) of a CRD package.
@@ -30,15 +30,6 @@ pub(super) fn unused_tags(pkg: &Package, crd_package: bool, diags: &mut Diagnost
                 .help("CRD tags belong on the kinds of packages tagged `//! +k8s:crd-gen=true`"),
         );
     }
-}
-
-/// A lower-case DNS label: a namespace or service name.
-fn is_dns_label(s: &str) -> bool {
-    (1..=63).contains(&s.len())
-        && s.chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !s.starts_with('-')
-        && !s.ends_with('-')
 }
 
 /// A CRD group must be a DNS subdomain with a dot: the API server rejects `apps` or the core group.

@@ -72,7 +72,7 @@ pub struct Structural<'u> {
     schemas: Schemas<'u>,
     /// Model name -> our type.
     index: BTreeMap<String, TypeId>,
-    meta: BTreeMap<String, Value>,
+    meta: &'static BTreeMap<String, Value>,
 }
 
 impl<'u> Structural<'u> {
@@ -105,7 +105,7 @@ impl<'u> Structural<'u> {
         let mut local = Diagnostics::new();
         let mut walk = Walk {
             universe: self.schemas.universe,
-            meta: &self.meta,
+            meta: self.meta,
             kind,
             stack: Vec::new(),
             done: BTreeSet::new(),

@@ -101,7 +101,7 @@ impl Generator for OpenApi {
         }
         let meta = meta_definitions();
         let all_names: BTreeSet<String> = ours.keys().cloned().collect();
-        let (swagger_defs, missing) = closure(&all_names, &ours, &meta);
+        let (swagger_defs, missing) = closure(&all_names, &ours, meta);
         for (from, to) in missing {
             let (Some(loc), reported) = (locs.get(&from), excluded.get(&to)) else {
                 continue;
@@ -138,7 +138,7 @@ impl Generator for OpenApi {
             ));
         }
         for ((group, version), names) in &by_gv {
-            let (defs, _) = closure(names, &ours, &meta);
+            let (defs, _) = closure(names, &ours, meta);
             let file = if group.is_empty() {
                 format!("api__{version}_openapi.json")
             } else {
@@ -150,13 +150,17 @@ impl Generator for OpenApi {
     }
 }
 
-/// Kubernetes' definitions of the meta and special types, by model name.
-pub fn meta_definitions() -> BTreeMap<String, Value> {
-    match serde_json::from_str(META_DEFINITIONS) {
-        Ok(m) => m,
-        // The file is compiled in and checked by a unit test: not user input.
-        Err(e) => panic!("the vendored meta definitions are not valid JSON: {e}"),
-    }
+/// Kubernetes' definitions of the meta and special types, by model name, parsed once per process
+/// (the OpenAPI and CRD generators and every `+default` check read them).
+pub fn meta_definitions() -> &'static BTreeMap<String, Value> {
+    static META: std::sync::LazyLock<BTreeMap<String, Value>> = std::sync::LazyLock::new(|| {
+        match serde_json::from_str(META_DEFINITIONS) {
+            Ok(m) => m,
+            // The file is compiled in and checked by a unit test: not user input.
+            Err(e) => panic!("the vendored meta definitions are not valid JSON: {e}"),
+        }
+    });
+    &META
 }
 
 /// openapi-gen's API rules, as report lines `API rule violation: <rule>,<package>,<Type>,<field>`:

@@ -111,13 +111,7 @@ impl Schemas<'_> {
             Shape::Enum { variants } => {
                 // Unit-only enums are strings with a fixed set of values.
                 def.insert("type".into(), json!("string"));
-                let mut values: Vec<&str> = variants
-                    .iter()
-                    .filter(|v| v.fields.is_empty())
-                    .map(|v| v.json_name.as_str())
-                    .collect();
-                values.sort_unstable();
-                def.insert("enum".into(), json!(values));
+                def.insert("enum".into(), json!(enum_values(variants)));
             }
         }
         Value::Object(def)
@@ -233,9 +227,7 @@ impl Schemas<'_> {
             TypeRef::Named(id) => match (self.string_enum(id), self.model_name(id)) {
                 // As openapi-gen writes string types: inline, never a definition of their own.
                 (Some(variants), _) => {
-                    let mut values: Vec<&str> = variants.iter().map(|v| v.json_name.as_str()).collect();
-                    values.sort_unstable();
-                    let mut s = json!({ "type": "string", "enum": values });
+                    let mut s = json!({ "type": "string", "enum": enum_values(variants) });
                     if let (Value::Object(m), Some(ty)) = (&mut s, self.universe.get(id)) {
                         m.extend(validation::schema(&ty.tags));
                     }
@@ -251,6 +243,17 @@ impl Schemas<'_> {
             TypeRef::Unsupported(..) | TypeRef::Unresolved(_) => json!({}),
         }
     }
+}
+
+/// The JSON values of an enum's unit variants, sorted as openapi-gen sorts enum values.
+fn enum_values(variants: &[crate::model::Variant]) -> Vec<&str> {
+    let mut values: Vec<&str> = variants
+        .iter()
+        .filter(|v| v.fields.is_empty())
+        .map(|v| v.json_name.as_str())
+        .collect();
+    values.sort_unstable();
+    values
 }
 
 /// openapi-gen's enum description: `Possible enum values:` and one line per value in value
