@@ -19,13 +19,14 @@
 #![deny(missing_docs)]
 #![cfg_attr(rustfmt, rustfmt::skip)]
 /// Every OpenAPI definition of the served API types and of the meta types they use, keyed
-/// by model name (`io.k8s.api.apps.v1.Deployment`), each with the definitions it references.
+/// by model name (`io.k8s.api.apps.v1.Deployment`), each with the definitions it references,
+/// as openapi-gen's `GetOpenAPIDefinitions` gives them (zero-value defaults included).
 pub fn get_openapi_definitions() -> ::std::collections::BTreeMap<
     ::std::string::String,
     ::runtime::openapi::OpenApiDefinition,
 > {
     ::runtime::openapi::definitions_from_swagger(
-            ::core::include_str!("../openapi/swagger.json"),
+            ::core::include_str!("../openapi/definitions.json"),
         )
-        .expect("the swagger document generated beside this crate is valid JSON")
+        .expect("the definitions document generated beside this crate is valid JSON")
 }

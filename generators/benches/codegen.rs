@@ -49,7 +49,8 @@ fn package(group: &str, version: &str, kinds: usize) -> Vec<(String, String)> {
 }
 
 fn tree(groups: usize, kinds: usize) -> Vec<(String, String)> {
-    let mut files = vec![("lib.rs".to_string(), "//! Root.\n".to_string())];
+    let mods: String = (0..groups).map(|g| format!("pub mod group{g};\n")).collect();
+    let mut files = vec![("lib.rs".to_string(), format!("//! Root.\n{mods}"))];
     for g in 0..groups {
         let group = format!("group{g}");
         for version in ["__internal", "v1", "v2"] {
@@ -63,15 +64,9 @@ fn tree(groups: usize, kinds: usize) -> Vec<(String, String)> {
 fn synthetic(bencher: divan::Bencher, (groups, kinds): (usize, usize)) {
     let files = tree(groups, kinds);
     bencher.bench(|| {
-        let plan = generators::generate_from_sources(
-            Path::new("src"),
-            files.clone(),
-            Path::new("out"),
-            None,
-            None,
-            "// Header.\n",
-        )
-        .unwrap_or_else(|f| panic!("{}", f.render()));
+        let config = generators::Config::new("src").output("out");
+        let plan = generators::generate_from_sources(&config, files.clone(), "// Header.\n")
+            .unwrap_or_else(|f| panic!("{}", f.render()));
         divan::black_box(plan.files.len())
     });
 }
@@ -79,23 +74,16 @@ fn synthetic(bencher: divan::Bencher, (groups, kinds): (usize, usize)) {
 #[divan::bench]
 fn apis_tree(bencher: divan::Bencher) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../apis/src");
-    let files: Vec<(String, String)> = generators::parse::discover(&dir)
-        .unwrap()
-        .into_iter()
-        .map(|(rel, full)| (rel, std::fs::read_to_string(full).unwrap()))
-        .collect();
+    let files = generators::read_sources(&dir).unwrap();
     let boilerplate =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../hack/boilerplate.rs.txt")).unwrap();
     bencher.bench(|| {
-        let plan = generators::generate_from_sources(
-            Path::new("apis/src"),
-            files.clone(),
-            Path::new("generated/apis"),
-            Some(Path::new("generated/openapi")),
-            Some("generated"),
-            &boilerplate,
-        )
-        .unwrap_or_else(|f| panic!("{}", f.render()));
+        let config = generators::Config::new("apis/src")
+            .output("generated/apis")
+            .documents("generated/openapi")
+            .crate_name("generated");
+        let plan = generators::generate_from_sources(&config, files.clone(), &boilerplate)
+            .unwrap_or_else(|f| panic!("{}", f.render()));
         divan::black_box(plan.files.len())
     });
 }

@@ -1,42 +1,104 @@
 //! Code generators for Kubernetes-style Rust API types: the Rust counterpart of code-generator.
 //!
-//! One pipeline, one direction: `parse` (walkdir + syn, tag extraction) -> `model` (one checked,
-//! immutable Universe) -> `generator` (one module per generator, model in, tokens out) -> `render`
-//! (prettyplease, header, output plan). The library owns all logic; `cargo xtask` and the
-//! `generators` binary are thin front-ends.
+//! One pipeline, one direction: `parse` (the module tree from `lib.rs`, syn, tag extraction) ->
+//! `model` (one checked, immutable Universe that decides every Kubernetes fact) -> `generator`
+//! (one module per generator, model in, tokens or documents out) -> `render` (prettyplease,
+//! header, output plan). The library owns all logic; `cargo xtask` and the `generators` binary are
+//! thin front-ends over this facade: a [`Config`], [`generate`], the [`Plan`] it returns (with
+//! [`verify`] and [`apply`]), and the [`Failure`] that carries every diagnostic of a failed run.
 
 #![deny(missing_docs)]
 
-pub mod diag;
-pub mod generator;
-pub mod model;
-pub mod parse;
-pub mod render;
+mod diag;
+mod generator;
+mod model;
+mod parse;
+mod pipeline;
+mod render;
 pub mod run;
 
 use std::collections::BTreeMap;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use diag::{Diagnostic, Diagnostics, Errors};
-use model::{Package, Universe, names};
-use render::output::Plan;
+pub use diag::{Diagnostic, Errors, SourceLoc};
+pub use render::output::{Counts, GeneratedFile, Plan, Problem, apply, verify};
 
-/// What to generate from where.
+/// The default path generated code names the runtime crate by.
+pub const DEFAULT_RUNTIME_PATH: &str = "::runtime";
+
+/// What to generate from where, built from the apis directory with chained settings:
+/// `Config::new("apis/src").output("generated/apis").documents("generated/openapi")`.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// The apis crate's source directory (its `src/`), as it should appear in messages.
-    pub apis: PathBuf,
-    /// Root of the in-package outputs (`generated/apis`): `<root>/<group>/<version>/zz_generated_*.rs`.
-    pub output: PathBuf,
-    /// The header file prepended to every output.
-    pub boilerplate: PathBuf,
-    /// Where whole-universe documents go (`generated/openapi`); none for trees without them. CRD
-    /// manifests go beside it, in `crds/` (`generated/crds`).
-    pub documents: Option<PathBuf>,
-    /// With documents: the name of the crate generated in their parent directory (`generated`),
-    /// which exposes them to Rust (`get_openapi_definitions()`).
-    pub crate_name: Option<String>,
+    apis: PathBuf,
+    output: PathBuf,
+    boilerplate: PathBuf,
+    documents: Option<PathBuf>,
+    crate_name: Option<String>,
+    runtime_path: String,
+}
+
+impl Config {
+    /// A run over the apis crate's source directory (its `src/`, as messages should show it),
+    /// writing in-package outputs to `generated/apis` with the header `hack/boilerplate.rs.txt`.
+    pub fn new(apis: impl Into<PathBuf>) -> Self {
+        Config {
+            apis: apis.into(),
+            output: "generated/apis".into(),
+            boilerplate: "hack/boilerplate.rs.txt".into(),
+            documents: None,
+            crate_name: None,
+            runtime_path: DEFAULT_RUNTIME_PATH.into(),
+        }
+    }
+
+    /// The root of the in-package outputs: `<root>/<group>/<version>/zz_generated_*.rs`.
+    pub fn output(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.output = dir.into();
+        self
+    }
+
+    /// The file whose text heads every generated file.
+    pub fn boilerplate(mut self, file: impl Into<PathBuf>) -> Self {
+        self.boilerplate = file.into();
+        self
+    }
+
+    /// Where whole-universe documents go (OpenAPI; CRD manifests go beside it, in `crds/`).
+    pub fn documents(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.documents = Some(dir.into());
+        self
+    }
+
+    /// With documents: the name of the crate generated in their parent directory, which exposes
+    /// them to Rust (`get_openapi_definitions()`).
+    pub fn crate_name(mut self, name: impl Into<String>) -> Self {
+        self.crate_name = Some(name.into());
+        self
+    }
+
+    /// How generated code names the runtime crate (default `::runtime`), like prost-build's
+    /// `prost_path`: for a crate that re-exports it, `crate::runtime` or `::my_api::runtime`.
+    pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
+        self.runtime_path = path.into();
+        self
+    }
+
+    /// The apis directory.
+    pub fn apis(&self) -> &Path {
+        &self.apis
+    }
+
+    /// The in-package output root.
+    pub fn output_root(&self) -> &Path {
+        &self.output
+    }
+
+    /// The header file.
+    pub fn boilerplate_file(&self) -> &Path {
+        &self.boilerplate
+    }
 }
 
 /// A failed run: every error, plus the sources needed to render them.
@@ -54,15 +116,15 @@ impl Failure {
         self.errors.render(&self.sources)
     }
 
-    fn io(what: &str, path: &Path, err: std::io::Error) -> Self {
-        let loc = diag::SourceLoc {
+    fn at(path: &Path, message: String) -> Self {
+        let loc = SourceLoc {
             file: path.display().to_string().into(),
             line: 1,
             col: 1,
             len: 1,
         };
         Failure {
-            errors: Errors(vec![Diagnostic::error(&loc, format!("cannot read {what}: {err}"))]),
+            errors: Errors(vec![Diagnostic::error(&loc, message)]),
             sources: BTreeMap::new(),
         }
     }
@@ -70,125 +132,34 @@ impl Failure {
 
 /// Reads the apis tree and the boilerplate from disk and computes the output plan.
 pub fn generate(config: &Config) -> Result<Plan, Failure> {
-    let boilerplate =
-        std::fs::read_to_string(&config.boilerplate).map_err(|e| Failure::io("boilerplate", &config.boilerplate, e))?;
-    let files = parse::discover(&config.apis).map_err(|e| Failure::io("apis directory", &config.apis, e))?;
-    let mut inputs = Vec::with_capacity(files.len());
-    for (rel, full) in files {
-        let text = std::fs::read_to_string(&full).map_err(|e| Failure::io("source file", &full, e))?;
-        inputs.push((rel, text));
+    let boilerplate = std::fs::read_to_string(&config.boilerplate)
+        .map_err(|e| Failure::at(&config.boilerplate, format!("cannot read boilerplate: {e}")))?;
+    if !config.apis.is_dir() {
+        return Err(Failure::at(
+            &config.apis,
+            "cannot read apis directory: not a directory".into(),
+        ));
     }
-    generate_from_sources(
-        &config.apis,
-        inputs,
-        &config.output,
-        config.documents.as_deref(),
-        config.crate_name.as_deref(),
-        &boilerplate,
-    )
+    pipeline::plan(config, &parse::tree::Disk(config.apis.clone()), &boilerplate)
 }
 
-/// Computes the output plan from in-memory sources (relative path, text), in any order.
+/// Computes the output plan from in-memory sources (path relative to the apis directory, text),
+/// in any order, with the boilerplate text given.
 pub fn generate_from_sources(
-    apis: &Path,
+    config: &Config,
     inputs: Vec<(String, String)>,
-    output: &Path,
-    documents: Option<&Path>,
-    crate_name: Option<&str>,
     boilerplate: &str,
 ) -> Result<Plan, Failure> {
-    let mut diags = Diagnostics::new();
-    let apis_display = apis.display().to_string();
-    let sources: BTreeMap<Arc<str>, Arc<str>> = inputs
-        .iter()
-        .map(|(rel, text)| (parse::display_path(&apis_display, rel).into(), text.as_str().into()))
-        .collect();
-    let files = parse::parse_sources(&apis_display, inputs, &mut diags);
-    if diags.has_errors() {
-        // A file that does not parse hides its types and tags; anything checked without it
-        // would only report consequences of the syntax error.
-        let errors = diags.finish().err().unwrap_or(Errors(Vec::new()));
-        return Err(Failure { errors, sources });
-    }
-    let files = parse::include_path_modules(files);
-    let universe = model::build(&files, &mut diags);
-    model::check::check(&universe, &mut diags);
-    model::validation::check(&universe, &mut diags);
-    let mut plan = Plan {
-        root: output.to_path_buf(),
-        documents: documents
-            .map(|d| vec![d.to_path_buf(), generator::crd::crds_dir(d)])
-            .unwrap_or_default(),
-        ..Plan::default()
-    };
-    (plan.files, plan.timings) = generator::run_all(&universe, output, documents, crate_name, boilerplate, &mut diags);
-    check_module_decls(&universe, apis, &plan, &mut diags);
-    plan.notes = diags.take_notes();
-    match diags.finish() {
-        Ok(()) => Ok(plan),
-        Err(errors) => Err(Failure { errors, sources }),
-    }
+    pipeline::plan(config, &parse::tree::Memory(inputs.into_iter().collect()), boilerplate)
 }
 
-/// Every generated file must be compiled into its package by a `#[path]` module declaration in
-/// the package's `mod.rs`; a missing or wrong one is reported with the exact lines to write, and a
-/// declaration of a file that is no longer generated is reported too.
-fn check_module_decls(universe: &Universe, apis: &Path, plan: &Plan, diags: &mut Diagnostics) {
-    for pkg in universe.packages.values() {
-        let mod_dir = apis.join(&pkg.dir);
-        for generator in generator::all() {
-            let module = names::generated_module(generator.name());
-            let out = plan.root.join(&pkg.dir).join(names::generated_file(generator.name()));
-            let decl = pkg.module_decls.iter().find(|d| d.name == module);
-            if plan.files.contains_key(&out) {
-                let want = relative(&mod_dir, &out);
-                if decl.and_then(|d| d.path_attr.as_deref()) != Some(want.as_str()) {
-                    diags.push(missing_decl(pkg, generator.name(), &module, &want, decl.is_some()));
-                }
-            } else if let Some(decl) = decl.filter(|_| !generator.applies(pkg)) {
-                // A generator that applies but failed has reported its own errors; only a
-                // generator that does not apply at all makes the declaration stale.
-                diags.push(
-                    Diagnostic::error(
-                        &decl.loc,
-                        format!(
-                            "module `{module}` is declared, but {} does not apply to package `{}`",
-                            generator.tool(),
-                            pkg.path
-                        ),
-                    )
-                    .label("stale module declaration")
-                    .help(format!(
-                        "remove `mod {module};` and its `#[path]`, or add the tag that turns {} on ({})",
-                        generator.tool(),
-                        generator.activation()
-                    )),
-                );
-            }
-        }
-    }
-}
-
-fn missing_decl(pkg: &Package, generator: &str, module: &str, path: &str, wrong: bool) -> Diagnostic {
-    let reexport = if generator == "register" {
-        format!("\npub use {module}::*;")
-    } else {
-        String::new()
-    };
-    let what = if wrong {
-        "has a wrong `#[path]` for"
-    } else {
-        "does not include"
-    };
-    Diagnostic::error(
-        &pkg.tag_loc(model::tags::name::GROUP_NAME),
-        format!("package `{}` {what} its generated {generator} code", pkg.path),
-    )
-    .label(format!("`{module}` must be declared in this mod.rs"))
-    .help(format!(
-        "write in {}:\n#[rustfmt::skip]\n#[path = \"{path}\"]\nmod {module};{reexport}",
-        pkg.mod_file
-    ))
+/// Every `.rs` file below `dir` as (path relative to `dir` with `/`, text), in path order: the
+/// in-memory form `generate_from_sources` takes.
+pub fn read_sources(dir: &Path) -> std::io::Result<Vec<(String, String)>> {
+    parse::discover(dir)?
+        .into_iter()
+        .map(|(rel, full)| Ok((rel, std::fs::read_to_string(full)?)))
+        .collect()
 }
 
 /// The path of `to` relative to directory `from`, with `/` separators, computed lexically on
@@ -216,8 +187,8 @@ fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
                 out.pop();
             }
             other => out.push(other.as_os_str()),

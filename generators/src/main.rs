@@ -28,7 +28,11 @@ struct Args {
     /// Write nothing; exit 1 with a diff when the outputs on disk are stale.
     #[arg(long)]
     verify: bool,
-    /// Also print what was skipped on purpose (untagged packages and types, foreign tags).
+    /// How generated code names the runtime crate.
+    #[arg(long, default_value = generators::DEFAULT_RUNTIME_PATH)]
+    runtime_path: String,
+    /// Also print what was skipped on purpose (untagged packages and types, foreign tags,
+    /// files no module declares).
     #[arg(long, short)]
     verbose: bool,
 }
@@ -41,13 +45,16 @@ fn main() -> ExitCode {
         args.output.display(),
         args.boilerplate.display()
     );
-    let config = generators::Config {
-        apis: args.apis,
-        output: args.output,
-        boilerplate: args.boilerplate,
-        documents: args.documents,
-        crate_name: args.crate_name,
-    };
+    let mut config = generators::Config::new(args.apis)
+        .output(args.output)
+        .boilerplate(args.boilerplate)
+        .runtime_path(args.runtime_path);
+    if let Some(d) = args.documents {
+        config = config.documents(d);
+    }
+    if let Some(n) = args.crate_name {
+        config = config.crate_name(n);
+    }
     let mode = if args.verify {
         generators::run::Mode::Verify
     } else {

@@ -114,13 +114,10 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
 }
 
 fn config(case: &str, output: &Path) -> Config {
-    Config {
-        apis: Path::new(CASES).join(case),
-        output: output.to_path_buf(),
-        boilerplate: PathBuf::from(BOILERPLATE),
-        documents: Some(output.join("openapi")),
-        crate_name: None,
-    }
+    Config::new(Path::new(CASES).join(case))
+        .output(output)
+        .boilerplate(BOILERPLATE)
+        .documents(output.join("openapi"))
 }
 
 /// The primary location of every error of a report, in report order: the first ` --> file:line:col`
@@ -235,11 +232,11 @@ fn binary_reports_every_error_and_writes_nothing() {
     let config = config(case, &output.dir);
     let run = Command::new(env!("CARGO_BIN_EXE_generators"))
         .arg("--apis")
-        .arg(&config.apis)
+        .arg(config.apis())
         .arg("--output")
-        .arg(&config.output)
+        .arg(config.output_root())
         .arg("--boilerplate")
-        .arg(&config.boilerplate)
+        .arg(config.boilerplate_file())
         .output()
         .unwrap();
     output.assert_untouched(case);
@@ -272,8 +269,7 @@ fn bad_file_among_good_files_writes_nothing() {
     let config = config(case, &output.dir);
 
     let mut inputs = Vec::new();
-    for (rel, full) in generators::parse::discover(&config.apis).unwrap() {
-        let mut text = fs::read_to_string(full).unwrap();
+    for (rel, mut text) in generators::read_sources(config.apis()).unwrap() {
         if rel == bad_file {
             assert!(text.contains("/// +optinal\n"), "{case}: the mistake moved");
             text = text.replace("/// +optinal\n", "/// +optional\n");
@@ -281,7 +277,8 @@ fn bad_file_among_good_files_writes_nothing() {
         inputs.push((rel, text));
     }
     let boilerplate = fs::read_to_string(BOILERPLATE).unwrap();
-    let fixed = generators::generate_from_sources(&config.apis, inputs, &config.output, None, None, &boilerplate)
+    let plain = Config::new(config.apis()).output(config.output_root());
+    let fixed = generators::generate_from_sources(&plain, inputs, &boilerplate)
         .unwrap_or_else(|f| panic!("{case} with its mistake fixed still fails:\n{}", f.render()));
     let produced: Vec<String> = fixed
         .files
@@ -302,11 +299,11 @@ fn bad_file_among_good_files_writes_nothing() {
 
     let run = Command::new(env!("CARGO_BIN_EXE_generators"))
         .arg("--apis")
-        .arg(&config.apis)
+        .arg(config.apis())
         .arg("--output")
-        .arg(&config.output)
+        .arg(config.output_root())
         .arg("--boilerplate")
-        .arg(&config.boilerplate)
+        .arg(config.boilerplate_file())
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&run.stderr);

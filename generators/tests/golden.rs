@@ -23,59 +23,35 @@ fn fixture_names() -> Vec<String> {
 
 fn fixture_config(name: &str) -> Config {
     let dir = Path::new("tests/fixtures").join(name);
-    Config {
-        apis: dir.join("src"),
-        output: dir.join("generated"),
-        boilerplate: BOILERPLATE.into(),
-        documents: Some(dir.join("generated/openapi")),
-        crate_name: None,
-    }
-}
-
-/// Reads every source of a tree as (relative path, text).
-fn read_tree(dir: &Path) -> Vec<(String, String)> {
-    generators::parse::discover(dir)
-        .unwrap()
-        .into_iter()
-        .map(|(rel, full)| (rel, std::fs::read_to_string(full).unwrap()))
-        .collect()
+    Config::new(dir.join("src"))
+        .output(dir.join("generated"))
+        .boilerplate(BOILERPLATE)
+        .documents(dir.join("generated/openapi"))
 }
 
 #[test]
 fn output_does_not_depend_on_input_order() {
     let boilerplate = std::fs::read_to_string(BOILERPLATE).unwrap();
-    let mut trees: Vec<(PathBuf, PathBuf, Option<PathBuf>, Option<&str>)> = vec![(
-        "../apis/src".into(),
-        "../generated/apis".into(),
-        Some("../generated/openapi".into()),
-        Some("generated"),
-    )];
-    trees.extend(fixture_names().iter().map(|n| {
-        let c = fixture_config(n);
-        (c.apis, c.output, c.documents, None)
-    }));
-    for (apis, output, docs, crate_name) in trees {
-        let inputs = read_tree(&apis);
-        let first = generators::generate_from_sources(
-            &apis,
-            inputs.clone(),
-            &output,
-            docs.as_deref(),
-            crate_name,
-            &boilerplate,
-        )
-        .unwrap_or_else(|f| panic!("{}", f.render()));
+    let mut configs = vec![
+        Config::new("../apis/src")
+            .output("../generated/apis")
+            .documents("../generated/openapi")
+            .crate_name("generated"),
+    ];
+    configs.extend(fixture_names().iter().map(|n| fixture_config(n)));
+    for config in configs {
+        let inputs = generators::read_sources(config.apis()).unwrap();
+        let first = generators::generate_from_sources(&config, inputs.clone(), &boilerplate)
+            .unwrap_or_else(|f| panic!("{}", f.render()));
         for seed in 0..3 {
             let mut shuffled = inputs.clone();
             shuffled.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
-            let again =
-                generators::generate_from_sources(&apis, shuffled, &output, docs.as_deref(), crate_name, &boilerplate)
-                    .unwrap();
+            let again = generators::generate_from_sources(&config, shuffled, &boilerplate).unwrap();
             assert_eq!(
                 first.files,
                 again.files,
                 "{} differs with input order seed {seed}",
-                apis.display()
+                config.apis().display()
             );
         }
     }
@@ -126,6 +102,8 @@ fn binary_verify_names_an_edited_file_and_codegen_repairs_it() {
                 &work.join("src").to_string_lossy(),
                 "--output",
                 &work.join("generated").to_string_lossy(),
+                "--documents",
+                &work.join("generated/openapi").to_string_lossy(),
             ])
             .args(["--boilerplate", BOILERPLATE])
             .args(extra)
@@ -139,7 +117,14 @@ fn binary_verify_names_an_edited_file_and_codegen_repairs_it() {
     };
     let (code, stdout, _) = run(&["--verify"]);
     assert_eq!(code, Some(0), "{stdout}");
-    assert!(stdout.contains("generated code is up to date (5 files)"), "{stdout}");
+    let files = walkdir::WalkDir::new(work.join("generated"))
+        .into_iter()
+        .filter(|e| e.as_ref().is_ok_and(|e| e.file_type().is_file()))
+        .count();
+    assert!(
+        stdout.contains(&format!("generated code is up to date ({files} files)")),
+        "{stdout}"
+    );
 
     let edited = work.join("generated/widgets/v1/zz_generated_register.rs");
     let text = std::fs::read_to_string(&edited).unwrap();

@@ -52,6 +52,12 @@ pub enum SchemeError {
     /// A version priority list contained the internal version or an empty version.
     #[error("internal versions cannot be prioritized: {0}")]
     InternalVersionPriority(GroupVersion),
+    /// The kind is not decoded from query parameters.
+    #[error("{0} is not decoded from query parameters")]
+    NoQueryDecoder(GroupVersionKind),
+    /// A query parameter did not decode.
+    #[error(transparent)]
+    Query(#[from] crate::query::QueryError),
 }
 
 /// An error from converting an object or a field selector.

@@ -60,8 +60,10 @@ mod group_kind;
 mod gvk;
 mod kube_interop;
 mod lifecycle;
+pub mod meta;
 mod object;
 pub mod openapi;
+pub mod query;
 mod scheme;
 #[cfg(test)]
 mod test_support;
@@ -73,7 +75,7 @@ pub use errors::{ConversionError, ParseError, SchemeError};
 pub use group_kind::{GroupKind, GroupResource};
 pub use gvk::{GroupVersion, GroupVersionKind, GroupVersionResource};
 pub use lifecycle::{ApiLifecycle, Release};
-pub use object::{Object, TypeMetaAccess};
+pub use object::{Object, StringField, TypeMetaAccess, gvk_from_fields, set_gvk_fields};
 pub use scheme::{FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion};
 
 /// The version string of the internal, hub version of a group (Go's `runtime.APIVersionInternal`).

@@ -116,6 +116,48 @@ impl TypeMetaAccess for Option<TypeMeta> {
     }
 }
 
+/// A string field that holds an apiVersion or a kind: `String`, or `Option<String>` (unset is empty).
+pub trait StringField {
+    /// The value; `None` when unset or empty.
+    fn get(&self) -> Option<&str>;
+
+    /// Replaces the value.
+    fn put(&mut self, value: String);
+}
+
+impl StringField for String {
+    fn get(&self) -> Option<&str> {
+        Some(self.as_str()).filter(|s| !s.is_empty())
+    }
+
+    fn put(&mut self, value: String) {
+        *self = value;
+    }
+}
+
+impl StringField for Option<String> {
+    fn get(&self) -> Option<&str> {
+        self.as_deref().filter(|s| !s.is_empty())
+    }
+
+    fn put(&mut self, value: String) {
+        *self = Some(value);
+    }
+}
+
+/// The GVK of an object that keeps its apiVersion and kind in fields of its own, as
+/// ObjectReference does (Go implements its GetObjectKind by hand the same way).
+pub fn gvk_from_fields(api_version: &impl StringField, kind: &impl StringField) -> Option<GroupVersionKind> {
+    let gv = GroupVersion::parse_api_version(api_version.get()?).ok()?;
+    Some(gv.with_kind(kind.get()?))
+}
+
+/// Writes a GVK into an object's own apiVersion and kind fields.
+pub fn set_gvk_fields(api_version: &mut impl StringField, kind: &mut impl StringField, gvk: &GroupVersionKind) {
+    api_version.put(gvk.api_version());
+    kind.put(gvk.kind.to_string());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +198,16 @@ mod tests {
         assert_eq!(tm, type_meta("v1", "Pod"));
         tm.set_gvk(&GroupVersionKind::from_static("apps", "v1", "Deployment"));
         assert_eq!(tm, type_meta("apps/v1", "Deployment"));
+    }
+
+    #[test]
+    fn own_fields_carry_the_gvk_as_object_reference_does() {
+        let (mut api_version, mut kind): (Option<String>, String) = (None, String::new());
+        assert_eq!(gvk_from_fields(&api_version, &kind), None);
+        let gvk = GroupVersionKind::from_static("apps", "v1", "Deployment");
+        set_gvk_fields(&mut api_version, &mut kind, &gvk);
+        assert_eq!((api_version.as_deref(), kind.as_str()), (Some("apps/v1"), "Deployment"));
+        assert_eq!(gvk_from_fields(&api_version, &kind), Some(gvk));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 
 mod convert;
 mod funcs;
+mod query;
 mod serde;
 mod versions;
 
@@ -16,6 +17,7 @@ pub use funcs::{FieldLabelConversionFn, default_meta_v1_field_selector_conversio
 pub(crate) use self::serde::SerdeFns;
 use crate::{GroupVersion, GroupVersionKind, Object, SchemeError};
 use funcs::{ConversionFn, DefaulterFn};
+use query::QueryDecodeFn;
 use std::any::{Any, TypeId};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
@@ -46,6 +48,8 @@ pub struct Scheme {
     field_label_conversions: BTreeMap<GroupVersionKind, FieldLabelConversionFn>,
     /// Type -> how to decode and encode it, for kinds registered with `add_known_type_serde`.
     serde_fns: HashMap<TypeId, SerdeFns>,
+    /// GVK -> how to decode it from URL query parameters, for the options kinds.
+    query_decoders: BTreeMap<GroupVersionKind, QueryDecodeFn>,
 }
 
 /// What the scheme knows about one registered type.

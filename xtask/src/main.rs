@@ -53,13 +53,13 @@ fn workspace_root() -> PathBuf {
 /// generator test fixture crate (in name order), which keeps its outputs in its own `generated/`.
 fn trees(root: &Path) -> Vec<Config> {
     let boilerplate = PathBuf::from("hack/boilerplate.rs.txt");
-    let mut configs = vec![Config {
-        apis: "apis/src".into(),
-        output: "generated/apis".into(),
-        boilerplate: boilerplate.clone(),
-        documents: Some("generated/openapi".into()),
-        crate_name: Some("generated".into()),
-    }];
+    let mut configs = vec![
+        Config::new("apis/src")
+            .output("generated/apis")
+            .boilerplate(&boilerplate)
+            .documents("generated/openapi")
+            .crate_name("generated"),
+    ];
     let fixtures = Path::new("generators/tests/fixtures");
     let mut names: Vec<String> = std::fs::read_dir(root.join(fixtures))
         .map(|dir| {
@@ -72,13 +72,12 @@ fn trees(root: &Path) -> Vec<Config> {
     names.sort();
     for name in names {
         let case = fixtures.join(name);
-        configs.push(Config {
-            apis: case.join("src"),
-            output: case.join("generated"),
-            boilerplate: boilerplate.clone(),
-            documents: Some(case.join("generated/openapi")),
-            crate_name: None,
-        });
+        configs.push(
+            Config::new(case.join("src"))
+                .output(case.join("generated"))
+                .boilerplate(&boilerplate)
+                .documents(case.join("generated/openapi")),
+        );
     }
     configs
 }
@@ -96,7 +95,7 @@ mod tests {
         let plans = generators::run::plans(&trees(Path::new("."))).unwrap_or_else(|report| panic!("{report}"));
         let mut problems = String::new();
         for plan in &plans {
-            for p in generators::render::output::verify(plan).unwrap() {
+            for p in generators::verify(plan).unwrap() {
                 problems.push_str(&p.to_string());
             }
         }

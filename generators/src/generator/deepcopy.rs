@@ -9,10 +9,7 @@ use super::{Context, Generator, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::names::{self, ident};
 use crate::model::tags::name as tag;
-use crate::model::{Field, Package, Shape, Type, TypeRef, Universe, Variant};
-
-/// The interface paths that mean apimachinery's runtime.Object.
-const OBJECT_INTERFACES: &[&str] = &["runtime::Object", "::runtime::Object"];
+use crate::model::{Field, ObjectAccess, Package, Shape, Type, TypeRef, Universe, Variant};
 
 /// The deepcopy generator.
 pub struct Deepcopy;
@@ -31,18 +28,18 @@ impl Generator for Deepcopy {
     }
 
     fn applies(&self, pkg: &Package) -> bool {
-        pkg.tags.value(tag::DEEPCOPY) == Some("package")
+        pkg.attrs.deepcopy == Some(true)
             || pkg
                 .types
                 .values()
-                .any(|t| t.tags.value(tag::DEEPCOPY) == Some("true") || t.tags.has(tag::DEEPCOPY_INTERFACES))
+                .any(|t| t.attrs.deepcopy == Some(true) || t.tags.has(tag::DEEPCOPY_INTERFACES))
     }
 
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
         let mut items = Vec::new();
         let mut local = Diagnostics::new();
         for ty in pkg.types.values() {
-            match (selected(pkg, ty), ty.has_clone()) {
+            match (ty.selection.deepcopy, ty.has_clone()) {
                 (false, _) => local.note(format!(
                     "{}: deepcopy: `{}` is not selected (`+k8s:deepcopy-gen`)",
                     ty.loc, ty.name
@@ -51,20 +48,12 @@ impl Generator for Deepcopy {
                     "{}: deepcopy: `{}` implements Clone itself; not generated",
                     ty.loc, ty.name
                 )),
-                (true, false) if ty.generic => local.push(
-                    Diagnostic::error(
-                        &ty.loc,
-                        format!("cannot generate a deep copy of generic type `{}`", ty.name),
-                    )
-                    .label("generic")
-                    .help("API types are concrete; implement Clone by hand if it must stay generic"),
-                ),
                 (true, false) => {
                     check_copyable(cx.universe, ty, &mut local);
                     items.push(clone_impl(ty));
                 }
             }
-            if let Some(obj) = object_impl(pkg, ty, &mut local) {
+            if let Some(obj) = object_impl(cx, pkg, ty, &mut local) {
                 items.push(obj);
             }
         }
@@ -75,7 +64,7 @@ impl Generator for Deepcopy {
         }
         // Only a package-wide request that yields nothing is a mistake worth reporting; type-level
         // requests that yield nothing were rejected above with their own errors.
-        if items.is_empty() && pkg.tags.value(tag::DEEPCOPY) != Some("package") {
+        if items.is_empty() && pkg.attrs.deepcopy != Some(true) {
             return None;
         }
         if items.is_empty() {
@@ -99,23 +88,9 @@ impl Generator for Deepcopy {
     }
 }
 
-/// Whether a type gets a generated Clone: package-wide unless opted out, or opted in.
-pub fn selected(pkg: &Package, ty: &Type) -> bool {
-    match ty.tags.value(tag::DEEPCOPY) {
-        Some("false") => false,
-        Some("true") => true,
-        _ => pkg.tags.value(tag::DEEPCOPY) == Some("package"),
-    }
-}
-
 /// Whether values of a named type can be cloned once generation is done.
 fn cloneable(universe: &Universe, id: &crate::model::TypeId) -> bool {
-    let Some(pkg) = universe.packages.get(&id.package) else {
-        return false;
-    };
-    pkg.types
-        .get(&id.name)
-        .is_some_and(|t| t.has_clone() || (selected(pkg, t) && !t.generic))
+    universe.get(id).is_some_and(|t| t.has_clone() || t.selection.deepcopy)
 }
 
 /// Reports every field whose type cannot be deep-copied.
@@ -146,9 +121,7 @@ fn uncopyable(universe: &Universe, r: &TypeRef) -> Option<(String, String)> {
         TypeRef::Map { key, value, .. } => uncopyable(universe, key).or_else(|| uncopyable(universe, value)),
         TypeRef::Named(id) if cloneable(universe, id) => None,
         TypeRef::Named(id) => {
-            let opted_out = universe
-                .get(id)
-                .is_some_and(|t| t.tags.value(tag::DEEPCOPY) == Some("false"));
+            let opted_out = universe.get(id).is_some_and(|t| t.attrs.deepcopy == Some(false));
             Some(if opted_out {
                 (
                     format!("`{}` has no Clone and opts out of generation", id.name),
@@ -308,31 +281,12 @@ fn member(f: &Field) -> syn::Member {
     names::member(&f.name)
 }
 
-/// Whether a type asks for `impl runtime::Object`; deepcopy and register share this one test.
-pub fn wants_object(ty: &Type) -> bool {
-    interfaces(ty).any(|(_, iface)| OBJECT_INTERFACES.contains(&iface))
-}
-
-/// Every interface named by the type's interface tags, with the tag.
-fn interfaces(ty: &Type) -> impl Iterator<Item = (&crate::model::tags::Tag, &str)> {
-    ty.tags
-        .all(tag::DEEPCOPY_INTERFACES)
-        .flat_map(|t| t.value.as_deref().unwrap_or("").split(',').map(move |i| (t, i.trim())))
-}
-
 /// `impl runtime::Object` for a type tagged with the runtime.Object interface.
-fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<TokenStream> {
-    for (t, iface) in interfaces(ty).filter(|(_, i)| !OBJECT_INTERFACES.contains(i)) {
-        diags.push(
-            Diagnostic::error(&t.loc, format!("unknown deep-copy interface `{iface}`"))
-                .label("not an interface this generator implements")
-                .help("the interface is `runtime::Object` (Go's k8s.io/apimachinery/pkg/runtime.Object)"),
-        );
-    }
-    if !wants_object(ty) {
+fn object_impl(cx: &Context<'_>, pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<TokenStream> {
+    if !ty.attrs.object {
         return None;
     }
-    if !ty.has_clone() && !selected(pkg, ty) {
+    if !ty.has_clone() && !ty.selection.deepcopy {
         // A package deepcopy tag that was written but rejected is reported already.
         if pkg.written_tags.contains(tag::DEEPCOPY) && !pkg.tags.has(tag::DEEPCOPY) {
             return None;
@@ -345,36 +299,38 @@ fn object_impl(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Toke
         );
         return None;
     }
-    let Some(tm) = ty.type_meta_field() else {
-        let t = ty.tags.get(tag::DEEPCOPY_INTERFACES)?;
-        diags.push(
-            Diagnostic::error(
-                &t.loc,
-                format!("`{}` asks for runtime::Object but has no TypeMeta field", ty.name),
-            )
-            .label("runtime::Object needs TypeMeta")
-            .help(if pkg.is_internal() {
-                "add `pub type_meta: TypeMeta`"
-            } else {
-                "add `#[serde(flatten, default)] pub type_meta: Option<TypeMeta>`"
-            }),
-        );
-        return None;
-    };
+    // A type without TypeMeta or apiVersion and kind fields is reported by the model.
+    let access = ty.object.as_ref()?;
+    let rt = cx.rt();
     let path = type_path(&ty.module, &ty.name);
-    let field = names::member(&tm.name);
+    let (get, set) = match access {
+        ObjectAccess::TypeMeta(field) => {
+            let field = names::member(field);
+            (
+                quote! { #rt::TypeMetaAccess::gvk(&self.#field) },
+                quote! { #rt::TypeMetaAccess::set_gvk(&mut self.#field, gvk) },
+            )
+        }
+        ObjectAccess::Fields { api_version, kind } => {
+            let (a, k) = (names::member(api_version), names::member(kind));
+            (
+                quote! { #rt::gvk_from_fields(&self.#a, &self.#k) },
+                quote! { #rt::set_gvk_fields(&mut self.#a, &mut self.#k, gvk) },
+            )
+        }
+    };
     Some(quote! {
-        impl ::runtime::Object for #path {
-            fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-                ::runtime::TypeMetaAccess::gvk(&self.#field)
+        impl #rt::Object for #path {
+            fn group_version_kind(&self) -> ::core::option::Option<#rt::GroupVersionKind> {
+                #get
             }
-            fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-                ::runtime::TypeMetaAccess::set_gvk(&mut self.#field, gvk)
+            fn set_group_version_kind(&mut self, gvk: &#rt::GroupVersionKind) {
+                #set
             }
             fn as_any(&self) -> &dyn ::core::any::Any { self }
             fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any { self }
             fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> { self }
-            fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
+            fn deep_copy_object(&self) -> ::std::boxed::Box<dyn #rt::Object> {
                 ::std::boxed::Box::new(::core::clone::Clone::clone(self))
             }
         }

@@ -6,15 +6,15 @@
 
 use std::collections::BTreeSet;
 
-use heck::ToSnakeCase;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use serde_json::Value;
 
-use super::{Context, Generator, check_reexported, type_path};
+use super::{Context, Generator, check_reexported, check_signature, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::names;
+use crate::model::attrs::DefaulterRoots;
 use crate::model::tags::name as tag;
-use crate::model::{External, Field, Package, Type, TypeId, TypeRef, Universe};
+use crate::model::{Field, Package, Pass, Primitive, Returns, Type, TypeId, TypeRef, Universe, json_fit, names};
 
 /// The defaults generator.
 pub struct Defaults;
@@ -36,21 +36,30 @@ impl Generator for Defaults {
         enabled(pkg)
     }
 
+    fn registers(&self) -> Option<&'static str> {
+        Some("register_defaults")
+    }
+
+    fn reexported(&self) -> bool {
+        true
+    }
+
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
-        let tree = Tree::new(cx.universe);
+        let rt = cx.rt();
+        let tree = Tree::new(cx.universe, rt.clone());
         let mut local = Diagnostics::new();
         let (mut items, mut registrations) = (Vec::new(), Vec::new());
-        for ty in pkg.types.values().filter(|t| selected(pkg, t)) {
-            let id = TypeId {
-                package: pkg.path.clone(),
-                name: ty.name.clone(),
-            };
-            if !tree.non_empty(&id) {
+        for ty in pkg.types.values().filter(|t| t.selection.defaults) {
+            if !tree.non_empty(&pkg.id(&ty.name)) {
                 local.note(format!("{}: defaults: `{}` has nothing to default", ty.loc, ty.name));
                 continue;
             }
-            if let Some(f) = pkg.functions.get(&format!("set_defaults_{}", ty.name.to_snake_case())) {
-                check_reexported(pkg, f, &mut local);
+            if let Some(f) = hand_written(pkg, ty) {
+                let expected = format!("pub fn {}(obj: &mut {}::{})", f.name, pkg.path, ty.name);
+                let id = pkg.id(&ty.name);
+                if check_signature(f, &[(Pass::RefMut, &id)], &Returns::Unit, &expected, &mut local) {
+                    check_reexported(pkg, f, &mut local);
+                }
             }
             items.push(object_defaulter(&tree, pkg, ty, &mut local));
             if is_root(pkg, ty) && ty.is_kind() {
@@ -76,7 +85,7 @@ impl Generator for Defaults {
             #![doc = #doc]
 
             /// Registers the defaulting function of every kind of this package.
-            pub fn register_defaults(scheme: &mut ::runtime::Scheme) -> ::core::result::Result<(), ::runtime::SchemeError> {
+            pub fn register_defaults(scheme: &mut #rt::Scheme) -> ::core::result::Result<(), #rt::SchemeError> {
                 #(#registrations)*
                 ::core::result::Result::Ok(())
             }
@@ -88,69 +97,46 @@ impl Generator for Defaults {
 
 /// Whether the package generates defaulters at all.
 fn enabled(pkg: &Package) -> bool {
-    pkg.tags.value(tag::DEFAULTER).is_some_and(|v| v != "false")
-        || pkg.types.values().any(|t| t.tags.value(tag::DEFAULTER) == Some("true"))
-}
-
-/// Whether a type of an enabled package gets a defaulter: package-wide unless opted out.
-fn selected(pkg: &Package, ty: &Type) -> bool {
-    match ty.tags.value(tag::DEFAULTER) {
-        Some("false") => false,
-        Some("true") => true,
-        _ => pkg.tags.value(tag::DEFAULTER).is_some_and(|v| v != "false") && !ty.generic,
-    }
+    pkg.attrs.defaulter.is_some() || pkg.types.values().any(|t| t.attrs.defaulter == Some(true))
 }
 
 /// Whether a type is an object root: it has a field of the meta type the package tag names
 /// (`+k8s:defaulter-gen=TypeMeta`: kinds), or it opted in with `=true`.
 fn is_root(pkg: &Package, ty: &Type) -> bool {
-    if ty.tags.value(tag::DEFAULTER) == Some("true") {
+    if ty.attrs.defaulter == Some(true) {
         return true;
     }
-    let Some(filter) = pkg.tags.value(tag::DEFAULTER) else {
-        return false;
-    };
-    let meta = match filter {
-        "TypeMeta" => Some(External::TypeMeta),
-        "ObjectMeta" => Some(External::ObjectMeta),
-        "ListMeta" => Some(External::ListMeta),
-        _ => None,
-    };
-    ty.fields().iter().any(|f| match meta {
-        Some(m) => f.ty.strip_option().is_external(m),
-        None => f.name == filter.to_snake_case(),
-    })
+    match &pkg.attrs.defaulter {
+        None => false,
+        Some(DefaulterRoots::Meta(m)) => ty.fields().iter().any(|f| f.ty.strip_option().is_external(*m)),
+        Some(DefaulterRoots::Field(name)) => ty.fields().iter().any(|f| f.name == *name),
+    }
 }
 
 fn object_fn(type_name: &str) -> proc_macro2::Ident {
-    format_ident!("set_object_defaults_{}", type_name.to_snake_case())
+    names::ident(&names::object_defaults_fn(type_name))
 }
 
 /// Which named types have anything to default, computed once over the whole universe (to a
 /// fixpoint, since API types can be recursive, like JSONSchemaProps).
 struct Tree<'u> {
     universe: &'u Universe,
+    rt: syn::Path,
     non_empty: BTreeSet<TypeId>,
 }
 
 impl<'u> Tree<'u> {
-    fn new(universe: &'u Universe) -> Self {
+    fn new(universe: &'u Universe, rt: syn::Path) -> Self {
         let mut non_empty = BTreeSet::new();
         let all: Vec<(TypeId, &Package, &Type)> = universe
             .packages
             .values()
             .filter(|p| enabled(p))
             .flat_map(|p| {
-                p.types.values().filter(move |t| selected(p, t)).map(move |t| {
-                    (
-                        TypeId {
-                            package: p.path.clone(),
-                            name: t.name.clone(),
-                        },
-                        p,
-                        t,
-                    )
-                })
+                p.types
+                    .values()
+                    .filter(|t| t.selection.defaults)
+                    .map(move |t| (p.id(&t.name), p, t))
             })
             .collect();
         loop {
@@ -158,10 +144,7 @@ impl<'u> Tree<'u> {
             for (id, pkg, ty) in &all {
                 if !non_empty.contains(id)
                     && (hand_written(pkg, ty).is_some()
-                        || ty
-                            .fields()
-                            .iter()
-                            .any(|f| marker(f).is_some() || walks(&non_empty, &f.ty)))
+                        || ty.fields().iter().any(|f| has_marker(f) || walks(&non_empty, &f.ty)))
                 {
                     non_empty.insert(id.clone());
                 }
@@ -170,7 +153,11 @@ impl<'u> Tree<'u> {
                 break;
             }
         }
-        Tree { universe, non_empty }
+        Tree {
+            universe,
+            rt,
+            non_empty,
+        }
     }
 
     fn non_empty(&self, id: &TypeId) -> bool {
@@ -184,7 +171,7 @@ impl<'u> Tree<'u> {
         match ty {
             TypeRef::Named(id) if self.non_empty(id) => {
                 let pkg = self.universe.packages.get(&id.package)?;
-                let f = type_path(&pkg.path, &object_fn(&id.name).to_string());
+                let f = type_path(&pkg.path, &names::object_defaults_fn(&id.name));
                 let arg = place.by_mut_ref();
                 Some(quote! { #f(#arg); })
             }
@@ -249,11 +236,11 @@ fn walks(non_empty: &BTreeSet<TypeId>, ty: &TypeRef) -> bool {
 }
 
 fn hand_written<'p>(pkg: &'p Package, ty: &Type) -> Option<&'p crate::model::Function> {
-    pkg.functions.get(&format!("set_defaults_{}", ty.name.to_snake_case()))
+    pkg.functions.get(&names::defaults_fn(&ty.name))
 }
 
-fn marker(f: &Field) -> Option<&crate::model::tags::Tag> {
-    f.tags.get(tag::DEFAULT)
+fn has_marker(f: &Field) -> bool {
+    f.attrs.default_text.is_some()
 }
 
 /// `set_object_defaults_<type>`: the hand-written defaulter, then markers, then nested fields.
@@ -261,18 +248,24 @@ fn object_defaulter(tree: &Tree<'_>, pkg: &Package, ty: &Type, diags: &mut Diagn
     let path = type_path(&ty.module, &ty.name);
     let f = object_fn(&ty.name);
     let mut stmts = Vec::new();
-    if hand_written(pkg, ty).is_some() {
-        let hand = type_path(&pkg.path, &format!("set_defaults_{}", ty.name.to_snake_case()));
+    if let Some(f) = hand_written(pkg, ty) {
+        let hand = type_path(&pkg.path, &f.name);
         stmts.push(quote! { #hand(obj); });
     }
     for field in ty.fields() {
         let member = names::member(&field.name);
-        if let Some(m) = marker(field) {
-            match marker_stmt(tree.universe, field, m.value.as_deref().unwrap_or_default(), &member) {
+        if has_marker(field) {
+            let written = field.attrs.default_text.clone().unwrap_or_default();
+            let loc = field.tags.loc(tag::DEFAULT, &field.loc);
+            let stmt = match &field.attrs.default {
+                Some(value) => marker_stmt(tree, field, value, &member),
+                None => Err("`ref(...)` defaults are not supported".to_string()),
+            };
+            match stmt {
                 Ok(Some(s)) => stmts.push(s),
                 Ok(None) => {}
                 Err(why) => diags.push(
-                    Diagnostic::error(&m.loc, format!("cannot apply `+default={}` to field `{}`: {why}", m.value.as_deref().unwrap_or_default(), field.name))
+                    Diagnostic::error(&loc, format!("cannot apply `+default={written}` to field `{}`: {why}", field.name))
                         .label("invalid default")
                         .help("a default is JSON that decodes as the field's type (a string for an `Option` of a string enum); anything that depends on other fields belongs in a hand-written set_defaults_* function"),
                 ),
@@ -297,32 +290,31 @@ fn object_defaulter(tree: &Tree<'_>, pkg: &Package, ty: &Type, diags: &mut Diagn
 /// The statement for one `+default=<json>` marker: `Option` fields are set when absent, plain
 /// fields when they hold the zero value; a default equal to the zero value does nothing.
 fn marker_stmt(
-    universe: &Universe,
+    tree: &Tree<'_>,
     field: &Field,
-    json: &str,
+    value: &Value,
     member: &syn::Member,
 ) -> Result<Option<TokenStream>, String> {
-    let value: serde_json::Value =
-        serde_json::from_str(json).map_err(|_| "`ref(...)` defaults are not supported".to_string())?;
+    let (universe, rt) = (tree.universe, &tree.rt);
     let (optional, inner) = match &field.ty {
         TypeRef::Option(t) => (true, &**t),
         t => (false, t),
     };
     let string_enum = |id| universe.get(id).and_then(Type::unit_variants).is_some();
-    let (literal, decoded) = match (inner, &value) {
-        (TypeRef::Named(id), serde_json::Value::String(v)) if optional && string_enum(id) => {
+    let (literal, decoded) = match (inner, value) {
+        (TypeRef::Named(id), Value::String(v)) if optional && string_enum(id) => {
             (enum_variant(universe, id, v)?, false)
         }
         (TypeRef::Named(id), _) if !optional && string_enum(id) => {
             return Err("an enum field always holds a variant; make it an `Option` to default it".into());
         }
-        (TypeRef::String | TypeRef::Primitive(_), _) => (literal(inner, &value)?, false),
+        (TypeRef::String | TypeRef::Primitive(_), _) => (literal(inner, value)?, false),
         // Anything else is decoded from its JSON when applied, as Go's defaulter-gen
         // unmarshals it; checked here so that the decode cannot fail.
         _ => {
-            super::json_fit::check(universe, inner, &value)?;
+            json_fit::check(universe, inner, value)?;
             let text = value.to_string();
-            (quote! { ::runtime::defaulting::from_json(#text) }, true)
+            (quote! { #rt::defaulting::from_json(#text) }, true)
         }
     };
     if optional {
@@ -332,7 +324,7 @@ fn marker_stmt(
             }
         }));
     }
-    let zero = matches!(&value, serde_json::Value::Bool(false) | serde_json::Value::Null)
+    let zero = matches!(value, Value::Bool(false) | Value::Null)
         || value.as_f64() == Some(0.0)
         || value.as_str() == Some("")
         || value.as_array().is_some_and(Vec::is_empty)
@@ -351,7 +343,7 @@ fn marker_stmt(
     if decoded
         && let TypeRef::Named(id) = inner
         && let Some(t) = universe.get(id)
-        && !(t.derives.contains("Default") && t.derives.contains("PartialEq"))
+        && !(t.implements("Default") && t.implements("PartialEq"))
     {
         return Err(format!(
             "`{}` does not derive both `Default` and `PartialEq`, so an unset value cannot be told apart; make the field an `Option`",
@@ -359,7 +351,7 @@ fn marker_stmt(
         ));
     }
     Ok(Some(quote! {
-        if ::runtime::conversion::is_zero(&obj.#member) {
+        if #rt::conversion::is_zero(&obj.#member) {
             obj.#member = #literal;
         }
     }))
@@ -387,22 +379,19 @@ fn enum_variant(universe: &Universe, id: &TypeId, value: &str) -> Result<TokenSt
 }
 
 /// A Rust literal of type `ty` for a JSON scalar.
-fn literal(ty: &TypeRef, value: &serde_json::Value) -> Result<TokenStream, String> {
+fn literal(ty: &TypeRef, value: &Value) -> Result<TokenStream, String> {
     match (ty, value) {
-        (TypeRef::String, serde_json::Value::String(s)) => Ok(quote! { ::std::string::String::from(#s) }),
-        (TypeRef::Primitive(p), serde_json::Value::Bool(b)) if p == "bool" => Ok(quote! { #b }),
-        (TypeRef::Primitive(p), serde_json::Value::Number(n)) if p != "bool" && p != "char" => {
-            let lit: syn::Lit = syn::parse_str(&format!(
-                "{n}{}",
-                if p.starts_with('f') && !n.to_string().contains('.') {
-                    ".0"
-                } else {
-                    ""
-                }
-            ))
-            .map_err(|e| e.to_string())?;
-            let ty: syn::Type = syn::parse_str(p).map_err(|e| e.to_string())?;
-            if p.starts_with('f') {
+        (TypeRef::String, Value::String(s)) => Ok(quote! { ::std::string::String::from(#s) }),
+        (TypeRef::Primitive(Primitive::Bool), Value::Bool(b)) => Ok(quote! { #b }),
+        (TypeRef::Primitive(p), Value::Number(n)) if p.is_number() => {
+            let point = if p.is_float() && !n.to_string().contains('.') {
+                ".0"
+            } else {
+                ""
+            };
+            let lit: syn::Lit = syn::parse_str(&format!("{n}{point}")).map_err(|e| e.to_string())?;
+            if p.is_float() {
+                let ty = names::ident(p.as_str());
                 Ok(quote! { #lit as #ty })
             } else {
                 Ok(quote! { #lit })

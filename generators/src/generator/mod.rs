@@ -5,7 +5,6 @@ pub mod conversion;
 pub mod crd;
 pub mod deepcopy;
 pub mod defaults;
-mod json_fit;
 pub mod lifecycle;
 pub mod openapi;
 pub mod register;
@@ -28,6 +27,33 @@ pub struct Context<'a> {
     pub crate_name: Option<&'a str>,
     /// The file header.
     pub boilerplate: &'a str,
+    /// How generated code names the runtime crate (`::runtime`), checked to be a path.
+    pub runtime: &'a str,
+}
+
+impl Context<'_> {
+    /// The runtime crate's path, for `quote!`: `#rt::Scheme`.
+    pub fn rt(&self) -> syn::Path {
+        match syn::parse_str(self.runtime) {
+            Ok(p) => p,
+            // The setting is checked before any generator runs.
+            Err(e) => panic!("runtime path `{}` is not a path: {e}", self.runtime),
+        }
+    }
+
+    /// The functions the package's generated files register into its SchemeBuilder, in the
+    /// order of the generators (Go's generated files add theirs to localSchemeBuilder in init()).
+    pub fn scheme_registrations(&self, pkg: &Package) -> Vec<syn::Path> {
+        all()
+            .iter()
+            .filter(|g| g.per_package() && g.applies(pkg))
+            .filter_map(|g| {
+                let f = g.registers()?;
+                let module = names::generated_module(g.name());
+                Some(type_path(&format!("super::{module}"), f))
+            })
+            .collect()
+    }
 }
 
 /// A code generator over the model.
@@ -57,6 +83,18 @@ pub trait Generator: Sync {
         true
     }
 
+    /// The function of its file that joins the package's SchemeBuilder (`register_conversions`),
+    /// if it has one; the register generator asks every generator, it names none.
+    fn registers(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// Whether the package re-exports the generated module (`pub use zz_generated_x::*;`),
+    /// because generated code elsewhere calls its items through the package's path.
+    fn reexported(&self) -> bool {
+        false
+    }
+
     /// Whole-universe documents (OpenAPI) as (path under `root`, contents).
     fn generate_documents(&self, _cx: &Context<'_>, _root: &Path, _diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         Vec::new()
@@ -70,13 +108,12 @@ pub trait Generator: Sync {
 /// into ordered maps and diagnostics are sorted, so the output does not depend on scheduling.
 /// Timings are the CPU time spent per generator.
 pub fn run_all(
-    universe: &Universe,
+    cx: &Context<'_>,
     output: &Path,
     documents: Option<&Path>,
-    crate_name: Option<&str>,
-    boilerplate: &str,
     diags: &mut Diagnostics,
 ) -> (BTreeMap<PathBuf, GeneratedFile>, BTreeMap<&'static str, Duration>) {
+    let universe = cx.universe;
     let generators = all();
     let mut jobs: Vec<(&dyn Generator, &Package)> = Vec::new();
     for generator in generators.iter().filter(|g| g.per_package()) {
@@ -97,19 +134,13 @@ pub fn run_all(
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, jobs.len().max(1));
-    let cx = Context {
-        universe,
-        crate_name,
-        boilerplate,
-    };
     let results: Vec<JobResult> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
                 let mine: Vec<_> = jobs.iter().skip(t).step_by(threads).copied().collect();
-                let cx = &cx;
                 scope.spawn(move || {
                     mine.into_iter()
-                        .map(|(g, pkg)| run_one(cx, g, pkg, output, boilerplate))
+                        .map(|(g, pkg)| run_one(cx, g, pkg, output))
                         .collect::<Vec<_>>()
                 })
             })
@@ -129,14 +160,9 @@ pub fn run_all(
         }
     }
     if let Some(root) = documents {
-        let cx = Context {
-            universe,
-            crate_name,
-            boilerplate,
-        };
         for generator in &generators {
             let started = Instant::now();
-            for (path, contents) in generator.generate_documents(&cx, root, diags) {
+            for (path, contents) in generator.generate_documents(cx, root, diags) {
                 files.insert(
                     path,
                     GeneratedFile {
@@ -159,11 +185,11 @@ struct JobResult {
     time: Duration,
 }
 
-fn run_one(cx: &Context<'_>, generator: &dyn Generator, pkg: &Package, output: &Path, boilerplate: &str) -> JobResult {
+fn run_one(cx: &Context<'_>, generator: &dyn Generator, pkg: &Package, output: &Path) -> JobResult {
     let started = Instant::now();
     let mut diags = Diagnostics::new();
     let file = generator.generate_package(cx, pkg, &mut diags).and_then(|tokens| {
-        match crate::render::format::render(generator.tool(), boilerplate, tokens) {
+        match crate::render::format::render(generator.tool(), cx.boilerplate, tokens) {
             Ok(contents) => {
                 let path = output.join(&pkg.dir).join(names::generated_file(generator.name()));
                 Some((
@@ -206,6 +232,34 @@ pub fn all() -> Vec<Box<dyn Generator>> {
 pub fn type_path(module: &str, name: &str) -> syn::Path {
     syn::parse_str(&format!("{module}::{name}"))
         .unwrap_or_else(|e| panic!("model path `{module}::{name}` is not a path: {e}"))
+}
+
+/// A hand-written function that generated code calls must have the signature generated code
+/// calls it with: `expected` is that signature as Rust writes it, for the message.
+pub fn check_signature(
+    f: &crate::model::Function,
+    params: &[(crate::model::Pass, &crate::model::TypeId)],
+    returns: &crate::model::Returns,
+    expected: &str,
+    diags: &mut Diagnostics,
+) -> bool {
+    if f.has_signature(params, returns) {
+        return true;
+    }
+    let params: Vec<&str> = f.params.iter().map(|p| p.written.as_str()).collect();
+    let returns = match &f.returns {
+        crate::model::Returns::Unit => String::new(),
+        crate::model::Returns::ConversionResult => " -> Result<(), ConversionError>".into(),
+        crate::model::Returns::Other(t) => format!(" -> {t}"),
+    };
+    diags.push(
+        Diagnostic::error(&f.loc, format!("hand-written `{}` has the wrong signature", f.name))
+            .label(format!("found `fn {}({}){returns}`", f.name, params.join(", ")))
+            .help(format!(
+                "write it as `{expected}`, or rename it if it is not meant for generated code"
+            )),
+    );
+    false
 }
 
 /// A hand-written function (conversion, defaulting) is called through its package's path, so its

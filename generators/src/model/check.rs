@@ -1,18 +1,22 @@
-//! Checks that span several items, run once after the model is built: kinds have the metadata
-//! the register generator needs, resource names do not collide, and kind-only tags sit on kinds.
+//! Checks that span several items, run once after the model is built: kinds have the shape the
+//! register generator needs, resource names do not collide within a package, group names do not
+//! collide in the clientset, and kind-only tags sit on kinds.
 
 use std::collections::BTreeMap;
 
 use super::tags::name as tag;
-use super::{External, Package, Type, TypeRef, Universe, names};
+use super::{Package, Type, TypeRef, Universe};
 use crate::diag::{Diagnostic, Diagnostics};
 
 /// Runs every cross-item check over the universe.
 pub fn check(universe: &Universe, diags: &mut Diagnostics) {
     for pkg in universe.packages.values() {
-        let mut resources: BTreeMap<String, &Type> = BTreeMap::new();
+        check_internal_openapi(pkg, diags);
+        unused_crd_tags(pkg, diags);
+        let mut resources: BTreeMap<&str, &Type> = BTreeMap::new();
         for ty in pkg.types.values() {
             check_enum_tag(ty, diags);
+            super::unions::unions(universe, ty, Some(diags));
             if !ty.is_kind() {
                 for name in [tag::GENCLIENT, tag::RESOURCE_NAME, tag::NON_NAMESPACED] {
                     if let Some(t) = ty.tags.get(name) {
@@ -26,19 +30,16 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
                 continue;
             }
             check_kind(pkg, ty, diags);
-            if is_list(ty) {
-                continue;
-            }
-            let resource = resource_name(ty);
-            if let Some(other) = resources.get(&resource) {
+            let Some(resource) = ty.resource() else { continue };
+            if let Some(other) = resources.get(resource.plural.as_str()) {
                 // Point at the `+resourceName` that caused the clash when there is one.
-                let at = ty.tags.get(tag::RESOURCE_NAME).map(|t| &t.loc).unwrap_or(&ty.loc);
+                let at = ty.tags.loc(tag::RESOURCE_NAME, &ty.loc);
                 diags.push(
                     Diagnostic::error(
-                        at,
+                        &at,
                         format!(
-                            "kinds `{}` and `{}` both map to resource `{resource}`",
-                            other.name, ty.name
+                            "kinds `{}` and `{}` both map to resource `{}`",
+                            other.name, ty.name, resource.plural
                         ),
                     )
                     .label("conflicting resource name")
@@ -46,7 +47,78 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
                     .help("set a distinct `+resourceName=<plural>` on one of them"),
                 );
             } else {
-                resources.insert(resource, ty);
+                resources.insert(&resource.plural, ty);
+            }
+        }
+    }
+    check_group_names(universe, diags);
+}
+
+/// A `+k8s:crd-gen:*` tag does something only on a kind (not a list) of a CRD package.
+fn unused_crd_tags(pkg: &Package, diags: &mut Diagnostics) {
+    for ty in pkg.types.values() {
+        let Some(t) = ty.tags.0.iter().find(|t| t.name.starts_with("k8s:crd-gen:")) else {
+            continue;
+        };
+        let why = if ty.resource().is_none() {
+            format!("`{}` is not a kind served by a CRD", ty.name)
+        } else if !pkg.attrs.crd || pkg.is_internal() {
+            format!("package `{}` is not tagged `//! +k8s:crd-gen=true`", pkg.path)
+        } else {
+            continue;
+        };
+        diags.push(
+            Diagnostic::error(&t.loc, format!("`+{}` does nothing here: {why}", t.name))
+                .label("unused CRD tag")
+                .help("CRD tags belong on the kinds of packages tagged `//! +k8s:crd-gen=true`"),
+        );
+    }
+}
+
+/// The internal version is never served, so an OpenAPI switch there does nothing.
+fn check_internal_openapi(pkg: &Package, diags: &mut Diagnostics) {
+    if !pkg.is_internal() {
+        return;
+    }
+    let on_types = pkg
+        .types
+        .values()
+        .filter(|t| t.attrs.openapi.enabled == Some(true))
+        .map(|t| t.tags.loc(tag::OPENAPI, &t.loc));
+    let on_package = (pkg.attrs.openapi == Some(true)).then(|| pkg.tag_loc(tag::OPENAPI));
+    for loc in on_package.into_iter().chain(on_types) {
+        diags.push(
+            Diagnostic::error(
+                &loc,
+                format!("`+k8s:openapi-gen=true` in the internal package `{}`", pkg.path),
+            )
+            .label("the internal version is never published")
+            .help("OpenAPI definitions belong to the external versions; remove the tag here"),
+        );
+    }
+}
+
+/// Two groups with one name in identifiers would share the clientset's accessors (client-gen's
+/// GroupGoName collision): `+groupGoName` tells them apart.
+fn check_group_names(universe: &Universe, diags: &mut Diagnostics) {
+    let mut seen: BTreeMap<&str, &Package> = BTreeMap::new();
+    for pkg in universe.packages.values().filter(|p| !p.is_internal()) {
+        match seen.get(pkg.group_go_name.as_str()) {
+            Some(other) if other.group != pkg.group => diags.push(
+                Diagnostic::error(
+                    &pkg.tag_loc(tag::GROUP_NAME),
+                    format!(
+                        "groups `{}` and `{}` have the same name in generated code, `{}`",
+                        other.group, pkg.group, pkg.group_go_name
+                    ),
+                )
+                .label(format!("clientset accessors such as `{}` would collide", pkg.accessor))
+                .related(&other.tag_loc(tag::GROUP_NAME), "the other group")
+                .help("give one of them `//! +groupGoName=<UpperCamelName>`"),
+            ),
+            Some(_) => {}
+            None => {
+                seen.insert(&pkg.group_go_name, pkg);
             }
         }
     }
@@ -54,12 +126,10 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
 
 /// `+enum` names a type whose values are a fixed set of strings: in Rust, an enum of unit variants.
 fn check_enum_tag(ty: &Type, diags: &mut Diagnostics) {
-    if let Some(t) = ty.tags.get(tag::ENUM)
-        && ty.unit_variants().is_none()
-    {
+    if ty.attrs.is_enum && ty.unit_variants().is_none() {
         diags.push(
             Diagnostic::error(
-                &t.loc,
+                &ty.tags.loc(tag::ENUM, &ty.loc),
                 format!("`+enum` is on `{}`, which is not an enum of unit variants", ty.name),
             )
             .label("not a string enum")
@@ -68,26 +138,11 @@ fn check_enum_tag(ty: &Type, diags: &mut Diagnostics) {
     }
 }
 
-/// The resource (plural) a kind is served under: `+resourceName` or the derived plural.
-pub fn resource_name(ty: &Type) -> String {
-    ty.tags
-        .value(tag::RESOURCE_NAME)
-        .map(str::to_string)
-        .unwrap_or_else(|| names::plural(&ty.name))
-}
-
-/// Whether a kind is a list: it has ListMeta rather than ObjectMeta.
-pub fn is_list(ty: &Type) -> bool {
-    ty.fields().iter().any(|f| f.ty.is_external(External::ListMeta))
-}
-
-/// The field holding ObjectMeta, for the Metadata impl.
-pub fn object_meta_field(ty: &Type) -> Option<&super::Field> {
-    ty.fields().iter().find(|f| f.ty.is_external(External::ObjectMeta))
-}
-
 fn check_kind(pkg: &Package, ty: &Type, diags: &mut Diagnostics) {
-    let Some(tm) = ty.type_meta_field() else { return };
+    let Some(kind) = &ty.kind else { return };
+    let Some(tm) = ty.fields().iter().find(|f| f.name == kind.type_meta) else {
+        return;
+    };
     if !pkg.is_internal() && !tm.flatten {
         diags.push(
             Diagnostic::error(
@@ -110,18 +165,7 @@ fn check_kind(pkg: &Package, ty: &Type, diags: &mut Diagnostics) {
             Diagnostic::error(&ty.loc, format!("kind `{}` has generic parameters", ty.name)).label("not supported"),
         );
     }
-    let has_meta = object_meta_field(ty).is_some() || is_list(ty);
-    if !has_meta {
-        diags.push(
-            Diagnostic::error(
-                &ty.loc,
-                format!("kind `{}` has TypeMeta but no metadata field", ty.name),
-            )
-            .label("missing `metadata: ObjectMeta`")
-            .help("add `pub metadata: ObjectMeta` (or `ListMeta` for a list kind)"),
-        );
-    }
-    if is_list(ty) {
+    if kind.is_list {
         let items = ty.fields().iter().find(|f| f.name == "items");
         if !matches!(items.map(|f| &f.ty), Some(TypeRef::Vec(_))) {
             diags.push(

@@ -2,24 +2,37 @@
 //! tags, resolved type references and source locations. Built once, then immutable; all
 //! collections are ordered.
 
+pub mod attrs;
 mod build;
 pub mod check;
+mod finish;
+mod items;
+pub mod json_fit;
+pub mod kind;
+pub mod known;
 pub mod names;
+mod primitive;
 mod resolve;
+pub mod schema;
 mod tag_values;
 pub mod tags;
+#[cfg(test)]
+mod tests;
+pub mod unions;
 pub mod validation;
+pub mod version;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
+pub use attrs::{FieldAttrs, PackageAttrs, TypeAttrs};
 pub use build::build;
+pub use kind::{Kind, Resource, Scope};
+pub use primitive::Primitive;
 pub use tags::Tags;
+pub use version::Version;
 
 use crate::diag::SourceLoc;
-
-/// The version name of a group's internal (hub) package.
-pub const INTERNAL_VERSION: &str = "__internal";
 
 /// Every API package of one apis source tree.
 #[derive(Debug, Default)]
@@ -40,21 +53,31 @@ impl Universe {
 pub struct Package {
     /// Module path (`crate::apps::v1`).
     pub path: String,
-    /// Directory relative to the apis source root (`apps/v1`).
+    /// The package's directory in outputs: its module path below the crate root (`apps/v1`).
     pub dir: String,
-    /// Display path of the package's `mod.rs`.
+    /// Display path of the file that defines the package's module (its `mod.rs`).
     pub mod_file: Arc<str>,
+    /// That file's directory relative to the apis source root, which its `#[path]`s start from.
+    pub mod_dir: String,
     /// API group (`apps`; empty for the core group).
     pub group: String,
-    /// Version (`v1`), or [`INTERNAL_VERSION`].
-    pub version: String,
-    /// Package tags (`//!` lines of `mod.rs`).
+    /// Version (`v1`), or the internal version.
+    pub version: Version,
+    /// The apiVersion string of the package's objects (`apps/v1`, `v1`).
+    pub api_version: String,
+    /// The group's name in identifiers (`Apps`; `+groupGoName`).
+    pub group_go_name: String,
+    /// The clientset's accessor of this group-version (`apps_v1`).
+    pub accessor: String,
+    /// The OpenAPI model-name prefix of its types (`io.k8s.api.apps.v1`).
+    pub model_package: String,
+    /// Package tags (`//!` lines of `mod.rs`), for their locations.
     pub tags: Tags,
+    /// The package tags, typed.
+    pub attrs: PackageAttrs,
     /// Names of every package-level tag written in the package's files, valid or not: a tag that
     /// was written but rejected has been reported, so its absence must not be reported again.
     pub written_tags: BTreeSet<String>,
-    /// Prose of the package doc comment.
-    pub docs: Vec<String>,
     /// Types of every file of the package, by name.
     pub types: BTreeMap<String, Type>,
     /// Hand-written free functions of every file of the package, by name.
@@ -68,22 +91,31 @@ pub struct Package {
 impl Package {
     /// Whether this is the group's internal (hub) version.
     pub fn is_internal(&self) -> bool {
-        self.version == INTERNAL_VERSION
+        self.version.is_internal()
     }
 
     /// Where a package tag is written, or the top of `mod.rs` when it is absent.
     pub fn tag_loc(&self, name: &str) -> SourceLoc {
-        self.tags.get(name).map(|t| t.loc.clone()).unwrap_or_else(|| SourceLoc {
+        let top = SourceLoc {
             file: self.mod_file.clone(),
             line: 1,
             col: 1,
             len: 1,
-        })
+        };
+        self.tags.loc(name, &top)
     }
 
-    /// Types that are kinds (have TypeMeta), in name order.
-    pub fn kinds(&self) -> impl Iterator<Item = &Type> {
-        self.types.values().filter(|t| t.is_kind())
+    /// Types that are kinds (have TypeMeta), in name order, with their kind.
+    pub fn kinds(&self) -> impl Iterator<Item = (&Type, &Kind)> {
+        self.types.values().filter_map(|t| Some((t, t.kind.as_ref()?)))
+    }
+
+    /// The id of one of this package's types.
+    pub fn id(&self, name: &str) -> TypeId {
+        TypeId {
+            package: self.path.clone(),
+            name: name.to_string(),
+        }
     }
 }
 
@@ -116,12 +148,20 @@ pub struct Type {
     pub module: String,
     /// Prose doc lines.
     pub docs: Vec<String>,
-    /// Type tags.
+    /// Type tags, for their locations.
     pub tags: Tags,
+    /// The type tags, typed.
+    pub attrs: TypeAttrs,
     /// Where the type's name is.
     pub loc: SourceLoc,
     /// Struct fields or enum variants.
     pub shape: Shape,
+    /// Set when the type is a kind (has TypeMeta).
+    pub kind: Option<Kind>,
+    /// How its `runtime::Object` impl reads and writes apiVersion and kind, when it asks for one.
+    pub object: Option<ObjectAccess>,
+    /// Which generators select it.
+    pub selection: Selection,
     /// Traits it derives (`Clone`, `Debug`, ...).
     pub derives: BTreeSet<String>,
     /// Traits implemented for it by hand somewhere in the package (`Clone`, ...).
@@ -132,17 +172,43 @@ pub struct Type {
     pub serde: bool,
 }
 
-impl Type {
-    /// The TypeMeta field, if this type is a kind.
-    pub fn type_meta_field(&self) -> Option<&Field> {
-        self.fields()
-            .iter()
-            .find(|f| f.ty.strip_option().is_external(External::TypeMeta))
-    }
+/// Where a `runtime::Object` keeps its apiVersion and kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ObjectAccess {
+    /// In a TypeMeta field of this name.
+    TypeMeta(String),
+    /// In two string fields of its own, as ObjectReference keeps them (`api_version`, `kind`).
+    Fields {
+        /// The apiVersion field's name.
+        api_version: String,
+        /// The kind field's name.
+        kind: String,
+    },
+}
 
+/// Which generators select a type, decided once from the package tag and the type's override;
+/// generic types are never selected.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Selection {
+    /// deepcopy: `+k8s:deepcopy-gen=package` unless `=false`, or `=true`.
+    pub deepcopy: bool,
+    /// defaults: a `+k8s:defaulter-gen` package unless `=false`, or `=true`.
+    pub defaults: bool,
+    /// openapi: an external `+k8s:openapi-gen=true` package unless `=false`, or `=true`.
+    pub openapi: bool,
+    /// conversion: not `+k8s:conversion-gen=false`.
+    pub conversion: bool,
+}
+
+impl Type {
     /// Whether the type is a kind: a struct with a TypeMeta field.
     pub fn is_kind(&self) -> bool {
-        self.type_meta_field().is_some()
+        self.kind.is_some()
+    }
+
+    /// The resource the kind is served as.
+    pub fn resource(&self) -> Option<&Resource> {
+        self.kind.as_ref()?.resource.as_ref()
     }
 
     /// Struct fields (empty for enums).
@@ -163,9 +229,34 @@ impl Type {
         }
     }
 
+    /// Whether a string enum: unit variants only, serialized by serde as their names (Go's string
+    /// types with constants).
+    pub fn string_enum(&self) -> Option<&[Variant]> {
+        self.unit_variants().filter(|_| self.serde)
+    }
+
+    /// The single field of a newtype struct (`struct JSON(serde_json::Value)`).
+    pub fn newtype(&self) -> Option<&Field> {
+        match &self.shape {
+            Shape::Struct { fields, tuple: true } if fields.len() == 1 => fields.first(),
+            _ => None,
+        }
+    }
+
+    /// Whether its JSON form is written by hand (a Serialize impl without serde derives), so its
+    /// fields say nothing about the wire.
+    pub fn hand_written_json(&self) -> bool {
+        self.impls.contains("Serialize") && !self.serde
+    }
+
     /// Whether `Clone` is derived or implemented by hand.
     pub fn has_clone(&self) -> bool {
-        self.derives.contains("Clone") || self.impls.contains("Clone")
+        self.implements("Clone")
+    }
+
+    /// Whether a trait is derived or implemented by hand: either counts.
+    pub fn implements(&self, name: &str) -> bool {
+        self.derives.contains(name) || self.impls.contains(name)
     }
 }
 
@@ -217,12 +308,16 @@ pub struct Field {
     pub optional: bool,
     /// serde `flatten`: inlined into the parent.
     pub flatten: bool,
+    /// serde `skip_serializing_if`: left out when empty, as Go's omitempty.
+    pub omitempty: bool,
     /// Never on the wire (serde `skip`).
     pub skip: bool,
     /// Prose doc lines.
     pub docs: Vec<String>,
-    /// Field tags.
+    /// Field tags, for their locations.
     pub tags: Tags,
+    /// The field tags, typed.
+    pub attrs: FieldAttrs,
     /// Where the field's name is.
     pub loc: SourceLoc,
     /// Where the field's type is written.
@@ -233,7 +328,7 @@ pub struct Field {
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TypeRef {
     /// `bool`, integers, floats, `char`.
-    Primitive(String),
+    Primitive(Primitive),
     /// `String`.
     String,
     /// `Option<T>`.
@@ -281,7 +376,7 @@ impl std::fmt::Display for TypeRef {
     /// The type as a reader would write it, for messages (`Option<Vec<String>>`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            TypeRef::Primitive(p) => f.write_str(p),
+            TypeRef::Primitive(p) => f.write_str(p.as_str()),
             TypeRef::String => f.write_str("String"),
             TypeRef::Option(t) => write!(f, "Option<{t}>"),
             TypeRef::Vec(t) => write!(f, "Vec<{t}>"),
@@ -322,17 +417,65 @@ pub enum External {
     Other,
 }
 
-/// A hand-written free function of a package (`convert_*`, `set_defaults_*`, ...).
+/// A hand-written free function of a package (`convert_*`, `set_defaults_*`, ...), with its
+/// signature resolved in its module, so a wrong one is a diagnostic rather than a compile error in
+/// generated code.
 #[derive(Debug)]
 pub struct Function {
     /// Function name.
     pub name: String,
     /// Defining module.
     pub module: String,
-    /// Parameter types as written, normalised token text.
-    pub inputs: Vec<String>,
-    /// Return type as written, normalised token text (empty for `()`).
-    pub output: String,
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// Its return type.
+    pub returns: Returns,
     /// Where the name is.
     pub loc: SourceLoc,
+}
+
+/// How a parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pass {
+    /// `&T`.
+    Ref,
+    /// `&mut T`.
+    RefMut,
+    /// By value (or a receiver).
+    Value,
+}
+
+/// One parameter of a hand-written function.
+#[derive(Debug)]
+pub struct Param {
+    /// The type as written (`&v1::Deployment`).
+    pub written: String,
+    /// How it is passed.
+    pub pass: Pass,
+    /// The type behind the reference, when it resolves.
+    pub ty: Option<TypeRef>,
+}
+
+/// What a hand-written function returns.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Returns {
+    /// `()`.
+    Unit,
+    /// `Result<(), ConversionError>` (the runtime's, by any path).
+    ConversionResult,
+    /// Anything else, as written.
+    Other(String),
+}
+
+impl Function {
+    /// Whether the parameters are exactly these, passed this way, and the return type is `returns`.
+    pub fn has_signature(&self, params: &[(Pass, &TypeId)], returns: &Returns) -> bool {
+        self.params.len() == params.len()
+            && self.returns == *returns
+            && self
+                .params
+                .iter()
+                .zip(params)
+                .all(|(p, (pass, id))| p.pass == *pass && matches!(&p.ty, Some(TypeRef::Named(t)) if t == *id))
+    }
 }

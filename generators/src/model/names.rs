@@ -1,7 +1,9 @@
-//! Names derived from the model in one place: resource plurals (Kubernetes' rules plus an
-//! exceptions table), generated file and module names, and Rust identifiers.
+//! Every name derived from the model, computed in one place: resource plurals (gengo's rules plus
+//! an exceptions table), singulars, list kinds, apiVersion strings, conversion and defaulting
+//! function names, generated file and module names, the clientset's group accessors, OpenAPI model
+//! names, and Rust identifiers.
 
-use heck::ToSnakeCase;
+use heck::{ToSnakeCase, ToUpperCamelCase};
 
 /// Kinds whose plural the rules get wrong, and what Kubernetes actually serves.
 const PLURAL_EXCEPTIONS: &[(&str, &str)] = &[
@@ -10,11 +12,13 @@ const PLURAL_EXCEPTIONS: &[(&str, &str)] = &[
     ("PodSecurityPolicy", "podsecuritypolicies"),
     ("EndpointSlice", "endpointslices"),
     ("Chaos", "chaos"),
+    ("ResourceClaimParameters", "resourceclaimparameters"),
+    ("ResourceClassParameters", "resourceclassparameters"),
 ];
 
-/// The resource name (lower-case plural) of a kind, as client-gen and the API server name it:
-/// an exception if listed, otherwise `-es` after s/x/z/ch/sh, `-ies` after a consonant + y,
-/// else `-s`.
+/// The resource name (lower-case plural) of a kind, as client-gen names it (gengo's plural
+/// namer): an exception if listed, otherwise `-es` after s/x/z/ch/sh, `-ies` after a consonant +
+/// y, `-ves` for f and fe, else `-s`.
 pub fn plural(kind: &str) -> String {
     if let Some((_, p)) = PLURAL_EXCEPTIONS.iter().find(|(k, _)| *k == kind) {
         return (*p).to_string();
@@ -24,24 +28,128 @@ pub fn plural(kind: &str) -> String {
     if bytes.len() < 2 {
         return lower;
     }
-    let last = bytes[bytes.len() - 1];
-    let before = bytes[bytes.len() - 2];
+    let (last, before) = (bytes[bytes.len() - 1], bytes[bytes.len() - 2]);
+    let stem = |n: usize| &lower[..lower.len() - n];
     match last {
         b's' | b'x' | b'z' => format!("{lower}es"),
         b'h' if before == b'c' || before == b's' => format!("{lower}es"),
-        b'y' if !b"aeiou".contains(&before) => format!("{}ies", &lower[..lower.len() - 1]),
+        b'y' if !b"aeiou".contains(&before) => format!("{}ies", stem(1)),
+        b'e' if before == b'f' => format!("{}ves", stem(2)),
+        b'f' => format!("{}ves", stem(1)),
         _ => format!("{lower}s"),
     }
 }
 
+/// The singular resource name: the lower-case kind (`deployment`).
+pub fn singular(kind: &str) -> String {
+    kind.to_lowercase()
+}
+
+/// The list kind of a kind: `DeploymentList`.
+pub fn list_kind(kind: &str) -> String {
+    format!("{kind}List")
+}
+
+/// An apiVersion string: `apps/v1`, or `v1` for the core group.
+pub fn api_version(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        version.to_string()
+    } else {
+        format!("{group}/{version}")
+    }
+}
+
+/// The last segment of a module path (`crate::apps::v1` -> `v1`), which names a package in
+/// function names, as Go's package name does.
+pub fn package_short(path: &str) -> &str {
+    path.rsplit("::").next().unwrap_or(path)
+}
+
+/// `convert_v1_deployment_to_apps_deployment`: the snake-case form of code-generator's
+/// `Convert_v1_Deployment_To_apps_Deployment`, between the packages named `from` and `to`.
+pub fn conversion_fn(from: &str, to: &str, type_name: &str) -> String {
+    let t = type_name.to_snake_case();
+    format!("convert_{}_{t}_to_{}_{t}", package_short(from), package_short(to))
+}
+
+/// The generated half of a conversion that the public function calls: `auto_<conversion_fn>`.
+pub fn auto_conversion_fn(from: &str, to: &str, type_name: &str) -> String {
+    format!("auto_{}", conversion_fn(from, to, type_name))
+}
+
+/// `convert_url_values_to_v1_pod_log_options`: Go's `Convert_url_Values_To_v1_PodLogOptions`,
+/// the decoding of a `+k8s:conversion-gen:explicit-from=net/url.Values` kind from query parameters.
+pub fn query_conversion_fn(package: &str, type_name: &str) -> String {
+    format!(
+        "convert_url_values_to_{}_{}",
+        package_short(package),
+        type_name.to_snake_case()
+    )
+}
+
+/// The hand-written defaulter of a type: `set_defaults_deployment` (Go's `SetDefaults_Deployment`).
+pub fn defaults_fn(type_name: &str) -> String {
+    format!("set_defaults_{}", type_name.to_snake_case())
+}
+
+/// The generated defaulter of a type: `set_object_defaults_deployment`.
+pub fn object_defaults_fn(type_name: &str) -> String {
+    format!("set_object_defaults_{}", type_name.to_snake_case())
+}
+
 /// The file a generator writes into a package: `zz_generated_<name>.rs`.
 pub fn generated_file(generator: &str) -> String {
-    format!("zz_generated_{}.rs", generator.to_snake_case())
+    format!("{}.rs", generated_module(generator))
 }
 
 /// The module name that includes a generated file.
 pub fn generated_module(generator: &str) -> String {
     format!("zz_generated_{}", generator.to_snake_case())
+}
+
+/// Whether a file name is one the generators write (`zz_generated_*.rs`), never an input.
+pub fn is_generated_file(file_name: &str) -> bool {
+    file_name.starts_with("zz_generated_") && file_name.ends_with(".rs")
+}
+
+/// A group's name in identifiers, as client-gen's GroupGoName: `+groupGoName`, else the group's
+/// first DNS label (`core` for the core group), upper camel case (`Apps`, `Flowcontrol`,
+/// `ExampleGroup` for `example-group.io`).
+pub fn group_go_name(group: &str, tag: Option<&str>) -> String {
+    let source = match tag {
+        Some(t) => t,
+        None if group.is_empty() => "core",
+        None => group.split('.').next().unwrap_or(group),
+    };
+    source.to_upper_camel_case()
+}
+
+/// The clientset's accessor of a group-version: `apps_v1`, `core_v1`, `second_example_v1`
+/// (client-go's `AppsV1()`).
+pub fn group_accessor(group_go_name: &str, version: &str) -> String {
+    format!("{}_{version}", group_go_name.to_snake_case())
+}
+
+/// The OpenAPI model-name prefix of a package: `+k8s:openapi-model-package` when written; for
+/// Kubernetes' own groups (the core group, groups without a dot, `*.k8s.io`) the package's module
+/// path under `io.k8s.api`, as openapi-gen follows the Go import path
+/// (`crate::rbac::v1` -> `io.k8s.api.rbac.v1`); for other groups the group's DNS name reversed,
+/// then the version (`widgets.example.dev` -> `dev.example.widgets.v1`).
+pub fn model_package(tag: Option<&str>, group: &str, version: &str, module_path: &str) -> String {
+    if let Some(p) = tag {
+        return p.to_string();
+    }
+    if group.is_empty() || !group.contains('.') || group.ends_with(".k8s.io") {
+        let below: Vec<&str> = module_path.split("::").skip(1).collect();
+        return format!("io.k8s.api.{}", below.join("."));
+    }
+    let reversed: Vec<&str> = group.split('.').rev().collect();
+    format!("{}.{version}", reversed.join("."))
+}
+
+/// A model name: `io.k8s.api.apps.v1.Deployment`.
+pub fn model_name(model_package: &str, type_name: &str) -> String {
+    format!("{model_package}.{type_name}")
 }
 
 /// A Rust identifier for `name`: raw for keywords, `_` suffix where raw is not allowed, `_` prefix
@@ -69,13 +177,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn plurals_follow_kubernetes() {
+    fn plurals_follow_client_gen() {
         let cases = [
             ("Pod", "pods"),
             ("Deployment", "deployments"),
             ("ReplicaSet", "replicasets"),
-            ("StatefulSet", "statefulsets"),
-            ("ConfigMap", "configmaps"),
             ("Namespace", "namespaces"),
             ("Ingress", "ingresses"),
             ("NetworkPolicy", "networkpolicies"),
@@ -83,14 +189,93 @@ mod tests {
             ("Match", "matches"),
             ("Mesh", "meshes"),
             ("Box", "boxes"),
+            ("Quiz", "quizes"),
+            ("Leaf", "leaves"),
+            ("Knife", "knives"),
             ("Endpoints", "endpoints"),
+            ("PodSecurityPolicy", "podsecuritypolicies"),
             ("FabricGateway", "fabricgateways"),
             ("BackupRepo", "backuprepos"),
+            ("ComponentStatus", "componentstatuses"),
             ("A", "a"),
         ];
         for (kind, want) in cases {
             assert_eq!(plural(kind), want, "{kind}");
         }
+    }
+
+    #[test]
+    fn derived_names() {
+        assert_eq!(singular("StatefulSet"), "statefulset");
+        assert_eq!(list_kind("Pod"), "PodList");
+        assert_eq!(api_version("", "v1"), "v1");
+        assert_eq!(api_version("apps", "v1beta2"), "apps/v1beta2");
+        assert_eq!(
+            conversion_fn("crate::apps::v1", "crate::apps", "DeploymentSpec"),
+            "convert_v1_deployment_spec_to_apps_deployment_spec"
+        );
+        assert_eq!(
+            auto_conversion_fn("crate::apps", "crate::apps::v1", "Scale"),
+            "auto_convert_apps_scale_to_v1_scale"
+        );
+        assert_eq!(
+            query_conversion_fn("crate::core::v1", "PodLogOptions"),
+            "convert_url_values_to_v1_pod_log_options"
+        );
+        assert_eq!(defaults_fn("PodSpec"), "set_defaults_pod_spec");
+        assert_eq!(object_defaults_fn("Pod"), "set_object_defaults_pod");
+        assert_eq!(
+            generated_file("prerelease-lifecycle"),
+            "zz_generated_prerelease_lifecycle.rs"
+        );
+        assert_eq!(generated_module("deepcopy"), "zz_generated_deepcopy");
+        assert!(is_generated_file("zz_generated_deepcopy.rs") && !is_generated_file("types.rs"));
+    }
+
+    #[test]
+    fn group_accessors() {
+        let accessor = |g: &str, tag: Option<&str>, v: &str| group_accessor(&group_go_name(g, tag), v);
+        assert_eq!(accessor("apps", None, "v1"), "apps_v1");
+        assert_eq!(accessor("", None, "v1"), "core_v1");
+        assert_eq!(accessor("rbac.authorization.k8s.io", None, "v1"), "rbac_v1");
+        assert_eq!(
+            accessor("flowcontrol.apiserver.k8s.io", None, "v1beta2"),
+            "flowcontrol_v1beta2"
+        );
+        assert_eq!(
+            accessor("example-group.hyphens.example.dev", None, "v1"),
+            "example_group_v1"
+        );
+        assert_eq!(
+            accessor("example.dev", Some("SecondExample"), "v1"),
+            "second_example_v1"
+        );
+        assert_eq!(group_go_name("apps", None), "Apps");
+    }
+
+    #[test]
+    fn model_names_follow_openapi_gen() {
+        assert_eq!(
+            model_package(None, "rbac.authorization.k8s.io", "v1", "crate::rbac::v1"),
+            "io.k8s.api.rbac.v1"
+        );
+        assert_eq!(model_package(None, "", "v1", "crate::core::v1"), "io.k8s.api.core.v1");
+        assert_eq!(
+            model_package(None, "apps", "v1", "crate::apps::v1"),
+            "io.k8s.api.apps.v1"
+        );
+        assert_eq!(
+            model_package(None, "widgets.example.dev", "v1", "crate::widgets::v1"),
+            "dev.example.widgets.v1"
+        );
+        assert_eq!(
+            model_package(Some("io.x.v1"), "apps", "v1", "crate::apps::v1"),
+            "io.x.v1"
+        );
+        assert_eq!(
+            model_name("io.k8s.api.apps.v1", "Deployment"),
+            "io.k8s.api.apps.v1.Deployment"
+        );
     }
 
     #[test]
@@ -100,6 +285,5 @@ mod tests {
         assert_eq!(ident("replicas").to_string(), "replicas");
         assert_eq!(ident("0").to_string(), "_0");
         assert!(matches!(member("0"), syn::Member::Unnamed(_)));
-        assert_eq!(generated_file("deepcopy"), "zz_generated_deepcopy.rs");
     }
 }

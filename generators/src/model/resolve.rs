@@ -4,10 +4,11 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::{External, TypeId, TypeRef};
+use super::{External, Primitive, TypeId, TypeRef};
 
 /// What resolution needs to know about the whole crate: which module belongs to which package and
 /// which type names each package defines.
+#[derive(Default)]
 pub struct Index {
     /// Module path (`crate::apps::v1::types`) -> package path (`crate::apps::v1`).
     pub module_package: BTreeMap<String, String>,
@@ -120,9 +121,10 @@ impl<'a> Scope<'a> {
                 }
                 [base, rest.to_vec()].concat()
             }
-            f if EXTERN_CRATES.contains(&f) => segs.to_vec(),
+            // An import shadows the extern prelude, as in rustc: `use crate::core;` then `core::X`.
             f => match self.uses.get(f) {
                 Some(abs) => [abs.clone(), segs[1..].to_vec()].concat(),
+                None if EXTERN_CRATES.contains(&f) => segs.to_vec(),
                 // Uniform paths: a bare first segment names a child module of this module.
                 None => [self.module.clone(), segs.to_vec()].concat(),
             },
@@ -163,8 +165,8 @@ impl<'a> Scope<'a> {
         // Single names: primitives and the std prelude first, then this package, then imports.
         let abs = if written.len() == 1 && path.leading_colon.is_none() {
             let name = written[0].as_str();
-            if is_primitive(name) {
-                return Ok(TypeRef::Primitive(name.to_string()));
+            if let Some(p) = Primitive::parse(name) {
+                return Ok(TypeRef::Primitive(p));
             }
             match name {
                 "String" => return Ok(TypeRef::String),
@@ -247,6 +249,10 @@ impl<'a> Scope<'a> {
                 Some(TypeRef::External(External::TypeMeta, "kube_core::TypeMeta".into()))
             }
             "serde_json" if last == "Value" => Some(TypeRef::External(External::Json, "serde_json::Value".into())),
+            // The runtime crate's wire forms of the meta types k8s-openapi lacks.
+            "runtime" if abs.len() == 4 && abs[1] == "meta" && abs[2] == "v1" => {
+                Some(TypeRef::External(External::Other, abs.join("::")))
+            }
             _ => None,
         }
     }
@@ -266,28 +272,6 @@ fn k8s_openapi_kind(abs: &[String]) -> External {
         "k8s_openapi::ByteString" => External::ByteString,
         _ => External::Other,
     }
-}
-
-fn is_primitive(name: &str) -> bool {
-    matches!(
-        name,
-        "bool"
-            | "char"
-            | "i8"
-            | "i16"
-            | "i32"
-            | "i64"
-            | "i128"
-            | "isize"
-            | "u8"
-            | "u16"
-            | "u32"
-            | "u64"
-            | "u128"
-            | "usize"
-            | "f32"
-            | "f64"
-    )
 }
 
 fn generic_args(path: &syn::Path) -> Vec<&syn::Type> {
@@ -387,6 +371,11 @@ mod tests {
         assert_eq!(
             resolve("use crate::core::v1::*;", "PodTemplateSpec"),
             Ok(named("crate::core::v1", "PodTemplateSpec"))
+        );
+        assert_eq!(
+            resolve("use crate::core;", "core::v1::PodTemplateSpec"),
+            Ok(named("crate::core::v1", "PodTemplateSpec")),
+            "an import shadows the core crate"
         );
     }
 

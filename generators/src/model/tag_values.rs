@@ -231,7 +231,9 @@ pub fn is_dns_label(l: &str) -> bool {
         && !l.ends_with('-')
 }
 
-/// `+genclient:method=Name,verb=get[,subresource=s][,input=path][,result=path]`.
+/// `+genclient:method=Name,verb=get[,subresource=s][,input=path][,result=path]`, with
+/// client-gen's rules: `input=` only for create, update and apply; `result=` for create, update,
+/// get, list, patch and apply; no custom updateStatus, deleteCollection, watch or delete.
 fn check_method(v: &str) -> Result<(), String> {
     let expected = "`Name,verb=<verb>[,subresource=<name>][,input=<path>][,result=<path>]`";
     let mut parts = v.split(',');
@@ -239,16 +241,33 @@ fn check_method(v: &str) -> Result<(), String> {
     if syn::parse_str::<syn::Ident>(method).is_err() {
         return Err(expected.into());
     }
-    let mut verb = false;
+    let (mut verb, mut input, mut result) = (None, false, false);
     for part in parts {
         match part.split_once('=') {
-            Some(("verb", x)) if VERBS.contains(&x) => verb = true,
+            Some(("verb", x)) if VERBS.contains(&x) => verb = Some(x),
             Some(("subresource", x)) if !x.is_empty() => {}
-            Some(("input" | "result", x)) if syn::parse_str::<syn::Path>(x).is_ok() => {}
+            Some(("input", x)) if syn::parse_str::<syn::Path>(x).is_ok() => input = true,
+            Some(("result", x)) if syn::parse_str::<syn::Path>(x).is_ok() => result = true,
             _ => return Err(expected.into()),
         }
     }
-    if verb { Ok(()) } else { Err(expected.into()) }
+    let Some(verb) = verb else { return Err(expected.into()) };
+    if ["updateStatus", "deleteCollection", "watch", "delete"].contains(&verb) {
+        return Err(format!(
+            "{expected} with a verb custom methods support (not `{verb}`: use the standard verb)"
+        ));
+    }
+    if input && !["create", "update", "apply"].contains(&verb) {
+        return Err(format!(
+            "`input=` only with verb create, update or apply (not `{verb}`)"
+        ));
+    }
+    if result && !["create", "update", "get", "list", "patch", "apply"].contains(&verb) {
+        return Err(format!(
+            "`result=` only with verb create, update, get, list, patch or apply (not `{verb}`)"
+        ));
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -20,6 +20,7 @@ pub mod name {
     pub const REGISTER: &str = "k8s:register-gen";
     pub const CONVERSION: &str = "k8s:conversion-gen";
     pub const CONVERSION_EXTERNAL_TYPES: &str = "k8s:conversion-gen-external-types";
+    pub const CONVERSION_EXPLICIT_FROM: &str = "k8s:conversion-gen:explicit-from";
     pub const DEFAULTER: &str = "k8s:defaulter-gen";
     pub const DEFAULTER_INPUT: &str = "k8s:defaulter-gen-input";
     pub const OPENAPI: &str = "k8s:openapi-gen";
@@ -52,6 +53,7 @@ pub mod name {
     pub const NULLABLE: &str = "nullable";
     pub const UNION: &str = "union";
     pub const UNION_DISCRIMINATOR: &str = "unionDiscriminator";
+    pub const UNION_DEPRECATED: &str = "unionDeprecated";
     pub const IS_SUBRESOURCE: &str = "k8s:isSubresource";
     pub const CRD: &str = "k8s:crd-gen";
     pub const CRD_STORAGE_VERSION: &str = "k8s:crd-gen:storageversion";
@@ -192,6 +194,13 @@ static TABLE: &[Spec] = &[
         true,
     ),
     spec(n::CONVERSION_EXTERNAL_TYPES, Some(Path), None, None, false),
+    spec(
+        n::CONVERSION_EXPLICIT_FROM,
+        None,
+        Some(OneOf(&[super::known::URL_VALUES])),
+        None,
+        false,
+    ),
     spec(n::DEFAULTER, Some(Ident), Some(OneOf(BOOL)), None, false),
     spec(n::DEFAULTER_INPUT, Some(Path), None, None, false),
     spec(n::OPENAPI, Some(OneOf(BOOL)), Some(OpenApi), Some(OpenApi), true),
@@ -246,8 +255,9 @@ static TABLE: &[Spec] = &[
     spec(n::ENUM, None, Some(Flag), None, false),
     spec(n::FEATURE_GATE, None, None, Some(Text), true),
     spec(n::NULLABLE, None, None, Some(Flag), false),
-    spec(n::UNION, None, Some(Flag), Some(Flag), false),
+    spec(n::UNION, None, Some(Flag), None, false),
     spec(n::UNION_DISCRIMINATOR, None, None, Some(Flag), false),
+    spec(n::UNION_DEPRECATED, None, None, Some(Flag), false),
     spec(n::IS_SUBRESOURCE, Some(Subresource), Some(Subresource), None, false),
     spec(n::CRD, Some(OneOf(BOOL)), Some(OneOf(&["false"])), None, false),
     spec(n::CRD_STORAGE_VERSION, None, Some(Flag), None, false),
@@ -364,6 +374,11 @@ impl Tags {
         self.get(name).is_some()
     }
 
+    /// Where the first tag of that name is written, or `otherwise` when it is absent.
+    pub fn loc(&self, name: &str, otherwise: &SourceLoc) -> SourceLoc {
+        self.get(name).map_or_else(|| otherwise.clone(), |t| t.loc.clone())
+    }
+
     /// Every tag of that name.
     pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Tag> + 'a {
         self.0.iter().filter(move |t| t.name == name)
@@ -423,14 +438,24 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
 /// Whether a tag name belongs to our namespaces (known, `k8s:`/`genclient` prefixed, or a typo of a
 /// known name).
 pub fn in_our_namespace(name: &str) -> bool {
+    if FOREIGN.contains(&name) {
+        return false;
+    }
     TABLE.iter().any(|s| s.name == table_name(name))
         || name.starts_with("k8s:")
         || name.starts_with("genclient")
         || suggest(name).is_some()
 }
 
+/// Tags in the `+k8s:` namespace that belong to Kubernetes' other tools, known and ignored:
+/// go-to-protobuf's package switch (in every doc.go of k8s.io/api) and its reserved field numbers.
+const FOREIGN: &[&str] = &["k8s:protobuf-gen", "k8s:deprecated"];
+
 /// The error for a tag that is not in the table, if the tag is in our namespace.
 fn unknown(tag: &RawTag) -> Option<Diagnostic> {
+    if FOREIGN.contains(&tag.name.as_str()) {
+        return None;
+    }
     let suggestion = suggest(&tag.name);
     let ours = tag.name.starts_with("k8s:") || tag.name.starts_with("genclient") || suggestion.is_some();
     if !ours {

@@ -65,8 +65,8 @@ impl Kind {
         match t {
             TypeRef::Option(inner) | TypeRef::Box(inner) => Kind::of(universe, inner),
             TypeRef::String => Kind::String,
-            TypeRef::Primitive(p) if p == "char" => Kind::String,
-            TypeRef::Primitive(p) if p != "bool" => Kind::Number,
+            TypeRef::Primitive(super::Primitive::Char) => Kind::String,
+            TypeRef::Primitive(p) if p.is_number() => Kind::Number,
             TypeRef::Vec(_) => Kind::Array,
             TypeRef::Map { .. } => Kind::Map,
             TypeRef::External(External::Time | External::MicroTime | External::ByteString, _) => Kind::String,

@@ -133,6 +133,16 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
     block.open_raw = None;
     match parse_tag(text) {
         Ok((name, value)) => block.tags.push(RawTag { name, value, loc }),
+        // Another tool's dotted tag whose name our grammar does not allow
+        // (`+protobuf.options.(gogoproto.goproto_stringer)=false`): kept as written, for the tag
+        // table to ignore as foreign.
+        Err(_) if foreign_name(text) => {
+            let (name, value) = match text[1..].split_once('=') {
+                Some((n, v)) => (n.to_string(), Some(v.trim().to_string())),
+                None => (text[1..].to_string(), None),
+            };
+            block.tags.push(RawTag { name, value, loc });
+        }
         Err(why) => {
             let name = text[1..]
                 .split(|c: char| c == '=' || c.is_whitespace())
@@ -146,6 +156,17 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
             );
         }
     }
+}
+
+/// Whether a tag line that breaks our name grammar is another tool's: its name, up to the first
+/// character our names never hold, has a `.` namespace and is not in ours (`k8s:`, `genclient`).
+fn foreign_name(text: &str) -> bool {
+    let name = text[1..].split('=').next().unwrap_or_default();
+    let end = name
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/')))
+        .unwrap_or(name.len());
+    let prefix = &name[..end];
+    prefix.contains('.') && !prefix.starts_with("k8s:") && !prefix.starts_with("genclient")
 }
 
 /// kube-openapi's raw-string marker form, `+k8s:validation:<key>><text>`: the key and the text,
@@ -266,6 +287,16 @@ mod tests {
             ]
         );
         assert_eq!(b.tags[0].loc.line, 1);
+    }
+
+    #[test]
+    fn dotted_tags_of_other_tools_are_kept_for_the_tag_table() {
+        let (b, errs) = block("/// +protobuf.options.(gogoproto.goproto_stringer)=false\nstruct A;");
+        assert!(errs.is_empty(), "{errs:?}");
+        assert_eq!(b.tags[0].name, "protobuf.options.(gogoproto.goproto_stringer)");
+        assert_eq!(b.tags[0].value.as_deref(), Some("false"));
+        let (_, errs) = block("/// +group Name=x\nstruct A;");
+        assert_eq!(errs.len(), 1);
     }
 
     #[test]

@@ -13,11 +13,11 @@ mod value;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, Generator, check_reexported, type_path};
+use super::{Context, Generator, check_reexported, check_signature, type_path};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::model::names::{self, ident};
 use crate::model::tags::name as tag;
-use crate::model::{External, Field, Package, Shape, Type, Variant};
+use crate::model::{External, Field, Package, Pass, Returns, Shape, Type, Variant};
 use pairs::Direction;
 use value::Rules;
 
@@ -38,13 +38,21 @@ impl Generator for Conversion {
     }
 
     fn applies(&self, pkg: &Package) -> bool {
-        pkg.tags.value(tag::CONVERSION).is_some_and(|v| v != "false")
+        !pkg.attrs.conversion_peers.is_empty()
+    }
+
+    fn registers(&self) -> Option<&'static str> {
+        Some("register_conversions")
+    }
+
+    fn reexported(&self) -> bool {
+        true
     }
 
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
         let universe = cx.universe;
         let Some(peer) = pairs::peer(universe, pkg) else {
-            let value = pkg.tags.value(tag::CONVERSION).unwrap_or_default();
+            let value = pkg.attrs.conversion_peers.join(",");
             diags.push(
                 Diagnostic::error(
                     &pkg.tag_loc(tag::CONVERSION),
@@ -66,7 +74,8 @@ impl Generator for Conversion {
             );
             return None;
         }
-        let rules = Rules { universe };
+        let rules = Rules { universe, rt: cx.rt() };
+        let rt = &rules.rt;
         let mut local = Diagnostics::new();
         let (mut items, mut registrations) = (Vec::new(), Vec::new());
         for ty in pkg.types.values() {
@@ -116,7 +125,7 @@ impl Generator for Conversion {
             #![doc = #doc]
 
             /// Registers the conversion of every kind of this package to and from the internal version.
-            pub fn register_conversions(scheme: &mut ::runtime::Scheme) -> ::core::result::Result<(), ::runtime::SchemeError> {
+            pub fn register_conversions(scheme: &mut #rt::Scheme) -> ::core::result::Result<(), #rt::SchemeError> {
                 #(#registrations)*
                 ::core::result::Result::Ok(())
             }
@@ -143,7 +152,8 @@ struct Manual<'a> {
 fn direction_items(rules: &Rules<'_>, d: &Direction<'_>, diags: &mut Diagnostics) -> Vec<TokenStream> {
     let (src, dst) = (d.from.1, d.to.1);
     let name = d.name();
-    let auto = quote::format_ident!("auto_{}", name);
+    let rt = &rules.rt;
+    let auto = ident(&d.auto_name());
     let public = ident(&name);
     let (a, b) = (path_of(src), path_of(dst));
     let (body, manual) = body(rules, src, dst);
@@ -156,31 +166,35 @@ fn direction_items(rules: &Rules<'_>, d: &Direction<'_>, diags: &mut Diagnostics
         );
         items.push(quote! {
             #[doc = #doc]
-            pub fn #auto(input: &#a, out: &mut #b) -> ::core::result::Result<(), ::runtime::ConversionError> {
+            pub fn #auto(input: &#a, out: &mut #b) -> ::core::result::Result<(), #rt::ConversionError> {
                 #body
                 ::core::result::Result::Ok(())
             }
         });
-    }
-    if let Some(hand) = d.home.functions.get(&name) {
-        check_reexported(d.home, hand, diags);
-        return items;
-    }
-    if body.is_some() && manual.is_empty() {
-        let doc = format!(" Converts `{}` to `{}`.", display(d.from.0, src), display(d.to.0, dst));
-        items.push(quote! {
-            #[doc = #doc]
-            pub fn #public(input: &#a, out: &mut #b) -> ::core::result::Result<(), ::runtime::ConversionError> {
-                #auto(input, out)
-            }
-        });
-        return items;
     }
     let signature = format!(
         "pub fn {name}(input: &{}, out: &mut {}) -> Result<(), runtime::ConversionError>",
         display(d.from.0, src),
         display(d.to.0, dst)
     );
+    if let Some(hand) = d.home.functions.get(&name) {
+        let (from, to) = (d.from.0.id(&src.name), d.to.0.id(&dst.name));
+        let params = [(Pass::Ref, &from), (Pass::RefMut, &to)];
+        if check_signature(hand, &params, &Returns::ConversionResult, &signature, diags) {
+            check_reexported(d.home, hand, diags);
+        }
+        return items;
+    }
+    if body.is_some() && manual.is_empty() {
+        let doc = format!(" Converts `{}` to `{}`.", display(d.from.0, src), display(d.to.0, dst));
+        items.push(quote! {
+            #[doc = #doc]
+            pub fn #public(input: &#a, out: &mut #b) -> ::core::result::Result<(), #rt::ConversionError> {
+                #auto(input, out)
+            }
+        });
+        return items;
+    }
     let calls = if body.is_some() {
         format!("; it may call `auto_{name}(input, out)?` first and then convert the rest")
     } else {
@@ -297,7 +311,7 @@ fn body<'a>(rules: &Rules<'_>, src: &'a Type, dst: &'a Type) -> (Option<TokenStr
 /// Whether a field takes part in conversion: TypeMeta is set by the Scheme after converting, and
 /// `+k8s:conversion-gen=false` opts a field out.
 fn converts(f: &Field) -> bool {
-    !f.ty.strip_option().is_external(External::TypeMeta) && f.tags.value(tag::CONVERSION) != Some("false")
+    !f.ty.strip_option().is_external(External::TypeMeta) && !f.attrs.conversion_opt_out
 }
 
 /// One `match` arm from a source variant to the same-named destination variant.

@@ -2,46 +2,27 @@
 //! by the conversion generator (which writes the functions) and the field rules (which call the
 //! functions of nested types, in this package or any other).
 
-use heck::ToSnakeCase;
-
-use crate::model::tags::name as tag;
-use crate::model::{Package, Type, TypeId, Universe};
+use crate::model::{Package, Type, TypeId, Universe, names};
 
 /// The internal (hub) package an external package converts through: the first path of
-/// `+k8s:conversion-gen`, unless it is `false`.
+/// `+k8s:conversion-gen`.
 pub fn peer<'u>(universe: &'u Universe, pkg: &Package) -> Option<&'u Package> {
-    let value = pkg.tags.value(tag::CONVERSION)?;
-    let first = value.split(',').next()?.trim();
-    if first == "false" {
-        return None;
-    }
-    universe.packages.get(first)
+    universe.packages.get(pkg.attrs.conversion_peers.first()?)
 }
 
 /// The package holding the external types: `+k8s:conversion-gen-external-types`, or the package
 /// itself.
 pub fn types_package<'u>(universe: &'u Universe, pkg: &'u Package) -> &'u Package {
-    pkg.tags
-        .value(tag::CONVERSION_EXTERNAL_TYPES)
+    pkg.attrs
+        .conversion_external_types
+        .as_ref()
         .and_then(|p| universe.packages.get(p))
         .unwrap_or(pkg)
 }
 
-/// The short package name used in function names: the module's last segment (`v1`, `apps`).
-pub fn short(pkg: &Package) -> &str {
-    pkg.path.rsplit("::").next().unwrap_or(&pkg.path)
-}
-
-/// `convert_v1_deployment_to_apps_deployment`: the snake-case form of code-generator's
-/// `Convert_v1_Deployment_To_apps_Deployment`.
-pub fn function_name(from: &Package, to: &Package, type_name: &str) -> String {
-    let t = type_name.to_snake_case();
-    format!("convert_{}_{t}_to_{}_{t}", short(from), short(to))
-}
-
 /// Whether a type opted out with `+k8s:conversion-gen=false`.
 pub fn opted_out(ty: &Type) -> bool {
-    ty.tags.value(tag::CONVERSION) == Some("false")
+    !ty.selection.conversion
 }
 
 /// One direction of a convertible type pair: the external package owns the functions.
@@ -57,7 +38,12 @@ pub struct Direction<'u> {
 impl Direction<'_> {
     /// The public function's name.
     pub fn name(&self) -> String {
-        function_name(self.from.0, self.to.0, &self.from.1.name)
+        names::conversion_fn(&self.from.0.path, &self.to.0.path, &self.from.1.name)
+    }
+
+    /// The generated half's name.
+    pub fn auto_name(&self) -> String {
+        names::auto_conversion_fn(&self.from.0.path, &self.to.0.path, &self.from.1.name)
     }
 
     /// The path through which any package calls the function: the home package's path, where

@@ -16,6 +16,8 @@ pub type Mismatch = String;
 pub struct Rules<'u> {
     /// The model, to find the conversion functions of nested types.
     pub universe: &'u Universe,
+    /// The runtime crate's path.
+    pub rt: syn::Path,
 }
 
 impl Rules<'_> {
@@ -31,6 +33,7 @@ impl Rules<'_> {
     ) -> Result<TokenStream, Mismatch> {
         let v = format_ident!("v{}", depth);
         let k = format_ident!("k{}", depth);
+        let rt = &self.rt;
         match (src, dst) {
             (TypeRef::Primitive(_), _) if src == dst => Ok(copy_of(expr)),
             // The same type on both sides (a shared k8s-openapi type, String, ...) copies.
@@ -63,7 +66,7 @@ impl Rules<'_> {
                     Ok(quote! { ::core::option::Option::Some(#inner) })
                 } else {
                     Ok(quote! {
-                        if ::runtime::conversion::is_zero(#expr) {
+                        if #rt::conversion::is_zero(#expr) {
                             ::core::option::Option::None
                         } else {
                             ::core::option::Option::Some(#inner)
@@ -77,7 +80,7 @@ impl Rules<'_> {
                 Ok(quote! {
                     #items
                         .iter()
-                        .map(|#v| -> ::core::result::Result<_, ::runtime::ConversionError> { #inner })
+                        .map(|#v| -> ::core::result::Result<_, #rt::ConversionError> { #inner })
                         .collect::<::core::result::Result<_, _>>()?
                 })
             }
@@ -87,7 +90,7 @@ impl Rules<'_> {
                 Ok(quote! {
                     #entries
                         .iter()
-                        .map(|(#k, #v)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                        .map(|(#k, #v)| -> ::core::result::Result<_, #rt::ConversionError> {
                             ::core::result::Result::Ok((::core::clone::Clone::clone(#k), #inner))
                         })
                         .collect::<::core::result::Result<_, _>>()?
@@ -110,7 +113,7 @@ impl Rules<'_> {
                 )),
                 Some(d) => {
                     let path = d.path();
-                    Ok(quote! { ::runtime::conversion::convert_with(#expr, #path)? })
+                    Ok(quote! { #rt::conversion::convert_with(#expr, #path)? })
                 }
                 None => Err(format!("no conversion exists between `{src}` and `{dst}`")),
             },
@@ -150,7 +153,7 @@ fn copy_of(expr: TokenStream) -> TokenStream {
 }
 
 fn has_default(ty: &crate::model::Type) -> bool {
-    ty.derives.contains("Default") || ty.impls.contains("Default")
+    ty.implements("Default")
 }
 
 /// The receiver of a method call on the value behind `expr`: `input.items` for `&input.items`

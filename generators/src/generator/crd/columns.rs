@@ -5,9 +5,9 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::diag::{Diagnostic, Diagnostics};
+use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::model::Type;
-use crate::model::tags::{Tag, key_values, name as tag};
+use crate::model::attrs::Located;
 
 /// Column types and formats the API server accepts.
 const COLUMN_TYPES: &[&str] = &["integer", "number", "string", "boolean", "date"];
@@ -25,11 +25,9 @@ const COLUMN_FORMATS: &[&str] = &[
 /// The `additionalPrinterColumns` of one version, in tag order.
 pub fn printer_columns(kind: &Type, schema: &Value, diags: &mut Diagnostics) -> Vec<Value> {
     let mut out = Vec::new();
-    for t in kind.tags.all(tag::CRD_PRINT_COLUMN) {
+    for t in &kind.attrs.crd.print_columns {
         // The tag table has checked the keys; values are checked here.
-        let Ok(pairs) = key_values(t.value.as_deref().unwrap_or_default()) else {
-            continue;
-        };
+        let (pairs, t) = (t.value.clone(), &t.loc);
         let mut column = Map::new();
         let mut ok = true;
         for (key, value) in pairs {
@@ -49,7 +47,7 @@ pub fn printer_columns(kind: &Type, schema: &Value, diags: &mut Diagnostics) -> 
                     Err(_) => {
                         ok = false;
                         diags.push(
-                            Diagnostic::error(&t.loc, format!("printer column priority `{value}` is not a number"))
+                            Diagnostic::error(t, format!("printer column priority `{value}` is not a number"))
                                 .label("expected 0, 1, ...")
                                 .help("0 shows the column in `kubectl get`; higher priorities only with `-o wide`"),
                         );
@@ -73,8 +71,13 @@ pub fn printer_columns(kind: &Type, schema: &Value, diags: &mut Diagnostics) -> 
 
 /// The `scale` subresource: `specReplicasPath` must be an integer under `.spec`,
 /// `statusReplicasPath` an integer under `.status`, `labelSelectorPath` a string under either.
-pub fn scale(t: &Tag, kind: &Type, schema: &Value, diags: &mut Diagnostics) -> Option<Value> {
-    let pairs = key_values(t.value.as_deref().unwrap_or_default()).ok()?;
+pub fn scale(
+    t: &Located<Vec<(String, String)>>,
+    kind: &Type,
+    schema: &Value,
+    diags: &mut Diagnostics,
+) -> Option<Value> {
+    let (pairs, t) = (t.value.clone(), &t.loc);
     let mut out = Map::new();
     let mut ok = true;
     for (key, path) in pairs {
@@ -87,7 +90,7 @@ pub fn scale(t: &Tag, kind: &Type, schema: &Value, diags: &mut Diagnostics) -> O
             ok = false;
             diags.push(
                 Diagnostic::error(
-                    &t.loc,
+                    t,
                     format!(
                         "scale `{key}` `{path}` is not under {}",
                         prefixes
@@ -110,10 +113,17 @@ pub fn scale(t: &Tag, kind: &Type, schema: &Value, diags: &mut Diagnostics) -> O
 
 /// Resolves a simple `.a.b.c` path in the schema (paths with `[`, `*` or `@` are taken as
 /// written); with `want`, the field's type must match. False when an error was reported.
-fn check_path(t: &Tag, kind: &Type, schema: &Value, path: &str, want: Option<&str>, diags: &mut Diagnostics) -> bool {
+fn check_path(
+    t: &SourceLoc,
+    kind: &Type,
+    schema: &Value,
+    path: &str,
+    want: Option<&str>,
+    diags: &mut Diagnostics,
+) -> bool {
     if !path.starts_with('.') {
         diags.push(
-            Diagnostic::error(&t.loc, format!("JSON path `{path}` does not start with `.`"))
+            Diagnostic::error(t, format!("JSON path `{path}` does not start with `.`"))
                 .label("not a JSON path")
                 .help("write the path from the object's root, such as `.spec.replicas`"),
         );
@@ -144,7 +154,7 @@ fn check_path(t: &Tag, kind: &Type, schema: &Value, path: &str, want: Option<&st
             None if open => return true,
             None => {
                 diags.push(
-                    Diagnostic::error(&t.loc, format!("JSON path `{path}` names no field of `{}`", kind.name))
+                    Diagnostic::error(t, format!("JSON path `{path}` names no field of `{}`", kind.name))
                         .label(format!("no field `{segment}` in {parent}"))
                         .help("paths use JSON names, as in `kubectl get -o json`"),
                 );
@@ -157,7 +167,7 @@ fn check_path(t: &Tag, kind: &Type, schema: &Value, path: &str, want: Option<&st
         Some(w) if w != found => {
             diags.push(
                 Diagnostic::error(
-                    &t.loc,
+                    t,
                     format!("JSON path `{path}` is of type `{found}`, but must be of type `{w}`"),
                 )
                 .label("wrong field type")
@@ -169,9 +179,9 @@ fn check_path(t: &Tag, kind: &Type, schema: &Value, path: &str, want: Option<&st
     }
 }
 
-fn bad_value(t: &Tag, key: &str, value: &str, allowed: &[&str]) -> Diagnostic {
+fn bad_value(t: &SourceLoc, key: &str, value: &str, allowed: &[&str]) -> Diagnostic {
     Diagnostic::error(
-        &t.loc,
+        t,
         format!("printer column {key} `{value}` is not one the API server accepts"),
     )
     .label(format!("expected one of: {}", allowed.join("|")))

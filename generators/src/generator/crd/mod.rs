@@ -16,19 +16,17 @@ mod columns;
 mod rules;
 pub mod structural;
 
-use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 use serde_json::{Map, Value, json};
 
-use super::{Context, Generator, lifecycle};
+use super::{Context, Generator};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::check::{is_list, resource_name};
 use crate::model::tags::name as tag;
-use crate::model::{Package, Type};
-use rules::{agree, check_group, conversion, root_keys, same_fields, shared_list, storage_version, unused_tags};
+use crate::model::{Package, Resource, Scope, Type, names};
+use rules::{agree, check_group, conversion, root_keys, same_fields, shared_list, storage_version};
 use structural::Structural;
 
 /// The CRD generator.
@@ -48,7 +46,7 @@ impl Generator for Crd {
     }
 
     fn applies(&self, pkg: &Package) -> bool {
-        !pkg.is_internal() && pkg.tags.value(tag::CRD) == Some("true")
+        !pkg.is_internal() && pkg.attrs.crd
     }
 
     fn per_package(&self) -> bool {
@@ -61,19 +59,24 @@ impl Generator for Crd {
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         let mut kinds: BTreeMap<(&str, &str), Vec<(&Package, &Type)>> = BTreeMap::new();
-        for pkg in cx.universe.packages.values() {
-            unused_tags(pkg, self.applies(pkg), diags);
-        }
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             if !check_group(pkg, diags) {
                 continue;
             }
             let mut any = false;
-            for k in pkg
-                .kinds()
-                .filter(|k| !is_list(k) && k.tags.value(tag::CRD) != Some("false"))
-            {
+            for (k, kind) in pkg.kinds().filter(|(k, kind)| !kind.is_list && !k.attrs.crd.opt_out) {
                 any = true;
+                if kind.resource.is_none() {
+                    diags.push(
+                        Diagnostic::error(
+                            &k.loc,
+                            format!("kind `{}` has no ObjectMeta, so it cannot be a custom resource", k.name),
+                        )
+                        .label("not a resource")
+                        .help("add `pub metadata: ObjectMeta`, or leave the kind out with `+k8s:crd-gen=false`"),
+                    );
+                    continue;
+                }
                 kinds.entry((&pkg.group, &k.name)).or_default().push((pkg, k));
             }
             if !any {
@@ -91,11 +94,11 @@ impl Generator for Crd {
         let structural = Structural::new(cx.universe);
         let mut out = Vec::new();
         for ((group, _), mut versions) in kinds {
-            versions.sort_by(|a, b| version_priority(&a.0.version, &b.0.version));
+            versions.sort_by(|a, b| a.0.version.cmp(&b.0.version));
             let Some(crd) = definition(&structural, group, &versions, diags) else {
                 continue;
             };
-            let plural = resource_name(versions[0].1);
+            let plural = &resource(versions[0].1).plural;
             let yaml = match serde_saphyr::to_string(&crd) {
                 Ok(y) => y,
                 // A serde_json::Value always serializes; this is not input-dependent.
@@ -115,6 +118,14 @@ pub fn crds_dir(documents: &Path) -> PathBuf {
     documents.parent().unwrap_or(documents).join("crds")
 }
 
+/// The resource of a kind the CRD generator serves (it keeps only kinds that are resources).
+fn resource(k: &Type) -> &Resource {
+    match k.resource() {
+        Some(r) => r,
+        None => unreachable!("kinds without a resource were reported and left out"),
+    }
+}
+
 /// The CRD of one kind, from its versions in priority order; `None` with errors reported.
 fn definition(
     structural: &Structural<'_>,
@@ -124,24 +135,18 @@ fn definition(
 ) -> Option<Value> {
     let (_, first) = versions[0];
     let mut local = Diagnostics::new();
-    let plural = resource_name(first);
-    let namespaced = !first.tags.has(tag::NON_NAMESPACED);
+    let plural = &resource(first).plural;
+    let scope = |t: &Type| match resource(t).scope {
+        Scope::Cluster => "Cluster",
+        _ => "Namespaced",
+    };
     for (_, k) in &versions[1..] {
-        let at = |t: &Type, name: &str| t.tags.get(name).map_or(t.loc.clone(), |x| x.loc.clone());
-        let plurals = (&plural[..], resource_name(k));
-        let scope = |t: &Type| {
-            if t.tags.has(tag::NON_NAMESPACED) {
-                "Cluster"
-            } else {
-                "Namespaced"
-            }
-        };
-        let spots = |name| (at(first, name), at(k, name));
+        let spots = |name| (first.tags.loc(name, &first.loc), k.tags.loc(name, &k.loc));
         agree(
             &k.name,
             "plural",
             spots(tag::RESOURCE_NAME),
-            (plurals.0, &plurals.1),
+            (plural, &resource(k).plural),
             &mut local,
         );
         agree(
@@ -152,17 +157,19 @@ fn definition(
             &mut local,
         );
     }
-    let mut names = Map::new();
-    names.insert("kind".into(), json!(first.name));
-    names.insert("listKind".into(), json!(format!("{}List", first.name)));
-    names.insert("plural".into(), json!(plural));
-    names.insert("singular".into(), json!(first.name.to_lowercase()));
-    for (t, key) in [
-        (tag::CRD_SHORT_NAMES, "shortNames"),
-        (tag::CRD_CATEGORIES, "categories"),
-    ] {
-        if let Some(list) = shared_list(versions, t, &mut local) {
-            names.insert(key.into(), json!(list));
+    let mut crd_names = Map::new();
+    crd_names.insert("kind".into(), json!(first.name));
+    crd_names.insert("listKind".into(), json!(names::list_kind(&first.name)));
+    crd_names.insert("plural".into(), json!(plural));
+    crd_names.insert("singular".into(), json!(resource(first).singular));
+    type Get = for<'a> fn(&'a Type) -> Option<&'a crate::model::attrs::Located<Vec<String>>>;
+    let lists: [(Get, &str, &str); 2] = [
+        (|t| t.attrs.crd.short_names.as_ref(), tag::CRD_SHORT_NAMES, "shortNames"),
+        (|t| t.attrs.crd.categories.as_ref(), tag::CRD_CATEGORIES, "categories"),
+    ];
+    for (get, name, key) in lists {
+        if let Some(list) = shared_list(versions, get, name, &mut local) {
+            crd_names.insert(key.into(), json!(list));
         }
     }
     let conversion = conversion(structural.universe(), group, versions, &mut local);
@@ -187,8 +194,8 @@ fn definition(
         "metadata": { "name": format!("{plural}.{group}") },
         "spec": {
             "group": group,
-            "names": names,
-            "scope": if namespaced { "Namespaced" } else { "Cluster" },
+            "names": crd_names,
+            "scope": scope(first),
             "versions": out_versions,
         },
     });
@@ -218,16 +225,17 @@ fn version(
         ));
     }
     let mut v = Map::new();
-    v.insert("name".into(), json!(pkg.version));
+    v.insert("name".into(), json!(pkg.version.as_str()));
     v.insert("served".into(), json!(true));
     v.insert("storage".into(), json!(storage));
-    if let Some(warning) = lifecycle::deprecation_warning(&pkg.group, &pkg.version, k, diags) {
+    let lifecycle = k.kind.as_ref().and_then(|kind| kind.lifecycle.as_ref());
+    if let Some(warning) = lifecycle.and_then(|l| l.deprecation_warning(&pkg.api_version, &k.name)) {
         v.insert("deprecated".into(), json!(true));
         v.insert("deprecationWarning".into(), json!(warning));
     }
     let mut subresources = Map::new();
-    if let Some(t) = k.tags.get(tag::CRD_STATUS) {
-        root_keys(k, t, &schema, diags);
+    if let Some(t) = &k.attrs.crd.status {
+        root_keys(k, &t.loc, &schema, diags);
         if schema.pointer("/properties/status").is_none() {
             diags.push(
                 Diagnostic::error(
@@ -240,7 +248,7 @@ fn version(
         }
         subresources.insert("status".into(), json!({}));
     }
-    if let Some(t) = k.tags.get(tag::CRD_SCALE) {
+    if let Some(t) = &k.attrs.crd.scale {
         subresources.insert("scale".into(), columns::scale(t, k, &schema, diags)?);
     }
     if !subresources.is_empty() {
@@ -252,67 +260,4 @@ fn version(
     }
     v.insert("schema".into(), json!({ "openAPIV3Schema": schema }));
     Some(Value::Object(v))
-}
-
-/// Kubernetes' version priority: GA before beta before alpha, higher numbers first; versions
-/// that do not look like Kubernetes versions last, in name order.
-fn version_priority(a: &str, b: &str) -> Ordering {
-    fn key(v: &str) -> Option<(u8, u32, u32)> {
-        let rest = v.strip_prefix('v')?;
-        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-        let major: u32 = rest[..digits].parse().ok()?;
-        let (level, minor) = match &rest[digits..] {
-            "" => (0, 0),
-            s => match s
-                .strip_prefix("beta")
-                .map(|m| (1, m))
-                .or_else(|| s.strip_prefix("alpha").map(|m| (2, m)))
-            {
-                Some((l, m)) => (l, m.parse().ok()?),
-                None => return None,
-            },
-        };
-        Some((level, u32::MAX - major, u32::MAX - minor))
-    }
-    match (key(a), key(b)) {
-        (Some(x), Some(y)) => x.cmp(&y),
-        (Some(_), None) => Ordering::Less,
-        (None, Some(_)) => Ordering::Greater,
-        (None, None) => a.cmp(b),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn versions_sort_as_kubernetes_sorts_them() {
-        let mut v = vec![
-            "v1alpha1",
-            "foo",
-            "v1beta1",
-            "v2",
-            "v1",
-            "v1beta2",
-            "v10alpha3",
-            "v11alpha2",
-            "bar",
-        ];
-        v.sort_by(|a, b| version_priority(a, b));
-        assert_eq!(
-            v,
-            [
-                "v2",
-                "v1",
-                "v1beta2",
-                "v1beta1",
-                "v11alpha2",
-                "v10alpha3",
-                "v1alpha1",
-                "bar",
-                "foo"
-            ]
-        );
-    }
 }

@@ -1,36 +1,15 @@
-//! The checks of a kind across its versions and of its per-CRD settings: where CRD tags may be
-//! written, groups, root keys with a status subresource, versions that need a conversion webhook,
-//! settings that must agree across versions, the webhook block, and the storage version.
+//! The checks of a kind across its versions and of its per-CRD settings: groups, root keys with a
+//! status subresource, versions that need a conversion webhook, settings that must agree across
+//! versions, the webhook block, and the storage version.
 
 use std::collections::BTreeSet;
 
 use serde_json::{Map, Value, json};
 
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
-use crate::model::check::is_list;
-use crate::model::tags::{Tag, is_dns_label, key_values, name as tag};
+use crate::model::attrs::Located;
+use crate::model::tags::{is_dns_label, name as tag};
 use crate::model::{Package, Type, Universe};
-
-/// A `+k8s:crd-gen:*` tag does something only on a kind (not a list) of a CRD package.
-pub(super) fn unused_tags(pkg: &Package, crd_package: bool, diags: &mut Diagnostics) {
-    for ty in pkg.types.values() {
-        let Some(t) = ty.tags.0.iter().find(|t| t.name.starts_with("k8s:crd-gen:")) else {
-            continue;
-        };
-        let why = if !ty.is_kind() || is_list(ty) {
-            format!("`{}` is not a kind served by a CRD", ty.name)
-        } else if !crd_package {
-            format!("package `{}` is not tagged `//! +k8s:crd-gen=true`", pkg.path)
-        } else {
-            continue;
-        };
-        diags.push(
-            Diagnostic::error(&t.loc, format!("`+{}` does nothing here: {why}", t.name))
-                .label("unused CRD tag")
-                .help("CRD tags belong on the kinds of packages tagged `//! +k8s:crd-gen=true`"),
-        );
-    }
-}
 
 /// A CRD group must be a DNS subdomain with a dot: the API server rejects `apps` or the core group.
 pub(super) fn check_group(pkg: &Package, diags: &mut Diagnostics) -> bool {
@@ -77,7 +56,7 @@ const ROOT_KEYS: &[&str] = &[
 ];
 
 /// With a status subresource, the root schema (the kind's own tags) may only use [`ROOT_KEYS`].
-pub(super) fn root_keys(k: &Type, status: &Tag, schema: &Value, diags: &mut Diagnostics) {
+pub(super) fn root_keys(k: &Type, status: &SourceLoc, schema: &Value, diags: &mut Diagnostics) {
     let extra: Vec<&str> = schema
         .as_object()
         .into_iter()
@@ -89,7 +68,7 @@ pub(super) fn root_keys(k: &Type, status: &Tag, schema: &Value, diags: &mut Diag
         diags.push(
             Diagnostic::error(&k.loc, format!("the schema of `{}` has {} at its root", k.name, extra.join(", ")))
                 .label("not allowed at the root with a status subresource")
-                .related(&status.loc, "the status subresource")
+                .related(status, "the status subresource")
                 .help("move the tag to the `spec` field or its type; the API server allows only validations such as CEL rules at the root"),
         );
     }
@@ -170,39 +149,59 @@ pub(super) fn agree(kind: &str, what: &str, at: (SourceLoc, SourceLoc), (a, b): 
 }
 
 /// A per-CRD tag (short names, categories, webhook): written on any version, the same wherever
-/// written; the first one written.
-fn shared<'a>(versions: &[(&Package, &'a Type)], name: &str, diags: &mut Diagnostics) -> Option<&'a Tag> {
-    let mut found: Option<&Tag> = None;
+/// written; the first one written. `what` names it in messages.
+fn shared<'a, T: PartialEq + Shown>(
+    versions: &[(&Package, &'a Type)],
+    get: fn(&'a Type) -> Option<&'a Located<T>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<&'a Located<T>> {
+    let mut found: Option<&Located<T>> = None;
     for (_, k) in versions {
-        let Some(t) = k.tags.get(name) else { continue };
+        let Some(t) = get(k) else { continue };
         match found {
-            Some(first) => agree(
+            Some(first) if first.value != t.value => agree(
                 &k.name,
-                &format!("`+{name}`"),
+                &format!("`+{what}`"),
                 (first.loc.clone(), t.loc.clone()),
-                (
-                    first.value.as_deref().unwrap_or_default(),
-                    t.value.as_deref().unwrap_or_default(),
-                ),
+                (&first.value.shown(), &t.value.shown()),
                 diags,
             ),
+            Some(_) => {}
             None => found = Some(t),
         }
     }
     found
 }
 
+/// A shared tag's value as written, for messages.
+trait Shown {
+    fn shown(&self) -> String;
+}
+
+impl Shown for Vec<String> {
+    fn shown(&self) -> String {
+        self.join(",")
+    }
+}
+
+impl Shown for Vec<(String, String)> {
+    fn shown(&self) -> String {
+        self.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+}
+
 /// Short names or categories, from the one shared tag.
-pub(super) fn shared_list(versions: &[(&Package, &Type)], name: &str, diags: &mut Diagnostics) -> Option<Vec<String>> {
-    let t = shared(versions, name, diags)?;
-    Some(
-        t.value
-            .as_deref()
-            .unwrap_or_default()
-            .split(',')
-            .map(|s| s.trim().to_string())
-            .collect(),
-    )
+pub(super) fn shared_list<'a>(
+    versions: &[(&Package, &'a Type)],
+    get: fn(&'a Type) -> Option<&'a Located<Vec<String>>>,
+    what: &str,
+    diags: &mut Diagnostics,
+) -> Option<Vec<String>> {
+    Some(shared(versions, get, what, diags)?.value.clone())
 }
 
 /// `spec.conversion` for `+k8s:crd-gen:webhook=service=<namespace>/<name>[,path=..][,port=..]`:
@@ -214,7 +213,12 @@ pub(super) fn conversion(
     versions: &[(&Package, &Type)],
     diags: &mut Diagnostics,
 ) -> Option<Value> {
-    let t = shared(versions, tag::CRD_WEBHOOK, diags)?;
+    let t = shared(
+        versions,
+        |k: &Type| k.attrs.crd.webhook.as_ref(),
+        tag::CRD_WEBHOOK,
+        diags,
+    )?;
     let kind = &versions[0].1.name;
     let hub = universe
         .packages
@@ -235,7 +239,7 @@ pub(super) fn conversion(
     }
     let mut service = Map::new();
     let mut problems = Vec::new();
-    for (key, value) in key_values(t.value.as_deref().unwrap_or_default()).ok()? {
+    for (key, value) in t.value.clone() {
         match key.as_str() {
             "service" => match value.split_once('/') {
                 Some((ns, name)) if is_dns_label(ns) && is_dns_label(name) => {
@@ -280,7 +284,7 @@ pub(super) fn conversion(
 pub(super) fn storage_version<'a>(versions: &[(&'a Package, &Type)], diags: &mut Diagnostics) -> Option<&'a str> {
     let tagged: Vec<_> = versions
         .iter()
-        .filter_map(|(p, k)| Some((p.version.as_str(), k.tags.get(tag::CRD_STORAGE_VERSION)?)))
+        .filter_map(|(p, k)| Some((p.version.as_str(), k.attrs.crd.storage_version.as_ref()?)))
         .collect();
     match (tagged.as_slice(), versions) {
         ([(v, _)], _) => Some(v),

@@ -10,10 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value, json};
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::generator::openapi::schema::{Schemas, external_model, model_package};
-use crate::generator::openapi::{meta_definitions, no_schema};
+use crate::model::known::{self, external_model, meta_definitions};
+use crate::model::schema::{Schemas, no_schema};
 use crate::model::tags::name as tag;
-use crate::model::{External, Field, Package, Type, TypeId, TypeRef, Universe};
+use crate::model::{External, Field, Package, Type, TypeId, TypeRef, Universe, names};
 
 /// The keys of a `JSONSchemaProps`; anything else cannot be stored in a CRD.
 const SCHEMA_KEYS: &[&str] = &[
@@ -62,11 +62,6 @@ const DROPPED_QUIETLY: &[&str] = &[
     "x-kubernetes-patch-merge-key",
 ];
 
-/// The pattern controller-gen writes for `resource.Quantity`, the form the API server parses.
-pub const QUANTITY_PATTERN: &str = r"^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$";
-
-const META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.";
-
 /// Builds structural schemas over one universe.
 pub struct Structural<'u> {
     schemas: Schemas<'u>,
@@ -85,11 +80,14 @@ impl<'u> Structural<'u> {
                     package: pkg.path.clone(),
                     name: ty.name.clone(),
                 };
-                index.insert(format!("{}.{}", model_package(pkg), ty.name), id);
+                index.insert(names::model_name(&pkg.model_package, &ty.name), id);
             }
         }
         Structural {
-            schemas: Schemas { universe },
+            schemas: Schemas {
+                universe,
+                zero_defaults: false,
+            },
             index,
             meta: meta_definitions(),
         }
@@ -221,12 +219,13 @@ fn special(name: &str) -> Option<Value> {
         v
     };
     Some(match name {
-        "io.k8s.apimachinery.pkg.util.intstr.IntOrString" => int_or_string(None),
-        "io.k8s.apimachinery.pkg.api.resource.Quantity" => int_or_string(Some(QUANTITY_PATTERN)),
-        "io.k8s.apimachinery.pkg.runtime.RawExtension" => {
-            json!({ "type": "object", "x-kubernetes-preserve-unknown-fields": true })
-        }
-        n if n == format!("{META}Time") || n == format!("{META}MicroTime") => {
+        known::INT_OR_STRING => int_or_string(None),
+        known::QUANTITY => int_or_string(Some(known::QUANTITY_PATTERN)),
+        known::RAW_EXTENSION => json!({ "type": "object", "x-kubernetes-preserve-unknown-fields": true }),
+        n if n
+            .strip_prefix(known::META_V1)
+            .is_some_and(|t| t == "Time" || t == "MicroTime") =>
+        {
             json!({ "type": "string", "format": "date-time" })
         }
         _ => return None,
@@ -281,10 +280,10 @@ struct Walk<'a> {
 impl Walk<'_> {
     fn fields(&mut self, fields: &[Field], diags: &mut Diagnostics) {
         for f in fields.iter().filter(|f| !f.skip) {
-            if let Some(t) = f.tags.get(tag::OPENAPI).filter(|t| t.value.as_deref() == Some("false")) {
+            if f.attrs.openapi_opt_out() {
                 diags.push(
                     Diagnostic::error(
-                        &t.loc,
+                        &f.tags.loc(tag::OPENAPI, &f.loc),
                         format!("field `{}` has no schema, so the API server would prune it from every `{}`", f.name, self.kind.name),
                     )
                     .label("opted out of OpenAPI")
@@ -292,14 +291,10 @@ impl Walk<'_> {
                 );
                 continue;
             }
-            if let Some(t) = f
-                .tags
-                .get("k8s:validation:uniqueItems")
-                .filter(|t| t.value.as_deref() == Some("true"))
-            {
+            if f.attrs.validations.get("uniqueItems") == Some(&Value::Bool(true)) {
                 diags.push(
                     Diagnostic::error(
-                        &t.loc,
+                        &f.tags.loc("k8s:validation:uniqueItems", &f.loc),
                         format!("`uniqueItems` on `{}` is not allowed in CRD schemas", f.name),
                     )
                     .label("the API server rejects uniqueItems: true")
@@ -360,7 +355,7 @@ impl Walk<'_> {
         }
         // A type whose JSON is written by hand has an opaque definition: nothing to check a
         // value against, so the API server would need it to keep unknown fields.
-        if ty.impls.contains("Serialize") && !ty.serde {
+        if ty.hand_written_json() {
             diags.push(
                 Diagnostic::error(&f.loc, format!("field `{}` has type `{}`, whose JSON form is written by hand", f.name, ty.name))
                     .label("no schema to inline")
@@ -377,15 +372,23 @@ impl Walk<'_> {
     /// A `+listType=map` list needs keys, and each key must be a field that is always present
     /// (required) or defaulted, or the server cannot merge or validate the list.
     fn list_map_keys(&self, f: &Field, diags: &mut Diagnostics) {
-        let Some(list_type) = f.tags.get(tag::LIST_TYPE).filter(|t| t.value.as_deref() == Some("map")) else {
+        if f.attrs.list_type.as_deref() != Some("map") {
             return;
-        };
-        let keys: Vec<_> = f.tags.all(tag::LIST_MAP_KEY).collect();
+        }
+        let keys: Vec<_> = f
+            .tags
+            .all(tag::LIST_MAP_KEY)
+            .map(|t| &t.loc)
+            .zip(&f.attrs.list_map_keys)
+            .collect();
         if keys.is_empty() {
             diags.push(
-                Diagnostic::error(&list_type.loc, format!("list `{}` is a map list without keys", f.name))
-                    .label("`+listType=map` needs `+listMapKey`")
-                    .help("name the item field that identifies an item: `+listMapKey=name`"),
+                Diagnostic::error(
+                    &f.tags.loc(tag::LIST_TYPE, &f.loc),
+                    format!("list `{}` is a map list without keys", f.name),
+                )
+                .label("`+listType=map` needs `+listMapKey`")
+                .help("name the item field that identifies an item: `+listMapKey=name`"),
             );
             return;
         }
@@ -398,17 +401,16 @@ impl Walk<'_> {
         }) else {
             return;
         };
-        for key in keys {
-            let name = key.value.as_deref().unwrap_or_default();
-            match item.fields().iter().find(|k| k.json_name == name) {
+        for (key_loc, name) in keys {
+            match item.fields().iter().find(|k| &k.json_name == name) {
                 None => diags.push(
-                    Diagnostic::error(&key.loc, format!("`{}` has no field `{name}`", item.name))
+                    Diagnostic::error(key_loc, format!("`{}` has no field `{name}`", item.name))
                         .label("unknown list-map key")
                         .help("a key is the JSON name of a field of the list's item type"),
                 ),
-                Some(k) if k.optional && !k.tags.has(tag::DEFAULT) => diags.push(
+                Some(k) if k.optional && k.attrs.default.is_none() => diags.push(
                     Diagnostic::error(
-                        &key.loc,
+                        key_loc,
                         format!("list-map key `{name}` of `{}` is optional and has no default", item.name),
                     )
                     .label("key may be absent")
@@ -430,8 +432,8 @@ mod tests {
         let q = special("io.k8s.apimachinery.pkg.api.resource.Quantity").unwrap();
         assert_eq!(q["x-kubernetes-int-or-string"], json!(true));
         assert!(q.get("type").is_none());
-        assert!(special(&format!("{META}ObjectMeta")).is_none());
-        assert!(special(&format!("{META}LabelSelector")).is_none());
+        assert!(special(&format!("{}ObjectMeta", known::META_V1)).is_none());
+        assert!(special(&format!("{}LabelSelector", known::META_V1)).is_none());
     }
 
     #[test]

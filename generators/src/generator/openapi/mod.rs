@@ -3,9 +3,8 @@
 //! documents a server can serve: one swagger 2.0 document with every definition, and one
 //! OpenAPI 3.0 document per group-version with the schemas it needs. The meta and special types
 //! (ObjectMeta, Time, IntOrString, Quantity, ...) come as Kubernetes publishes them, from the
-//! definitions vendored under `generators/data/`.
-
-pub mod schema;
+//! definitions vendored under `generators/data/` (`model::known`); the schemas of our types are
+//! the model's (`model::schema`).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -15,13 +14,8 @@ use serde_json::{Map, Value, json};
 
 use super::{Context, Generator};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::Package;
-use crate::model::tags::name as tag;
-use schema::Schemas;
-
-/// Kubernetes' definitions of the meta and special types, in swagger 2.0 form (see
-/// `generators/data/README.md` for their origin).
-const META_DEFINITIONS: &str = include_str!("../../../data/k8s-1.37-meta-definitions.json");
+use crate::model::schema::{self, Schemas};
+use crate::model::{External, Package, known, names};
 
 /// The openapi generator.
 pub struct OpenApi;
@@ -40,9 +34,7 @@ impl Generator for OpenApi {
     }
 
     fn applies(&self, pkg: &Package) -> bool {
-        !pkg.is_internal()
-            && (pkg.tags.value(tag::OPENAPI) == Some("true")
-                || pkg.types.values().any(|t| t.tags.value(tag::OPENAPI) == Some("true")))
+        !pkg.is_internal() && (pkg.attrs.openapi == Some(true) || pkg.types.values().any(|t| t.selection.openapi))
     }
 
     fn per_package(&self) -> bool {
@@ -54,31 +46,35 @@ impl Generator for OpenApi {
     }
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        let schemas = Schemas { universe: cx.universe };
+        // Kubernetes' swagger 2.0 document has no zero-value defaults; openapi-gen's definitions and
+        // the v3 documents do.
+        let v2 = Schemas {
+            universe: cx.universe,
+            zero_defaults: false,
+        };
+        let full = Schemas {
+            universe: cx.universe,
+            zero_defaults: true,
+        };
         let mut ours: BTreeMap<String, Value> = BTreeMap::new();
+        let mut ours_v2: BTreeMap<String, Value> = BTreeMap::new();
         let mut locs = BTreeMap::new();
         let mut violations = BTreeSet::new();
         // Types left out, and whether that was already reported as an error.
         let mut excluded: BTreeMap<String, bool> = BTreeMap::new();
         let mut by_gv: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
-            let package_wide = pkg.tags.value(tag::OPENAPI) == Some("true");
             for ty in pkg.types.values() {
-                let wanted = match ty.tags.value(tag::OPENAPI) {
-                    Some("false") => false,
-                    Some("true") => true,
-                    _ => package_wide,
-                };
-                let name = format!("{}.{}", schema::model_package(pkg), ty.name);
+                let name = names::model_name(&pkg.model_package, &ty.name);
                 // A string enum is inlined where it is used, as openapi-gen inlines string types.
-                if ty.unit_variants().is_some() && ty.serde {
+                if ty.string_enum().is_some() {
                     continue;
                 }
-                if !wanted || ty.generic {
+                if !ty.selection.openapi {
                     excluded.insert(name, false);
                     continue;
                 }
-                if let Some(why) = no_schema(ty) {
+                if let Some(why) = schema::no_schema(ty) {
                     excluded.insert(name, true);
                     diags.push(
                         Diagnostic::error(&ty.loc, format!("`{}` has no OpenAPI form: {why}", ty.name))
@@ -88,10 +84,11 @@ impl Generator for OpenApi {
                     continue;
                 }
                 violations.extend(rule_violations(pkg, ty));
-                ours.insert(name.clone(), schemas.definition(pkg, ty));
+                ours.insert(name.clone(), full.definition(pkg, ty));
+                ours_v2.insert(name.clone(), v2.definition(pkg, ty));
                 locs.insert(name.clone(), ty.loc.clone());
                 by_gv
-                    .entry((pkg.group.clone(), pkg.version.clone()))
+                    .entry((pkg.group.clone(), pkg.version.as_str().to_string()))
                     .or_default()
                     .insert(name);
             }
@@ -99,9 +96,10 @@ impl Generator for OpenApi {
         if ours.is_empty() {
             return Vec::new();
         }
-        let meta = meta_definitions();
+        let meta = known::meta_definitions();
         let all_names: BTreeSet<String> = ours.keys().cloned().collect();
-        let (swagger_defs, missing) = closure(&all_names, &ours, meta);
+        let (swagger_defs, missing) = closure(&all_names, &ours_v2, meta);
+        let (all_defs, _) = closure(&all_names, &ours, meta);
         for (from, to) in missing {
             let (Some(loc), reported) = (locs.get(&from), excluded.get(&to)) else {
                 continue;
@@ -123,7 +121,13 @@ impl Generator for OpenApi {
             };
             diags.push(diag);
         }
-        let mut docs = vec![(root.join("swagger.json"), pretty(&swagger(&swagger_defs)))];
+        let mut docs = vec![
+            (root.join("swagger.json"), pretty(&swagger(&swagger_defs))),
+            (
+                root.join("definitions.json"),
+                pretty(&json!({ "definitions": all_defs })),
+            ),
+        ];
         // The API-rule report is checked in beside the documents, so a new violation shows in
         // review (openapi-gen's --report-filename with kube_codegen's diff).
         let report: String = violations.iter().map(|v| format!("{v}\n")).collect();
@@ -132,7 +136,8 @@ impl Generator for OpenApi {
             docs.extend(crate_files(
                 name,
                 crate_dir,
-                &root.join("swagger.json"),
+                &root.join("definitions.json"),
+                &cx.rt(),
                 cx.boilerplate,
                 diags,
             ));
@@ -150,43 +155,30 @@ impl Generator for OpenApi {
     }
 }
 
-/// Kubernetes' definitions of the meta and special types, by model name, parsed once per process
-/// (the OpenAPI and CRD generators and every `+default` check read them).
-pub fn meta_definitions() -> &'static BTreeMap<String, Value> {
-    static META: std::sync::LazyLock<BTreeMap<String, Value>> = std::sync::LazyLock::new(|| {
-        match serde_json::from_str(META_DEFINITIONS) {
-            Ok(m) => m,
-            // The file is compiled in and checked by a unit test: not user input.
-            Err(e) => panic!("the vendored meta definitions are not valid JSON: {e}"),
-        }
-    });
-    &META
-}
-
 /// openapi-gen's API rules, as report lines `API rule violation: <rule>,<package>,<Type>,<field>`:
-/// `list_type_missing` (a list without `+listType`) and `names_match` (a JSON name that is not the
-/// field name in another case: Kubernetes' JSON names follow the field names).
+/// `list_type_missing` (a list without `+listType`) and `names_match` (a JSON name that does not
+/// follow the field's name, see [`names_match`]).
 fn rule_violations(pkg: &Package, ty: &crate::model::Type) -> Vec<String> {
-    let model = schema::model_package(pkg);
+    let model = &pkg.model_package;
     let mut out = Vec::new();
     for f in ty
         .fields()
         .iter()
-        .filter(|f| !f.skip && !f.flatten && f.tags.value(tag::OPENAPI) != Some("false"))
+        .filter(|f| !f.skip && !f.flatten && !f.attrs.openapi_opt_out())
     {
-        if matches!(f.ty.strip_option(), crate::model::TypeRef::Vec(_)) && !f.tags.has(tag::LIST_TYPE) {
+        if matches!(f.ty.strip_option(), crate::model::TypeRef::Vec(_)) && f.attrs.list_type.is_none() {
             out.push(format!(
                 "API rule violation: list_type_missing,{model},{},{}",
                 ty.name, f.name
             ));
         }
-        let simple = |s: &str| {
-            s.chars()
-                .filter(char::is_ascii_alphanumeric)
-                .collect::<String>()
-                .to_ascii_lowercase()
+        let meta = f.ty.is_external(External::ObjectMeta) || f.ty.is_external(External::ListMeta);
+        let ok = if meta {
+            f.json_name == "metadata"
+        } else {
+            names_match(&f.name, &f.json_name)
         };
-        if !f.json_name.is_empty() && simple(&f.json_name) != simple(&f.name) {
+        if !ok {
             out.push(format!(
                 "API rule violation: names_match,{model},{},{}",
                 ty.name, f.name
@@ -196,18 +188,30 @@ fn rule_violations(pkg: &Package, ty: &crate::model::Type) -> Vec<String> {
     out
 }
 
-/// Why a type cannot be described, if it cannot: enums with data (Kubernetes has no such JSON
-/// form) and tuple structs of several fields.
-pub fn no_schema(ty: &crate::model::Type) -> Option<&'static str> {
-    match &ty.shape {
-        crate::model::Shape::Enum { variants } if variants.iter().any(|v| !v.fields.is_empty()) => {
-            Some("an enum with data variants")
-        }
-        crate::model::Shape::Struct { fields, tuple: true } if fields.len() != 1 => {
-            Some("a tuple struct of several fields")
-        }
-        _ => None,
+/// kube-openapi's `names_match` for a snake-case Rust field: apart from the capitals of words
+/// (acronyms may be all capitals, `hostIP`), the JSON name is the field's name in camelCase,
+/// case-sensitively: it starts lower-case, each later word of the Rust name starts upper-case,
+/// and there is no `_` or `-` (a keyword's trailing `_`, `type_`, is not part of the name).
+fn names_match(field: &str, json: &str) -> bool {
+    let field = field.strip_suffix('_').unwrap_or(field);
+    let words: Vec<&str> = field.split('_').collect();
+    if json.contains(['_', '-']) || words.iter().any(|w| w.is_empty()) {
+        return false;
     }
+    let compact: String = words.concat();
+    if !compact.eq_ignore_ascii_case(json) || json.len() != compact.len() {
+        return false;
+    }
+    let bytes = json.as_bytes();
+    let mut at = 0;
+    for (i, w) in words.iter().enumerate() {
+        let first = bytes[at];
+        if (i == 0) == first.is_ascii_uppercase() && first.is_ascii_alphabetic() {
+            return false;
+        }
+        at += w.len();
+    }
+    true
 }
 
 /// The crate that exposes the documents to Rust: `Cargo.toml` and `src/lib.rs` with
@@ -215,7 +219,8 @@ pub fn no_schema(ty: &crate::model::Type) -> Option<&'static str> {
 fn crate_files(
     name: &str,
     dir: &Path,
-    swagger: &Path,
+    definitions: &Path,
+    rt: &syn::Path,
     boilerplate: &str,
     diags: &mut Diagnostics,
 ) -> Vec<(PathBuf, String)> {
@@ -224,7 +229,7 @@ fn crate_files(
          description = \"Cross-package outputs of the generators: the OpenAPI definitions of the API types.\"\n\
          edition.workspace = true\npublish = false\n\n[dependencies]\nruntime.workspace = true\n"
     );
-    let include = crate::relative(&dir.join("src"), swagger);
+    let include = crate::relative(&dir.join("src"), definitions);
     let tokens = quote::quote! {
         #![doc = " Cross-package outputs of the generators: the OpenAPI definitions of the API types."]
         #![deny(missing_docs)]
@@ -232,10 +237,11 @@ fn crate_files(
         #![cfg_attr(rustfmt, rustfmt::skip)]
 
         /// Every OpenAPI definition of the served API types and of the meta types they use, keyed
-        /// by model name (`io.k8s.api.apps.v1.Deployment`), each with the definitions it references.
-        pub fn get_openapi_definitions() -> ::std::collections::BTreeMap<::std::string::String, ::runtime::openapi::OpenApiDefinition> {
-            ::runtime::openapi::definitions_from_swagger(::core::include_str!(#include))
-                .expect("the swagger document generated beside this crate is valid JSON")
+        /// by model name (`io.k8s.api.apps.v1.Deployment`), each with the definitions it references,
+        /// as openapi-gen's `GetOpenAPIDefinitions` gives them (zero-value defaults included).
+        pub fn get_openapi_definitions() -> ::std::collections::BTreeMap<::std::string::String, #rt::openapi::OpenApiDefinition> {
+            #rt::openapi::definitions_from_swagger(::core::include_str!(#include))
+                .expect("the definitions document generated beside this crate is valid JSON")
         }
     };
     match crate::render::format::render("openapi-gen", boilerplate, tokens) {
@@ -312,11 +318,7 @@ fn swagger(defs: &BTreeMap<String, Value>) -> Value {
 /// references rewritten to point there.
 fn openapi_v3(group: &str, version: &str, defs: &BTreeMap<String, Value>) -> Value {
     let schemas: Map<String, Value> = defs.iter().map(|(k, v)| (k.clone(), v3_refs(v))).collect();
-    let gv = if group.is_empty() {
-        version.to_string()
-    } else {
-        format!("{group}/{version}")
-    };
+    let gv = names::api_version(group, version);
     json!({
         "openapi": "3.0.0",
         "info": { "title": format!("Kubernetes-style APIs: {gv}"), "version": "unversioned" },
@@ -325,21 +327,35 @@ fn openapi_v3(group: &str, version: &str, defs: &BTreeMap<String, Value>) -> Val
     })
 }
 
+/// A schema in OpenAPI 3 form: references point to `components/schemas`, and a reference with
+/// siblings (a description, a default), which OpenAPI 3.0 would ignore, is wrapped in `allOf`, as
+/// Kubernetes' v3 documents write it. Only schema positions are rewritten: a property may itself be
+/// named `$ref` or `allOf` (JSONSchemaProps has both).
 fn v3_refs(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => Value::Object(
-            m.iter()
-                .map(|(k, x)| match (k.as_str(), x) {
-                    ("$ref", Value::String(r)) => {
-                        (k.clone(), json!(r.replace("#/definitions/", "#/components/schemas/")))
-                    }
-                    _ => (k.clone(), v3_refs(x)),
-                })
-                .collect(),
-        ),
-        Value::Array(a) => Value::Array(a.iter().map(v3_refs).collect()),
+    let Value::Object(m) = v else { return v.clone() };
+    let schemas = |x: &Value| match x {
+        Value::Object(props) => Value::Object(props.iter().map(|(k, s)| (k.clone(), v3_refs(s))).collect()),
         other => other.clone(),
+    };
+    let mut out: Map<String, Value> = m
+        .iter()
+        .map(|(k, x)| {
+            let x = match (k.as_str(), x) {
+                ("$ref", Value::String(r)) => json!(r.replace("#/definitions/", "#/components/schemas/")),
+                ("properties" | "patternProperties", _) => schemas(x),
+                ("items" | "additionalProperties" | "not", _) => v3_refs(x),
+                ("allOf" | "anyOf" | "oneOf", Value::Array(a)) => Value::Array(a.iter().map(v3_refs).collect()),
+                _ => x.clone(),
+            };
+            (k.clone(), x)
+        })
+        .collect();
+    if out.len() > 1
+        && let Some(r) = out.remove("$ref")
+    {
+        out.insert("allOf".into(), json!([{ "$ref": r }]));
     }
+    Value::Object(out)
 }
 
 fn pretty(v: &Value) -> String {
@@ -353,10 +369,27 @@ mod tests {
     use super::*;
 
     #[test]
+    fn names_match_is_case_sensitive() {
+        for (field, json, ok) in [
+            ("host_ip", "hostIP", true),
+            ("pod_ips", "podIPs", true),
+            ("replicas", "replicas", true),
+            ("type_", "type", true),
+            ("field", "Field", false),
+            ("host_ip", "hostip", false),
+            ("spec", "podSpec", false),
+            ("x_list_type", "x-list-type", false),
+            ("capacity", "Capacity", false),
+        ] {
+            assert_eq!(names_match(field, json), ok, "{field} / {json}");
+        }
+    }
+
+    #[test]
     fn vendored_meta_definitions_are_complete() {
-        let meta: BTreeMap<String, Value> = serde_json::from_str(META_DEFINITIONS).unwrap();
+        let meta = known::meta_definitions();
         let names: BTreeSet<String> = meta.keys().cloned().collect();
-        let (_, missing) = closure(&names, &BTreeMap::new(), &meta);
+        let (_, missing) = closure(&names, &BTreeMap::new(), meta);
         assert!(missing.is_empty(), "{missing:?}");
         assert!(meta.contains_key("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"));
     }

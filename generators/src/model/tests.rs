@@ -2,16 +2,31 @@
 //! fields with JSON names, optionality, flattening and resolved types, and the hand-written
 //! functions of each package.
 
-use generators::diag::Diagnostics;
-use generators::model::{self, External, INTERNAL_VERSION, TypeId, TypeRef};
+use super::version::INTERNAL_VERSION;
+use super::{External, TypeId, TypeRef, Universe};
+use crate::diag::Diagnostics;
+use crate::parse::tree::{Memory, load};
 
-fn universe(files: &[(&str, &str)]) -> model::Universe {
-    let mut d = Diagnostics::new();
-    let inputs = files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect();
-    let parsed = generators::parse::parse_sources("src", inputs, &mut d);
-    let u = model::build(&parsed, &mut d);
-    d.finish().unwrap_or_else(|e| panic!("{:#?}", e.0));
+/// The model of an in-memory tree; any error fails the test.
+pub(crate) fn universe(files: &[(&str, &str)]) -> Universe {
+    let (u, errors) = universe_with_errors(files);
+    assert!(errors.is_empty(), "{errors:#?}");
     u
+}
+
+/// The model of an in-memory tree and every error, as `file:line:col: message`.
+pub(crate) fn universe_with_errors(files: &[(&str, &str)]) -> (Universe, Vec<String>) {
+    let mut d = Diagnostics::new();
+    let sources = Memory(files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect());
+    let loaded = load("src", &sources, &mut d);
+    let u = super::build(&loaded.files, &mut d);
+    super::check::check(&u, &mut d);
+    let errors = d
+        .into_vec()
+        .into_iter()
+        .map(|e| format!("{}: {}", e.loc, e.message))
+        .collect();
+    (u, errors)
 }
 
 const GROUP: &str = "//! Internal.\n//! +groupName=apps\n//! +k8s:deepcopy-gen=package\npub mod v1;\nmod conversion;\n";
@@ -49,7 +64,7 @@ pub struct Deployment {
     pub min_ready_seconds: i32,
 }
 "#;
-const CONVERSION: &str = "//! Hand-written.\npub fn convert_v1_deployment_to_apps_deployment(a: &v1::Deployment, b: &mut Deployment, s: &mut runtime::Scheme) -> Result<(), String> { Ok(()) }\n";
+const CONVERSION: &str = "//! Hand-written.\npub fn convert_v1_deployment_to_apps_deployment(a: &super::v1::Deployment, b: &mut Deployment, s: &mut runtime::Scheme) -> Result<(), String> { Ok(()) }\n";
 const CORE: &str = "//! Core.\n//! +groupName=\nmod types;\npub use types::*;\n";
 const CORE_TYPES: &str = "//! T.\n/// Template.\npub struct PodTemplateSpec { pub name: String }\n";
 
@@ -60,6 +75,7 @@ fn packages_types_fields_and_functions() {
         ("apps/conversion.rs", CONVERSION),
         ("apps/v1/mod.rs", V1),
         ("apps/v1/types.rs", TYPES),
+        ("core/mod.rs", "pub mod v1;\n"),
         ("core/v1/mod.rs", CORE),
         ("core/v1/types.rs", CORE_TYPES),
         ("lib.rs", "//! Root.\npub mod apps;\npub mod core;\n"),
@@ -79,8 +95,27 @@ fn packages_types_fields_and_functions() {
     );
     let f = &internal.functions["convert_v1_deployment_to_apps_deployment"];
     assert_eq!(f.module, "crate::apps::conversion");
-    assert_eq!(f.inputs, ["&v1::Deployment", "&mut Deployment", "&mut runtime::Scheme"]);
-    assert_eq!(f.output, "Result<(), String>");
+    let written: Vec<&str> = f.params.iter().map(|p| p.written.as_str()).collect();
+    assert_eq!(
+        written,
+        ["&super::v1::Deployment", "&mut Deployment", "&mut runtime::Scheme"]
+    );
+    assert_eq!(f.returns, super::Returns::Other("Result<(), String>".into()));
+    let (v1, apps) = (
+        TypeId {
+            package: "crate::apps::v1".into(),
+            name: "Deployment".into(),
+        },
+        TypeId {
+            package: "crate::apps".into(),
+            name: "Deployment".into(),
+        },
+    );
+    assert_eq!(f.params[0].ty, Some(TypeRef::Named(v1.clone())));
+    assert!(!f.has_signature(
+        &[(super::Pass::Ref, &v1), (super::Pass::RefMut, &apps)],
+        &super::Returns::ConversionResult
+    ));
     assert_eq!((f.loc.line, f.loc.col), (2, 8));
 
     let v1 = &u.packages["crate::apps::v1"];

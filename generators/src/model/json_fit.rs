@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::model::{External, Field, Shape, TypeRef, Universe};
+use super::{External, Field, Primitive, Shape, TypeRef, Universe, known};
 
 /// `Ok` when `value` decodes as `t`; otherwise where and why not (`.ports[0].port: expected an
 /// integer`).
@@ -38,7 +38,7 @@ fn fit(universe: &Universe, t: &TypeRef, v: &Value, path: &str) -> Result<(), St
             .is_string()
             .then_some(())
             .map_or_else(|| fail(path, "a string", v), Ok),
-        TypeRef::Primitive(p) => primitive(p, v, path),
+        TypeRef::Primitive(p) => primitive(*p, v, path),
         TypeRef::Vec(inner) => match v {
             Value::Array(items) => items
                 .iter()
@@ -77,16 +77,15 @@ fn fit(universe: &Universe, t: &TypeRef, v: &Value, path: &str) -> Result<(), St
     }
 }
 
-fn primitive(p: &str, v: &Value, path: &str) -> Result<(), String> {
+fn primitive(p: Primitive, v: &Value, path: &str) -> Result<(), String> {
     let ok = match p {
-        "bool" => v.is_boolean(),
-        "f32" | "f64" => v.is_number(),
-        "char" => v.as_str().is_some_and(|s| s.chars().count() == 1),
-        _ => match (v.as_i64(), v.as_u64()) {
-            (Some(i), _) => int_fits(p, i128::from(i)),
-            (None, Some(u)) => int_fits(p, i128::from(u)),
-            _ => false,
-        },
+        Primitive::Bool => v.is_boolean(),
+        Primitive::F32 | Primitive::F64 => v.is_number(),
+        Primitive::Char => v.as_str().is_some_and(|s| s.chars().count() == 1),
+        _ => {
+            let i = v.as_i64().map(i128::from).or_else(|| v.as_u64().map(i128::from));
+            matches!((i, p.int_range()), (Some(i), Some((lo, hi))) if (lo..=hi).contains(&i))
+        }
     };
     if ok {
         Ok(())
@@ -95,23 +94,9 @@ fn primitive(p: &str, v: &Value, path: &str) -> Result<(), String> {
     }
 }
 
-fn int_fits(p: &str, i: i128) -> bool {
-    let (lo, hi): (i128, i128) = match p {
-        "i8" => (i8::MIN.into(), i8::MAX.into()),
-        "i16" => (i16::MIN.into(), i16::MAX.into()),
-        "i32" => (i32::MIN.into(), i32::MAX.into()),
-        "u8" => (0, u8::MAX.into()),
-        "u16" => (0, u16::MAX.into()),
-        "u32" => (0, u32::MAX.into()),
-        "u64" | "usize" | "u128" => (0, i128::MAX),
-        _ => (i64::MIN.into(), i64::MAX.into()),
-    };
-    (lo..=hi).contains(&i)
-}
-
 fn external(kind: External, rust_path: &str, v: &Value, path: &str) -> Result<(), String> {
     let ok = match kind {
-        External::Quantity => v.is_number() || v.as_str().is_some_and(is_quantity),
+        External::Quantity => v.is_number() || v.as_str().is_some_and(known::is_quantity),
         // k8s-openapi's IntOrString holds an i32.
         External::IntOrString => v.is_string() || v.as_i64().is_some_and(|i| i32::try_from(i).is_ok()),
         External::Time | External::MicroTime => v.as_str().is_some_and(is_rfc3339),
@@ -120,8 +105,8 @@ fn external(kind: External, rust_path: &str, v: &Value, path: &str) -> Result<()
         External::TypeMeta => v.is_object(),
         // The other k8s-openapi types by Kubernetes' own definitions of them.
         External::ObjectMeta | External::ListMeta | External::Other => {
-            let meta = crate::generator::openapi::meta_definitions();
-            let model = crate::generator::openapi::schema::external_model(rust_path);
+            let meta = known::meta_definitions();
+            let model = known::external_model(rust_path);
             return match meta.get(&model) {
                 Some(def) => definition(meta, def, v, path),
                 None => Err(format!("`{rust_path}` has no known schema to check a default against")),
@@ -188,12 +173,6 @@ fn definition(meta: &BTreeMap<String, Value>, def: &Value, v: &Value, path: &str
     }
 }
 
-/// The forms the API server accepts for a Quantity (the pattern CRD schemas carry).
-fn is_quantity(s: &str) -> bool {
-    let pattern = crate::generator::crd::structural::QUANTITY_PATTERN;
-    regex::Regex::new(pattern).is_ok_and(|re| re.is_match(s))
-}
-
 /// Standard base64, as a `ByteString` is written.
 fn is_base64(s: &str) -> bool {
     s.len().is_multiple_of(4)
@@ -234,7 +213,7 @@ fn object(universe: &Universe, fields: &[Field], v: &Value, path: &str) -> Resul
                 let sub = format!("{path}.{key}");
                 fit(universe, &f.ty, x, &sub)?;
                 // The field's own validations hold for the value inside the default too.
-                crate::model::validation::value_passes(&f.tags, x)
+                super::validation::value_passes(&f.tags, x)
                     .map_err(|why| format!("`{sub}` is {x}, which fails {why}"))?;
             }
             None => {
@@ -272,7 +251,7 @@ mod tests {
     #[test]
     fn scalars_and_containers() {
         let u = Universe::default();
-        let prim = |p: &str| TypeRef::Primitive(p.into());
+        let prim = |p: &str| TypeRef::Primitive(Primitive::parse(p).unwrap());
         assert!(check(&u, &prim("i32"), &serde_json::json!(5)).is_ok());
         assert!(check(&u, &prim("u8"), &serde_json::json!(300)).is_err());
         assert!(check(&u, &TypeRef::Vec(Box::new(TypeRef::String)), &serde_json::json!(["a"])).is_ok());

@@ -1,38 +1,14 @@
-//! One OpenAPI (swagger 2.0) definition per struct, the way kube-openapi's openapi-gen writes
-//! them: descriptions from doc comments (openapi-gen's paragraph rules), JSON property names,
-//! `required`, types and formats, `$ref` to named types, flattened fields merged into the parent,
-//! and the `x-kubernetes-*` extensions of the list, map, struct and patch tags.
+//! The OpenAPI (swagger 2.0) schema of model types, the way kube-openapi's openapi-gen writes
+//! definitions: descriptions from doc comments (openapi-gen's paragraph rules), JSON property
+//! names, `required`, types and formats, `$ref` to named types, flattened fields merged into the
+//! parent, and the `x-kubernetes-*` extensions of the list, map, struct and patch tags. The
+//! openapi generator writes these as documents and the CRD generator inlines them; the `+default`
+//! checks read them for k8s-openapi types.
 
 use serde_json::{Map, Value, json};
 
-use crate::model::tags::name as tag;
-use crate::model::{External, Field, Package, Shape, Type, TypeRef, Universe, validation};
-
-/// The model-name prefix of a package: `+k8s:openapi-model-package`, else `io.k8s.api.<group>`
-/// for Kubernetes' own groups (the core group is `core`), else the group's DNS name reversed
-/// (`widgets.example.dev` -> `dev.example.widgets`); then the version.
-pub fn model_package(pkg: &Package) -> String {
-    if let Some(p) = pkg.tags.value(tag::OPENAPI_MODEL_PACKAGE) {
-        return p.to_string();
-    }
-    let group = match pkg.group.as_str() {
-        "" => "io.k8s.api.core".to_string(),
-        g if !g.contains('.') => format!("io.k8s.api.{g}"),
-        g => g.split('.').rev().collect::<Vec<_>>().join("."),
-    };
-    format!("{group}.{}", pkg.version)
-}
-
-/// The model name of a k8s-openapi type: its module path under `io.k8s`
-/// (`k8s_openapi::api::core::v1::PersistentVolumeClaim` -> `io.k8s.api.core.v1.PersistentVolumeClaim`).
-pub fn external_model(path: &str) -> String {
-    let rest = path.strip_prefix("k8s_openapi::").unwrap_or(path);
-    format!(
-        "io.k8s.{}",
-        rest.replace("::", ".")
-            .replace("apiextensions_apiserver", "apiextensions-apiserver")
-    )
-}
+use super::known::{self, external_model};
+use super::{External, Field, Package, Primitive, Shape, Type, TypeRef, Universe, names};
 
 /// Formats doc lines as openapi-gen's `fmtRawDoc` does: text after a `---` line is private, TODO
 /// lines are dropped, blank lines separate paragraphs, an indented line stands on a line of its
@@ -59,17 +35,32 @@ pub fn description(lines: &[String]) -> String {
     out.trim_end().to_string()
 }
 
+/// Why a type cannot be described, if it cannot: enums with data (Kubernetes has no such JSON
+/// form) and tuple structs of several fields.
+pub fn no_schema(ty: &Type) -> Option<&'static str> {
+    match &ty.shape {
+        Shape::Enum { variants } if variants.iter().any(|v| !v.fields.is_empty()) => Some("an enum with data variants"),
+        Shape::Struct { fields, tuple: true } if fields.len() != 1 => Some("a tuple struct of several fields"),
+        _ => None,
+    }
+}
+
 /// Builds definitions over one universe.
 pub struct Schemas<'u> {
     /// The model, for named types in any package.
     pub universe: &'u Universe,
+    /// Whether a field that is neither an `Option` nor omitted when empty gets its zero value as
+    /// `default`, as openapi-gen writes it (and Kubernetes' v3 documents carry it): `""`, `0`,
+    /// `false`, `{}` for structs, on list items and map values too. Never in CRD schemas, where
+    /// the API server would apply it, and not in the swagger 2.0 document, as Kubernetes'.
+    pub zero_defaults: bool,
 }
 
 impl Schemas<'_> {
     /// The model name of a named type.
-    pub fn model_name(&self, id: &crate::model::TypeId) -> Option<String> {
+    pub fn model_name(&self, id: &super::TypeId) -> Option<String> {
         let pkg = self.universe.packages.get(&id.package)?;
-        Some(format!("{}.{}", model_package(pkg), id.name))
+        Some(names::model_name(&pkg.model_package, &id.name))
     }
 
     /// The definition of one type of `pkg`.
@@ -81,17 +72,18 @@ impl Schemas<'_> {
         }
         // A type whose JSON form is written by hand (JSONSchemaPropsOrBool, ...) is opaque: its
         // fields say nothing about the wire, as openapi-gen's OpenAPISchemaType escape hatch.
-        if ty.impls.contains("Serialize") && !ty.serde {
+        if ty.hand_written_json() {
+            return Value::Object(def);
+        }
+        if let Some(inner) = ty.newtype() {
+            // A newtype serializes as its single field.
+            if let Value::Object(inner) = self.schema(&inner.ty) {
+                def.extend(inner);
+            }
+            def.extend(ty.attrs.validations.clone());
             return Value::Object(def);
         }
         match &ty.shape {
-            // A newtype serializes as its single field.
-            Shape::Struct { fields, tuple: true } if fields.len() == 1 => {
-                if let Value::Object(inner) = self.schema(&fields[0].ty) {
-                    def.extend(inner);
-                }
-                def.extend(validation::schema(&ty.tags));
-            }
             Shape::Struct { fields, .. } => {
                 def.insert("type".into(), json!("object"));
                 let (mut properties, mut required) = (Map::new(), Vec::new());
@@ -104,7 +96,7 @@ impl Schemas<'_> {
                 }
                 self.type_extensions(ty, &mut def);
                 if ty.is_kind() && !pkg.is_internal() {
-                    let gvk = json!([{ "group": pkg.group, "kind": ty.name, "version": pkg.version }]);
+                    let gvk = json!([{ "group": pkg.group, "kind": ty.name, "version": pkg.version.as_str() }]);
                     def.insert("x-kubernetes-group-version-kind".into(), gvk);
                 }
             }
@@ -118,10 +110,7 @@ impl Schemas<'_> {
     }
 
     fn properties(&self, fields: &[Field], properties: &mut Map<String, Value>, required: &mut Vec<String>) {
-        for f in fields
-            .iter()
-            .filter(|f| !f.skip && f.tags.value(tag::OPENAPI) != Some("false"))
-        {
+        for f in fields.iter().filter(|f| !f.skip && !f.attrs.openapi_opt_out()) {
             if f.flatten {
                 self.flattened(f, properties, required);
                 continue;
@@ -139,9 +128,12 @@ impl Schemas<'_> {
             TypeRef::External(External::TypeMeta, _) => {
                 properties.insert(
                     "apiVersion".into(),
-                    json!({ "description": API_VERSION_DOC, "type": "string" }),
+                    json!({ "description": known::API_VERSION_DOC, "type": "string" }),
                 );
-                properties.insert("kind".into(), json!({ "description": KIND_DOC, "type": "string" }));
+                properties.insert(
+                    "kind".into(),
+                    json!({ "description": known::KIND_DOC, "type": "string" }),
+                );
             }
             TypeRef::Named(id) => {
                 if let Some(t) = self.universe.get(id) {
@@ -165,71 +157,70 @@ impl Schemas<'_> {
             // openapi-gen puts the description first; serde_json's map keeps keys sorted anyway.
             map.insert("description".into(), json!(desc));
         }
-        if let Some(d) = f
-            .tags
-            .value(tag::DEFAULT)
-            .and_then(|v| serde_json::from_str::<Value>(v).ok())
-        {
+        let a = &f.attrs;
+        if let Some(d) = a.default.clone().or_else(|| self.zero(&f.ty, f.omitempty)) {
             map.insert("default".into(), d);
         }
-        let ext = |name: &str, key: &str, map: &mut Map<String, Value>| {
-            if let Some(v) = f.tags.value(name) {
+        let mut ext = |key: &str, v: &Option<String>| {
+            if let Some(v) = v {
                 map.insert(key.into(), json!(v));
             }
         };
-        ext(tag::LIST_TYPE, "x-kubernetes-list-type", map);
-        ext(tag::MAP_TYPE, "x-kubernetes-map-type", map);
-        ext(tag::STRUCT_TYPE, "x-kubernetes-map-type", map);
-        ext(tag::PATCH_STRATEGY, "x-kubernetes-patch-strategy", map);
-        ext(tag::PATCH_MERGE_KEY, "x-kubernetes-patch-merge-key", map);
-        passthrough(&f.tags, map);
-        map.extend(validation::schema(&f.tags));
-        let keys: Vec<&str> = f
-            .tags
-            .all(tag::LIST_MAP_KEY)
-            .filter_map(|t| t.value.as_deref())
-            .collect();
-        if !keys.is_empty() {
-            map.insert("x-kubernetes-list-map-keys".into(), json!(keys));
+        ext("x-kubernetes-list-type", &a.list_type);
+        ext("x-kubernetes-map-type", &a.map_type);
+        ext("x-kubernetes-map-type", &a.struct_type);
+        ext("x-kubernetes-patch-strategy", &a.patch_strategy);
+        ext("x-kubernetes-patch-merge-key", &a.patch_merge_key);
+        passthrough(&a.openapi, map);
+        map.extend(a.validations.clone());
+        if !a.list_map_keys.is_empty() {
+            map.insert("x-kubernetes-list-map-keys".into(), json!(a.list_map_keys));
         }
         schema
     }
 
     /// The variants of a named type that is an enum of unit variants, which is a string on the wire.
-    pub fn string_enum(&self, id: &crate::model::TypeId) -> Option<&[crate::model::Variant]> {
-        self.universe.get(id).filter(|t| t.serde).and_then(Type::unit_variants)
+    pub fn string_enum(&self, id: &super::TypeId) -> Option<&[super::Variant]> {
+        self.universe.get(id).and_then(Type::string_enum)
     }
 
     /// `+structType` and `+listType` written on a type apply to every use of it.
     fn type_extensions(&self, ty: &Type, def: &mut Map<String, Value>) {
-        if let Some(v) = ty.tags.value(tag::STRUCT_TYPE) {
+        if let Some(v) = &ty.attrs.struct_type {
             def.insert("x-kubernetes-map-type".into(), json!(v));
         }
-        passthrough(&ty.tags, def);
-        def.extend(validation::schema(&ty.tags));
+        passthrough(&ty.attrs.openapi, def);
+        def.extend(ty.attrs.validations.clone());
+        let unions = super::unions::unions(self.universe, ty, None);
+        if !unions.is_empty() {
+            def.insert(
+                "x-kubernetes-unions".into(),
+                Value::Array(unions.iter().map(super::unions::Union::to_json).collect()),
+            );
+        }
     }
 
     /// The schema of a type reference.
     pub fn schema(&self, t: &TypeRef) -> Value {
         match t {
-            TypeRef::Primitive(p) => match p.as_str() {
-                "bool" => json!({ "type": "boolean" }),
-                "i64" | "u64" | "isize" | "usize" | "i128" | "u128" => json!({ "type": "integer", "format": "int64" }),
-                "f32" => json!({ "type": "number", "format": "float" }),
-                "f64" => json!({ "type": "number", "format": "double" }),
-                "char" => json!({ "type": "string" }),
+            TypeRef::Primitive(p) => match p {
+                Primitive::Bool => json!({ "type": "boolean" }),
+                Primitive::F32 => json!({ "type": "number", "format": "float" }),
+                Primitive::F64 => json!({ "type": "number", "format": "double" }),
+                Primitive::Char => json!({ "type": "string" }),
+                p if p.is_wide() => json!({ "type": "integer", "format": "int64" }),
                 _ => json!({ "type": "integer", "format": "int32" }),
             },
             TypeRef::String => json!({ "type": "string" }),
             TypeRef::Option(inner) | TypeRef::Box(inner) => self.schema(inner),
-            TypeRef::Vec(inner) => json!({ "type": "array", "items": self.schema(inner) }),
-            TypeRef::Map { value, .. } => json!({ "type": "object", "additionalProperties": self.schema(value) }),
+            TypeRef::Vec(inner) => json!({ "type": "array", "items": self.element(inner) }),
+            TypeRef::Map { value, .. } => json!({ "type": "object", "additionalProperties": self.element(value) }),
             TypeRef::Named(id) => match (self.string_enum(id), self.model_name(id)) {
                 // As openapi-gen writes string types: inline, never a definition of their own.
                 (Some(variants), _) => {
                     let mut s = json!({ "type": "string", "enum": enum_values(variants) });
                     if let (Value::Object(m), Some(ty)) = (&mut s, self.universe.get(id)) {
-                        m.extend(validation::schema(&ty.tags));
+                        m.extend(ty.attrs.validations.clone());
                     }
                     s
                 }
@@ -245,8 +236,55 @@ impl Schemas<'_> {
     }
 }
 
+impl Schemas<'_> {
+    /// The schema of a list item or map value, with its zero default.
+    fn element(&self, t: &TypeRef) -> Value {
+        let mut s = self.schema(t);
+        if let (Value::Object(m), Some(zero)) = (&mut s, self.zero(t, false)) {
+            m.insert("default".into(), zero);
+        }
+        s
+    }
+
+    /// The zero value openapi-gen enforces as the default of a value of this type (its
+    /// `mustEnforceDefault`): none for `Option`s, lists, maps, boxes and types with a hand-written
+    /// JSON form; `{}` for structs; the zero scalar unless omitted when empty.
+    pub fn zero(&self, t: &TypeRef, omitempty: bool) -> Option<Value> {
+        if !self.zero_defaults {
+            return None;
+        }
+        let scalar = |v: Value| (!omitempty).then_some(v);
+        match t {
+            TypeRef::String | TypeRef::Primitive(Primitive::Char) => scalar(json!("")),
+            TypeRef::Primitive(Primitive::Bool) => scalar(json!(false)),
+            TypeRef::Primitive(_) => scalar(json!(0)),
+            TypeRef::Named(id) => {
+                let ty = self.universe.get(id)?;
+                if ty.hand_written_json() {
+                    None
+                } else if ty.string_enum().is_some() {
+                    scalar(json!(""))
+                } else if let Some(inner) = ty.newtype() {
+                    self.zero(&inner.ty, omitempty)
+                } else if matches!(ty.shape, Shape::Struct { .. }) {
+                    Some(json!({}))
+                } else {
+                    None
+                }
+            }
+            TypeRef::External(External::ObjectMeta | External::ListMeta, _) => Some(json!({})),
+            // k8s-openapi's other types are structs, but for those Go unmarshals by hand.
+            TypeRef::External(External::Other, path) => {
+                let model = external_model(path);
+                (model != known::RAW_EXTENSION && model != format!("{}FieldsV1", known::META_V1)).then(|| json!({}))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// The JSON values of an enum's unit variants, sorted as openapi-gen sorts enum values.
-fn enum_values(variants: &[crate::model::Variant]) -> Vec<&str> {
+pub fn enum_values(variants: &[super::Variant]) -> Vec<&str> {
     let mut values: Vec<&str> = variants
         .iter()
         .filter(|v| v.fields.is_empty())
@@ -256,40 +294,37 @@ fn enum_values(variants: &[crate::model::Variant]) -> Vec<&str> {
     values
 }
 
-/// openapi-gen's enum description: `Possible enum values:` and one line per value in value
-/// order, `` - `"Value"` `` followed by the value's doc comment.
-fn append_enum_values(desc: &mut String, variants: &[crate::model::Variant]) {
-    let mut lines: Vec<(&str, String)> = variants
+/// openapi-gen's enum description: `Possible enum values:` and one line per value, sorted,
+/// `` - `"Value"` `` followed by the constant's comment without the constant's name that starts
+/// it (`RestartPolicyAlways means ...` -> `means ...`), whitespace collapsed.
+fn append_enum_values(desc: &mut String, variants: &[super::Variant]) {
+    let mut lines: Vec<String> = variants
         .iter()
-        .map(|v| (v.json_name.as_str(), description(&v.docs).replace('\n', " ")))
+        .map(|v| {
+            let comment = v.docs.join(" ");
+            let comment = comment.trim();
+            let comment = comment.strip_prefix(v.name.as_str()).unwrap_or(comment);
+            let comment = comment.split_whitespace().collect::<Vec<_>>().join(" ");
+            let quoted = serde_json::to_string(&v.json_name).unwrap_or_default();
+            format!(" - `{quoted}` {comment}")
+        })
         .collect();
     lines.sort();
     if !desc.is_empty() {
         desc.push_str("\n\n");
     }
     desc.push_str("Possible enum values:");
-    for (value, doc) in lines {
-        let quoted = serde_json::to_string(value).unwrap_or_default();
-        desc.push_str(&format!("\n - `{quoted}`"));
-        if !doc.is_empty() {
-            desc.push(' ');
-            desc.push_str(&doc);
-        }
+    for line in lines {
+        desc.push('\n');
+        desc.push_str(line.trim_end());
     }
 }
 
 /// Other extensions written as `+k8s:openapi-gen=x-kubernetes-<name>:<value>` pass through as
 /// string values, as openapi-gen passes them.
-fn passthrough(tags: &crate::model::Tags, map: &mut Map<String, Value>) {
-    for t in tags.all(tag::OPENAPI) {
-        if let Some((name, value)) = t
-            .value
-            .as_deref()
-            .and_then(|v| v.strip_prefix("x-kubernetes-"))
-            .and_then(|v| v.split_once(':'))
-        {
-            map.insert(format!("x-kubernetes-{name}"), json!(value));
-        }
+fn passthrough(openapi: &super::attrs::OpenApiAttrs, map: &mut Map<String, Value>) {
+    for (name, value) in &openapi.extensions {
+        map.insert(name.clone(), json!(value));
     }
 }
 
@@ -297,9 +332,6 @@ fn passthrough(tags: &crate::model::Tags, map: &mut Map<String, Value>) {
 fn reference(model: &str) -> Value {
     json!({ "$ref": format!("#/definitions/{model}") })
 }
-
-const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
-const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
 
 #[cfg(test)]
 mod tests {
@@ -325,17 +357,5 @@ mod tests {
             "Kept."
         );
         assert_eq!(description(&lines(&["Ends.", "Next line."])), "Ends. Next line.");
-    }
-
-    #[test]
-    fn model_names() {
-        assert_eq!(
-            external_model("k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta"),
-            "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
-        );
-        assert_eq!(
-            external_model("k8s_openapi::api::core::v1::PersistentVolumeClaim"),
-            "io.k8s.api.core.v1.PersistentVolumeClaim"
-        );
     }
 }

@@ -1,0 +1,451 @@
+//! Kinds and resources, decided once: a kind's list type, metadata, lifecycle and, when it is
+//! served as a resource, its plural, singular, scope, subresources and the client verbs of
+//! client-gen's `+genclient` family (with custom `:method=` verbs and their types resolved).
+
+use std::collections::BTreeSet;
+
+use super::attrs::{ClientTags, Release};
+use super::{External, Package, Type, TypeRef, names};
+use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
+
+/// A verb of client-gen's generated clients.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Verb {
+    /// `create`.
+    Create,
+    /// `update`.
+    Update,
+    /// `updateStatus`.
+    UpdateStatus,
+    /// `delete`.
+    Delete,
+    /// `deleteCollection`.
+    DeleteCollection,
+    /// `get`.
+    Get,
+    /// `list`.
+    List,
+    /// `watch`.
+    Watch,
+    /// `patch`.
+    Patch,
+    /// `apply`.
+    Apply,
+    /// `applyStatus`.
+    ApplyStatus,
+}
+
+impl Verb {
+    /// Every verb, in client-gen's order (`SupportedVerbs`).
+    pub const ALL: [Verb; 11] = [
+        Verb::Create,
+        Verb::Update,
+        Verb::UpdateStatus,
+        Verb::Delete,
+        Verb::DeleteCollection,
+        Verb::Get,
+        Verb::List,
+        Verb::Watch,
+        Verb::Patch,
+        Verb::Apply,
+        Verb::ApplyStatus,
+    ];
+
+    /// The verbs of `+genclient:readonly`.
+    pub const READONLY: [Verb; 3] = [Verb::Get, Verb::List, Verb::Watch];
+
+    /// The name tags use: `updateStatus`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verb::Create => "create",
+            Verb::Update => "update",
+            Verb::UpdateStatus => "updateStatus",
+            Verb::Delete => "delete",
+            Verb::DeleteCollection => "deleteCollection",
+            Verb::Get => "get",
+            Verb::List => "list",
+            Verb::Watch => "watch",
+            Verb::Patch => "patch",
+            Verb::Apply => "apply",
+            Verb::ApplyStatus => "applyStatus",
+        }
+    }
+
+    /// The verb a tag names.
+    pub fn parse(s: &str) -> Option<Verb> {
+        Verb::ALL.into_iter().find(|v| v.as_str() == s)
+    }
+
+    /// Whether the verb writes the status subresource.
+    pub fn is_status(self) -> bool {
+        matches!(self, Verb::UpdateStatus | Verb::ApplyStatus)
+    }
+}
+
+/// Where a resource lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Below a namespace (`/namespaces/{ns}/<plural>`).
+    Namespaced,
+    /// Cluster-wide (`+genclient:nonNamespaced`).
+    Cluster,
+    /// Served only as a subresource of another kind (`+k8s:isSubresource=/scale`).
+    Subresource,
+}
+
+/// A kind: a struct with TypeMeta, registered in the Scheme.
+#[derive(Clone, Debug)]
+pub struct Kind {
+    /// The TypeMeta field's name.
+    pub type_meta: String,
+    /// The ObjectMeta field's name; kinds without one (AdmissionReview, the `*Options` kinds)
+    /// are registered but are not k8s-openapi resources.
+    pub object_meta: Option<String>,
+    /// Whether the kind is a list (has ListMeta).
+    pub is_list: bool,
+    /// The name of this kind's list kind (`<Kind>List`), when the package has one whose items are
+    /// this kind.
+    pub list: Option<String>,
+    /// Set when the kind is served as a resource: it has ObjectMeta and is not a list.
+    pub resource: Option<Resource>,
+    /// The API lifecycle, when the kind's package generates it.
+    pub lifecycle: Option<Lifecycle>,
+}
+
+/// What the API server serves for a kind.
+#[derive(Clone, Debug)]
+pub struct Resource {
+    /// The resource name (`deployments`): `+resourceName`, else the plural of the kind.
+    pub plural: String,
+    /// The lower-case kind (`deployment`).
+    pub singular: String,
+    /// Namespaced, cluster-wide, or a subresource.
+    pub scope: Scope,
+    /// Short names (`+k8s:crd-gen:shortNames`).
+    pub short_names: Vec<String>,
+    /// Categories (`+k8s:crd-gen:categories`).
+    pub categories: Vec<String>,
+    /// `/status`: the kind has a `status` field and no `+genclient:noStatus`.
+    pub status: bool,
+    /// `/scale`: a custom client method or a CRD scale tag names it.
+    pub scale: bool,
+    /// The generated client, when the kind is tagged `+genclient`.
+    pub client: Option<Client>,
+}
+
+/// A typed client's methods.
+#[derive(Clone, Debug, Default)]
+pub struct Client {
+    /// The standard verbs, after every `+genclient:*` option.
+    pub verbs: BTreeSet<Verb>,
+    /// `+genclient:method=` methods, in tag order.
+    pub methods: Vec<Method>,
+}
+
+/// One custom client method (`+genclient:method=GetScale,verb=get,subresource=scale,result=...`).
+#[derive(Clone, Debug)]
+pub struct Method {
+    /// The method's name as written (`GetScale`).
+    pub name: String,
+    /// Its verb.
+    pub verb: Verb,
+    /// The subresource it calls, if any.
+    pub subresource: Option<String>,
+    /// The request body's type (the kind itself unless `input=`).
+    pub input: TypeRef,
+    /// The response's type (the kind itself unless `result=`).
+    pub result: TypeRef,
+    /// Where the tag is.
+    pub loc: SourceLoc,
+}
+
+/// A kind's API lifecycle with upstream's defaults applied.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lifecycle {
+    /// The release that introduced this version of the kind.
+    pub introduced: Release,
+    /// The release that deprecates it: tagged, or for a pre-release version three minors after
+    /// its introduction.
+    pub deprecated: Option<Release>,
+    /// The release that removes it: tagged, or for a pre-release version three minors after its
+    /// deprecation.
+    pub removed: Option<Release>,
+    /// `(group, version, kind)` that replaces it.
+    pub replacement: Option<(String, String, String)>,
+}
+
+impl Lifecycle {
+    /// The warning the API server sends for a deprecated kind, worded as
+    /// `runtime::ApiLifecycle::deprecation_warning` words it for built-in kinds.
+    pub fn deprecation_warning(&self, api_version: &str, kind: &str) -> Option<String> {
+        let (a, b) = self.deprecated?;
+        let mut warning = format!("{api_version} {kind} is deprecated in v{a}.{b}+");
+        if let Some((a, b)) = self.removed {
+            warning.push_str(&format!(", unavailable in v{a}.{b}+"));
+        }
+        if let Some((g, v, k)) = &self.replacement {
+            warning.push_str(&format!("; use {} {k}", names::api_version(g, v)));
+        }
+        Some(warning)
+    }
+}
+
+/// Builds the kind of every type of `pkg` that has TypeMeta. Problems are reported; what was
+/// decided for each resource is noted for `--verbose` output.
+pub fn build(pkg: &mut Package, diags: &mut Diagnostics) {
+    let names: Vec<String> = pkg.types.keys().cloned().collect();
+    for name in names {
+        let Some(ty) = pkg.types.get(&name) else { continue };
+        let kind = kind_of(pkg, ty, diags);
+        if let Some(r) = kind.as_ref().and_then(|k| k.resource.as_ref()) {
+            diags.note(format!("{}: {} {}: {}", ty.loc, pkg.api_version, ty.name, r.describe()));
+        }
+        if let Some(ty) = pkg.types.get_mut(&name) {
+            ty.kind = kind;
+        }
+    }
+}
+
+impl Resource {
+    /// What was decided, in one line: `deployments (Namespaced), subresources status, scale;
+    /// client verbs create, update, ...; methods GetScale(get scale: Deployment -> Scale)`.
+    pub fn describe(&self) -> String {
+        let scope = match self.scope {
+            Scope::Namespaced => "Namespaced",
+            Scope::Cluster => "Cluster",
+            Scope::Subresource => "a subresource",
+        };
+        let mut out = format!("resource `{}`, singular `{}` ({scope})", self.plural, self.singular);
+        let subresources: Vec<&str> = [(self.status, "status"), (self.scale, "scale")]
+            .into_iter()
+            .filter_map(|(on, name)| on.then_some(name))
+            .collect();
+        if !subresources.is_empty() {
+            out.push_str(&format!(", subresources {}", subresources.join(", ")));
+        }
+        for (what, list) in [("short names", &self.short_names), ("categories", &self.categories)] {
+            if !list.is_empty() {
+                out.push_str(&format!(", {what} {}", list.join(", ")));
+            }
+        }
+        match &self.client {
+            None => out.push_str("; no client (`+genclient`)"),
+            Some(c) => {
+                let verbs: Vec<&str> = c.verbs.iter().map(|v| v.as_str()).collect();
+                out.push_str(&format!(
+                    "; client verbs {}",
+                    if verbs.is_empty() {
+                        "none".into()
+                    } else {
+                        verbs.join(", ")
+                    }
+                ));
+                for m in &c.methods {
+                    let sub = m.subresource.as_deref().map(|s| format!(" {s}")).unwrap_or_default();
+                    out.push_str(&format!(
+                        "; method {}({}{sub}: {} -> {}) at {}",
+                        m.name,
+                        m.verb.as_str(),
+                        m.input,
+                        m.result,
+                        m.loc
+                    ));
+                }
+            }
+        }
+        out
+    }
+}
+
+fn field_of(ty: &Type, which: External) -> Option<&super::Field> {
+    ty.fields().iter().find(|f| f.ty.strip_option().is_external(which))
+}
+
+fn kind_of(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Kind> {
+    let type_meta = field_of(ty, External::TypeMeta)?;
+    let is_list = field_of(ty, External::ListMeta).is_some();
+    let object_meta = field_of(ty, External::ObjectMeta).map(|f| f.name.clone());
+    let list_name = names::list_kind(&ty.name);
+    let list = pkg
+        .types
+        .get(&list_name)
+        .filter(|l| field_of(l, External::ListMeta).is_some() && field_of(l, External::TypeMeta).is_some())
+        .filter(|l| list_items_are(pkg, l, ty, diags))
+        .map(|_| list_name);
+    let resource = (!is_list && object_meta.is_some()).then(|| resource(pkg, ty, diags));
+    let lifecycle = pkg.attrs.lifecycle.then(|| lifecycle(pkg, ty, diags)).flatten();
+    Some(Kind {
+        type_meta: type_meta.name.clone(),
+        object_meta,
+        is_list,
+        list,
+        resource,
+        lifecycle,
+    })
+}
+
+/// A list kind's `items` must be a `Vec` of the kind it lists.
+fn list_items_are(pkg: &Package, list: &Type, kind: &Type, diags: &mut Diagnostics) -> bool {
+    let items = list.fields().iter().find(|f| f.name == "items");
+    let ok = matches!(
+        items.map(|f| &f.ty),
+        Some(TypeRef::Vec(inner)) if matches!(&**inner, TypeRef::Named(id) if id.package == pkg.path && id.name == kind.name)
+    );
+    if !ok && let Some(items) = items {
+        diags.push(
+            Diagnostic::error(
+                &items.ty_loc,
+                format!("list kind `{}` does not hold `{}` items", list.name, kind.name),
+            )
+            .label(format!("expected `Vec<{}>`", kind.name))
+            .related(&kind.loc, "the kind it lists")
+            .help(format!(
+                "a `<Kind>List` holds its kind: write `pub items: Vec<{}>`, or rename the list",
+                kind.name
+            )),
+        );
+    }
+    ok
+}
+
+fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
+    let a = &ty.attrs;
+    let scope = if a.subresource_of.is_some() {
+        Scope::Subresource
+    } else if a.client.non_namespaced {
+        Scope::Cluster
+    } else {
+        Scope::Namespaced
+    };
+    let plural = match (&a.subresource_of, &a.resource_name) {
+        (Some(sub), _) => sub.clone(),
+        (None, Some(name)) => name.clone(),
+        (None, None) => names::plural(&ty.name),
+    };
+    let status = ty.fields().iter().any(|f| f.name == "status") && !a.client.no_status;
+    let client = a.client.genclient.then(|| client(pkg, ty, &a.client, status, diags));
+    let scale = a.crd.scale.is_some()
+        || client
+            .as_ref()
+            .is_some_and(|c| c.methods.iter().any(|m| m.subresource.as_deref() == Some("scale")));
+    Resource {
+        plural,
+        singular: names::singular(&ty.name),
+        scope,
+        short_names: a.crd.short_names.as_ref().map(|l| l.value.clone()).unwrap_or_default(),
+        categories: a.crd.categories.as_ref().map(|l| l.value.clone()).unwrap_or_default(),
+        status,
+        scale,
+        client,
+    }
+}
+
+/// The verbs client-gen generates for a `+genclient` kind.
+fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut Diagnostics) -> Client {
+    let parse = |list: &[String]| -> BTreeSet<Verb> { list.iter().filter_map(|v| Verb::parse(v)).collect() };
+    let skip = parse(&tags.skip_verbs);
+    let mut only = tags.only_verbs.as_deref().map(parse);
+    if tags.readonly {
+        only.get_or_insert_with(BTreeSet::new).extend(Verb::READONLY);
+    }
+    let mut verbs: BTreeSet<Verb> = match &only {
+        Some(only) => {
+            for v in only.intersection(&skip) {
+                diags.push(
+                    Diagnostic::error(
+                        &ty.tags.loc(super::tags::name::SKIP_VERBS, &ty.loc),
+                        format!(
+                            "verb `{}` is both skipped and the only verbs of `{}`",
+                            v.as_str(),
+                            ty.name
+                        ),
+                    )
+                    .label("conflicts with `+genclient:onlyVerbs` or `:readonly`")
+                    .help("keep the verb in one of the two lists"),
+                );
+            }
+            only.difference(&skip).copied().collect()
+        }
+        None => Verb::ALL.into_iter().filter(|v| !skip.contains(v)).collect(),
+    };
+    if tags.no_verbs {
+        verbs.clear();
+    }
+    if !status {
+        verbs.retain(|v| !v.is_status());
+    }
+    let own = TypeRef::Named(pkg.id(&ty.name));
+    let list = names::list_kind(&ty.name);
+    let own_list = pkg.types.contains_key(&list).then(|| TypeRef::Named(pkg.id(&list)));
+    let methods = tags
+        .methods
+        .iter()
+        .filter_map(|m| {
+            let verb = Verb::parse(&m.verb)?;
+            // A list method answers with the kind's list, as client-gen's does.
+            let default_result = match (verb, &own_list) {
+                (Verb::List, Some(l)) => l.clone(),
+                _ => own.clone(),
+            };
+            Some(Method {
+                name: m.name.clone(),
+                verb,
+                subresource: m.subresource.clone(),
+                input: m.input_ty.clone().unwrap_or_else(|| own.clone()),
+                result: m.result_ty.clone().unwrap_or(default_result),
+                loc: m.loc.clone(),
+            })
+        })
+        .collect();
+    Client { verbs, methods }
+}
+
+/// The kind's lifecycle with upstream's defaults; its absence is an error in a lifecycle package.
+fn lifecycle(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Lifecycle> {
+    let tags = &ty.attrs.lifecycle;
+    let Some(introduced) = tags.introduced else {
+        diags.push(
+            Diagnostic::error(&ty.loc, format!("kind `{}` has no `+k8s:prerelease-lifecycle-gen:introduced` tag", ty.name))
+                .label("lifecycle unknown")
+                .help("add `/// +k8s:prerelease-lifecycle-gen:introduced=<major>.<minor>`, the release that introduced this version"),
+        );
+        return None;
+    };
+    let pre = pkg.version.is_prerelease();
+    let deprecated = tags.deprecated.or(pre.then_some((introduced.0, introduced.1 + 3)));
+    let removed = tags
+        .removed
+        .or_else(|| deprecated.filter(|_| pre).map(|d| (d.0, d.1 + 3)));
+    let replacement = match ty.tags.get(super::tags::name::LIFECYCLE_REPLACEMENT) {
+        None => None,
+        Some(t) => match tags.replacement.clone().filter(|(g, v, k)| valid_replacement(g, v, k)) {
+            Some(r) => Some(r),
+            None => {
+                diags.push(
+                    Diagnostic::error(
+                        &t.loc,
+                        format!("malformed replacement `{}`", t.value.as_deref().unwrap_or_default()),
+                    )
+                    .label("expected `group,version,Kind`")
+                    .help("for example `+k8s:prerelease-lifecycle-gen:replacement=apps,v1,Deployment`"),
+                );
+                return None;
+            }
+        },
+    };
+    Some(Lifecycle {
+        introduced,
+        deprecated,
+        removed,
+        replacement,
+    })
+}
+
+/// `group,version,Kind` as upstream checks it: a lower-case group, a lower-case version starting
+/// with `v`, a kind starting with a capital.
+fn valid_replacement(group: &str, version: &str, kind: &str) -> bool {
+    group == group.to_lowercase()
+        && version.starts_with('v')
+        && version == version.to_lowercase()
+        && kind.starts_with(|c: char| c.is_ascii_uppercase())
+}
