@@ -26,8 +26,8 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
     let mut diags = Diagnostics::new();
     let apis_display = config.apis.display().to_string();
     let loaded = parse::tree::load(&apis_display, sources, &mut diags);
-    let texts = loaded.texts.clone();
-    undeclared_files(&apis_display, sources, &loaded.undeclared, &mut diags);
+    let mut texts = loaded.texts.clone();
+    undeclared_files(&apis_display, sources, &loaded.undeclared, &mut texts, &mut diags);
     if diags.has_errors() {
         // A file that does not load hides its types and tags; anything checked without it
         // would only report consequences of that error.
@@ -94,7 +94,13 @@ fn documents_not_written(universe: &Universe, diags: &mut Diagnostics) {
 /// Files no module declares are not compiled, so they are not read; `-v` lists them. One that
 /// holds tags of ours is an error: its tags would silently do nothing (a forgotten `mod`, or an
 /// editor's copy such as `types copy.rs`).
-fn undeclared_files(root: &str, sources: &dyn Sources, files: &[String], diags: &mut Diagnostics) {
+fn undeclared_files(
+    root: &str,
+    sources: &dyn Sources,
+    files: &[String],
+    texts: &mut std::collections::BTreeMap<std::sync::Arc<str>, std::sync::Arc<str>>,
+    diags: &mut Diagnostics,
+) {
     for rel in files {
         let display = parse::display_path(root, rel);
         let Ok(text) = sources.read(rel) else { continue };
@@ -125,6 +131,7 @@ fn undeclared_files(root: &str, sources: &dyn Sources, files: &[String], diags: 
             col: 1,
             len: 1,
         };
+        texts.insert(display.clone().into(), text.clone().into());
         diags.push(
             Diagnostic::error(
                 &loc,

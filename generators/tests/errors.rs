@@ -113,11 +113,16 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+/// A case's run: documents go to `openapi/` in its output directory, unless the case holds a
+/// `.no-documents` file (a case about what a run without documents does).
 fn config(case: &str, output: &Path) -> Config {
-    Config::new(Path::new(CASES).join(case))
-        .output(output)
-        .boilerplate(BOILERPLATE)
-        .documents(output.join("openapi"))
+    let apis = Path::new(CASES).join(case);
+    let config = Config::new(&apis).output(output).boilerplate(BOILERPLATE);
+    if apis.join(".no-documents").exists() {
+        config
+    } else {
+        config.documents(output.join("openapi"))
+    }
 }
 
 /// The primary location of every error of a report, in report order: the first ` --> file:line:col`

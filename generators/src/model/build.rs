@@ -19,7 +19,8 @@ use crate::parse::{SourceFile, serde_attrs, span_loc, span_loc_whole};
 /// that later checks can report more errors in the same run.
 pub fn build(files: &[SourceFile], diags: &mut Diagnostics) -> Universe {
     let mut packages = find_packages(files, diags);
-    let index = index(files, &packages);
+    let mut index = index(files, &packages);
+    resolve_aliases(files, &packages, &mut index);
     let mut gated: BTreeSet<String> = BTreeSet::new();
     for f in files {
         let Some(path) = package_of(&packages, &f.module) else {
@@ -179,6 +180,7 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
                 attrs,
                 written_tags: block.written().map(str::to_string).collect(),
                 types: BTreeMap::new(),
+                aliases: BTreeMap::new(),
                 functions: BTreeMap::new(),
                 module_decls: f.syntax.items.iter().filter_map(|i| mod_decl(&f.display, i)).collect(),
                 reexports: f.syntax.items.iter().filter_map(glob_reexport).collect(),
@@ -207,6 +209,39 @@ fn index(files: &[SourceFile], packages: &BTreeMap<String, Package>) -> Index {
         }
     }
     index
+}
+
+/// Resolves every type alias of the packages in its own module (aliases of aliases too, to a
+/// fixpoint bounded by the nesting limit); an alias that does not resolve is reported where it is
+/// used, and at the alias when it is added to its package.
+fn resolve_aliases(files: &[SourceFile], packages: &BTreeMap<String, Package>, index: &mut Index) {
+    for _ in 0..crate::parse::tree::MAX_DEPTH {
+        let mut found = BTreeMap::new();
+        for f in files {
+            let Some(pkg) = package_of(packages, &f.module) else {
+                continue;
+            };
+            let scope = Scope::new(index, &f.module, &pkg, &f.syntax.items);
+            for item in f.syntax.items.iter().filter(|i| !is_test_cfg(item_attrs(i))) {
+                if let syn::Item::Type(t) = item
+                    && t.generics.params.is_empty()
+                    && let Ok(target) = scope.resolve(&t.ty)
+                {
+                    found.insert(
+                        super::TypeId {
+                            package: pkg.clone(),
+                            name: t.ident.to_string(),
+                        },
+                        target,
+                    );
+                }
+            }
+        }
+        if found == index.aliases {
+            return;
+        }
+        index.aliases = found;
+    }
 }
 
 /// `pub use name::*;` as `name`.
@@ -318,6 +353,7 @@ fn build_field(cx: &items::ItemCx<'_>, position: usize, field: &syn::Field, diag
         );
     }
     let ty_loc = span_loc_whole(file, syn::spanned::Spanned::span(&field.ty));
+    let alias = cx.file.scope.alias_named(&field.ty);
     let ty = match cx.file.scope.resolve(&field.ty) {
         Ok(t) => t,
         // Generic types are reported once, where the type is; their parameters are not errors.
@@ -340,10 +376,11 @@ fn build_field(cx: &items::ItemCx<'_>, position: usize, field: &syn::Field, diag
                 )),
         );
     }
+    serde_errors(file, &serde.errors, diags);
     let json_name = serde
         .rename
         .clone()
-        .unwrap_or_else(|| serde_attrs::apply_rename_all(cx.container.rename_all.as_deref(), &name));
+        .unwrap_or_else(|| cx.field_rule.apply_to_field(&name));
     let optional = match (tags.get(tag::OPTIONAL), tags.get(tag::REQUIRED)) {
         (Some(o), Some(r)) => {
             diags.push(
@@ -366,6 +403,8 @@ fn build_field(cx: &items::ItemCx<'_>, position: usize, field: &syn::Field, diag
         json_name,
         ty,
         optional,
+        aliases: serde.aliases.clone(),
+        alias,
         flatten: serde.flatten,
         omitempty: serde.skip_serializing_if.is_some(),
         skip: serde.skip,
@@ -374,6 +413,17 @@ fn build_field(cx: &items::ItemCx<'_>, position: usize, field: &syn::Field, diag
         tags,
         loc,
         ty_loc,
+    }
+}
+
+/// Reports the serde attribute values serde itself would refuse.
+pub(super) fn serde_errors(file: &Arc<str>, errors: &[serde_attrs::SerdeError], diags: &mut Diagnostics) {
+    for e in errors {
+        diags.push(
+            Diagnostic::error(&span_loc_whole(file, e.span), e.message.clone())
+                .label("serde rejects this")
+                .help("write one of serde's rename rules; serde_derive would not compile it"),
+        );
     }
 }
 
@@ -432,6 +482,7 @@ pub(super) fn new_type(
         kind: None,
         object: None,
         selection: Default::default(),
+        transparent: false,
     }
 }
 
@@ -440,12 +491,21 @@ pub(super) fn build_variant(cx: &items::ItemCx<'_>, v: &syn::Variant, diags: &mu
     let file = &cx.file.file.display;
     let block = extract(file, &v.attrs, diags);
     reject_raw(&block, "tags cannot be written on enum variants", diags);
-    let (fields, tuple) = build_fields(cx, &v.fields, diags);
+    let serde = serde_attrs::field(&v.attrs);
+    serde_errors(file, &serde.errors, diags);
+    let variant_cx = items::ItemCx {
+        file: cx.file,
+        container: cx.container.clone(),
+        field_rule: serde.rename_all.unwrap_or(cx.field_rule),
+        generics: cx.generics.clone(),
+    };
+    let (fields, tuple) = build_fields(&variant_cx, &v.fields, diags);
     let loc = span_loc_whole(file, v.ident.span());
-    let rename = serde_attrs::field(&v.attrs).rename;
     let name = v.ident.to_string();
     Variant {
-        json_name: rename.unwrap_or_else(|| serde_attrs::apply_rename_all(cx.container.rename_all.as_deref(), &name)),
+        json_name: serde
+            .rename
+            .unwrap_or_else(|| cx.container.rename_all.apply_to_variant(&name)),
         name,
         fields,
         tuple,

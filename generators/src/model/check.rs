@@ -12,10 +12,12 @@ use crate::diag::{Diagnostic, Diagnostics};
 pub fn check(universe: &Universe, diags: &mut Diagnostics) {
     for pkg in universe.packages.values() {
         check_internal_openapi(pkg, diags);
+        check_conversion_peer(universe, pkg, diags);
         unused_crd_tags(pkg, diags);
         let mut resources: BTreeMap<&str, &Type> = BTreeMap::new();
         for ty in pkg.types.values() {
             check_enum_tag(ty, diags);
+            check_serde(universe, ty, diags);
             super::unions::unions(universe, ty, Some(diags));
             if !ty.is_kind() {
                 for name in [tag::GENCLIENT, tag::RESOURCE_NAME, tag::NON_NAMESPACED] {
@@ -54,6 +56,57 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
     check_group_names(universe, diags);
 }
 
+/// What serde would do wrong with the type: two fields (or variants) under one JSON name, which
+/// serde writes twice and reads once; and `flatten` on a field that is neither a struct nor a map,
+/// which serde rejects when (de)serializing.
+fn check_serde(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
+    if !ty.serde {
+        return;
+    }
+    let mut seen: BTreeMap<&str, &super::SourceLoc> = BTreeMap::new();
+    let names: Vec<(&str, &super::SourceLoc)> = match &ty.shape {
+        super::Shape::Struct { tuple: false, fields } => fields
+            .iter()
+            .filter(|f| !f.skip && !f.flatten)
+            .map(|f| (f.json_name.as_str(), &f.loc))
+            .collect(),
+        super::Shape::Enum { variants } => variants.iter().map(|v| (v.json_name.as_str(), &v.loc)).collect(),
+        super::Shape::Struct { .. } => Vec::new(),
+    };
+    for (name, loc) in names {
+        if let Some(first) = seen.insert(name, loc) {
+            diags.push(
+                Diagnostic::error(loc, format!("`{}` has two members named `{name}` in JSON", ty.name))
+                    .label("second member with this JSON name")
+                    .related(first, "first")
+                    .help("give one of them another `#[serde(rename = \"...\")]`"),
+            );
+        }
+    }
+    for f in ty.fields().iter().filter(|f| f.flatten) {
+        let ok = match f.ty.strip_option() {
+            TypeRef::Named(id) => universe
+                .get(id)
+                .is_none_or(|t| matches!(t.shape, super::Shape::Struct { tuple: false, .. })),
+            TypeRef::Map { .. } | TypeRef::External(..) | TypeRef::Unresolved(_) => true,
+            _ => false,
+        };
+        if !ok {
+            diags.push(
+                Diagnostic::error(
+                    &f.ty_loc,
+                    format!(
+                        "field `{}` of `{}` is flattened, but `{}` is not a struct or a map",
+                        f.name, ty.name, f.ty
+                    ),
+                )
+                .label("serde flattens only structs and maps")
+                .help("remove `flatten`, or give the field a struct or map type"),
+            );
+        }
+    }
+}
+
 /// A `+k8s:crd-gen:*` tag does something only on a kind (not a list) of a CRD package.
 fn unused_crd_tags(pkg: &Package, diags: &mut Diagnostics) {
     for ty in pkg.types.values() {
@@ -73,6 +126,29 @@ fn unused_crd_tags(pkg: &Package, diags: &mut Diagnostics) {
                 .help("CRD tags belong on the kinds of packages tagged `//! +k8s:crd-gen=true`"),
         );
     }
+}
+
+/// `+k8s:conversion-gen` names the hub a package converts through: another API package, never
+/// the package itself.
+fn check_conversion_peer(universe: &Universe, pkg: &Package, diags: &mut Diagnostics) {
+    let Some(peer) = pkg.attrs.conversion_peers.first() else {
+        return;
+    };
+    let why = if *peer == pkg.path {
+        "a package cannot convert to itself"
+    } else if universe.packages.get(peer).is_some_and(|p| p.group != pkg.group) {
+        "the hub of a package is its own group's internal package"
+    } else {
+        return;
+    };
+    diags.push(
+        Diagnostic::error(
+            &pkg.tag_loc(tag::CONVERSION),
+            format!("`+k8s:conversion-gen={peer}` on `{}`: {why}", pkg.path),
+        )
+        .label("not this package's hub")
+        .help("name the group's internal package, such as `crate::apps` for `crate::apps::v1`"),
+    );
 }
 
 /// The internal version is never served, so an OpenAPI switch there does nothing.

@@ -30,14 +30,24 @@ pub struct ItemCx<'a> {
     pub file: &'a FileCx<'a>,
     /// serde's container attributes.
     pub container: serde_attrs::SerdeContainer,
+    /// The rename rule of the fields at hand: the struct's `rename_all`, or for a struct variant
+    /// its own `rename_all` or the enum's `rename_all_fields`.
+    pub field_rule: serde_attrs::RenameRule,
     /// The names of the item's type parameters.
     pub generics: Vec<String>,
 }
 
-fn item_cx<'a>(file: &'a FileCx<'a>, attrs: &[syn::Attribute], generics: &syn::Generics) -> ItemCx<'a> {
+fn item_cx<'a>(file: &'a FileCx<'a>, attrs: &[syn::Attribute], generics: &syn::Generics, is_enum: bool) -> ItemCx<'a> {
+    let container = serde_attrs::container(attrs);
+    let field_rule = if is_enum {
+        container.rename_all_fields
+    } else {
+        container.rename_all
+    };
     ItemCx {
         file,
-        container: serde_attrs::container(attrs),
+        container,
+        field_rule,
         generics: generics.type_params().map(|p| p.ident.to_string()).collect(),
     }
 }
@@ -50,7 +60,7 @@ pub fn add_item(pkg: &mut Package, cx: &FileCx<'_>, item: &syn::Item, diags: &mu
     }
     match item {
         syn::Item::Struct(s) => {
-            let icx = item_cx(cx, &s.attrs, &s.generics);
+            let icx = item_cx(cx, &s.attrs, &s.generics, false);
             let (fields, tuple) = build_fields(&icx, &s.fields, diags);
             add_type(
                 pkg,
@@ -63,7 +73,7 @@ pub fn add_item(pkg: &mut Package, cx: &FileCx<'_>, item: &syn::Item, diags: &mu
             );
         }
         syn::Item::Enum(e) => {
-            let icx = item_cx(cx, &e.attrs, &e.generics);
+            let icx = item_cx(cx, &e.attrs, &e.generics, true);
             let variants = e.variants.iter().map(|v| build_variant(&icx, v, diags)).collect();
             add_type(
                 pkg,
@@ -90,12 +100,7 @@ pub fn add_item(pkg: &mut Package, cx: &FileCx<'_>, item: &syn::Item, diags: &mu
         }
         syn::Item::Const(c) => reject_tags(display, &c.attrs, "tags cannot be written on constants", diags),
         syn::Item::Static(s) => reject_tags(display, &s.attrs, "tags cannot be written on statics", diags),
-        syn::Item::Type(t) => reject_tags(
-            display,
-            &t.attrs,
-            "tags cannot be written on type aliases; use a newtype struct",
-            diags,
-        ),
+        syn::Item::Type(t) => add_alias(pkg, cx, t, diags),
         syn::Item::Mod(m) => reject_tags(
             display,
             &m.attrs,
@@ -119,6 +124,7 @@ fn add_type(
     let block = extract(display, attrs, diags);
     let checked = tags::check(&block.tags, Place::Type, diags);
     let loc = span_loc_whole(display, ident.span());
+    super::build::serde_errors(display, &cx.container.errors, diags);
     if attrs.iter().any(|a| a.path().is_ident("cfg")) {
         diags.push(
             Diagnostic::error(&loc, format!("type `{ident}` is compiled conditionally"))
@@ -150,6 +156,7 @@ fn add_type(
         !generics.params.is_empty(),
         cx.container.present,
     );
+    ty.transparent = cx.container.transparent;
     resolve_methods(cx.file.scope, &mut ty.attrs.client.methods, diags);
     insert_type(pkg, ty, diags);
 }
@@ -203,6 +210,33 @@ fn returns(output: &syn::ReturnType) -> Returns {
     } else {
         Returns::Other(written)
     }
+}
+
+/// A type alias: its tags are a type's; what it stands for is resolved in its module.
+fn add_alias(pkg: &mut Package, cx: &FileCx<'_>, t: &syn::ItemType, diags: &mut Diagnostics) {
+    let display = &cx.file.display;
+    let block = extract(display, &t.attrs, diags);
+    let tags = tags::check(&block.tags, Place::Type, diags);
+    let target = match cx.scope.resolve(&t.ty) {
+        Ok(target) if t.generics.params.is_empty() => target,
+        Ok(_) => return,
+        Err(path) => {
+            let ty_loc = span_loc_whole(display, syn::spanned::Spanned::span(&*t.ty));
+            diags.push(
+                Diagnostic::error(&ty_loc, format!("cannot resolve type `{path}` of alias `{}`", t.ident))
+                    .label("unknown type")
+                    .help("import it with `use`, or write its `crate::` path; types from other crates must come from k8s-openapi, kube-core or serde_json"),
+            );
+            TypeRef::Unresolved(path)
+        }
+    };
+    let alias = super::Alias {
+        name: t.ident.to_string(),
+        attrs: super::TypeAttrs::from_tags(&tags),
+        tags,
+        target,
+    };
+    pkg.aliases.insert(alias.name.clone(), alias);
 }
 
 /// Resolves the `input=` and `result=` paths of `+genclient:method` tags in the module's scope:

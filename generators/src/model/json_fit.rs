@@ -57,6 +57,9 @@ fn fit(universe: &Universe, t: &TypeRef, v: &Value, path: &str) -> Result<(), St
             let Some(ty) = universe.get(id) else {
                 return Err(format!("`{}` is not a type of this crate", id.name));
             };
+            if let Some(inner) = ty.newtype() {
+                return fit(universe, &inner.ty, v, path);
+            }
             match &ty.shape {
                 Shape::Enum { variants } if variants.iter().all(|x| x.fields.is_empty()) => {
                     let names: Vec<&str> = variants.iter().map(|x| x.json_name.as_str()).collect();
@@ -69,7 +72,7 @@ fn fit(universe: &Universe, t: &TypeRef, v: &Value, path: &str) -> Result<(), St
                     "`{}` is an enum with data; defaults cannot name a variant",
                     ty.name
                 )),
-                Shape::Struct { fields, tuple: true } if fields.len() == 1 => fit(universe, &fields[0].ty, v, path),
+
                 Shape::Struct { fields, .. } => object(universe, fields, v, path),
             }
         }
@@ -208,7 +211,7 @@ fn object(universe: &Universe, fields: &[Field], v: &Value, path: &str) -> Resul
     let mut known: Vec<&Field> = Vec::new();
     collect_fields(universe, fields, &mut known);
     for (key, x) in m {
-        match known.iter().find(|f| f.json_name == *key) {
+        match known.iter().find(|f| f.json_name == *key || f.aliases.contains(key)) {
             Some(f) => {
                 let sub = format!("{path}.{key}");
                 fit(universe, &f.ty, x, &sub)?;
@@ -225,7 +228,8 @@ fn object(universe: &Universe, fields: &[Field], v: &Value, path: &str) -> Resul
             }
         }
     }
-    match known.iter().find(|f| !f.optional && !m.contains_key(&f.json_name)) {
+    let present = |f: &&Field| m.contains_key(&f.json_name) || f.aliases.iter().any(|a| m.contains_key(a));
+    match known.iter().find(|f| !f.optional && !present(f)) {
         Some(f) => Err(format!("`{path}.{}` is required", f.json_name)),
         None => Ok(()),
     }

@@ -46,6 +46,11 @@ impl Universe {
     pub fn get(&self, r: &TypeId) -> Option<&Type> {
         self.packages.get(&r.package)?.types.get(&r.name)
     }
+
+    /// Looks a type alias up by its reference.
+    pub fn alias(&self, r: &TypeId) -> Option<&Alias> {
+        self.packages.get(&r.package)?.aliases.get(&r.name)
+    }
 }
 
 /// One API package: a group's internal version or one of its external versions.
@@ -80,6 +85,8 @@ pub struct Package {
     pub written_tags: BTreeSet<String>,
     /// Types of every file of the package, by name.
     pub types: BTreeMap<String, Type>,
+    /// Type aliases of every file of the package, by name.
+    pub aliases: BTreeMap<String, Alias>,
     /// Hand-written free functions of every file of the package, by name.
     pub functions: BTreeMap<String, Function>,
     /// `mod` declarations in `mod.rs`, with their `#[path]` if any.
@@ -117,6 +124,22 @@ impl Package {
             name: name.to_string(),
         }
     }
+}
+
+/// A type alias of an API package (`pub type Protocol = String;`): Go's named non-struct types.
+/// Fields that name it are resolved to its target; its tags apply to them, as a Go named type's
+/// validation tags apply to its uses. (Its doc, like a Go named type's, does not reach the
+/// descriptions of the fields.)
+#[derive(Debug)]
+pub struct Alias {
+    /// Its name.
+    pub name: String,
+    /// Its tags, for their locations.
+    pub tags: Tags,
+    /// Its tags, typed.
+    pub attrs: TypeAttrs,
+    /// What it stands for.
+    pub target: TypeRef,
 }
 
 /// A `mod name;` declaration of a package's `mod.rs`.
@@ -170,6 +193,8 @@ pub struct Type {
     pub generic: bool,
     /// Whether serde derives or attributes are present (external types have them).
     pub serde: bool,
+    /// `#[serde(transparent)]`: serialized as its one field.
+    pub transparent: bool,
 }
 
 /// Where a `runtime::Object` keeps its apiVersion and kind.
@@ -235,10 +260,15 @@ impl Type {
         self.unit_variants().filter(|_| self.serde)
     }
 
-    /// The single field of a newtype struct (`struct JSON(serde_json::Value)`).
+    /// The single field a struct serializes as: a newtype (`struct JSON(serde_json::Value)`), or
+    /// a `#[serde(transparent)]` struct's one field that is not skipped.
     pub fn newtype(&self) -> Option<&Field> {
         match &self.shape {
             Shape::Struct { fields, tuple: true } if fields.len() == 1 => fields.first(),
+            Shape::Struct { fields, .. } if self.transparent => {
+                let mut wire = fields.iter().filter(|f| !f.skip);
+                wire.next().filter(|_| wire.next().is_none())
+            }
             _ => None,
         }
     }
@@ -299,8 +329,13 @@ pub struct Variant {
 pub struct Field {
     /// Rust name (`host_ip`), or the position (`0`) of a tuple field.
     pub name: String,
-    /// JSON property name from serde `rename`/`rename_all`.
+    /// JSON property name serde writes: `rename` (its serialize side), else the rename rule.
     pub json_name: String,
+    /// Other names serde accepts on input: `alias`es and `rename(deserialize = ...)`.
+    pub aliases: Vec<String>,
+    /// The type alias the field's type names (`protocol: Option<Protocol>`), whose tags apply
+    /// to the field as a Go named type's do; `ty` is what the alias stands for.
+    pub alias: Option<TypeId>,
     /// Resolved type.
     pub ty: TypeRef,
     /// Whether the property may be absent: `+optional`, else `Option` or serde `default`; `+required`

@@ -14,6 +14,8 @@ pub struct Index {
     pub module_package: BTreeMap<String, String>,
     /// Package path -> type names.
     pub package_types: BTreeMap<String, BTreeSet<String>>,
+    /// Type aliases (`pub type Protocol = String;`) -> what they stand for, resolved in their module.
+    pub aliases: BTreeMap<TypeId, TypeRef>,
 }
 
 /// The names in scope in one file.
@@ -186,6 +188,13 @@ impl<'a> Scope<'a> {
                     name: name.to_string(),
                 }));
             }
+            let local = TypeId {
+                package: self.package.clone(),
+                name: name.to_string(),
+            };
+            if let Some(target) = self.index.aliases.get(&local) {
+                return Ok(target.clone());
+            }
             match self.uses.get(name) {
                 Some(abs) => abs.clone(),
                 None => return self.find_in_globs(name).ok_or_else(|| display(path)),
@@ -206,16 +215,53 @@ impl<'a> Scope<'a> {
             .find_map(|g| self.crate_type(&[g.clone(), vec![name.to_string()]].concat()))
     }
 
-    /// A type of this crate by absolute path, looked up through the module -> package index.
+    /// A type of this crate by absolute path, looked up through the module -> package index; an
+    /// alias stands for its target.
     fn crate_type(&self, abs: &[String]) -> Option<TypeRef> {
         let (name, module) = abs.split_last()?;
         let package = self.index.module_package.get(&module.join("::"))?;
-        self.index.package_types.get(package)?.contains(name).then(|| {
-            TypeRef::Named(TypeId {
-                package: package.clone(),
-                name: name.clone(),
-            })
-        })
+        let id = TypeId {
+            package: package.clone(),
+            name: name.clone(),
+        };
+        if let Some(target) = self.index.aliases.get(&id) {
+            return Some(target.clone());
+        }
+        self.index
+            .package_types
+            .get(package)?
+            .contains(name)
+            .then_some(TypeRef::Named(id))
+    }
+
+    /// The alias a field's type names, under `Option`s and `Box`es: `Option<Protocol>` names
+    /// `Protocol` when that is an alias of this crate.
+    pub fn alias_named(&self, ty: &syn::Type) -> Option<TypeId> {
+        let syn::Type::Path(p) = ty else { return None };
+        let last = p.path.segments.last()?;
+        if p.path.segments.len() == 1 && matches!(last.ident.to_string().as_str(), "Option" | "Box") {
+            let inner = generic_args(&p.path).into_iter().next()?;
+            return self.alias_named(inner);
+        }
+        let written: Vec<String> = p.path.segments.iter().map(|s| s.ident.to_string()).collect();
+        let abs = if written.len() == 1 && p.path.leading_colon.is_none() {
+            let local = TypeId {
+                package: self.package.clone(),
+                name: written[0].clone(),
+            };
+            if self.index.aliases.contains_key(&local) {
+                return Some(local);
+            }
+            self.uses.get(&written[0]).cloned()?
+        } else {
+            self.absolutize(&written)
+        };
+        let (name, module) = abs.split_last()?;
+        let id = TypeId {
+            package: self.index.module_package.get(&module.join("::"))?.clone(),
+            name: name.clone(),
+        };
+        self.index.aliases.contains_key(&id).then_some(id)
     }
 
     fn resolve_absolute(&self, abs: &[String], args: &[&syn::Type]) -> Option<TypeRef> {
@@ -335,6 +381,7 @@ mod tests {
         Index {
             module_package,
             package_types,
+            aliases: BTreeMap::new(),
         }
     }
 

@@ -32,7 +32,7 @@ pub fn description(lines: &[String]) -> String {
             out.push(' ');
         }
     }
-    out.trim_end().to_string()
+    out.trim().to_string()
 }
 
 /// Why a type cannot be described, if it cannot: enums with data (Kubernetes has no such JSON
@@ -49,11 +49,21 @@ pub fn no_schema(ty: &Type) -> Option<&'static str> {
 pub struct Schemas<'u> {
     /// The model, for named types in any package.
     pub universe: &'u Universe,
-    /// Whether a field that is neither an `Option` nor omitted when empty gets its zero value as
-    /// `default`, as openapi-gen writes it (and Kubernetes' v3 documents carry it): `""`, `0`,
-    /// `false`, `{}` for structs, on list items and map values too. Never in CRD schemas, where
-    /// the API server would apply it, and not in the swagger 2.0 document, as Kubernetes'.
-    pub zero_defaults: bool,
+    /// Which defaults the schemas carry.
+    pub defaults: Defaults,
+}
+
+/// Which `default`s a schema carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Defaults {
+    /// None: Kubernetes prunes every default from its swagger 2.0 document.
+    None,
+    /// The `+default` markers: CRD schemas, where the API server applies them.
+    Tagged,
+    /// The markers, and for a field that is neither an `Option` nor omitted when empty its zero
+    /// value, as openapi-gen writes it (and Kubernetes' v3 documents carry it): `""`, `0`,
+    /// `false`, `{}` for structs, on list items and map values too.
+    TaggedAndZero,
 }
 
 impl Schemas<'_> {
@@ -158,7 +168,8 @@ impl Schemas<'_> {
             map.insert("description".into(), json!(desc));
         }
         let a = &f.attrs;
-        if let Some(d) = a.default.clone().or_else(|| self.zero(&f.ty, f.omitempty)) {
+        let tagged = a.default.clone().filter(|_| self.defaults != Defaults::None);
+        if let Some(d) = tagged.or_else(|| self.zero(&f.ty, f.omitempty)) {
             map.insert("default".into(), d);
         }
         let mut ext = |key: &str, v: &Option<String>| {
@@ -172,6 +183,10 @@ impl Schemas<'_> {
         ext("x-kubernetes-patch-strategy", &a.patch_strategy);
         ext("x-kubernetes-patch-merge-key", &a.patch_merge_key);
         passthrough(&a.openapi, map);
+        // A Go named type's validations hold wherever it is used; the field's own refine them.
+        if let Some(alias) = f.alias.as_ref().and_then(|id| self.universe.alias(id)) {
+            map.extend(alias.attrs.validations.clone());
+        }
         map.extend(a.validations.clone());
         if !a.list_map_keys.is_empty() {
             map.insert("x-kubernetes-list-map-keys".into(), json!(a.list_map_keys));
@@ -208,7 +223,10 @@ impl Schemas<'_> {
                 Primitive::F32 => json!({ "type": "number", "format": "float" }),
                 Primitive::F64 => json!({ "type": "number", "format": "double" }),
                 Primitive::Char => json!({ "type": "string" }),
-                p if p.is_wide() => json!({ "type": "integer", "format": "int64" }),
+                // openapi-gen's formats: 8-bit integers are `byte`, and an unsigned 32-bit one
+                // needs `int64` to hold its range.
+                Primitive::I8 | Primitive::U8 => json!({ "type": "integer", "format": "byte" }),
+                p if p.is_wide() || *p == Primitive::U32 => json!({ "type": "integer", "format": "int64" }),
                 _ => json!({ "type": "integer", "format": "int32" }),
             },
             TypeRef::String => json!({ "type": "string" }),
@@ -250,7 +268,7 @@ impl Schemas<'_> {
     /// `mustEnforceDefault`): none for `Option`s, lists, maps, boxes and types with a hand-written
     /// JSON form; `{}` for structs; the zero scalar unless omitted when empty.
     pub fn zero(&self, t: &TypeRef, omitempty: bool) -> Option<Value> {
-        if !self.zero_defaults {
+        if self.defaults != Defaults::TaggedAndZero {
             return None;
         }
         let scalar = |v: Value| (!omitempty).then_some(v);

@@ -162,3 +162,292 @@ fn packages_types_fields_and_functions() {
     let host = d.fields().iter().find(|f| f.name == "host_ip").unwrap();
     assert_eq!((host.tags.0[0].loc.line, host.tags.0[0].loc.col), (21, 9));
 }
+
+/// A package `crate::g::v1` (group `g.example.dev`) with `types` as its types file.
+fn package(package_tags: &str, types: &str) -> (Universe, Vec<String>) {
+    let header =
+        "use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};\nuse kube_core::TypeMeta;\n";
+    let types = format!("{header}{types}");
+    let mod_rs = format!("//! +groupName=g.example.dev\n{package_tags}mod types;\npub use types::*;\n");
+    universe_with_errors(&[
+        ("lib.rs", "pub mod g;"),
+        ("g/mod.rs", "pub mod v1;"),
+        ("g/v1/mod.rs", &mod_rs),
+        ("g/v1/types.rs", &types),
+    ])
+}
+
+/// A kind `K` with the given type tags and optionally a status field.
+fn kind(tags: &str, status: bool) -> String {
+    let status = if status { "pub status: Option<String>," } else { "" };
+    format!(
+        "{tags}\n#[derive(serde::Serialize)]\npub struct K {{ #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ObjectMeta, {status} }}\n\
+         #[derive(serde::Serialize)]\npub struct KList {{ #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ListMeta, pub items: Vec<K> }}\n"
+    )
+}
+
+fn verbs(tags: &str, status: bool) -> Vec<&'static str> {
+    let (u, errors) = package("", &kind(tags, status));
+    assert!(errors.is_empty(), "{errors:?}");
+    let ty = &u.packages["crate::g::v1"].types["K"];
+    let client = ty.resource().unwrap().client.as_ref().expect("a client");
+    client.verbs.iter().map(|v| v.as_str()).collect()
+}
+
+#[test]
+fn client_verbs_follow_every_genclient_variant() {
+    let all = [
+        "create",
+        "update",
+        "updateStatus",
+        "delete",
+        "deleteCollection",
+        "get",
+        "list",
+        "watch",
+        "patch",
+        "apply",
+        "applyStatus",
+    ];
+    assert_eq!(verbs("/// +genclient", true), all);
+    let without_status: Vec<&str> = all.iter().copied().filter(|v| !v.ends_with("Status")).collect();
+    assert_eq!(verbs("/// +genclient", false), without_status, "no status field");
+    assert_eq!(verbs("/// +genclient\n/// +genclient:noStatus", true), without_status);
+    assert_eq!(
+        verbs("/// +genclient\n/// +genclient:readonly", true),
+        ["get", "list", "watch"]
+    );
+    assert_eq!(
+        verbs("/// +genclient\n/// +genclient:onlyVerbs=create,get", true),
+        ["create", "get"]
+    );
+    assert_eq!(
+        verbs(
+            "/// +genclient\n/// +genclient:skipVerbs=delete,deleteCollection,watch",
+            true
+        ),
+        [
+            "create",
+            "update",
+            "updateStatus",
+            "get",
+            "list",
+            "patch",
+            "apply",
+            "applyStatus"
+        ]
+    );
+    assert!(verbs("/// +genclient\n/// +genclient:noVerbs", true).is_empty());
+    let (_, errors) = package(
+        "",
+        &kind(
+            "/// +genclient\n/// +genclient:onlyVerbs=get,list\n/// +genclient:skipVerbs=list",
+            true,
+        ),
+    );
+    assert_eq!(
+        errors,
+        ["src/g/v1/types.rs:5:5: verb `list` is both skipped and the only verbs of `K`"]
+    );
+}
+
+#[test]
+fn resources_decide_plural_scope_subresources_and_methods() {
+    let types = kind(
+        "/// +genclient\n/// +genclient:nonNamespaced\n/// +resourceName=kays\n\
+         /// +genclient:method=GetScale,verb=get,subresource=scale,result=Scale\n\
+         /// +genclient:method=ListOthers,verb=list",
+        true,
+    ) + "#[derive(serde::Serialize)]\npub struct Scale { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ObjectMeta }\n";
+    let (u, errors) = package("", &types);
+    assert!(errors.is_empty(), "{errors:?}");
+    let pkg = &u.packages["crate::g::v1"];
+    let k = pkg.types["K"].kind.as_ref().unwrap();
+    assert_eq!(k.list.as_deref(), Some("KList"));
+    assert!(!k.is_list && k.object_meta.as_deref() == Some("metadata"));
+    let r = k.resource.as_ref().unwrap();
+    assert_eq!(
+        (r.plural.as_str(), r.singular.as_str(), r.scope),
+        ("kays", "k", super::Scope::Cluster)
+    );
+    assert!(r.status && r.scale, "status from the field, scale from the method");
+    let methods = &r.client.as_ref().unwrap().methods;
+    assert_eq!(methods[0].result, TypeRef::Named(pkg.id("Scale")));
+    assert_eq!(methods[0].input, TypeRef::Named(pkg.id("K")));
+    assert_eq!(
+        methods[1].result,
+        TypeRef::Named(pkg.id("KList")),
+        "a list method answers with the list"
+    );
+    assert!(pkg.types["KList"].kind.as_ref().unwrap().is_list);
+    assert!(pkg.types["KList"].resource().is_none(), "lists are no resources");
+    assert_eq!(pkg.api_version, "g.example.dev/v1");
+    assert_eq!(
+        (pkg.accessor.as_str(), pkg.model_package.as_str()),
+        ("g_v1", "dev.example.g.v1")
+    );
+}
+
+#[test]
+fn kinds_without_object_meta_and_subresource_kinds() {
+    let types = "#[derive(serde::Serialize)]\npub struct Review { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub request: Option<String> }\n\
+                 /// +k8s:isSubresource=/scale\n#[derive(serde::Serialize)]\npub struct Scale { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ObjectMeta }\n";
+    let (u, errors) = package("", types);
+    assert!(errors.is_empty(), "{errors:?}");
+    let pkg = &u.packages["crate::g::v1"];
+    let review = pkg.types["Review"].kind.as_ref().unwrap();
+    assert!(
+        review.object_meta.is_none() && review.resource.is_none(),
+        "a kind, but not a resource"
+    );
+    let scale = pkg.types["Scale"].resource().unwrap();
+    assert_eq!(
+        (scale.plural.as_str(), scale.scope),
+        ("scale", super::Scope::Subresource)
+    );
+}
+
+#[test]
+fn lifecycles_apply_upstreams_defaults() {
+    let tags = "//! +k8s:prerelease-lifecycle-gen=true\n";
+    let (u, errors) = package(tags, &kind("/// +k8s:prerelease-lifecycle-gen:introduced=1.20", false));
+    assert_eq!(
+        errors,
+        ["src/g/v1/types.rs:7:12: kind `KList` has no `+k8s:prerelease-lifecycle-gen:introduced` tag"]
+    );
+    let l = u.packages["crate::g::v1"].types["K"]
+        .kind
+        .as_ref()
+        .unwrap()
+        .lifecycle
+        .clone()
+        .unwrap();
+    assert_eq!(
+        (l.introduced, l.deprecated, l.removed),
+        ((1, 20), None, None),
+        "GA: only when tagged"
+    );
+    let beta = universe_with_errors(&[
+        ("lib.rs", "pub mod g;"),
+        ("g/mod.rs", "pub mod v1beta1;"),
+        (
+            "g/v1beta1/mod.rs",
+            "//! +groupName=g.example.dev\n//! +k8s:prerelease-lifecycle-gen=true\nmod types;\n",
+        ),
+        (
+            "g/v1beta1/types.rs",
+            "use kube_core::TypeMeta;\n/// +k8s:prerelease-lifecycle-gen:introduced=1.20\n/// +k8s:prerelease-lifecycle-gen:replacement=g.example.dev,v1,K\npub struct K { #[serde(flatten)] pub type_meta: Option<TypeMeta> }\n",
+        ),
+    ]);
+    assert!(beta.1.is_empty(), "{:?}", beta.1);
+    let l = beta.0.packages["crate::g::v1beta1"].types["K"]
+        .kind
+        .as_ref()
+        .unwrap()
+        .lifecycle
+        .clone()
+        .unwrap();
+    assert_eq!((l.deprecated, l.removed), (Some((1, 23)), Some((1, 26))));
+    assert_eq!(
+        l.deprecation_warning("g.example.dev/v1beta1", "K").as_deref(),
+        Some("g.example.dev/v1beta1 K is deprecated in v1.23+, unavailable in v1.26+; use g.example.dev/v1 K")
+    );
+}
+
+#[test]
+fn typed_tags_and_selections() {
+    let tags = "//! +k8s:deepcopy-gen=package\n//! +k8s:defaulter-gen=ObjectMeta\n//! +k8s:openapi-gen=true\n";
+    let types = "#[derive(serde::Serialize)]\n#[serde(rename_all = \"camelCase\")]\n/// +k8s:openapi-gen=false\npub struct A {\n\
+                 /// +default={\"a\": 1}\n/// +listType=map\n/// +listMapKey=name\n/// +listMapKey=port\n/// +k8s:validation:maxItems=3\n\
+                 pub items: Vec<B>,\n}\n/// +k8s:deepcopy-gen=false\n#[derive(serde::Serialize)]\npub struct B { pub name: String, pub port: i32 }\n\
+                 pub struct G<T> { pub t: T }\n";
+    let (u, errors) = package(tags, types);
+    assert!(errors.is_empty(), "{errors:?}");
+    let pkg = &u.packages["crate::g::v1"];
+    assert_eq!(
+        pkg.attrs.defaulter,
+        Some(super::attrs::DefaulterRoots::Meta(External::ObjectMeta))
+    );
+    let (a, b, g) = (&pkg.types["A"], &pkg.types["B"], &pkg.types["G"]);
+    assert!(a.selection.deepcopy && !a.selection.openapi && a.selection.defaults);
+    assert!(!b.selection.deepcopy && b.selection.openapi);
+    assert_eq!(
+        g.selection,
+        super::Selection {
+            conversion: true,
+            ..Default::default()
+        },
+        "generic types are never selected"
+    );
+    let f = &a.fields()[0].attrs;
+    assert_eq!(f.default, Some(serde_json::json!({ "a": 1 })));
+    assert_eq!(
+        (f.list_type.as_deref(), f.list_map_keys.as_slice()),
+        (Some("map"), &["name".to_string(), "port".to_string()][..])
+    );
+    assert_eq!(f.validations.get("maxItems"), Some(&serde_json::json!(3)));
+}
+
+#[test]
+fn type_aliases_resolve_in_their_package_and_from_others() {
+    let (u, errors) = universe_with_errors(&[
+        ("lib.rs", "pub mod a;\npub mod b;"),
+        ("a/mod.rs", "pub mod v1;"),
+        (
+            "a/v1/mod.rs",
+            "//! +groupName=a.example.dev\nmod types;\npub use types::*;\n",
+        ),
+        (
+            "a/v1/types.rs",
+            "use std::collections::BTreeMap;\nuse k8s_openapi::apimachinery::pkg::api::resource::Quantity;\n\
+             /// +k8s:validation:maxLength=6\npub type Protocol = String;\npub type ResourceList = BTreeMap<String, Quantity>;\n\
+             pub struct P { pub protocol: Option<Protocol>, pub limits: ResourceList }\n",
+        ),
+        ("b/mod.rs", "pub mod v1;"),
+        (
+            "b/v1/mod.rs",
+            "//! +groupName=b.example.dev\nmod types;\npub use types::*;\n",
+        ),
+        (
+            "b/v1/types.rs",
+            "use crate::a::v1::Protocol;\npub struct Q { pub p: Protocol, pub r: crate::a::v1::ResourceList }\n",
+        ),
+    ]);
+    assert!(errors.is_empty(), "{errors:?}");
+    let p = &u.packages["crate::a::v1"].types["P"];
+    assert_eq!(p.fields()[0].ty, TypeRef::Option(Box::new(TypeRef::String)));
+    assert!(matches!(&p.fields()[1].ty, TypeRef::Map { value, .. } if value.is_external(External::Quantity)));
+    let q = &u.packages["crate::b::v1"].types["Q"];
+    assert_eq!(q.fields()[0].ty, TypeRef::String);
+    let alias = q.fields()[0].alias.as_ref().unwrap();
+    assert_eq!(
+        (alias.package.as_str(), alias.name.as_str()),
+        ("crate::a::v1", "Protocol")
+    );
+    assert_eq!(
+        u.alias(alias).unwrap().attrs.validations.get("maxLength"),
+        Some(&serde_json::json!(6))
+    );
+    assert!(matches!(&q.fields()[1].ty, TypeRef::Map { .. }));
+}
+
+#[test]
+fn the_2018_layout_and_cfg_test_modules() {
+    let (u, errors) = universe_with_errors(&[
+        ("lib.rs", "pub mod g;"),
+        ("g.rs", "pub mod v1;"),
+        (
+            "g/v1.rs",
+            "//! +groupName=g.example.dev\nmod types;\n#[cfg(test)]\nmod tests;\n",
+        ),
+        ("g/v1/types.rs", "pub struct T { pub a: String }\n"),
+        ("g/v1/tests.rs", "/// +k8s:deepcopy-gen=maybe\npub struct Ignored;\n"),
+    ]);
+    assert!(errors.is_empty(), "{errors:?}");
+    let pkg = &u.packages["crate::g::v1"];
+    assert_eq!(
+        (pkg.dir.as_str(), pkg.mod_dir.as_str(), &*pkg.mod_file),
+        ("g/v1", "g", "src/g/v1.rs")
+    );
+    assert_eq!(pkg.types.keys().collect::<Vec<_>>(), ["T"]);
+}

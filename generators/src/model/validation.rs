@@ -70,16 +70,16 @@ impl Kind {
             TypeRef::Vec(_) => Kind::Array,
             TypeRef::Map { .. } => Kind::Map,
             TypeRef::External(External::Time | External::MicroTime | External::ByteString, _) => Kind::String,
-            TypeRef::Named(id) => universe
-                .get(id)
-                .map_or(Kind::Other, |ty| Kind::of_type(universe, &ty.shape)),
+            TypeRef::Named(id) => universe.get(id).map_or(Kind::Other, |ty| Kind::of_type(universe, ty)),
             _ => Kind::Other,
         }
     }
 
-    fn of_type(universe: &Universe, shape: &Shape) -> Kind {
-        match shape {
-            Shape::Struct { fields, tuple: true } if fields.len() == 1 => Kind::of(universe, &fields[0].ty),
+    fn of_type(universe: &Universe, ty: &super::Type) -> Kind {
+        if let Some(inner) = ty.newtype() {
+            return Kind::of(universe, &inner.ty);
+        }
+        match &ty.shape {
             Shape::Enum { variants } if variants.iter().all(|v| v.fields.is_empty()) => Kind::String,
             Shape::Struct { .. } => Kind::Struct,
             _ => Kind::Other,
@@ -95,10 +95,13 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
             continue;
         }
         for ty in pkg.types.values() {
-            check_tags(&ty.tags, Kind::of_type(universe, &ty.shape), diags);
+            check_tags(&ty.tags, Kind::of_type(universe, ty), diags);
             for f in ty.fields() {
                 check_tags(&f.tags, Kind::of(universe, &f.ty), diags);
             }
+        }
+        for alias in pkg.aliases.values() {
+            check_tags(&alias.tags, Kind::of(universe, &alias.target), diags);
         }
     }
 }

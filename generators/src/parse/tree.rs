@@ -231,16 +231,14 @@ impl Walk<'_> {
     fn items(&mut self, items: &[syn::Item], m: &Module, path_dir: &str, display: &Arc<str>, diags: &mut Diagnostics) {
         for item in items {
             let syn::Item::Mod(decl) = item else { continue };
-            if is_test_cfg(&decl.attrs) {
-                continue;
-            }
+            let test_only = is_test_cfg(&decl.attrs);
             let name = decl.ident.to_string().trim_start_matches("r#").to_string();
             let loc = span_loc_whole(display, decl.ident.span());
             let cfg = m.cfg.clone().or_else(|| has_cfg(&decl.attrs).then(|| loc.clone()));
             let mut module = m.module.clone();
             module.push(name.clone());
             let children = join(&m.children, &name);
-            if let Some((_, content)) = &decl.content {
+            if let Some((_, content)) = &decl.content.as_ref().filter(|_| !test_only) {
                 // An inline module is a module of its own, written in its parent's file.
                 let inline = Module {
                     rel: m.rel.clone(),
@@ -285,7 +283,7 @@ impl Walk<'_> {
                     let flat = format!("{children}.rs");
                     let nested = join(&children, "mod.rs");
                     let (flat_ok, nested_ok) = (self.sources.read(&flat).is_ok(), self.sources.read(&nested).is_ok());
-                    if flat_ok && nested_ok {
+                    if flat_ok && nested_ok && !test_only {
                         diags.push(
                             Diagnostic::error(
                                 &loc,
@@ -304,6 +302,13 @@ impl Walk<'_> {
                     }
                 }
             };
+            if test_only {
+                // Compiled only for tests, so not read; but declared, so not a stray file.
+                if decl.content.is_none() {
+                    self.reached.insert(child.rel);
+                }
+                continue;
+            }
             self.file(child, Some(&loc), diags);
         }
     }
@@ -482,7 +487,8 @@ mod tests {
                 "b=b.rs"
             ]
         );
-        assert_eq!(l.undeclared, ["stray.rs", "tests.rs"]);
+        // `tests.rs` is declared, only for tests: skipped, and not a stray file.
+        assert_eq!(l.undeclared, ["stray.rs"]);
     }
 
     #[test]
@@ -531,6 +537,28 @@ mod tests {
         assert!(errors[0].contains("nest deeper than 64"), "{errors:?}");
         let ok = "fn f() -> bool { 1 < 2 && 3 < 4 } struct A { f: Option<Vec<u8>> }".repeat(200);
         assert!(too_deep(&ok).is_none());
+    }
+
+    /// rustc opens a module's path, so a symlinked file is read through the link, under the
+    /// declaring module's name and path.
+    #[cfg(unix)]
+    #[test]
+    fn symlinked_files_are_followed() {
+        let dir = std::env::temp_dir().join(format!("generators-tree-symlink-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("src/a")).unwrap();
+        std::fs::create_dir_all(dir.join("shared")).unwrap();
+        std::fs::write(dir.join("src/lib.rs"), "mod a;").unwrap();
+        std::fs::write(dir.join("src/a/mod.rs"), "mod types;").unwrap();
+        std::fs::write(dir.join("shared/types.rs"), "pub struct T;").unwrap();
+        std::os::unix::fs::symlink(dir.join("shared/types.rs"), dir.join("src/a/types.rs")).unwrap();
+        let mut d = Diagnostics::new();
+        let loaded = load("src", &Disk(dir.join("src")), &mut d);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(d.into_vec().is_empty());
+        let types = loaded.files.iter().find(|f| f.module == ["a", "types"]).unwrap();
+        assert_eq!((&*types.display, types.syntax.items.len()), ("src/a/types.rs", 1));
+        assert!(loaded.undeclared.is_empty(), "{:?}", loaded.undeclared);
     }
 
     #[test]

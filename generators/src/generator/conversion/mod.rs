@@ -63,6 +63,10 @@ impl Generator for Conversion {
             );
             return None;
         };
+        // A package naming itself or another group is reported by the model.
+        if peer.path == pkg.path || peer.group != pkg.group {
+            return None;
+        }
         if pairs::types_package(universe, pkg).path != pkg.path {
             diags.push(
                 Diagnostic::error(

@@ -86,7 +86,7 @@ impl<'u> Structural<'u> {
         Structural {
             schemas: Schemas {
                 universe,
-                zero_defaults: false,
+                defaults: crate::model::schema::Defaults::Tagged,
             },
             index,
             meta: meta_definitions(),

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Context, Generator};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::schema::{self, Schemas};
+use crate::model::schema::{self, Defaults, Schemas};
 use crate::model::{External, Package, known, names};
 
 /// The openapi generator.
@@ -46,15 +46,15 @@ impl Generator for OpenApi {
     }
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        // Kubernetes' swagger 2.0 document has no zero-value defaults; openapi-gen's definitions and
-        // the v3 documents do.
+        // Kubernetes prunes defaults from its swagger 2.0 document; openapi-gen's definitions and
+        // the v3 documents carry them, zero values included.
         let v2 = Schemas {
             universe: cx.universe,
-            zero_defaults: false,
+            defaults: Defaults::None,
         };
         let full = Schemas {
             universe: cx.universe,
-            zero_defaults: true,
+            defaults: Defaults::TaggedAndZero,
         };
         let mut ours: BTreeMap<String, Value> = BTreeMap::new();
         let mut ours_v2: BTreeMap<String, Value> = BTreeMap::new();

@@ -1,0 +1,3 @@
+//! Bad input: v1 names itself as its conversion hub.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Bad input: `WidgetList` holds `WidgetSpec` items, not `Widget`s.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Bad input: `extra.rs` declares `#[path = "extra.rs"] mod again;`, itself.
+
+pub mod widgets;

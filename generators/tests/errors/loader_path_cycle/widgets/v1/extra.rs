@@ -1,0 +1,4 @@
+//! Includes itself.
+
+#[path = "extra.rs"]
+mod again;

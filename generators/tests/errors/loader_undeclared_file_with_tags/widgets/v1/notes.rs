@@ -1,0 +1,1 @@
+//! Undeclared too, but without tags: only `-v` lists it.

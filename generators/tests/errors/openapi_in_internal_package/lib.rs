@@ -1,0 +1,3 @@
+//! Bad input: the internal package asks for OpenAPI definitions; it is never published.
+
+pub mod widgets;

@@ -1,0 +1,3 @@
+//! Bad input: `#[serde(rename_all = "camel")]` is not a rule serde knows.
+
+pub mod widgets;

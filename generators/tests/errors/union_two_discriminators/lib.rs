@@ -1,0 +1,3 @@
+//! Bad input: a `+union` struct has two `+unionDiscriminator` fields and a required member.
+
+pub mod widgets;
