@@ -12,7 +12,7 @@ fn scheme() -> Scheme {
 /// Every kind the apis crate declares, per group and version.
 const KINDS: &[(&str, &str, &[&str])] = &[
     ("", "__internal", CORE_KINDS),
-    ("", "v1", CORE_KINDS),
+    ("", "v1", CORE_V1_KINDS),
     ("apiextensions.k8s.io", "__internal", CRD_KINDS),
     ("apiextensions.k8s.io", "v1", CRD_KINDS),
     ("apiextensions.k8s.io", "v1beta1", CRD_KINDS),
@@ -38,6 +38,18 @@ const CORE_KINDS: &[&str] = &[
     "NamespaceList",
     "Pod",
     "PodList",
+    "PodTemplate",
+    "PodTemplateList",
+];
+/// v1 also has the options kind decoded from query parameters (no internal counterpart here).
+const CORE_V1_KINDS: &[&str] = &[
+    "ConfigMap",
+    "ConfigMapList",
+    "Namespace",
+    "NamespaceList",
+    "Pod",
+    "PodList",
+    "PodLogOptions",
     "PodTemplate",
     "PodTemplateList",
 ];
@@ -223,4 +235,36 @@ fn resource_metadata_matches_k8s_openapi() {
     >();
     same_list::<apps::v1::Deployment, k::apps::v1::Deployment>();
     same_list::<core::v1::Pod, k::core::v1::Pod>();
+}
+
+/// `+k8s:conversion-gen:explicit-from=net/url.Values`: the Scheme decodes PodLogOptions from a log
+/// request's query, by Go's rules (first value, `0`/`false` are false, absent is unset), and the
+/// generated `FromQuery` reports a value that does not parse with its parameter.
+#[test]
+fn options_kinds_decode_from_query_parameters() {
+    use apis::core::v1::PodLogOptions;
+    use runtime::query::{FromQuery, Values};
+    let scheme = scheme();
+    let gvk = GroupVersion::new("", "v1").with_kind("PodLogOptions");
+    let query =
+        Values::parse("follow=true&tailLines=10&container=app&previous=0&sinceTime=2024-01-02T03:04:05Z&extra=x");
+    let obj = scheme.decode_query(&gvk, &query).unwrap();
+    assert_eq!(obj.group_version_kind(), Some(gvk.clone()));
+    let opts = obj.downcast_ref::<PodLogOptions>().unwrap();
+    assert_eq!(opts.follow, Some(true));
+    assert_eq!(opts.previous, Some(false));
+    assert_eq!(opts.tail_lines, Some(10));
+    assert_eq!(opts.container.as_deref(), Some("app"));
+    assert_eq!(opts.limit_bytes, None);
+    assert_eq!(
+        serde_json::to_value(&opts.since_time).unwrap(),
+        serde_json::json!("2024-01-02T03:04:05Z")
+    );
+    let err = PodLogOptions::from_query_str("tailLines=ten").unwrap_err();
+    assert_eq!(err.parameter, "tailLines");
+    assert!(
+        scheme
+            .decode_query(&GroupVersion::new("", "v1").with_kind("Pod"), &query)
+            .is_err()
+    );
 }

@@ -1,6 +1,9 @@
-//! Benchmark: the whole pipeline (parse, model, deepcopy, register, format) on a synthetic API
-//! tree of `groups` groups, each with an internal and two external versions of `kinds` kinds, and
-//! on this repository's apis tree. Run with `cargo bench -p generators`.
+//! Benchmark: the whole pipeline (load, model, every generator, format) on a synthetic API tree of
+//! `groups` groups, each with an internal and two external versions of `kinds` kinds, on this
+//! repository's apis tree, and on all of k8s.io/api and its apps/v1 alone (the shared corpus).
+//! Time and, through divan's allocation profiler, allocations per run. Run with
+//! `cargo bench -p generators`; `hack/corpus-side-by-side.sh` measures wall time and peak memory
+//! of the binary beside Go's code-generator.
 
 use std::path::Path;
 
@@ -24,6 +27,9 @@ fn package(group: &str, version: &str, kinds: usize) -> Vec<(String, String)> {
         mod_rs.push_str(&format!(
             "#[path = \"{up}out/{dir}/zz_generated_{g}.rs\"]\nmod zz_generated_{g};\n"
         ));
+        if g == "register" {
+            mod_rs.push_str("pub use zz_generated_register::*;\n");
+        }
     }
     let (tm, serde) = if internal {
         ("pub type_meta: TypeMeta,", "")
@@ -87,6 +93,71 @@ fn apis_tree(bencher: divan::Bencher) {
         divan::black_box(plan.files.len())
     });
 }
+
+/// All of k8s.io/api (the shared corpus, `$K8S_API_CORPUS` or `../shared/corpora/k8s-api`), the
+/// admission imports changed as `cargo xtask corpus` changes them; `None` when it is not here.
+fn corpus() -> Option<Vec<(String, String)>> {
+    let dir = std::env::var_os("K8S_API_CORPUS")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora/k8s-api"));
+    let from = "use k8s_openapi::apimachinery::pkg::apis::meta::v1::{GroupVersionKind, GroupVersionResource, Status};";
+    let to = "use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;\nuse runtime::meta::v1::{GroupVersionKind, GroupVersionResource};";
+    let files = generators::read_sources(&dir.join("src")).ok()?;
+    Some(files.into_iter().map(|(rel, t)| (rel, t.replace(from, to))).collect())
+}
+
+fn corpus_plan(files: Vec<(String, String)>) -> usize {
+    let config = generators::Config::new("k8s-api/src")
+        .output("k8s-api/generated/apis")
+        .documents("k8s-api/generated/openapi");
+    let plan =
+        generators::generate_from_sources(&config, files, "// Header.\n").unwrap_or_else(|f| panic!("{}", f.render()));
+    divan::black_box(plan.files.len())
+}
+
+/// The whole Kubernetes API (48 group-versions, 789 structs) through every generator.
+#[divan::bench]
+fn k8s_api(bencher: divan::Bencher) {
+    let Some(files) = corpus() else {
+        eprintln!("k8s_api: the corpus is not here; skipped");
+        return;
+    };
+    bencher.bench(|| corpus_plan(files.clone()));
+}
+
+/// apps/v1 alone, with the packages it uses: core/v1, autoscaling/v1 (Scale) and, through core/v1's
+/// client methods, authentication/v1 (TokenRequest).
+#[divan::bench]
+fn k8s_api_apps_v1(bencher: divan::Bencher) {
+    let Some(files) = corpus() else {
+        eprintln!("k8s_api_apps_v1: the corpus is not here; skipped");
+        return;
+    };
+    let mut files: Vec<(String, String)> = files
+        .into_iter()
+        .filter(|(rel, _)| {
+            ["apps/v1/", "core/", "autoscaling/v1/", "authentication/v1/"]
+                .iter()
+                .any(|p| rel.starts_with(p))
+        })
+        .collect();
+    let groups = ["apps", "authentication", "autoscaling"];
+    let lib: String = groups
+        .iter()
+        .chain(&["core"])
+        .map(|g| format!("pub mod {g};\n"))
+        .collect();
+    files.push(("lib.rs".into(), lib));
+    files.extend(
+        groups
+            .iter()
+            .map(|g| (format!("{g}/mod.rs"), "pub mod v1;\n".to_string())),
+    );
+    bencher.bench(|| corpus_plan(files.clone()));
+}
+
+#[global_allocator]
+static ALLOC: divan::AllocProfiler = divan::AllocProfiler::system();
 
 fn main() {
     divan::main();

@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+mod corpus;
+
 use clap::{Parser, Subcommand};
 use generators::Config;
 use generators::run::{Mode, run};
@@ -25,6 +27,19 @@ enum Command {
     Codegen,
     /// Check that generated code is up to date; writes nothing, exits 1 with a diff if not.
     VerifyCodegen,
+    /// Generate all of k8s.io/api (the shared corpus) into a scratch copy and compile it.
+    Corpus {
+        /// The translated corpus.
+        #[arg(long, default_value = "../shared/corpora/k8s-api")]
+        corpus: PathBuf,
+        /// Instead, translate a kubernetes/api mirror with `go2rs.py --alias-names` (fields name
+        /// the Go type aliases, as Go does).
+        #[arg(long)]
+        alias_names: Option<PathBuf>,
+        /// The translator, for `--alias-names`.
+        #[arg(long, default_value = "../shared/tools/go2rs.py")]
+        go2rs: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -37,6 +52,20 @@ fn main() -> ExitCode {
     let mode = match cli.command {
         Command::Codegen => Mode::Write,
         Command::VerifyCodegen => Mode::Verify,
+        Command::Corpus {
+            corpus,
+            alias_names,
+            go2rs,
+        } => {
+            let absolute = |p: PathBuf| std::path::absolute(&p).unwrap_or(p);
+            return corpus::run(match alias_names {
+                Some(mirror) => corpus::Source::AliasNames {
+                    mirror: absolute(mirror),
+                    go2rs: absolute(go2rs),
+                },
+                None => corpus::Source::Tree(absolute(corpus)),
+            });
+        }
     };
     run(&trees(Path::new(".")), mode, "cargo xtask codegen", cli.verbose)
 }

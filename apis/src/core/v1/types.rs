@@ -686,3 +686,47 @@ pub struct NamespaceStatus {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub phase: Option<String>,
 }
+
+/// PodLogOptions is the query options for a Pod's logs REST call.
+/// +k8s:conversion-gen:explicit-from=net/url.Values
+/// +k8s:deepcopy-gen:interfaces=runtime::Object
+/// +k8s:prerelease-lifecycle-gen:introduced=1.0
+#[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PodLogOptions {
+    /// Standard type metadata (apiVersion and kind).
+    #[serde(flatten, default)]
+    pub type_meta: Option<TypeMeta>,
+    /// The container for which to stream logs. Defaults to only container if there is one container in the pod.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub container: Option<String>,
+    /// Follow the log stream of the pod. Defaults to false.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub follow: Option<bool>,
+    /// Return previous terminated container logs. Defaults to false.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub previous: Option<bool>,
+    /// A relative time in seconds before the current time from which to show logs.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_seconds: Option<i64>,
+    /// An RFC3339 timestamp from which to show logs.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub since_time: Option<Time>,
+    /// If true, add an RFC3339 or RFC3339Nano timestamp at the beginning of every line of log output. Defaults to false.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timestamps: Option<bool>,
+    /// If set, the number of lines from the end of the logs to show.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tail_lines: Option<i64>,
+    /// If set, the number of bytes to read from the server before terminating the log output.
+    /// +optional
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_bytes: Option<i64>,
+}

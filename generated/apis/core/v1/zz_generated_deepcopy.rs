@@ -414,6 +414,56 @@ impl ::runtime::Object for crate::core::v1::types::PodList {
         ::std::boxed::Box::new(::core::clone::Clone::clone(self))
     }
 }
+impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            container: ::core::clone::Clone::clone(&self.container),
+            follow: ::core::clone::Clone::clone(&self.follow),
+            previous: ::core::clone::Clone::clone(&self.previous),
+            since_seconds: ::core::clone::Clone::clone(&self.since_seconds),
+            since_time: ::core::clone::Clone::clone(&self.since_time),
+            timestamps: ::core::clone::Clone::clone(&self.timestamps),
+            tail_lines: ::core::clone::Clone::clone(&self.tail_lines),
+            limit_bytes: ::core::clone::Clone::clone(&self.limit_bytes),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.container, &source.container);
+        ::core::clone::Clone::clone_from(&mut self.follow, &source.follow);
+        ::core::clone::Clone::clone_from(&mut self.previous, &source.previous);
+        ::core::clone::Clone::clone_from(&mut self.since_seconds, &source.since_seconds);
+        ::core::clone::Clone::clone_from(&mut self.since_time, &source.since_time);
+        ::core::clone::Clone::clone_from(&mut self.timestamps, &source.timestamps);
+        ::core::clone::Clone::clone_from(&mut self.tail_lines, &source.tail_lines);
+        ::core::clone::Clone::clone_from(&mut self.limit_bytes, &source.limit_bytes);
+    }
+}
+impl ::runtime::Object for crate::core::v1::types::PodLogOptions {
+    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
+        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
+    }
+    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
+        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
+    }
+    fn as_any(&self) -> &dyn ::core::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
+        self
+    }
+    fn into_any(
+        self: ::std::boxed::Box<Self>,
+    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
+        self
+    }
+    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
+        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
     #[inline]
     fn clone(&self) -> Self {

@@ -112,6 +112,22 @@ impl ::runtime::ApiLifecycle for crate::core::v1::types::PodList {
         ::core::option::Option::None
     }
 }
+impl ::runtime::ApiLifecycle for crate::core::v1::types::PodLogOptions {
+    fn api_lifecycle_introduced() -> ::runtime::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::runtime::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 impl ::runtime::ApiLifecycle for crate::core::v1::types::PodTemplate {
     fn api_lifecycle_introduced() -> ::runtime::Release {
         (1, 0)

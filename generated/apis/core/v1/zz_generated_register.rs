@@ -67,6 +67,14 @@ pub fn add_known_types(
         >(SCHEME_GROUP_VERSION.with_kind("PodList"))?;
     scheme
         .add_known_type_serde::<
+            crate::core::v1::types::PodLogOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("PodLogOptions"))?;
+    scheme
+        .add_query_decoder::<
+            crate::core::v1::types::PodLogOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("PodLogOptions"));
+    scheme
+        .add_known_type_serde::<
             crate::core::v1::types::PodTemplate,
         >(SCHEME_GROUP_VERSION.with_kind("PodTemplate"))?;
     scheme
@@ -161,5 +169,29 @@ impl ::k8s_openapi::Metadata for crate::core::v1::types::PodTemplate {
     }
     fn metadata_mut(&mut self) -> &mut Self::Ty {
         &mut self.metadata
+    }
+}
+/// Reads `PodLogOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_PodLogOptions`).
+pub fn convert_url_values_to_v1_pod_log_options(
+    input: &::runtime::query::Values,
+    out: &mut crate::core::v1::types::PodLogOptions,
+) -> ::core::result::Result<(), ::runtime::query::QueryError> {
+    out.container = ::runtime::query::parameter(input, "container")?;
+    out.follow = ::runtime::query::parameter(input, "follow")?;
+    out.previous = ::runtime::query::parameter(input, "previous")?;
+    out.since_seconds = ::runtime::query::parameter(input, "sinceSeconds")?;
+    out.since_time = ::runtime::query::parameter_json(input, "sinceTime")?;
+    out.timestamps = ::runtime::query::parameter(input, "timestamps")?;
+    out.tail_lines = ::runtime::query::parameter(input, "tailLines")?;
+    out.limit_bytes = ::runtime::query::parameter(input, "limitBytes")?;
+    ::core::result::Result::Ok(())
+}
+impl ::runtime::query::FromQuery for crate::core::v1::types::PodLogOptions {
+    fn from_query(
+        values: &::runtime::query::Values,
+    ) -> ::core::result::Result<Self, ::runtime::query::QueryError> {
+        let mut out = <Self as ::core::default::Default>::default();
+        convert_url_values_to_v1_pod_log_options(values, &mut out)?;
+        ::core::result::Result::Ok(out)
     }
 }

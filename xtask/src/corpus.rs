@@ -1,0 +1,128 @@
+//! `cargo xtask corpus`: all of k8s.io/api through the generators and through rustc. Copies the
+//! corpus (`../shared/corpora/k8s-api`, or a tree `go2rs.py` writes from a kubernetes/api mirror
+//! with `--alias-names`) into `target/tmp`, generates into the copy, points its `runtime`
+//! dependency at this workspace's, and builds it as a crate; prints what was generated and how
+//! long each step took. The copy gets one change: its admission packages import `GroupVersionKind`
+//! and `GroupVersionResource` from the runtime crate, since k8s-openapi does not have them.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+/// Where the corpus comes from.
+pub enum Source {
+    /// A translated tree (the shared corpus).
+    Tree(PathBuf),
+    /// `go2rs.py --alias-names` over a kubernetes/api mirror.
+    AliasNames { mirror: PathBuf, go2rs: PathBuf },
+}
+
+const FROM: &str =
+    "use k8s_openapi::apimachinery::pkg::apis::meta::v1::{GroupVersionKind, GroupVersionResource, Status};";
+const TO: &str = "use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;\nuse runtime::meta::v1::{GroupVersionKind, GroupVersionResource};";
+
+/// Runs the check; the workspace root is the current directory.
+pub fn run(source: Source) -> ExitCode {
+    match check(source) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn check(source: Source) -> Result<(), String> {
+    let root = std::env::current_dir().map_err(|e| e.to_string())?;
+    let work = root.join("target/tmp/k8s-api-corpus");
+    let _ = std::fs::remove_dir_all(&work);
+    let started = Instant::now();
+    match &source {
+        Source::Tree(dir) => copy_tree(dir, &work).map_err(|e| format!("cannot copy {}: {e}", dir.display()))?,
+        Source::AliasNames { mirror, go2rs } => {
+            let status = Command::new("python3")
+                .arg(go2rs)
+                .arg(mirror)
+                .arg("v0.23.17")
+                .arg(&work)
+                .arg("--alias-names")
+                .status()
+                .map_err(|e| format!("cannot run {}: {e}", go2rs.display()))?;
+            if !status.success() {
+                return Err("go2rs.py failed".into());
+            }
+        }
+    }
+    patch(&work)?;
+    println!("corpus: prepared in {:.2} s", started.elapsed().as_secs_f64());
+
+    let started = Instant::now();
+    let config = generators::Config::new(work.join("src"))
+        .output(work.join("generated/apis"))
+        .documents(work.join("generated/openapi"))
+        .boilerplate(root.join("hack/boilerplate.rs.txt"));
+    let plan = generators::generate(&config).map_err(|f| format!("the corpus does not generate:\n{}", f.render()))?;
+    let generated = started.elapsed();
+    generators::apply(&plan).map_err(|e| format!("cannot write the generated files: {e}"))?;
+    let lines: usize = plan.files.values().map(|f| f.contents.lines().count()).sum();
+    println!(
+        "corpus: {} files, {lines} lines generated in {:.0} ms",
+        plan.files.len(),
+        generated.as_secs_f64() * 1000.0
+    );
+
+    let manifest = work.join("Cargo.toml");
+    let text = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
+    let runtime = format!(
+        "runtime = {{ path = {:?} }}",
+        root.join("runtime").display().to_string()
+    );
+    std::fs::write(
+        &manifest,
+        text.replace(r#"runtime = { path = "../runtime" }"#, &runtime),
+    )
+    .map_err(|e| e.to_string())?;
+    std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(&manifest)
+        // The workspace's target directory: the dependencies it has built (k8s-openapi, serde, the
+        // runtime crate) are reused.
+        .env("CARGO_TARGET_DIR", root.join("target"))
+        .env("K8S_OPENAPI_ENABLED_VERSION", "1.37")
+        .status()
+        .map_err(|e| format!("cannot run cargo: {e}"))?;
+    if !status.success() {
+        return Err("the generated corpus does not compile".into());
+    }
+    println!("corpus: compiled in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}
+
+/// The one change the corpus needs to compile (see the module doc).
+fn patch(work: &Path) -> Result<(), String> {
+    for version in ["v1", "v1beta1"] {
+        let file = work.join("src/admission").join(version).join("types.rs");
+        let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        if !text.contains(FROM) {
+            return Err(format!("{}: the import to change is not there", file.display()));
+        }
+        std::fs::write(&file, text.replace(FROM, TO)).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
