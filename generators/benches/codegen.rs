@@ -2,8 +2,8 @@
 //! `groups` groups, each with an internal and two external versions of `kinds` kinds, on this
 //! repository's apis tree, and on all of k8s.io/api and its apps/v1 alone (the shared corpus).
 //! Time and, through divan's allocation profiler, allocations per run. Run with
-//! `cargo bench -p generators`; `hack/corpus-side-by-side.sh` measures wall time and peak memory
-//! of the binary beside Go's code-generator.
+//! `cargo bench -p generators`. (Peak memory of the whole process, beside Go's code-generator, is
+//! measured with `/usr/bin/time -v` on the release binary; see the issues' closing notes.)
 
 use std::path::Path;
 
