@@ -103,18 +103,7 @@ fn own_union(ty: &Type, mut diags: Option<&mut Diagnostics>) -> Option<Union> {
             set_discriminator(&mut u, &mut discriminator_at, ty, f, &mut diags);
             continue;
         }
-        if !f.optional {
-            error(
-                &mut diags,
-                Diagnostic::error(
-                    &f.loc,
-                    format!("member `{}` of union `{}` is required", f.name, ty.name),
-                )
-                .label("union members must be optional")
-                .help("make the field an `Option`, or tag it `+optional`"),
-            );
-        }
-        u.members.insert(f.json_name.clone(), go_name(&f.json_name));
+        add_member(&mut u, ty, f, &mut diags);
     }
     check(ty, &u, &mut diags);
     Some(u)
@@ -131,18 +120,7 @@ fn deprecated_union(ty: &Type, mut diags: Option<&mut Diagnostics>) -> Option<Un
             set_discriminator(&mut u, &mut discriminator_at, ty, f, &mut own.map(|d| &mut *d));
         }
         if f.attrs.union_deprecated {
-            if !f.optional {
-                error(
-                    &mut diags,
-                    Diagnostic::error(
-                        &f.loc,
-                        format!("member `{}` of union `{}` is required", f.name, ty.name),
-                    )
-                    .label("union members must be optional")
-                    .help("make the field an `Option`, or tag it `+optional`"),
-                );
-            }
-            u.members.insert(f.json_name.clone(), go_name(&f.json_name));
+            add_member(&mut u, ty, f, &mut diags);
         }
     }
     if u.members.is_empty() {
@@ -161,6 +139,22 @@ fn deprecated_union(ty: &Type, mut diags: Option<&mut Diagnostics>) -> Option<Un
     }
     check(ty, &u, &mut diags);
     Some(u)
+}
+
+/// A member of a union, which must be optional.
+fn add_member(u: &mut Union, ty: &Type, f: &Field, diags: &mut Option<&mut Diagnostics>) {
+    if !f.optional {
+        error(
+            diags,
+            Diagnostic::error(
+                &f.loc,
+                format!("member `{}` of union `{}` is required", f.name, ty.name),
+            )
+            .label("union members must be optional")
+            .help("make the field an `Option`, or tag it `+optional`"),
+        );
+    }
+    u.members.insert(f.json_name.clone(), go_name(&f.json_name));
 }
 
 fn set_discriminator<'t>(
