@@ -32,7 +32,7 @@ impl Generator for Deepcopy {
             || pkg
                 .types
                 .values()
-                .any(|t| t.attrs.deepcopy == Some(true) || t.tags.has(tag::DEEPCOPY_INTERFACES))
+                .any(|t| t.attrs.deepcopy == Some(true) || t.attrs.interfaces)
     }
 
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
@@ -288,7 +288,7 @@ fn object_impl(cx: &Context<'_>, pkg: &Package, ty: &Type, diags: &mut Diagnosti
     }
     if !ty.has_clone() && !ty.selection.deepcopy {
         // A package deepcopy tag that was written but rejected is reported already.
-        if pkg.written_tags.contains(tag::DEEPCOPY) && !pkg.tags.has(tag::DEEPCOPY) {
+        if pkg.tag_rejected(tag::DEEPCOPY) {
             return None;
         }
         let t = ty.tags.get(tag::DEEPCOPY_INTERFACES)?;

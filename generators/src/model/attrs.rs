@@ -83,6 +83,8 @@ pub struct TypeAttrs {
     pub deepcopy: Option<bool>,
     /// `+k8s:deepcopy-gen:interfaces=runtime::Object`.
     pub object: bool,
+    /// Whether any `+k8s:deepcopy-gen:interfaces` is written (an unknown one is reported).
+    pub interfaces: bool,
     /// `+k8s:conversion-gen=false`.
     pub conversion_opt_out: bool,
     /// `+k8s:conversion-gen:explicit-from=net/url.Values`: decoded from URL query parameters.
@@ -102,7 +104,7 @@ pub struct TypeAttrs {
     /// `+enum`.
     pub is_enum: bool,
     /// `+structType` on the type.
-    pub struct_type: Option<String>,
+    pub struct_type: Option<MapType>,
     /// `+union`: the type's own fields form a union.
     pub union: bool,
     /// kube-openapi value validations and CEL rules, as schema keys.
@@ -320,6 +322,7 @@ impl TypeAttrs {
                 .filter_map(|t| t.value.as_deref())
                 .flat_map(|v| v.split(','))
                 .any(super::known::is_object_interface),
+            interfaces: tags.has(tag::DEEPCOPY_INTERFACES),
             conversion_opt_out: tags.value(tag::CONVERSION) == Some("false"),
             from_query: tags.value(tag::CONVERSION_EXPLICIT_FROM) == Some(super::known::URL_VALUES),
             defaulter: bool_of(tag::DEFAULTER),
@@ -336,10 +339,68 @@ impl TypeAttrs {
                 .value(tag::IS_SUBRESOURCE)
                 .map(|p| p.trim_start_matches('/').to_string()),
             is_enum: tags.has(tag::ENUM),
-            struct_type: tags.value(tag::STRUCT_TYPE).map(str::to_string),
+            struct_type: tags.value(tag::STRUCT_TYPE).and_then(MapType::parse),
             union: tags.has(tag::UNION),
             validations: validation::schema(tags),
             crd: CrdAttrs::from_tags(tags),
+        }
+    }
+}
+
+/// `+listType`: how a list merges (`x-kubernetes-list-type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ListType {
+    /// Replaced whole.
+    Atomic,
+    /// Unique scalar items.
+    Set,
+    /// Items keyed by `+listMapKey`s.
+    Map,
+}
+
+/// `+mapType` / `+structType`: whether an object merges key by key (`x-kubernetes-map-type`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MapType {
+    /// Replaced whole.
+    Atomic,
+    /// Merged key by key.
+    Granular,
+}
+
+impl ListType {
+    fn parse(v: &str) -> Option<Self> {
+        Some(match v {
+            "atomic" => ListType::Atomic,
+            "set" => ListType::Set,
+            "map" => ListType::Map,
+            _ => return None,
+        })
+    }
+
+    /// The extension's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ListType::Atomic => "atomic",
+            ListType::Set => "set",
+            ListType::Map => "map",
+        }
+    }
+}
+
+impl MapType {
+    fn parse(v: &str) -> Option<Self> {
+        match v {
+            "atomic" => Some(MapType::Atomic),
+            "granular" => Some(MapType::Granular),
+            _ => None,
+        }
+    }
+
+    /// The extension's value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MapType::Atomic => "atomic",
+            MapType::Granular => "granular",
         }
     }
 }
@@ -353,13 +414,13 @@ pub struct FieldAttrs {
     /// constant, which parses as no JSON).
     pub default_text: Option<String>,
     /// `+listType`.
-    pub list_type: Option<String>,
+    pub list_type: Option<ListType>,
     /// `+listMapKey` values, in order.
     pub list_map_keys: Vec<String>,
     /// `+mapType`.
-    pub map_type: Option<String>,
+    pub map_type: Option<MapType>,
     /// `+structType`.
-    pub struct_type: Option<String>,
+    pub struct_type: Option<MapType>,
     /// `+patchStrategy`.
     pub patch_strategy: Option<String>,
     /// `+patchMergeKey`.
@@ -383,10 +444,10 @@ impl FieldAttrs {
         FieldAttrs {
             default: tags.value(tag::DEFAULT).and_then(|v| serde_json::from_str(v).ok()),
             default_text: tags.value(tag::DEFAULT).map(str::to_string),
-            list_type: text(tag::LIST_TYPE),
+            list_type: tags.value(tag::LIST_TYPE).and_then(ListType::parse),
             list_map_keys: tags.all(tag::LIST_MAP_KEY).filter_map(|t| t.value.clone()).collect(),
-            map_type: text(tag::MAP_TYPE),
-            struct_type: text(tag::STRUCT_TYPE),
+            map_type: tags.value(tag::MAP_TYPE).and_then(MapType::parse),
+            struct_type: tags.value(tag::STRUCT_TYPE).and_then(MapType::parse),
             patch_strategy: text(tag::PATCH_STRATEGY),
             patch_merge_key: text(tag::PATCH_MERGE_KEY),
             openapi: OpenApiAttrs::from_tags(tags),

@@ -112,6 +112,11 @@ impl Package {
         self.tags.loc(name, &top)
     }
 
+    /// Whether a package tag was written but rejected (and so already reported).
+    pub fn tag_rejected(&self, name: &str) -> bool {
+        self.written_tags.contains(name) && !self.tags.has(name)
+    }
+
     /// Types that are kinds (have TypeMeta), in name order, with their kind.
     pub fn kinds(&self) -> impl Iterator<Item = (&Type, &Kind)> {
         self.types.values().filter_map(|t| Some((t, t.kind.as_ref()?)))

@@ -177,9 +177,9 @@ impl Schemas<'_> {
                 map.insert(key.into(), json!(v));
             }
         };
-        ext("x-kubernetes-list-type", &a.list_type);
-        ext("x-kubernetes-map-type", &a.map_type);
-        ext("x-kubernetes-map-type", &a.struct_type);
+        ext("x-kubernetes-list-type", &a.list_type.map(|t| t.as_str().to_string()));
+        ext("x-kubernetes-map-type", &a.map_type.map(|t| t.as_str().to_string()));
+        ext("x-kubernetes-map-type", &a.struct_type.map(|t| t.as_str().to_string()));
         ext("x-kubernetes-patch-strategy", &a.patch_strategy);
         ext("x-kubernetes-patch-merge-key", &a.patch_merge_key);
         passthrough(&a.openapi, map);
@@ -201,8 +201,8 @@ impl Schemas<'_> {
 
     /// `+structType` and `+listType` written on a type apply to every use of it.
     fn type_extensions(&self, ty: &Type, def: &mut Map<String, Value>) {
-        if let Some(v) = &ty.attrs.struct_type {
-            def.insert("x-kubernetes-map-type".into(), json!(v));
+        if let Some(v) = ty.attrs.struct_type {
+            def.insert("x-kubernetes-map-type".into(), json!(v.as_str()));
         }
         passthrough(&ty.attrs.openapi, def);
         def.extend(ty.attrs.validations.clone());

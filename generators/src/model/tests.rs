@@ -381,10 +381,8 @@ fn typed_tags_and_selections() {
     );
     let f = &a.fields()[0].attrs;
     assert_eq!(f.default, Some(serde_json::json!({ "a": 1 })));
-    assert_eq!(
-        (f.list_type.as_deref(), f.list_map_keys.as_slice()),
-        (Some("map"), &["name".to_string(), "port".to_string()][..])
-    );
+    assert_eq!(f.list_type, Some(super::attrs::ListType::Map));
+    assert_eq!(f.list_map_keys, ["name", "port"]);
     assert_eq!(f.validations.get("maxItems"), Some(&serde_json::json!(3)));
 }
 

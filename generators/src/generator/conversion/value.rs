@@ -61,6 +61,17 @@ impl Rules<'_> {
             // so that zero and unset differ (`replicas: 0`, `maxUnavailable: 0`): they are always
             // present. Other zero values are omitted, as Go's omitempty omits them.
             (a, TypeRef::Option(b)) => {
+                // Telling a zero value from a set one compares with the type's default.
+                if let TypeRef::Named(id) = a
+                    && let Some(t) = self.universe.get(id)
+                    && !always_present(a)
+                    && !(t.implements("PartialEq") && t.implements("Default"))
+                {
+                    return Err(format!(
+                        "`{}` does not implement both PartialEq and Default, which telling its zero value from a set one needs (derive them)",
+                        t.name
+                    ));
+                }
                 let inner = self.value(a, b, expr.clone(), depth + 1)?;
                 if always_present(a) {
                     Ok(quote! { ::core::option::Option::Some(#inner) })

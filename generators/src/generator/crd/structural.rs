@@ -372,7 +372,7 @@ impl Walk<'_> {
     /// A `+listType=map` list needs keys, and each key must be a field that is always present
     /// (required) or defaulted, or the server cannot merge or validate the list.
     fn list_map_keys(&self, f: &Field, diags: &mut Diagnostics) {
-        if f.attrs.list_type.as_deref() != Some("map") {
+        if f.attrs.list_type != Some(crate::model::attrs::ListType::Map) {
             return;
         }
         let keys: Vec<_> = f

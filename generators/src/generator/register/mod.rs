@@ -54,7 +54,7 @@ impl Generator for Register {
         let mut failed = false;
         for (k, _) in &kinds {
             // An interface tag naming something else is reported by the model already.
-            if !k.attrs.object && !k.impls.contains("Object") && !k.tags.has(tag::DEEPCOPY_INTERFACES) {
+            if !k.attrs.object && !k.impls.contains("Object") && !k.attrs.interfaces {
                 failed = true;
                 diags.push(
                     Diagnostic::error(&k.loc, format!("kind `{}` does not implement runtime::Object", k.name))
