@@ -23,6 +23,28 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
             ),
         ));
     }
+    if let Some(name) = config.crate_name.as_deref().filter(|n| !valid_crate_name(n)) {
+        return Err(Failure::at(
+            &config.apis,
+            format!(
+                "crate name `{name}` is not one Cargo accepts: letters, digits, `_` and `-`, starting with a letter"
+            ),
+        ));
+    }
+    if let Some((n, line)) = boilerplate
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
+    {
+        return Err(Failure::at(
+            &config.boilerplate,
+            format!(
+                "line {} of the boilerplate is not a `//` comment (`{}`): the header heads every generated Rust file",
+                n + 1,
+                line.trim()
+            ),
+        ));
+    }
     let mut diags = Diagnostics::new();
     let apis_display = config.apis.display().to_string();
     let loaded = parse::tree::load(&apis_display, sources, &mut diags);
@@ -35,6 +57,22 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         return Err(Failure { errors, sources: texts });
     }
     let universe = model::build(&loaded.files, &mut diags);
+    if universe.packages.is_empty() && !diags.has_errors() {
+        // Nothing to generate would make every generated file stale: refuse instead.
+        let lib = SourceLoc {
+            file: parse::display_path(&apis_display, "lib.rs").into(),
+            line: 1,
+            col: 1,
+            len: 1,
+        };
+        diags.push(
+            Diagnostic::error(&lib, format!("no API package under `{apis_display}`"))
+                .label("no module carries `+groupName`")
+                .help(
+                    "point `--apis` at the apis crate's `src/`, whose package modules carry `//! +groupName=<group>`",
+                ),
+        );
+    }
     model::check::check(&universe, &mut diags);
     model::validation::check(&universe, &mut diags);
     let documents = config.documents.as_deref();
@@ -61,6 +99,13 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         Ok(()) => Ok(plan),
         Err(errors) => Err(Failure { errors, sources: texts }),
     }
+}
+
+/// A crate name Cargo accepts.
+fn valid_crate_name(name: &str) -> bool {
+    name.starts_with(|c: char| c.is_ascii_alphabetic())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && name.len() <= 64
 }
 
 /// Without `--documents` no OpenAPI document or CRD is written, so tags asking for them do

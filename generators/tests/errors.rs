@@ -320,3 +320,56 @@ fn bad_file_among_good_files_writes_nothing() {
     );
     output.assert_untouched(case);
 }
+
+/// Mistakes in the run's settings, not in the sources: each is one clear error, exit 1, and the
+/// output directory (a sentinel and an earlier generated file in it) is left as it was.
+#[test]
+fn configuration_mistakes_are_errors_that_write_nothing() {
+    let case = "duplicate_tag";
+    let scratch = Path::new(OUTPUT_ROOT).join("configuration-mistakes");
+    let _ = fs::remove_dir_all(&scratch);
+    fs::create_dir_all(scratch.join("empty")).unwrap();
+    fs::write(scratch.join("not-a-dir.rs"), "//! a file\n").unwrap();
+    fs::write(scratch.join("prose.txt"), "Copyright The Authors.\n").unwrap();
+    let apis = Path::new(CASES).join(case);
+    let (empty, file, prose) = (
+        scratch.join("empty"),
+        scratch.join("not-a-dir.rs"),
+        scratch.join("prose.txt"),
+    );
+    let docs = scratch.join("docs");
+    let runs: [(&[&std::ffi::OsStr], &str); 4] = [
+        (
+            &[
+                apis.as_os_str(),
+                "--documents".as_ref(),
+                docs.as_os_str(),
+                "--crate-name".as_ref(),
+                "bad name\"".as_ref(),
+            ],
+            "crate name `bad name\"` is not one Cargo accepts",
+        ),
+        (
+            &[apis.as_os_str(), "--boilerplate".as_ref(), prose.as_os_str()],
+            "line 1 of the boilerplate is not a `//` comment",
+        ),
+        (&[file.as_os_str()], "cannot read apis directory: not a directory"),
+        (&[empty.as_os_str()], "lib.rs` of module ``: not found"),
+    ];
+    for (args, message) in runs {
+        let output = Output::with_files(
+            case,
+            &[("widgets/v1/zz_generated_deepcopy.rs", "// An earlier run's output.\n")],
+        );
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_generators"));
+        cmd.arg("--apis").arg(args[0]).arg("--output").arg(&output.dir);
+        if !args[1..].iter().any(|a| *a == "--boilerplate") {
+            cmd.arg("--boilerplate").arg(BOILERPLATE);
+        }
+        let run = cmd.args(&args[1..]).output().unwrap();
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert_eq!(run.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        output.assert_untouched(case);
+    }
+}

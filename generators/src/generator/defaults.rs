@@ -308,7 +308,11 @@ fn marker_stmt(
         (TypeRef::Named(id), _) if !optional && string_enum(id) => {
             return Err("an enum field always holds a variant; make it an `Option` to default it".into());
         }
-        (TypeRef::String | TypeRef::Primitive(_), _) => (literal(inner, value)?, false),
+        (TypeRef::String | TypeRef::Primitive(_), _) => {
+            // The exact range of the field's type: `300` is no `u8`, `1.5` no `i32`.
+            json_fit::check(universe, inner, value)?;
+            (literal(inner, value)?, false)
+        }
         // Anything else is decoded from its JSON when applied, as Go's defaulter-gen
         // unmarshals it; checked here so that the decode cannot fail.
         _ => {

@@ -132,6 +132,36 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
             continue;
         }
         let version = Version::parse(&name);
+        let versionish = version.is_none() && looks_like_version(&name);
+        if versionish && (groups.contains_key(&f.module) || groups.contains_key(&parent)) {
+            let at = checked.loc(
+                tag::GROUP_NAME,
+                &crate::diag::SourceLoc {
+                    file: f.display.clone(),
+                    line: 1,
+                    col: 1,
+                    len: 1,
+                },
+            );
+            diags.push(
+                Diagnostic::error(&at, format!("module `{name}` looks like an API version, but is not one"))
+                    .label("taken neither as a version nor as the group's internal package")
+                    .help("Kubernetes versions are `v<N>`, `v<N>beta<N>` or `v<N>alpha<N>`, lower case, without leading zeros (`v1beta1`)"),
+            );
+            continue;
+        }
+        if let (Some(own), Some(of_parent)) = (groups.get(&f.module), groups.get(&parent))
+            && own != of_parent
+        {
+            diags.push(
+                Diagnostic::error(
+                    &checked.loc(tag::GROUP_NAME, &crate::diag::SourceLoc::default()),
+                    format!("version `{name}` says `+groupName={own}`, its group `{of_parent}`"),
+                )
+                .label("a version belongs to its group")
+                .help("write the group's name, or remove the tag here: a version inherits its group's"),
+            );
+        }
         let (group, version) = match (groups.get(&f.module), version) {
             (Some(g), Some(v)) => (g.clone(), v),
             (Some(g), None) => (g.clone(), Version::internal()),
@@ -188,7 +218,34 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
             },
         );
     }
+    one_directory_per_group_version(&packages, diags);
     packages
+}
+
+/// Whether a module name reads as an attempt at a version (`v1Beta1`, `v01`, `V2`).
+fn looks_like_version(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower
+        .strip_prefix('v')
+        .is_some_and(|r| r.starts_with(|c: char| c.is_ascii_digit()))
+}
+
+/// Two modules serving one group-version would write one output twice: an error at the second.
+fn one_directory_per_group_version(packages: &BTreeMap<String, Package>, diags: &mut Diagnostics) {
+    let mut seen: BTreeMap<(&str, &str), &Package> = BTreeMap::new();
+    for pkg in packages.values() {
+        if let Some(first) = seen.insert((&pkg.group, pkg.version.as_str()), pkg) {
+            diags.push(
+                Diagnostic::error(
+                    &pkg.tag_loc(tag::GROUP_NAME),
+                    format!("`{}` and `{}` are both {}", first.path, pkg.path, pkg.api_version),
+                )
+                .label("a second package for one group-version")
+                .related(&first.tag_loc(tag::GROUP_NAME), "the first")
+                .help("one group-version has one package; merge them, or give one another version"),
+            );
+        }
+    }
 }
 
 /// Module paths, type names and type aliases of every package, for type resolution.

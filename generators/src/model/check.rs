@@ -18,6 +18,8 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
         for ty in pkg.types.values() {
             check_enum_tag(ty, diags);
             check_serde(universe, ty, diags);
+            check_list_tags(universe, ty, diags);
+            check_defaults(universe, ty, diags);
             super::unions::unions(universe, ty, Some(diags));
             if !ty.is_kind() {
                 for name in [tag::GENCLIENT, tag::RESOURCE_NAME, tag::NON_NAMESPACED] {
@@ -104,6 +106,153 @@ fn check_serde(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
                 .help("remove `flatten`, or give the field a struct or map type"),
             );
         }
+    }
+}
+
+/// `+listType` and `+listMapKey` describe lists: `+listType=map` needs struct items, and each key
+/// names a scalar field of the item; on a map (which takes `+mapType`) or a scalar they are errors.
+fn check_list_tags(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
+    use super::attrs::ListType;
+    for f in ty.fields() {
+        let a = &f.attrs;
+        if a.list_type.is_none() && a.list_map_keys.is_empty() {
+            continue;
+        }
+        let at = f.tags.loc(tag::LIST_TYPE, &f.tags.loc(tag::LIST_MAP_KEY, &f.loc));
+        let item = match f.ty.strip_option() {
+            TypeRef::Vec(item) => item,
+            // Go's `[]byte` is a list too; Kubernetes marks such fields `+listType=atomic`.
+            TypeRef::External(super::External::ByteString, _) if a.list_type != Some(ListType::Map) => continue,
+            other => {
+                let (what, help) = match other {
+                    TypeRef::Map { .. } => ("a map", "a map's merge is `+mapType=atomic|granular`"),
+                    _ => ("not a list", "`+listType` and `+listMapKey` go on `Vec` fields"),
+                };
+                diags.push(
+                    Diagnostic::error(&at, format!("field `{}` of `{}` is {what}", f.name, ty.name))
+                        .label("list tags on a field that is no list")
+                        .help(help),
+                );
+                continue;
+            }
+        };
+        if !a.list_map_keys.is_empty() && a.list_type != Some(ListType::Map) {
+            diags.push(
+                Diagnostic::error(
+                    &f.tags.loc(tag::LIST_MAP_KEY, &f.loc),
+                    format!("`+listMapKey` on `{}`, which is not `+listType=map`", f.name),
+                )
+                .label("keys of no map list")
+                .help("add `+listType=map`, or remove the keys"),
+            );
+        }
+        if a.list_type != Some(ListType::Map) {
+            continue;
+        }
+        // Each key is a scalar property of the item: a field of our struct (internal types have no
+        // JSON, so only their struct shape counts), or of a k8s-openapi type's published schema.
+        let keys: Vec<(&crate::diag::SourceLoc, &String)> = f
+            .tags
+            .all(tag::LIST_MAP_KEY)
+            .map(|t| &t.loc)
+            .zip(&a.list_map_keys)
+            .collect();
+        let problems: Vec<String> = match item.strip_option() {
+            TypeRef::Named(id) => match universe
+                .get(id)
+                .filter(|t| matches!(t.shape, super::Shape::Struct { tuple: false, .. }))
+            {
+                None => vec![format!(
+                    "`+listType=map` on `{}`, whose items `{item}` are not structs",
+                    f.name
+                )],
+                Some(item_ty) if !item_ty.serde => Vec::new(),
+                Some(item_ty) => keys
+                    .iter()
+                    .filter_map(|(_, key)| {
+                        let field = item_ty.fields().iter().find(|k| !k.skip && k.json_name == **key);
+                        // Kubernetes keys one list by its items' `metadata.name`
+                        // (storage CSIStorageCapacityList, `+listMapKey=name`).
+                        if field.is_none()
+                            && item_ty.kind.as_ref().is_some_and(|k| k.object_meta.is_some())
+                            && **key == "name"
+                        {
+                            return None;
+                        }
+                        match field {
+                            None => Some(format!("`{}` has no field `{key}`", item_ty.name)),
+                            Some(k) if !scalar(universe, &k.ty) => Some(format!(
+                                "field `{key}` of `{}` is `{}`, not a scalar",
+                                item_ty.name, k.ty
+                            )),
+                            Some(_) => None,
+                        }
+                    })
+                    .collect(),
+            },
+            TypeRef::External(_, path) => {
+                let def = super::known::meta_definitions().get(&super::known::external_model(path));
+                let props = def.and_then(|d| d.get("properties"));
+                keys.iter()
+                    .filter(|(_, key)| props.is_some_and(|p| p.get(key.as_str()).is_none()))
+                    .map(|(_, key)| format!("`{item}` has no field `{key}`"))
+                    .collect()
+            }
+            _ => vec![format!(
+                "`+listType=map` on `{}`, whose items `{item}` are not structs",
+                f.name
+            )],
+        };
+        for why in problems {
+            let loc = keys
+                .iter()
+                .find(|(_, key)| why.contains(&format!("`{key}`")))
+                .map_or(at.clone(), |(loc, _)| (*loc).clone());
+            let (label, help) = if why.starts_with("`+listType=map`") {
+                (
+                    "a map list keys struct items by their fields",
+                    "use `+listType=set` for unique scalars, or `atomic`",
+                )
+            } else {
+                (
+                    "unknown list-map key",
+                    "a key is the JSON name of a scalar field of the list's item type",
+                )
+            };
+            diags.push(Diagnostic::error(&loc, why).label(label).help(help));
+        }
+    }
+}
+
+/// A `+default` is written into schemas wherever it is: it must decode as the field's type, to
+/// the exact range of an integer. (Types the defaults generator selects are checked there, with
+/// the rules of applying a default.)
+fn check_defaults(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
+    if ty.selection.defaults {
+        return;
+    }
+    for f in ty.fields() {
+        let Some(value) = &f.attrs.default else { continue };
+        if let Err(why) = super::json_fit::check(universe, &f.ty, value) {
+            diags.push(
+                Diagnostic::error(
+                    &f.tags.loc(tag::DEFAULT, &f.loc),
+                    format!("`+default={value}` does not fit field `{}`: {why}", f.name),
+                )
+                .label("invalid default")
+                .help("a default is JSON that decodes as the field's type"),
+            );
+        }
+    }
+}
+
+/// Whether a field's values are scalars on the wire (a possible list-map key).
+fn scalar(universe: &Universe, t: &TypeRef) -> bool {
+    match t.strip_option() {
+        TypeRef::String | TypeRef::Primitive(_) => true,
+        TypeRef::Named(id) => universe.get(id).is_some_and(|t| t.string_enum().is_some()),
+        TypeRef::External(super::External::IntOrString | super::External::Quantity, _) => true,
+        _ => false,
     }
 }
 

@@ -322,6 +322,20 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
         (None, Some(name)) => name.clone(),
         (None, None) => names::plural(&ty.name),
     };
+    // A derived name becomes a URL path segment, a file name and a CRD's name: it must be a DNS label.
+    if a.resource_name.is_none() && !super::tags::is_dns_label(&plural) {
+        diags.push(
+            Diagnostic::error(
+                &ty.loc,
+                format!(
+                    "kind `{}` has the resource name `{plural}`, which is not a DNS label",
+                    ty.name
+                ),
+            )
+            .label("lower-case ASCII letters, digits and `-`, at most 63 characters")
+            .help("set `+resourceName=<plural>` to a DNS label, or rename the kind"),
+        );
+    }
     let status = ty.fields().iter().any(|f| f.name == "status") && !a.client.no_status;
     let client = a.client.genclient.then(|| client(pkg, ty, &a.client, status, diags));
     let scale = a.crd.scale.is_some()

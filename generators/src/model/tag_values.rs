@@ -126,6 +126,14 @@ pub(super) fn check_value(rule: Value, value: Option<&str>) -> Result<(), String
                 .into())
             }
         }
+        Label => {
+            let v = need(value)?;
+            if is_dns_label(v) {
+                Ok(())
+            } else {
+                Err("a resource name: a lower-case DNS label of at most 63 characters, such as `widgets`".into())
+            }
+        }
         Labels => {
             let v = need(value)?;
             if v.split(',').all(|l| is_dns_label(l.trim())) {

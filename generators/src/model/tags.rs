@@ -126,6 +126,8 @@ pub(super) enum Value {
     KeyValues(&'static [&'static str], &'static [&'static str]),
     /// A comma list of DNS labels: `wd,wdg`.
     Labels,
+    /// One DNS label: a resource name.
+    Label,
     /// A JSON value of one shape: `number`, `count` (an integer >= 0), `bool`, `string`, `array`.
     JsonOf(&'static str),
 }
@@ -218,7 +220,7 @@ static TABLE: &[Spec] = &[
     spec(n::ONLY_VERBS, None, Some(ListOf(VERBS)), None, false),
     spec(n::SKIP_VERBS, None, Some(ListOf(VERBS)), None, false),
     spec(n::METHOD, None, Some(Method), None, true),
-    spec(n::RESOURCE_NAME, None, Some(Text), None, false),
+    spec(n::RESOURCE_NAME, None, Some(Label), None, false),
     spec(n::OPTIONAL, None, None, Some(Flag), false),
     spec(n::REQUIRED, None, None, Some(Flag), false),
     spec(n::DEFAULT, None, None, Some(Json), false),

@@ -26,6 +26,9 @@ use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 
+/// The longest tag line accepted: its value becomes names, paths and schema values.
+pub const MAX_TAG_LEN: usize = 4096;
+
 /// A tag as written, before the tag table checks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawTag {
@@ -119,6 +122,18 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
         col: col0 + lead + 1,
         len: text.chars().count() as u32,
     };
+    if text.len() > MAX_TAG_LEN {
+        let start = SourceLoc { len: 1, ..loc };
+        diags.push(
+            Diagnostic::error(
+                &start,
+                format!("tag is {} bytes long, more than {MAX_TAG_LEN}", text.len()),
+            )
+            .label("too long")
+            .help("tag values are names, paths and small JSON values; keep long text in prose lines"),
+        );
+        return;
+    }
     if let Some((name, raw)) = raw_marker(text) {
         match parse_tag(&format!("+{name}")) {
             Ok(_) => add_raw(block, name, raw, loc),

@@ -403,11 +403,8 @@ impl Walk<'_> {
         };
         for (key_loc, name) in keys {
             match item.fields().iter().find(|k| &k.json_name == name) {
-                None => diags.push(
-                    Diagnostic::error(key_loc, format!("`{}` has no field `{name}`", item.name))
-                        .label("unknown list-map key")
-                        .help("a key is the JSON name of a field of the list's item type"),
-                ),
+                // A key that names no field is reported by the model.
+                None => {}
                 Some(k) if k.optional && k.attrs.default.is_none() => diags.push(
                     Diagnostic::error(
                         key_loc,
