@@ -11,6 +11,7 @@
 
 mod diag;
 mod generator;
+mod layout;
 mod model;
 mod parse;
 mod pipeline;
@@ -22,7 +23,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use diag::{Diagnostic, Errors, SourceLoc};
-pub use render::output::{Counts, GeneratedFile, Plan, Problem, apply, verify};
+pub use render::apply::{ApplyError, Fs, RealFs, Refusal, apply, apply_with, check};
+pub use render::output::{Counts, GeneratedFile, Plan, Problem, is_generated, verify};
 
 /// The default path generated code names the runtime crate by.
 pub const DEFAULT_RUNTIME_PATH: &str = "::runtime";

@@ -39,12 +39,18 @@ struct Args {
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let rerun = format!(
+    let mut rerun = format!(
         "generators --apis {} --output {} --boilerplate {}",
         args.apis.display(),
         args.output.display(),
         args.boilerplate.display()
     );
+    if let Some(d) = &args.documents {
+        rerun.push_str(&format!(" --documents {}", d.display()));
+    }
+    if let Some(n) = &args.crate_name {
+        rerun.push_str(&format!(" --crate-name {n}"));
+    }
     let mut config = generators::Config::new(args.apis)
         .output(args.output)
         .boilerplate(args.boilerplate)

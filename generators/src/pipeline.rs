@@ -14,38 +14,18 @@ use crate::{Config, Failure, relative};
 
 /// Computes the output plan of `config` over `sources`.
 pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result<Plan, Failure> {
-    if syn::parse_str::<syn::Path>(&config.runtime_path).is_err() {
-        return Err(Failure::at(
-            &config.apis,
-            format!(
-                "runtime path `{}` is not a Rust path (such as `::runtime` or `crate::runtime`)",
-                config.runtime_path
-            ),
-        ));
-    }
-    if let Some(name) = config.crate_name.as_deref().filter(|n| !valid_crate_name(n)) {
-        return Err(Failure::at(
-            &config.apis,
-            format!(
-                "crate name `{name}` is not one Cargo accepts: letters, digits, `_` and `-`, starting with a letter"
-            ),
-        ));
-    }
-    if let Some((n, line)) = boilerplate
-        .lines()
-        .enumerate()
-        .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
-    {
-        return Err(Failure::at(
-            &config.boilerplate,
-            format!(
-                "line {} of the boilerplate is not a `//` comment (`{}`): the header heads every generated Rust file",
-                n + 1,
-                line.trim()
-            ),
-        ));
-    }
     let mut diags = Diagnostics::new();
+    // The flags are checked before any source is read, all of them at once.
+    for (path, message) in config_problems(config, boilerplate) {
+        diags.push(Diagnostic::error(&whole_file(&path), message));
+    }
+    if diags.has_errors() {
+        let errors = diags.finish().err().unwrap_or(Errors(Vec::new()));
+        return Err(Failure {
+            errors,
+            sources: Default::default(),
+        });
+    }
     let apis_display = config.apis.display().to_string();
     let loaded = parse::tree::load(&apis_display, sources, &mut diags);
     let mut texts = loaded.texts.clone();
@@ -93,11 +73,60 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         runtime: &config.runtime_path,
     };
     (plan.files, plan.timings) = generator::run_all(&cx, &config.output, documents, &mut diags);
+    plan.tools = generator::all().iter().map(|g| (g.tool(), g.name())).collect();
     check_module_decls(&universe, &config.apis, &plan, &mut diags);
     plan.notes = diags.take_notes();
     match diags.finish() {
         Ok(()) => Ok(plan),
         Err(errors) => Err(Failure { errors, sources: texts }),
+    }
+}
+
+/// What is wrong with the run's flags and boilerplate, as (path, message) pairs.
+fn config_problems(config: &Config, boilerplate: &str) -> Vec<(std::path::PathBuf, String)> {
+    let mut problems = Vec::new();
+    if syn::parse_str::<syn::Path>(&config.runtime_path).is_err() {
+        problems.push((
+            config.apis.clone(),
+            format!(
+                "runtime path `{}` is not a Rust path (such as `::runtime` or `crate::runtime`)",
+                config.runtime_path
+            ),
+        ));
+    }
+    if let Some(name) = config.crate_name.as_deref().filter(|n| !valid_crate_name(n)) {
+        problems.push((
+            config.apis.clone(),
+            format!(
+                "crate name `{name}` is not one Cargo accepts: letters, digits, `_` and `-`, starting with a letter"
+            ),
+        ));
+    }
+    if let Some((n, line)) = boilerplate
+        .lines()
+        .enumerate()
+        .find(|(_, l)| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
+    {
+        problems.push((
+            config.boilerplate.clone(),
+            format!(
+                "line {} of the boilerplate is not a `//` comment (`{}`): the header heads every generated Rust file",
+                n + 1,
+                line.trim()
+            ),
+        ));
+    }
+    problems.extend(crate::layout::check(config));
+    problems
+}
+
+/// A location naming a whole file or directory (its first line).
+fn whole_file(path: &Path) -> SourceLoc {
+    SourceLoc {
+        file: path.display().to_string().into(),
+        line: 1,
+        col: 1,
+        len: 1,
     }
 }
 

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Duration;
 
+use crate::render::apply::{self, Refusal};
 use crate::render::output::{self, Counts, Plan};
 use crate::{Config, generate};
 
@@ -52,11 +53,21 @@ pub fn plans(configs: &[Config]) -> Result<Vec<Plan>, String> {
 
 fn write(plans: &[Plan]) -> ExitCode {
     let mut totals: BTreeMap<&'static str, (Counts, Duration)> = BTreeMap::new();
+    // Every tree is checked before any is written, so a file in the way of the last one leaves
+    // the first unwritten too, and all of them are reported at once.
+    let refusals: Vec<Refusal> = plans.iter().flat_map(apply::check).collect();
+    if !refusals.is_empty() {
+        for r in &refusals {
+            eprintln!("error: {r}");
+        }
+        eprintln!("{} error(s); nothing was written", refusals.len());
+        return ExitCode::FAILURE;
+    }
     for plan in plans {
-        let counts = match output::apply(plan) {
+        let counts = match apply::apply(plan) {
             Ok(c) => c,
             Err(e) => {
-                eprintln!("error: cannot write under {}: {e}", plan.root.display());
+                eprintln!("error: {e}");
                 return ExitCode::FAILURE;
             }
         };

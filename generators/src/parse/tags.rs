@@ -29,6 +29,10 @@ use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 /// The longest tag line accepted: its value becomes names, paths and schema values.
 pub const MAX_TAG_LEN: usize = 4096;
 
+/// The longest doc comment accepted on one item: it becomes an OpenAPI description, and
+/// Kubernetes' longest is about 2 KiB; past this it is pasted text, not documentation.
+pub const MAX_DOC_LEN: usize = 64 * 1024;
+
 /// A tag as written, before the tag table checks it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RawTag {
@@ -78,6 +82,8 @@ impl DocBlock {
 /// Extracts the doc block of an item from its attributes. Malformed tag lines are reported.
 pub fn extract(file: &Arc<str>, attrs: &[syn::Attribute], diags: &mut Diagnostics) -> DocBlock {
     let mut block = DocBlock::default();
+    let mut total = 0;
+    let mut over = false;
     for attr in attrs {
         if !attr.path().is_ident("doc") {
             continue;
@@ -92,6 +98,23 @@ pub fn extract(file: &Arc<str>, attrs: &[syn::Attribute], diags: &mut Diagnostic
         };
         let start = attr.pound_token.span.start();
         let text = lit.value();
+        total += text.len();
+        if total > MAX_DOC_LEN && !over {
+            // Reported once, where the limit is passed; the tags of the whole comment are still
+            // read, so nothing else is reported missing.
+            over = true;
+            let loc = SourceLoc {
+                file: file.clone(),
+                line: start.line as u32,
+                col: start.column as u32 + 1,
+                len: 1,
+            };
+            diags.push(
+                Diagnostic::error(&loc, format!("doc comment is more than {MAX_DOC_LEN} bytes long"))
+                    .label("the doc comment passes the limit here")
+                    .help("a doc comment becomes the OpenAPI description; keep long text in a separate document"),
+            );
+        }
         for (k, line) in text.split('\n').enumerate() {
             // `///` and `//!` are three characters; lines after the first of a block comment start
             // at column zero.

@@ -1,5 +1,6 @@
 //! Rendering shared by every generator: tokens -> syn::File -> prettyplease, the file header, and
 //! the output plan that is written or verified.
 
+pub mod apply;
 pub mod format;
 pub mod output;

@@ -14,6 +14,7 @@
 
 mod columns;
 mod rules;
+mod size;
 pub mod structural;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -98,6 +99,9 @@ impl Generator for Crd {
             let Some(crd) = definition(&structural, group, &versions, diags) else {
                 continue;
             };
+            if !size::check(&crd, &versions, diags) {
+                continue;
+            }
             let plural = &resource(versions[0].1).plural;
             let yaml = match serde_saphyr::to_string(&crd) {
                 Ok(y) => y,

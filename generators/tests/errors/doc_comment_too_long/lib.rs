@@ -1,0 +1,3 @@
+//! Bad input: a doc comment of about 70,000 bytes, longer than a doc comment may be.
+
+pub mod widgets;
