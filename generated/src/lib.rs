@@ -30,3 +30,54 @@ pub fn get_openapi_definitions() -> ::std::collections::BTreeMap<
         )
         .expect("the definitions document generated beside this crate is valid JSON")
 }
+/// The OpenAPI v3 document of each group-version with served kinds, keyed by its path below
+/// `/openapi/v3/` (`apis/apps/v1`, `api/v1`). They hold the schemas (`components`); a server
+/// adds the `paths` of the routes it installs.
+pub fn openapi_v3_documents() -> ::std::collections::BTreeMap<
+    &'static str,
+    &'static str,
+> {
+    ::std::collections::BTreeMap::from([
+        ("api/v1", ::core::include_str!("../openapi/v3/api__v1_openapi.json")),
+        (
+            "apis/apiextensions.k8s.io/v1",
+            ::core::include_str!(
+                "../openapi/v3/apis__apiextensions.k8s.io__v1_openapi.json"
+            ),
+        ),
+        (
+            "apis/apiextensions.k8s.io/v1beta1",
+            ::core::include_str!(
+                "../openapi/v3/apis__apiextensions.k8s.io__v1beta1_openapi.json"
+            ),
+        ),
+        (
+            "apis/apps/v1",
+            ::core::include_str!("../openapi/v3/apis__apps__v1_openapi.json"),
+        ),
+        (
+            "apis/apps/v1beta1",
+            ::core::include_str!("../openapi/v3/apis__apps__v1beta1_openapi.json"),
+        ),
+        (
+            "apis/apps/v1beta2",
+            ::core::include_str!("../openapi/v3/apis__apps__v1beta2_openapi.json"),
+        ),
+        (
+            "apis/autoscaling/v1",
+            ::core::include_str!("../openapi/v3/apis__autoscaling__v1_openapi.json"),
+        ),
+        (
+            "apis/widgets.example.dev/v1",
+            ::core::include_str!(
+                "../openapi/v3/apis__widgets.example.dev__v1_openapi.json"
+            ),
+        ),
+        (
+            "apis/widgets.example.dev/v1alpha1",
+            ::core::include_str!(
+                "../openapi/v3/apis__widgets.example.dev__v1alpha1_openapi.json"
+            ),
+        ),
+    ])
+}

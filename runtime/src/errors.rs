@@ -1,7 +1,7 @@
 //! The errors of this crate: registration ([`SchemeError`]), conversion ([`ConversionError`]) and parsing
 //! ([`ParseError`]), worded like their apimachinery counterparts so messages stay familiar.
 
-use crate::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind};
+use crate::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind, GroupVersionResource};
 use thiserror::Error;
 
 /// An error from registering types in a [`Scheme`](crate::Scheme) or looking them up.
@@ -55,6 +55,9 @@ pub enum SchemeError {
     /// The kind is not decoded from query parameters.
     #[error("{0} is not decoded from query parameters")]
     NoQueryDecoder(GroupVersionKind),
+    /// A resource or kind was mapped twice, differently.
+    #[error("{0} is mapped twice, differently")]
+    ConflictingRestMapping(GroupVersionResource),
     /// A query parameter did not decode.
     #[error(transparent)]
     Query(#[from] crate::query::QueryError),

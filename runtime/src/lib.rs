@@ -64,6 +64,7 @@ pub mod meta;
 mod object;
 pub mod openapi;
 pub mod query;
+mod rest_mapping;
 mod scheme;
 #[cfg(test)]
 mod test_support;
@@ -76,6 +77,7 @@ pub use group_kind::{GroupKind, GroupResource};
 pub use gvk::{GroupVersion, GroupVersionKind, GroupVersionResource};
 pub use lifecycle::{ApiLifecycle, Release};
 pub use object::{Object, StringField, TypeMetaAccess, gvk_from_fields, set_gvk_fields};
+pub use rest_mapping::{RestMapping, RestScope, SubresourceMapping};
 pub use scheme::{FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion};
 
 /// The version string of the internal, hub version of a group (Go's `runtime.APIVersionInternal`).

@@ -2,6 +2,7 @@
 //! the `TypeMeta` half that generated `impl Object` blocks delegate to so they stay one line per method.
 
 use crate::{GroupVersion, GroupVersionKind};
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
 use kube_core::TypeMeta;
 use std::any::Any;
 use std::fmt;
@@ -28,6 +29,18 @@ pub trait Object: Any + Send + Sync + fmt::Debug {
 
     /// A deep copy behind a new box (Go's DeepCopyObject).
     fn deep_copy_object(&self) -> Box<dyn Object>;
+
+    /// The object's ObjectMeta, for kinds that have one (Go's `meta.Accessor`); generated for every
+    /// kind with an ObjectMeta field, so an API server reads and sets names, resourceVersions and
+    /// timestamps without knowing the type. Kinds without one (the `*Options` kinds) answer `None`.
+    fn object_meta(&self) -> Option<&ObjectMeta> {
+        None
+    }
+
+    /// The object's ObjectMeta, mutably; see [`Object::object_meta`].
+    fn object_meta_mut(&mut self) -> Option<&mut ObjectMeta> {
+        None
+    }
 
     /// The Rust name of the concrete type, for error messages.
     ///

@@ -9,6 +9,7 @@
 mod convert;
 mod funcs;
 mod query;
+mod rest;
 mod serde;
 mod versions;
 
@@ -50,6 +51,12 @@ pub struct Scheme {
     serde_fns: HashMap<TypeId, SerdeFns>,
     /// GVK -> how to decode it from URL query parameters, for the options kinds.
     query_decoders: BTreeMap<GroupVersionKind, QueryDecodeFn>,
+    /// GVR -> how the resource is served, as register-gen records it.
+    rest_mappings: BTreeMap<crate::GroupVersionResource, crate::RestMapping>,
+    /// GVK -> the resource serving it.
+    kind_to_resource: BTreeMap<GroupVersionKind, crate::GroupVersionResource>,
+    /// Mapped resources in registration order, which discovery lists them in.
+    rest_mapping_order: Vec<crate::GroupVersionResource>,
 }
 
 /// What the scheme knows about one registered type.

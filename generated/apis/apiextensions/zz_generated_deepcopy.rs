@@ -84,6 +84,20 @@ impl ::core::clone::Clone for crate::apiextensions::types::CustomResourceDefinit
     }
 }
 impl ::runtime::Object for crate::apiextensions::types::CustomResourceDefinition {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }

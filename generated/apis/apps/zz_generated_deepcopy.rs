@@ -35,6 +35,20 @@ impl ::core::clone::Clone for crate::apps::types::Deployment {
     }
 }
 impl ::runtime::Object for crate::apps::types::Deployment {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }
@@ -234,6 +248,20 @@ impl ::core::clone::Clone for crate::apps::types::ReplicaSet {
     }
 }
 impl ::runtime::Object for crate::apps::types::ReplicaSet {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }
@@ -428,6 +456,20 @@ impl ::core::clone::Clone for crate::apps::types::StatefulSet {
     }
 }
 impl ::runtime::Object for crate::apps::types::StatefulSet {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }

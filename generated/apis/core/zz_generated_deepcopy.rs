@@ -37,6 +37,20 @@ impl ::core::clone::Clone for crate::core::types::ConfigMap {
     }
 }
 impl ::runtime::Object for crate::core::types::ConfigMap {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }
@@ -206,6 +220,20 @@ impl ::core::clone::Clone for crate::core::types::Namespace {
     }
 }
 impl ::runtime::Object for crate::core::types::Namespace {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }
@@ -308,6 +336,20 @@ impl ::core::clone::Clone for crate::core::types::Pod {
     }
 }
 impl ::runtime::Object for crate::core::types::Pod {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }
@@ -542,6 +584,20 @@ impl ::core::clone::Clone for crate::core::types::PodTemplate {
     }
 }
 impl ::runtime::Object for crate::core::types::PodTemplate {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }

@@ -256,10 +256,19 @@ fn scalar(universe: &Universe, t: &TypeRef) -> bool {
     }
 }
 
-/// A `+k8s:crd-gen:*` tag does something only on a kind (not a list) of a CRD package.
+/// A `+k8s:crd-gen:*` tag does something only on a kind (not a list) of a CRD package; short
+/// names and categories also serve discovery through the REST mapping, so any served kind of an
+/// external version may carry them.
 fn unused_crd_tags(pkg: &Package, diags: &mut Diagnostics) {
     for ty in pkg.types.values() {
-        let Some(t) = ty.tags.0.iter().find(|t| t.name.starts_with("k8s:crd-gen:")) else {
+        let served = ty.resource().is_some() && !pkg.is_internal();
+        let discovery = |name: &str| served && (name == tag::CRD_SHORT_NAMES || name == tag::CRD_CATEGORIES);
+        let Some(t) = ty
+            .tags
+            .0
+            .iter()
+            .find(|t| t.name.starts_with("k8s:crd-gen:") && !discovery(&t.name))
+        else {
             continue;
         };
         let why = if ty.resource().is_none() {

@@ -27,6 +27,7 @@ pub fn finish(universe: &mut Universe, diags: &mut Diagnostics) {
         lifecycle_tags_without_package_tag(pkg, diags);
         kind::build(pkg, diags);
     }
+    super::serving::decide(universe, diags);
 }
 
 /// Which generators select a type: the package tag unless the type overrides it. A generic type

@@ -131,6 +131,23 @@ pub struct Resource {
     pub scale: bool,
     /// The generated client, when the kind is tagged `+genclient`.
     pub client: Option<Client>,
+    /// The version its group stores it in (`model/serving.rs` decides it across the group).
+    pub storage_version: String,
+    /// Its subresources with the kinds they serve (`model/serving.rs`).
+    pub subresources: Vec<Subresource>,
+}
+
+/// A subresource a server serves below a resource, and the kind its requests and responses carry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Subresource {
+    /// `status` or `scale`.
+    pub name: String,
+    /// The served kind's group.
+    pub group: String,
+    /// The served kind's version.
+    pub version: String,
+    /// The served kind (`Deployment` for status, `Scale` for scale).
+    pub kind: String,
 }
 
 /// A typed client's methods.
@@ -191,15 +208,12 @@ impl Lifecycle {
 }
 
 /// Builds the kind of every type of `pkg` that has TypeMeta. Problems are reported; what was
-/// decided for each resource is noted for `--verbose` output.
+/// decided for each resource is noted for `--verbose` output once `model/serving.rs` completes it.
 pub fn build(pkg: &mut Package, diags: &mut Diagnostics) {
     let names: Vec<String> = pkg.types.keys().cloned().collect();
     for name in names {
         let Some(ty) = pkg.types.get(&name) else { continue };
         let kind = kind_of(pkg, ty, diags);
-        if let Some(r) = kind.as_ref().and_then(|k| k.resource.as_ref()) {
-            diags.note(format!("{}: {} {}: {}", ty.loc, pkg.api_version, ty.name, r.describe()));
-        }
         if let Some(ty) = pkg.types.get_mut(&name) {
             ty.kind = kind;
         }
@@ -222,6 +236,9 @@ impl Resource {
             .collect();
         if !subresources.is_empty() {
             out.push_str(&format!(", subresources {}", subresources.join(", ")));
+        }
+        if !self.storage_version.is_empty() {
+            out.push_str(&format!(", stored as {}", self.storage_version));
         }
         for (what, list) in [("short names", &self.short_names), ("categories", &self.categories)] {
             if !list.is_empty() {
@@ -351,6 +368,8 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
         status,
         scale,
         client,
+        storage_version: pkg.version.as_str().to_string(),
+        subresources: Vec::new(),
     }
 }
 

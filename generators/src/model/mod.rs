@@ -14,6 +14,7 @@ pub mod names;
 mod primitive;
 mod resolve;
 pub mod schema;
+pub mod serving;
 mod tag_values;
 pub mod tags;
 #[cfg(test)]

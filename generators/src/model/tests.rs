@@ -288,6 +288,84 @@ fn resources_decide_plural_scope_subresources_and_methods() {
     );
 }
 
+/// Three versions of group `g.example.dev`, each with `K` and its list; `tagged` versions carry
+/// `+k8s:crd-gen:storageversion` on `K`.
+fn versions(tagged: &[&str]) -> Universe {
+    let header =
+        "use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ListMeta, ObjectMeta};\nuse kube_core::TypeMeta;\n";
+    let mut files = vec![
+        ("lib.rs".to_string(), "pub mod g;".to_string()),
+        (
+            "g/mod.rs".to_string(),
+            "//! +groupName=g.example.dev\npub mod v1;\npub mod v1beta1;\npub mod v2alpha1;\n".to_string(),
+        ),
+    ];
+    for v in ["v1", "v1beta1", "v2alpha1"] {
+        let tag = if tagged.contains(&v) {
+            "/// +k8s:crd-gen:storageversion"
+        } else {
+            "/// K."
+        };
+        files.push((
+            format!("g/{v}/mod.rs"),
+            "//! +k8s:crd-gen=true\nmod types;\npub use types::*;\n".to_string(),
+        ));
+        files.push((format!("g/{v}/types.rs"), format!("{header}{}", kind(tag, true))));
+    }
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    universe(&files)
+}
+
+#[test]
+fn storage_versions_are_decided_per_group_resource() {
+    let storage = |u: &Universe| -> Vec<String> {
+        ["v1", "v1beta1", "v2alpha1"]
+            .iter()
+            .map(|v| {
+                u.packages[&format!("crate::g::{v}")].types["K"]
+                    .resource()
+                    .unwrap()
+                    .storage_version
+                    .clone()
+            })
+            .collect()
+    };
+    assert_eq!(storage(&versions(&[])), ["v1", "v1", "v1"], "the preferred version");
+    assert_eq!(
+        storage(&versions(&["v1beta1"])),
+        ["v1beta1", "v1beta1", "v1beta1"],
+        "the tagged version"
+    );
+    let u = versions(&[]);
+    let subs = &u.packages["crate::g::v1beta1"].types["K"]
+        .resource()
+        .unwrap()
+        .subresources;
+    assert_eq!(
+        subs.iter()
+            .map(|s| (s.name.as_str(), s.version.as_str(), s.kind.as_str()))
+            .collect::<Vec<_>>(),
+        [("status", "v1beta1", "K")]
+    );
+}
+
+#[test]
+fn a_scale_method_names_the_kind_its_subresource_serves() {
+    let types = kind(
+        "/// +genclient\n/// +genclient:method=GetScale,verb=get,subresource=scale,result=Scale",
+        true,
+    ) + "#[derive(serde::Serialize)]\npub struct Scale { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ObjectMeta }\n";
+    let (u, errors) = package("", &types);
+    assert!(errors.is_empty(), "{errors:?}");
+    let subs = &u.packages["crate::g::v1"].types["K"].resource().unwrap().subresources;
+    assert_eq!(
+        subs.iter()
+            .map(|s| (s.name.as_str(), s.group.as_str(), s.kind.as_str()))
+            .collect::<Vec<_>>(),
+        [("status", "g.example.dev", "K"), ("scale", "g.example.dev", "Scale")]
+    );
+}
+
 #[test]
 fn kinds_without_object_meta_and_subresource_kinds() {
     let types = "#[derive(serde::Serialize)]\npub struct Review { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub request: Option<String> }\n\

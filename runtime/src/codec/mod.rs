@@ -143,6 +143,17 @@ impl<'a> Codec<'a> {
         (fns.encode)(converted.as_ref(), format).map_err(|message| EncodeError::Serialize { gvk, format, message })
     }
 
+    /// Converts `obj` to `target` as [`Codec::encode`] does, and returns it as a JSON value (what a
+    /// server stores and patches, without a round trip through bytes).
+    pub fn encode_value(&self, obj: &dyn Object, target: &GroupVersion) -> Result<Value, EncodeError> {
+        let (converted, gvk, fns) = self.converted_for_encoding(obj, target)?;
+        (fns.to_value)(converted.as_ref()).map_err(|message| EncodeError::Serialize {
+            gvk,
+            format: Format::Json,
+            message,
+        })
+    }
+
     /// `obj` converted to `target`, its kind, and the wire format that serializes it.
     fn converted_for_encoding(
         &self,

@@ -9,7 +9,7 @@
 
 use serde_json::{Value, json};
 
-use super::{Codec, EncodeError};
+use super::Codec;
 use crate::GroupVersion;
 
 /// The review API version this webhook answers, the one CRDs list in `conversionReviewVersions`.
@@ -35,17 +35,6 @@ impl Codec<'_> {
             }),
         };
         json!({ "apiVersion": REVIEW_API_VERSION, "kind": "ConversionReview", "response": response })
-    }
-
-    /// Converts `obj` to `target` and serializes it as a JSON value, as [`Codec::encode`] does
-    /// without going through bytes.
-    fn encode_value(&self, obj: &dyn crate::Object, target: &GroupVersion) -> Result<Value, EncodeError> {
-        let (converted, gvk, fns) = self.converted_for_encoding(obj, target)?;
-        (fns.to_value)(converted.as_ref()).map_err(|message| EncodeError::Serialize {
-            gvk,
-            format: super::Format::Json,
-            message,
-        })
     }
 
     fn convert_objects(&self, review: &Value, request: &Value) -> Result<Vec<Value>, String> {

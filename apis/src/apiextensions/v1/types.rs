@@ -357,6 +357,7 @@ pub struct CustomResourceDefinitionStatus {
 /// +genclient:nonNamespaced
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.16
+/// +k8s:crd-gen:shortNames=crd,crds
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinition {

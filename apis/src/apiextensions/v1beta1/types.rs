@@ -405,6 +405,7 @@ pub struct CustomResourceDefinitionStatus {
 /// +k8s:prerelease-lifecycle-gen:deprecated=1.16
 /// +k8s:prerelease-lifecycle-gen:removed=1.22
 /// +k8s:prerelease-lifecycle-gen:replacement=apiextensions.k8s.io,v1,CustomResourceDefinition
+/// +k8s:crd-gen:shortNames=crd,crds
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinition {

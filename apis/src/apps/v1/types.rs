@@ -15,8 +15,12 @@ use crate::core::v1::PodTemplateSpec;
 /// The StatefulSet guarantees that a given network identity will always
 /// map to the same storage identity.
 /// +genclient
+/// +genclient:method=GetScale,verb=get,subresource=scale,result=crate::autoscaling::v1::Scale
+/// +genclient:method=UpdateScale,verb=update,subresource=scale,input=crate::autoscaling::v1::Scale,result=crate::autoscaling::v1::Scale
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.9
+/// +k8s:crd-gen:shortNames=sts
+/// +k8s:crd-gen:categories=all
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSet {
@@ -307,8 +311,12 @@ pub struct StatefulSetList {
 
 /// Deployment enables declarative updates for Pods and ReplicaSets.
 /// +genclient
+/// +genclient:method=GetScale,verb=get,subresource=scale,result=crate::autoscaling::v1::Scale
+/// +genclient:method=UpdateScale,verb=update,subresource=scale,input=crate::autoscaling::v1::Scale,result=crate::autoscaling::v1::Scale
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.9
+/// +k8s:crd-gen:shortNames=deploy
+/// +k8s:crd-gen:categories=all
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Deployment {
@@ -527,8 +535,12 @@ pub struct DeploymentList {
 
 /// ReplicaSet ensures that a specified number of pod replicas are running at any given time.
 /// +genclient
+/// +genclient:method=GetScale,verb=get,subresource=scale,result=crate::autoscaling::v1::Scale
+/// +genclient:method=UpdateScale,verb=update,subresource=scale,input=crate::autoscaling::v1::Scale,result=crate::autoscaling::v1::Scale
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.9
+/// +k8s:crd-gen:shortNames=rs
+/// +k8s:crd-gen:categories=all
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ReplicaSet {

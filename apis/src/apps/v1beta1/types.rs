@@ -22,6 +22,8 @@ use crate::core::v1::PodTemplateSpec;
 /// +k8s:prerelease-lifecycle-gen:deprecated=1.8
 /// +k8s:prerelease-lifecycle-gen:removed=1.16
 /// +k8s:prerelease-lifecycle-gen:replacement=apps,v1,StatefulSet
+/// +k8s:crd-gen:shortNames=sts
+/// +k8s:crd-gen:categories=all
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct StatefulSet {
@@ -318,6 +320,8 @@ pub struct StatefulSetList {
 /// +k8s:prerelease-lifecycle-gen:deprecated=1.8
 /// +k8s:prerelease-lifecycle-gen:removed=1.16
 /// +k8s:prerelease-lifecycle-gen:replacement=apps,v1,Deployment
+/// +k8s:crd-gen:shortNames=deploy
+/// +k8s:crd-gen:categories=all
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Deployment {

@@ -12,6 +12,8 @@ use kube_core::TypeMeta;
 /// +genclient
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.0
+/// +k8s:crd-gen:shortNames=po
+/// +k8s:crd-gen:categories=all
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pod {
@@ -558,6 +560,7 @@ pub struct PodTemplateList {
 /// +genclient
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.2
+/// +k8s:crd-gen:shortNames=cm
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConfigMap {
@@ -622,6 +625,7 @@ pub struct ConfigMapList {
 /// +genclient:skipVerbs=deleteCollection
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.0
+/// +k8s:crd-gen:shortNames=ns
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Namespace {

@@ -27,6 +27,7 @@ pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersio
 pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
     &[
         add_known_types,
+        add_rest_mappings,
         super::zz_generated_conversion::register_conversions,
         super::zz_generated_defaults::register_defaults,
     ],
@@ -58,6 +59,33 @@ pub fn resource(resource: &str) -> ::runtime::GroupResource {
 /// A group-qualified kind of this package's group.
 pub fn kind(kind: &str) -> ::runtime::GroupKind {
     ::runtime::GroupKind::new(GROUP_NAME, kind)
+}
+/// Records how each resource of this package is served.
+pub fn add_rest_mappings(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "apiextensions.k8s.io",
+            version: "v1beta1",
+            resource: "customresourcedefinitions",
+            kind: "CustomResourceDefinition",
+            list_kind: ::core::option::Option::Some("CustomResourceDefinitionList"),
+            singular: "customresourcedefinition",
+            scope: ::runtime::RestScope::Cluster,
+            short_names: &["crd", "crds"],
+            categories: &[],
+            subresources: &[
+                ::runtime::SubresourceMapping {
+                    name: "status",
+                    group: "apiextensions.k8s.io",
+                    version: "v1beta1",
+                    kind: "CustomResourceDefinition",
+                },
+            ],
+            storage_version: "v1",
+        })?;
+    ::core::result::Result::Ok(())
 }
 impl ::k8s_openapi::Resource
 for crate::apiextensions::v1beta1::types::CustomResourceDefinition {

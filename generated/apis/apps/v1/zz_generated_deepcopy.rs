@@ -35,6 +35,20 @@ impl ::core::clone::Clone for crate::apps::v1::types::Deployment {
     }
 }
 impl ::runtime::Object for crate::apps::v1::types::Deployment {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }
@@ -252,6 +266,20 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSet {
     }
 }
 impl ::runtime::Object for crate::apps::v1::types::ReplicaSet {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }
@@ -453,6 +481,20 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSet {
     }
 }
 impl ::runtime::Object for crate::apps::v1::types::StatefulSet {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
     fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
         ::runtime::TypeMetaAccess::gvk(&self.type_meta)
     }

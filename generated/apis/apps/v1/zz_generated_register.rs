@@ -27,6 +27,7 @@ pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersio
 pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
     &[
         add_known_types,
+        add_rest_mappings,
         super::zz_generated_conversion::register_conversions,
         super::zz_generated_defaults::register_defaults,
     ],
@@ -74,6 +75,93 @@ pub fn resource(resource: &str) -> ::runtime::GroupResource {
 /// A group-qualified kind of this package's group.
 pub fn kind(kind: &str) -> ::runtime::GroupKind {
     ::runtime::GroupKind::new(GROUP_NAME, kind)
+}
+/// Records how each resource of this package is served.
+pub fn add_rest_mappings(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "apps",
+            version: "v1",
+            resource: "deployments",
+            kind: "Deployment",
+            list_kind: ::core::option::Option::Some("DeploymentList"),
+            singular: "deployment",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["deploy"],
+            categories: &["all"],
+            subresources: &[
+                ::runtime::SubresourceMapping {
+                    name: "status",
+                    group: "apps",
+                    version: "v1",
+                    kind: "Deployment",
+                },
+                ::runtime::SubresourceMapping {
+                    name: "scale",
+                    group: "autoscaling",
+                    version: "v1",
+                    kind: "Scale",
+                },
+            ],
+            storage_version: "v1",
+        })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "apps",
+            version: "v1",
+            resource: "replicasets",
+            kind: "ReplicaSet",
+            list_kind: ::core::option::Option::Some("ReplicaSetList"),
+            singular: "replicaset",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["rs"],
+            categories: &["all"],
+            subresources: &[
+                ::runtime::SubresourceMapping {
+                    name: "status",
+                    group: "apps",
+                    version: "v1",
+                    kind: "ReplicaSet",
+                },
+                ::runtime::SubresourceMapping {
+                    name: "scale",
+                    group: "autoscaling",
+                    version: "v1",
+                    kind: "Scale",
+                },
+            ],
+            storage_version: "v1",
+        })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "apps",
+            version: "v1",
+            resource: "statefulsets",
+            kind: "StatefulSet",
+            list_kind: ::core::option::Option::Some("StatefulSetList"),
+            singular: "statefulset",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["sts"],
+            categories: &["all"],
+            subresources: &[
+                ::runtime::SubresourceMapping {
+                    name: "status",
+                    group: "apps",
+                    version: "v1",
+                    kind: "StatefulSet",
+                },
+                ::runtime::SubresourceMapping {
+                    name: "scale",
+                    group: "autoscaling",
+                    version: "v1",
+                    kind: "Scale",
+                },
+            ],
+            storage_version: "v1",
+        })?;
+    ::core::result::Result::Ok(())
 }
 impl ::k8s_openapi::Resource for crate::apps::v1::types::Deployment {
     const API_VERSION: &'static str = "apps/v1";

@@ -27,6 +27,7 @@ pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersio
 pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
     &[
         add_known_types,
+        add_rest_mappings,
         super::zz_generated_conversion::register_conversions,
         super::zz_generated_defaults::register_defaults,
     ],
@@ -90,6 +91,82 @@ pub fn resource(resource: &str) -> ::runtime::GroupResource {
 /// A group-qualified kind of this package's group.
 pub fn kind(kind: &str) -> ::runtime::GroupKind {
     ::runtime::GroupKind::new(GROUP_NAME, kind)
+}
+/// Records how each resource of this package is served.
+pub fn add_rest_mappings(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "configmaps",
+            kind: "ConfigMap",
+            list_kind: ::core::option::Option::Some("ConfigMapList"),
+            singular: "configmap",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["cm"],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+        })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "namespaces",
+            kind: "Namespace",
+            list_kind: ::core::option::Option::Some("NamespaceList"),
+            singular: "namespace",
+            scope: ::runtime::RestScope::Cluster,
+            short_names: &["ns"],
+            categories: &[],
+            subresources: &[
+                ::runtime::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "Namespace",
+                },
+            ],
+            storage_version: "v1",
+        })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "pods",
+            kind: "Pod",
+            list_kind: ::core::option::Option::Some("PodList"),
+            singular: "pod",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["po"],
+            categories: &["all"],
+            subresources: &[
+                ::runtime::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "Pod",
+                },
+            ],
+            storage_version: "v1",
+        })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "podtemplates",
+            kind: "PodTemplate",
+            list_kind: ::core::option::Option::Some("PodTemplateList"),
+            singular: "podtemplate",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+        })?;
+    ::core::result::Result::Ok(())
 }
 impl ::k8s_openapi::Resource for crate::core::v1::types::ConfigMap {
     const API_VERSION: &'static str = "v1";

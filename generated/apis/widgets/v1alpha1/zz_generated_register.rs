@@ -27,6 +27,7 @@ pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersio
 pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
     &[
         add_known_types,
+        add_rest_mappings,
         super::zz_generated_conversion::register_conversions,
         super::zz_generated_defaults::register_defaults,
     ],
@@ -66,6 +67,53 @@ pub fn resource(resource: &str) -> ::runtime::GroupResource {
 /// A group-qualified kind of this package's group.
 pub fn kind(kind: &str) -> ::runtime::GroupKind {
     ::runtime::GroupKind::new(GROUP_NAME, kind)
+}
+/// Records how each resource of this package is served.
+pub fn add_rest_mappings(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "widgets.example.dev",
+            version: "v1alpha1",
+            resource: "widgets",
+            kind: "Widget",
+            list_kind: ::core::option::Option::Some("WidgetList"),
+            singular: "widget",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["wd"],
+            categories: &["example"],
+            subresources: &[
+                ::runtime::SubresourceMapping {
+                    name: "status",
+                    group: "widgets.example.dev",
+                    version: "v1alpha1",
+                    kind: "Widget",
+                },
+                ::runtime::SubresourceMapping {
+                    name: "scale",
+                    group: "autoscaling",
+                    version: "v1",
+                    kind: "Scale",
+                },
+            ],
+            storage_version: "v1",
+        })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "widgets.example.dev",
+            version: "v1alpha1",
+            resource: "widgetclasses",
+            kind: "WidgetClass",
+            list_kind: ::core::option::Option::Some("WidgetClassList"),
+            singular: "widgetclass",
+            scope: ::runtime::RestScope::Cluster,
+            short_names: &[],
+            categories: &["example"],
+            subresources: &[],
+            storage_version: "v1",
+        })?;
+    ::core::result::Result::Ok(())
 }
 impl ::k8s_openapi::Resource for crate::widgets::v1alpha1::types::Widget {
     const API_VERSION: &'static str = "widgets.example.dev/v1alpha1";

@@ -180,7 +180,13 @@ fn definition(
     let storage = storage_version(versions, &mut local);
     let mut out_versions = Vec::new();
     for (pkg, k) in versions {
-        if let Some(v) = version(structural, pkg, k, storage == Some(pkg.version.as_str()), &mut local) {
+        if let Some(v) = version(
+            structural,
+            pkg,
+            k,
+            storage.as_deref() == Some(pkg.version.as_str()),
+            &mut local,
+        ) {
             out_versions.push(v);
         }
     }

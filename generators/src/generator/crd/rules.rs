@@ -281,14 +281,15 @@ pub(super) fn conversion(
 }
 
 /// The one version tagged `+k8s:crd-gen:storageversion`, or the only version.
-pub(super) fn storage_version<'a>(versions: &[(&'a Package, &Type)], diags: &mut Diagnostics) -> Option<&'a str> {
+pub(super) fn storage_version(versions: &[(&Package, &Type)], diags: &mut Diagnostics) -> Option<String> {
     let tagged: Vec<_> = versions
         .iter()
         .filter_map(|(p, k)| Some((p.version.as_str(), k.attrs.crd.storage_version.as_ref()?)))
         .collect();
+    // The model decides the version (`model/serving.rs`); a CRD only adds that it must be explicit.
+    let decided = || Some(versions.first()?.1.resource()?.storage_version.clone());
     match (tagged.as_slice(), versions) {
-        ([(v, _)], _) => Some(v),
-        ([], [(p, _)]) => Some(p.version.as_str()),
+        ([_], _) | ([], [_]) => decided(),
         ([], [(_, k), ..]) => {
             let served: Vec<&str> = versions.iter().map(|(p, _)| p.version.as_str()).collect();
             diags.push(

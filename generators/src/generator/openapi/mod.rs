@@ -134,24 +134,32 @@ impl Generator for OpenApi {
             .chain(violations.iter().map(|v| format!("{v}\n")))
             .collect();
         docs.push((root.join("api-rule-violations.list"), report));
+        // One v3 document per group-version, keyed by its discovery path (`apis/apps/v1`).
+        let mut v3 = Vec::new();
+        for ((group, version), names) in &by_gv {
+            let (defs, _) = closure(names, &ours, meta);
+            let (key, file) = if group.is_empty() {
+                (format!("api/{version}"), format!("api__{version}_openapi.json"))
+            } else {
+                (
+                    format!("apis/{group}/{version}"),
+                    format!("apis__{group}__{version}_openapi.json"),
+                )
+            };
+            let path = root.join("v3").join(file);
+            v3.push((key, path.clone()));
+            docs.push((path, pretty(&openapi_v3(group, version, &defs))));
+        }
         if let (Some(name), Some(crate_dir)) = (cx.crate_name, root.parent()) {
             docs.extend(crate_files(
                 name,
                 crate_dir,
                 &root.join("definitions.json"),
+                &v3,
                 &cx.rt(),
                 cx.boilerplate,
                 diags,
             ));
-        }
-        for ((group, version), names) in &by_gv {
-            let (defs, _) = closure(names, &ours, meta);
-            let file = if group.is_empty() {
-                format!("api__{version}_openapi.json")
-            } else {
-                format!("apis__{group}__{version}_openapi.json")
-            };
-            docs.push((root.join("v3").join(file), pretty(&openapi_v3(group, version, &defs))));
         }
         docs
     }
@@ -217,11 +225,13 @@ fn names_match(field: &str, json: &str) -> bool {
 }
 
 /// The crate that exposes the documents to Rust: `Cargo.toml` and `src/lib.rs` with
-/// `get_openapi_definitions()`, which reads the swagger document compiled into it.
+/// `get_openapi_definitions()`, which reads the swagger document compiled into it, and
+/// `openapi_v3_documents()` with the v3 document of each group-version.
 fn crate_files(
     name: &str,
     dir: &Path,
     definitions: &Path,
+    v3: &[(String, PathBuf)],
     rt: &syn::Path,
     boilerplate: &str,
     diags: &mut Diagnostics,
@@ -232,6 +242,10 @@ fn crate_files(
          edition.workspace = true\npublish = false\n\n[dependencies]\nruntime.workspace = true\n"
     );
     let include = crate::relative(&dir.join("src"), definitions);
+    let v3 = v3.iter().map(|(key, path)| {
+        let file = crate::relative(&dir.join("src"), path);
+        quote::quote! { (#key, ::core::include_str!(#file)) }
+    });
     let tokens = quote::quote! {
         #![doc = " Cross-package outputs of the generators: the OpenAPI definitions of the API types."]
         #![deny(missing_docs)]
@@ -244,6 +258,13 @@ fn crate_files(
         pub fn get_openapi_definitions() -> ::std::collections::BTreeMap<::std::string::String, #rt::openapi::OpenApiDefinition> {
             #rt::openapi::definitions_from_swagger(::core::include_str!(#include))
                 .expect("the definitions document generated beside this crate is valid JSON")
+        }
+
+        /// The OpenAPI v3 document of each group-version with served kinds, keyed by its path below
+        /// `/openapi/v3/` (`apis/apps/v1`, `api/v1`). They hold the schemas (`components`); a server
+        /// adds the `paths` of the routes it installs.
+        pub fn openapi_v3_documents() -> ::std::collections::BTreeMap<&'static str, &'static str> {
+            ::std::collections::BTreeMap::from([#(#v3),*])
         }
     };
     match crate::render::format::render("openapi-gen", boilerplate, tokens) {

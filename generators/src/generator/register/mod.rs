@@ -1,8 +1,9 @@
 //! register: the package's GroupVersion, `add_known_types` for every kind (lists included), the
-//! SchemeBuilder entry point, and for external kinds the k8s-openapi `Resource`,
+//! SchemeBuilder entry point, the REST mapping of every served resource (`rest.rs`), and for external kinds the k8s-openapi `Resource`,
 //! `ListableResource` and `Metadata` impls that give them kube-rs's `kube::Resource`.
 
 mod query;
+mod rest;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -68,8 +69,12 @@ impl Generator for Register {
         }
         let (group, version) = (&pkg.group, pkg.version.as_str());
         // Every generated file's registration joins the package's builder.
-        let builders = std::iter::once(syn::parse_quote!(add_known_types)).chain(cx.scheme_registrations(pkg));
-        let builders: Vec<syn::Path> = builders.collect();
+        let rest_mappings = rest::add_rest_mappings(&rt, pkg, &kinds);
+        let mut builders: Vec<syn::Path> = vec![syn::parse_quote!(add_known_types)];
+        if rest_mappings.is_some() {
+            builders.push(syn::parse_quote!(add_rest_mappings));
+        }
+        builders.extend(cx.scheme_registrations(pkg));
         // External kinds (with serde) also register their wire format, so the codec can decode and
         // encode them; internal kinds never go on the wire. Kinds decoded from query parameters
         // (`+k8s:conversion-gen:explicit-from=net/url.Values`) register that decoding too.
@@ -137,6 +142,8 @@ impl Generator for Register {
             pub fn kind(kind: &str) -> #rt::GroupKind {
                 #rt::GroupKind::new(GROUP_NAME, kind)
             }
+
+            #rest_mappings
 
             #(#resources)*
 

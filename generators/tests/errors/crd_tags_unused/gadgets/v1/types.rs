@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// Gadget is a namespaced custom resource.
 /// +genclient
-/// +k8s:crd-gen:shortNames=gd
+/// +k8s:crd-gen:storageversion
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 #[derive(Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

@@ -1,0 +1,81 @@
+//! `sample-apiserver`: serves every group of this repository's `apis` crate (k8s.io/sample-apiserver
+//! in Rust) on the embedded store. Authentication is out of scope, so it listens on loopback unless
+//! told otherwise, and says loudly when it is.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use apiserver::storage::memory::{DEFAULT_HISTORY, MemoryStorage};
+use apiserver::{Config, Server};
+use clap::Parser;
+
+/// An API server for the `apis` crate's groups (core, apps, autoscaling, apiextensions, widgets).
+#[derive(Parser, Debug)]
+#[command(version, about)]
+struct Args {
+    /// Address to listen on. Anything but loopback exposes an unauthenticated API.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Events the embedded store keeps for watches that start in the past; older ones get 410 Gone.
+    #[arg(long, default_value_t = DEFAULT_HISTORY)]
+    watch_history: usize,
+    /// Largest request body accepted, in bytes (larger ones get 413).
+    #[arg(long, default_value_t = 3 * 1024 * 1024)]
+    max_body_bytes: usize,
+    /// Seconds a request other than a watch may take before it gets 504.
+    #[arg(long, default_value_t = 60)]
+    request_timeout: u64,
+    /// Log filter (`info`, `debug`, `apiserver=debug`), as RUST_LOG reads it.
+    #[arg(long, default_value = "info")]
+    log: String,
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(&args.log))
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .init();
+    if !args.listen.ip().is_loopback() {
+        tracing::warn!(
+            listen = %args.listen,
+            "LISTENING BEYOND LOOPBACK: this server has no authentication or authorization; anyone who can reach it can read and change every object"
+        );
+    }
+    let scheme = apis::scheme()?;
+    let storage = Arc::new(MemoryStorage::with_history(args.watch_history));
+    let config = Config {
+        max_body_bytes: args.max_body_bytes,
+        request_timeout: Duration::from_secs(args.request_timeout),
+        ..Config::default()
+    };
+    let server = Arc::new(Server::new(scheme, storage, config).with_openapi(&generated::openapi_v3_documents()));
+    let listener = tokio::net::TcpListener::bind(args.listen).await?;
+    // Tests start the server on port 0 and read the chosen address from this line.
+    eprintln!("listening on http://{}", listener.local_addr()?);
+    server.serve(listener, shutdown()).await?;
+    Ok(())
+}
+
+/// Resolves on Ctrl-C or SIGTERM; the server then finishes the requests in flight.
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    tracing::info!("shutting down: finishing requests in flight");
+}

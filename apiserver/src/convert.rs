@@ -1,0 +1,133 @@
+//! The version edges of a request (seed 002's server Scheme at work): a body of any served version
+//! of the path's group is decoded, defaulted and converted through the internal version to the
+//! storage version; a stored object is converted to the version the request asked for.
+
+use std::sync::Arc;
+
+use runtime::codec::{Codec, DecodeError, Format};
+use runtime::{GroupVersion, GroupVersionKind, Scheme};
+use serde_json::Value;
+
+use crate::status::ApiError;
+
+/// How strictly unknown fields in a body are treated (`?fieldValidation=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// Unknown fields are an error.
+    Strict,
+    /// Unknown fields are dropped with a warning.
+    Warn,
+    /// Unknown fields are dropped.
+    Ignore,
+}
+
+/// The scheme's codec over the request edges.
+#[derive(Clone)]
+pub struct Versions {
+    scheme: Arc<Scheme>,
+}
+
+/// A decoded body: the object in the storage version and warnings to send back.
+pub struct Decoded {
+    /// The object, defaulted, in the storage version.
+    pub object: Value,
+    /// `Warning` headers (unknown fields under `fieldValidation=Warn`).
+    pub warnings: Vec<String>,
+}
+
+impl Versions {
+    /// Edges over `scheme`.
+    pub fn new(scheme: Arc<Scheme>) -> Self {
+        Versions { scheme }
+    }
+
+    /// The scheme.
+    pub fn scheme(&self) -> &Scheme {
+        &self.scheme
+    }
+
+    /// Parses a JSON or YAML body into a value, filling apiVersion and kind from the path when the
+    /// body has neither (as Kubernetes defaults them from the request).
+    pub fn parse_body(&self, body: &[u8], expected: &GroupVersionKind) -> Result<Value, ApiError> {
+        let mut value: Value = match Format::sniff(body) {
+            Format::Json => serde_json::from_slice(body)
+                .map_err(|e| ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}")))?,
+            Format::Yaml => {
+                let text = std::str::from_utf8(body)
+                    .map_err(|e| ApiError::bad_request(format!("the body is not UTF-8: {e}")))?;
+                serde_saphyr::from_str(text)
+                    .map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))?
+            }
+        };
+        let Some(obj) = value.as_object_mut() else {
+            return Err(ApiError::bad_request("the body must be a JSON object"));
+        };
+        if !obj.contains_key("apiVersion") && !obj.contains_key("kind") {
+            obj.insert(
+                "apiVersion".into(),
+                Value::String(expected.group_version().api_version()),
+            );
+            obj.insert("kind".into(), Value::String(expected.kind.to_string()));
+        }
+        Ok(value)
+    }
+
+    /// Decodes `value` (a kind of `expected`'s group and kind, in any served version), defaults it
+    /// and converts it to `storage`.
+    pub fn to_storage(
+        &self,
+        value: &Value,
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+        validation: FieldValidation,
+    ) -> Result<Decoded, ApiError> {
+        let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
+        let gv = GroupVersion::parse_api_version(api_version)
+            .map_err(|_| ApiError::bad_request(format!("invalid apiVersion \"{api_version}\"")))?;
+        if gv.group != expected.group || kind != expected.kind {
+            return Err(ApiError::bad_request(format!(
+                "the API version in the data ({api_version}) and kind ({kind}) do not match the resource's {}, Kind={}: send a {} of group \"{}\"",
+                expected.group_version(),
+                expected.kind,
+                expected.kind,
+                expected.group
+            )));
+        }
+        let strict = Codec::new(&self.scheme).with_strict(true);
+        let mut warnings = Vec::new();
+        let internal = match strict.decode_value(value) {
+            Ok(obj) => obj,
+            Err(DecodeError::UnknownFields(fields)) if validation != FieldValidation::Strict => {
+                if validation == FieldValidation::Warn {
+                    warnings.extend(fields.iter().map(|f| format!("unknown field \"{f}\"")));
+                }
+                Codec::new(&self.scheme).decode_value(value).map_err(decode_error)?
+            }
+            Err(e) => return Err(decode_error(e)),
+        };
+        let object = Codec::new(&self.scheme)
+            .encode_value(internal.as_ref(), storage)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        Ok(Decoded { object, warnings })
+    }
+
+    /// A stored object (in `storage`) in the version `target`; the same value when they agree.
+    pub fn to_version(&self, stored: Value, storage: &GroupVersion, target: &GroupVersion) -> Result<Value, ApiError> {
+        if storage == target {
+            return Ok(stored);
+        }
+        let codec = Codec::new(&self.scheme);
+        let internal = codec
+            .decode_value(&stored)
+            .map_err(|e| ApiError::internal(format!("stored object: {e}")))?;
+        codec
+            .encode_value(internal.as_ref(), target)
+            .map_err(|e| ApiError::internal(e.to_string()))
+    }
+}
+
+/// A decode error as the API server reports it: unknown fields and type errors are BadRequest.
+fn decode_error(e: DecodeError) -> ApiError {
+    ApiError::bad_request(e.to_string())
+}

@@ -1,0 +1,118 @@
+//! Discovery (legacy): `/api`, `/apis`, `/apis/<group>`, and the `APIResourceList` of each
+//! group-version, whose verbs come from the installed storages' capabilities.
+
+use serde_json::{Value, json};
+
+use crate::installer::Installed;
+use runtime::{GroupVersion, Scheme};
+
+/// `/api`: the core group's versions.
+pub fn api_versions(installed: &Installed) -> Value {
+    let versions: Vec<&str> = installed
+        .resources
+        .keys()
+        .filter(|gv| gv.group.is_empty())
+        .map(|gv| gv.version.as_ref())
+        .collect();
+    json!({
+        "kind": "APIVersions",
+        "versions": versions,
+        "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": ""}],
+    })
+}
+
+/// The served versions of `group`, most preferred first.
+fn group_versions(scheme: &Scheme, installed: &Installed, group: &str) -> Vec<GroupVersion> {
+    let served: Vec<&GroupVersion> = installed.resources.keys().filter(|gv| gv.group == group).collect();
+    let mut ordered: Vec<GroupVersion> = scheme
+        .prioritized_versions_for_group(group)
+        .into_iter()
+        .filter(|gv| served.contains(&gv))
+        .collect();
+    for gv in served {
+        if !ordered.contains(gv) {
+            ordered.push(gv.clone());
+        }
+    }
+    ordered
+}
+
+/// One `APIGroup`.
+pub fn api_group(scheme: &Scheme, installed: &Installed, group: &str) -> Option<Value> {
+    let versions = group_versions(scheme, installed, group);
+    let entry = |gv: &GroupVersion| json!({"groupVersion": gv.to_string(), "version": gv.version});
+    let preferred = entry(versions.first()?);
+    Some(json!({
+        "kind": "APIGroup",
+        "apiVersion": "v1",
+        "name": group,
+        "versions": versions.iter().map(entry).collect::<Vec<_>>(),
+        "preferredVersion": preferred,
+    }))
+}
+
+/// `/apis`: every named group.
+pub fn api_group_list(scheme: &Scheme, installed: &Installed) -> Value {
+    let mut groups: Vec<&str> = installed
+        .resources
+        .keys()
+        .map(|gv| gv.group.as_ref())
+        .filter(|g| !g.is_empty())
+        .collect();
+    groups.dedup();
+    let groups: Vec<Value> = groups.iter().filter_map(|g| api_group(scheme, installed, g)).collect();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// `/api/v1`, `/apis/<group>/<version>`: the resources of one group-version.
+pub fn api_resource_list(installed: &Installed, gv: &GroupVersion) -> Option<Value> {
+    let resources = installed.resources.get(gv)?;
+    let entries: Vec<Value> = resources
+        .iter()
+        .map(|r| {
+            let m = &r.mapping;
+            let mut e = json!({
+                "name": r.discovery_name(),
+                "singularName": if r.subresource.is_some() { "" } else { m.singular },
+                "namespaced": m.namespaced(),
+                "kind": r.kind.kind,
+                "verbs": r.verbs(),
+            });
+            if r.kind.group != m.group || r.kind.version != m.version {
+                e["group"] = json!(r.kind.group);
+                e["version"] = json!(r.kind.version);
+            }
+            if r.subresource.is_none() {
+                if !m.short_names.is_empty() {
+                    e["shortNames"] = json!(m.short_names);
+                }
+                if !m.categories.is_empty() {
+                    e["categories"] = json!(m.categories);
+                }
+                e["storageVersionHash"] = json!(storage_version_hash(m.group, m.storage_version, m.kind));
+            }
+            e
+        })
+        .collect();
+    Some(json!({
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": gv.to_string(),
+        "resources": entries,
+    }))
+}
+
+/// An opaque hash of the storage version, as Kubernetes publishes it so that storage migration
+/// can tell when it changed (its own is a SHA-256 prefix; this one is FNV-1a, base64-encoded).
+fn storage_version_hash(group: &str, version: &str, kind: &str) -> String {
+    let mut h: u64 = 0xcbf29ce484222325;
+    for b in format!("{group}/{version}/{kind}").bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x100000001b3);
+    }
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    (0..11)
+        .map(|i| ALPHABET[((h >> (i * 6)) & 63) as usize] as char)
+        .collect::<String>()
+        + "="
+}

@@ -1,0 +1,294 @@
+//! The resource handlers (k8s.io/apiserver's `endpoints/handlers`): get, list, create, update,
+//! patch, delete and deletecollection, each calling one capability of the resource's storage with
+//! objects converted from the request's version to the storage version and back.
+
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::Response;
+use bytes::Bytes;
+use runtime::GroupVersion;
+use serde_json::{Value, json};
+
+use crate::convert::FieldValidation;
+use crate::installer::ApiResource;
+use crate::patch;
+use crate::query::{self, Params};
+use crate::registry::meta;
+use crate::registry::store::Deleted;
+use crate::request::RequestInfo;
+use crate::respond::{self, Negotiated};
+use crate::selector::{FieldSelector, LabelSelector};
+use crate::server::Server;
+use crate::status::ApiError;
+
+/// Everything a handler needs about one request.
+pub struct Call<'a> {
+    /// The server.
+    pub server: &'a Server,
+    /// The path's parts.
+    pub info: &'a RequestInfo,
+    /// The resource the path names.
+    pub resource: &'a ApiResource,
+    /// The query.
+    pub params: &'a Params,
+    /// The request headers.
+    pub headers: &'a HeaderMap,
+    /// How to answer.
+    pub negotiated: Negotiated,
+}
+
+impl Call<'_> {
+    fn namespace(&self) -> Option<&str> {
+        self.info
+            .namespace
+            .as_deref()
+            .filter(|_| self.resource.mapping.namespaced())
+    }
+
+    fn request_version(&self) -> GroupVersion {
+        GroupVersion::from_static(self.resource.mapping.group, self.resource.mapping.version)
+    }
+
+    fn storage_version(&self) -> GroupVersion {
+        self.resource.mapping.storage_group_version()
+    }
+
+    /// A stored object in the request's version.
+    fn out(&self, stored: Value) -> Result<Value, ApiError> {
+        self.server
+            .versions
+            .to_version(stored, &self.storage_version(), &self.request_version())
+    }
+
+    fn name(&self) -> &str {
+        self.info.name.as_deref().unwrap_or("")
+    }
+
+    fn not_supported(&self) -> ApiError {
+        ApiError::method_not_supported(
+            self.resource.mapping.group,
+            &self.resource.discovery_name(),
+            self.info.verb,
+        )
+    }
+
+    /// The body as an object in the storage version, checked against the path.
+    fn decode_body(&self, body: &Bytes) -> Result<(Value, Vec<String>), ApiError> {
+        let kind = &self.resource.kind;
+        let value = self.server.versions.parse_body(body, kind)?;
+        let body_ns = meta::field(&value, "namespace").to_string();
+        if let Some(ns) = self.namespace()
+            && !body_ns.is_empty()
+            && body_ns != ns
+        {
+            return Err(ApiError::bad_request(format!(
+                "the namespace of the provided object does not match the namespace sent on the request ({body_ns} != {ns})"
+            )));
+        }
+        let validation = self.params.field_validation.unwrap_or(FieldValidation::Warn);
+        let decoded = self
+            .server
+            .versions
+            .to_storage(&value, kind, &self.storage_version(), validation)?;
+        Ok((decoded.object, decoded.warnings))
+    }
+
+    fn selectors(&self) -> Result<(LabelSelector, FieldSelector), ApiError> {
+        let labels = LabelSelector::parse(&self.params.label_selector).map_err(ApiError::bad_request)?;
+        let scheme = self.server.versions.scheme();
+        let gvk = self.resource.mapping.group_version_kind();
+        let fields = FieldSelector::parse(&self.params.field_selector, |f, v| {
+            scheme
+                .convert_field_label(&gvk, f, v)
+                .map_err(|e| format!("field label not supported: {f} ({e})"))
+        })
+        .map_err(ApiError::bad_request)?;
+        Ok((labels, fields))
+    }
+}
+
+/// `GET .../{name}`.
+pub async fn get(c: &Call<'_>) -> Result<Response, ApiError> {
+    let getter = c.resource.storage.getter().ok_or_else(|| c.not_supported())?;
+    let obj = getter.get(c.namespace(), c.name()).await?;
+    respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[])
+}
+
+/// `GET .../<resource>`: a page of the selected objects.
+pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
+    let lister = c.resource.storage.lister().ok_or_else(|| c.not_supported())?;
+    let (labels, fields) = c.selectors()?;
+    let mut after = match &c.params.continue_token {
+        Some(t) => Some(query::decode_continue(t)?.1),
+        None => None,
+    };
+    let want = c.params.limit;
+    let mut items = Vec::new();
+    let (revision, next) = loop {
+        let page = lister
+            .list(c.namespace(), after.clone(), want.map(|w| w - items.len()))
+            .await?;
+        for obj in page.items {
+            if labels.matches(meta::labels(&obj)) && fields.matches(&obj) {
+                items.push(obj);
+            }
+        }
+        match page.next {
+            Some(key) if want.is_some_and(|w| items.len() < w) => after = Some(key),
+            next => break (page.revision, next),
+        }
+    };
+    let mut out = Vec::with_capacity(items.len());
+    for obj in items {
+        let mut obj = c.out(obj)?;
+        // List items carry no apiVersion and kind of their own, as Kubernetes encodes them.
+        if let Some(m) = obj.as_object_mut() {
+            m.remove("apiVersion");
+            m.remove("kind");
+        }
+        out.push(obj);
+    }
+    let mut metadata = json!({"resourceVersion": revision.to_string()});
+    if let Some(key) = next {
+        metadata["continue"] = json!(query::encode_continue(revision, &key));
+    }
+    let list_kind = c
+        .resource
+        .mapping
+        .list_kind
+        .map(str::to_string)
+        .unwrap_or_else(|| format!("{}List", c.resource.mapping.kind));
+    let list = json!({
+        "kind": list_kind,
+        "apiVersion": c.request_version().api_version(),
+        "metadata": metadata,
+        "items": out,
+    });
+    respond::list(&c.negotiated, list, c.resource)
+}
+
+/// `POST .../<resource>`.
+pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
+    let creater = c.resource.storage.creater().ok_or_else(|| c.not_supported())?;
+    if c.resource.mapping.namespaced() && c.info.namespace.is_none() {
+        return Err(ApiError::bad_request(
+            "a namespaced resource is created in a namespace: POST to .../namespaces/{namespace}/<resource>",
+        ));
+    }
+    let (obj, warnings) = c.decode_body(body)?;
+    if let Some(ns) = c.namespace() {
+        c.server.admission.admit_create(c.resource, ns).await?;
+    }
+    let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
+    respond::object(&c.negotiated, StatusCode::CREATED, c.out(created)?, &warnings)
+}
+
+/// `PUT .../{name}`.
+pub async fn update(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
+    let updater = c.resource.storage.updater().ok_or_else(|| c.not_supported())?;
+    let (obj, warnings) = c.decode_body(body)?;
+    if meta::name(&obj) != c.name() {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({}) does not match the name on the URL ({})",
+            meta::name(&obj),
+            c.name()
+        )));
+    }
+    let updated = updater.update(c.namespace(), c.name(), obj, c.params.dry_run).await?;
+    respond::object(&c.negotiated, StatusCode::OK, c.out(updated)?, &warnings)
+}
+
+/// `PATCH .../{name}`: the patch applies to the object in the request's version.
+pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
+    let patcher = c.resource.storage.patcher().ok_or_else(|| c.not_supported())?;
+    let content_type = c
+        .headers
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let patch = patch::Patch::parse(content_type, body)?;
+    let (storage, request) = (c.storage_version(), c.request_version());
+    let kind = c.resource.kind.clone();
+    let versions = &c.server.versions;
+    let validation = c.params.field_validation.unwrap_or(FieldValidation::Warn);
+    let mutation = |current: &Value| -> Result<Value, ApiError> {
+        let mut before = versions.to_version(current.clone(), &storage, &request)?;
+        if let Some(m) = before.as_object_mut() {
+            m.insert("apiVersion".into(), json!(request.api_version()));
+            m.insert("kind".into(), json!(kind.kind));
+        }
+        let after = patch.apply(&before)?;
+        Ok(versions.to_storage(&after, &kind, &storage, validation)?.object)
+    };
+    let patched = patcher
+        .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
+        .await?;
+    respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[])
+}
+
+/// `DELETE .../{name}`: 200 with the object when it is gone, 202 when finalizers keep it.
+pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
+    let deleter = c.resource.storage.graceful_deleter().ok_or_else(|| c.not_supported())?;
+    let precondition = delete_precondition(body)?;
+    match deleter
+        .delete(c.namespace(), c.name(), precondition, c.params.dry_run)
+        .await?
+    {
+        Deleted::Gone(obj) => respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[]),
+        Deleted::Marked(obj) => respond::object(&c.negotiated, StatusCode::ACCEPTED, c.out(obj)?, &[]),
+    }
+}
+
+/// `DELETE .../<resource>`: deletes every selected object, and answers with the list of them.
+pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
+    let (Some(_), Some(lister), Some(deleter)) = (
+        c.resource.storage.collection_deleter(),
+        c.resource.storage.lister(),
+        c.resource.storage.graceful_deleter(),
+    ) else {
+        return Err(c.not_supported());
+    };
+    let (labels, fields) = c.selectors()?;
+    let page = lister.list(c.namespace(), None, None).await?;
+    let mut items = Vec::new();
+    for obj in page
+        .items
+        .into_iter()
+        .filter(|o| labels.matches(meta::labels(o)) && fields.matches(o))
+    {
+        let ns = meta::field(&obj, "namespace").to_string();
+        let ns = (!ns.is_empty()).then_some(ns.as_str());
+        match deleter.delete(ns, meta::name(&obj), None, c.params.dry_run).await {
+            Ok(Deleted::Gone(o) | Deleted::Marked(o)) => items.push(c.out(o)?),
+            // Deleted by someone else in between: nothing left to do.
+            Err(e) if e.code == 404 => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let list = json!({
+        "kind": c.resource.mapping.list_kind.unwrap_or("List"),
+        "apiVersion": c.request_version().api_version(),
+        "metadata": {"resourceVersion": page.revision.to_string()},
+        "items": items,
+    });
+    respond::object(&c.negotiated, StatusCode::OK, list, &[])
+}
+
+/// The resourceVersion precondition of a `DeleteOptions` body, if any.
+fn delete_precondition(body: &Bytes) -> Result<Option<u64>, ApiError> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let options: Value =
+        serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("DeleteOptions: {e}")))?;
+    match options
+        .get("preconditions")
+        .and_then(|p| p.get("resourceVersion"))
+        .and_then(Value::as_str)
+    {
+        Some(rv) => rv
+            .parse()
+            .map(Some)
+            .map_err(|_| ApiError::bad_request(format!("preconditions.resourceVersion \"{rv}\" is not an integer"))),
+        None => Ok(None),
+    }
+}

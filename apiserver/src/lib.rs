@@ -1,0 +1,35 @@
+//! The generic API server machinery, the Rust reading of k8s.io/apiserver as seed 003 describes
+//! it: [`storage`] (a key-value store with revisions and watches: embedded or etcd), the generic
+//! [`registry`] store with per-kind strategies, the capability traits of [`rest`], the route
+//! [`installer`] that turns each resource's capabilities into Kubernetes' action table, the
+//! request flow in [`handlers`] (decode any served version, default, convert through the internal
+//! version, admit, validate, store in the storage version, answer in the request's version),
+//! [`watch`] streams, and [`discovery`].
+//!
+//! Everything per kind comes from the Scheme the generated code fills: [`runtime::RestMapping`]s
+//! say which resources exist, their scope, subresources and storage version; the codec decodes,
+//! defaults and converts. [`Server::new`] needs nothing else.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod admission;
+pub mod convert;
+pub mod discovery;
+pub mod handlers;
+pub mod installer;
+pub mod openapi;
+pub mod patch;
+pub mod query;
+pub mod registry;
+pub mod request;
+pub mod respond;
+pub mod rest;
+pub mod selector;
+pub mod server;
+pub mod status;
+pub mod storage;
+pub mod watch;
+
+pub use server::{Config, Server};
+pub use status::ApiError;

@@ -1,0 +1,171 @@
+//! The query parameters of resource requests (`metav1.ListOptions`, `CreateOptions`, ...), read
+//! once per request, and the continue token of paginated lists.
+
+use std::collections::BTreeMap;
+
+use crate::convert::FieldValidation;
+use crate::status::ApiError;
+use crate::storage::Revision;
+
+/// The parameters a resource request may carry.
+#[derive(Clone, Debug, Default)]
+pub struct Params {
+    /// `?labelSelector=`.
+    pub label_selector: String,
+    /// `?fieldSelector=`.
+    pub field_selector: String,
+    /// `?limit=`.
+    pub limit: Option<usize>,
+    /// `?continue=`.
+    pub continue_token: Option<String>,
+    /// `?resourceVersion=`.
+    pub resource_version: Option<String>,
+    /// `?resourceVersionMatch=`.
+    pub resource_version_match: Option<String>,
+    /// `?watch=true`.
+    pub watch: bool,
+    /// `?allowWatchBookmarks=true`.
+    pub bookmarks: bool,
+    /// `?timeoutSeconds=`.
+    pub timeout_seconds: Option<u64>,
+    /// `?dryRun=All`.
+    pub dry_run: bool,
+    /// `?fieldValidation=`.
+    pub field_validation: Option<FieldValidation>,
+    /// `?fieldManager=`.
+    pub field_manager: Option<String>,
+    /// `?force=true` (server-side apply).
+    pub force: bool,
+    /// `?propagationPolicy=`.
+    pub propagation_policy: Option<String>,
+}
+
+/// The largest page a list serves; bigger limits are capped, as etcd caps them.
+pub const MAX_LIMIT: usize = 10_000;
+
+impl Params {
+    /// Reads a query string.
+    pub fn parse(query: Option<&str>) -> Result<Params, ApiError> {
+        let pairs: BTreeMap<String, String> = form_urlencoded::parse(query.unwrap_or("").as_bytes())
+            .into_owned()
+            .collect();
+        let flag = |k: &str| -> Result<bool, ApiError> {
+            match pairs.get(k).map(String::as_str) {
+                None | Some("false") | Some("0") => Ok(false),
+                Some("true") | Some("1") | Some("") => Ok(true),
+                Some(v) => Err(ApiError::bad_request(format!(
+                    "invalid value for {k}: \"{v}\": expected true or false"
+                ))),
+            }
+        };
+        let number = |k: &str| -> Result<Option<u64>, ApiError> {
+            pairs
+                .get(k)
+                .filter(|v| !v.is_empty())
+                .map(|v| {
+                    v.parse::<u64>().map_err(|_| {
+                        ApiError::bad_request(format!(
+                            "invalid value for {k}: \"{v}\": expected a non-negative integer"
+                        ))
+                    })
+                })
+                .transpose()
+        };
+        let field_validation = match pairs.get("fieldValidation").map(String::as_str) {
+            None | Some("") => None,
+            Some("Strict") => Some(FieldValidation::Strict),
+            Some("Warn") => Some(FieldValidation::Warn),
+            Some("Ignore") => Some(FieldValidation::Ignore),
+            Some(v) => {
+                return Err(ApiError::bad_request(format!(
+                    "fieldValidation must be one of Ignore, Warn, Strict, not \"{v}\""
+                )));
+            }
+        };
+        let dry_run = match pairs.get("dryRun").map(String::as_str) {
+            None | Some("") => false,
+            Some("All") => true,
+            Some(v) => {
+                return Err(ApiError::bad_request(format!(
+                    "dryRun: Unsupported value: \"{v}\": supported values: \"All\""
+                )));
+            }
+        };
+        Ok(Params {
+            label_selector: pairs.get("labelSelector").cloned().unwrap_or_default(),
+            field_selector: pairs.get("fieldSelector").cloned().unwrap_or_default(),
+            limit: number("limit")?.map(|l| (l as usize).min(MAX_LIMIT)).filter(|l| *l > 0),
+            continue_token: pairs.get("continue").filter(|c| !c.is_empty()).cloned(),
+            resource_version: pairs.get("resourceVersion").filter(|c| !c.is_empty()).cloned(),
+            resource_version_match: pairs.get("resourceVersionMatch").filter(|c| !c.is_empty()).cloned(),
+            watch: flag("watch")?,
+            bookmarks: flag("allowWatchBookmarks")?,
+            timeout_seconds: number("timeoutSeconds")?,
+            dry_run,
+            field_validation,
+            field_manager: pairs.get("fieldManager").cloned(),
+            force: flag("force")?,
+            propagation_policy: pairs.get("propagationPolicy").cloned(),
+        })
+    }
+
+    /// `resourceVersion` as a revision: `None` when unset or "0" (any version will do).
+    pub fn revision(&self) -> Result<Option<Revision>, ApiError> {
+        match self.resource_version.as_deref() {
+            None | Some("0") => Ok(None),
+            Some(rv) => rv
+                .parse()
+                .map(Some)
+                .map_err(|_| ApiError::bad_request(format!("invalid resource version \"{rv}\": must be an integer"))),
+        }
+    }
+}
+
+/// A continue token: the list's revision and the last key served, hex-encoded so clients treat it
+/// as opaque.
+pub fn encode_continue(revision: Revision, key: &str) -> String {
+    let text = format!("{revision}/{key}");
+    text.bytes().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The revision and key of a continue token.
+pub fn decode_continue(token: &str) -> Result<(Revision, String), ApiError> {
+    let invalid = || ApiError::bad_request("continue key is not valid: not a token this server issued");
+    if !token.len().is_multiple_of(2) {
+        return Err(invalid());
+    }
+    let bytes: Result<Vec<u8>, _> = (0..token.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&token[i..i + 2], 16))
+        .collect();
+    let text = String::from_utf8(bytes.map_err(|_| invalid())?).map_err(|_| invalid())?;
+    let (rev, key) = text.split_once('/').ok_or_else(invalid)?;
+    Ok((rev.parse().map_err(|_| invalid())?, key.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_and_tokens() {
+        let p = Params::parse(Some(
+            "labelSelector=app%3Dweb&limit=20000&watch=true&dryRun=All&fieldValidation=Strict",
+        ))
+        .unwrap();
+        assert_eq!(p.label_selector, "app=web");
+        assert_eq!(p.limit, Some(MAX_LIMIT), "a huge limit is capped");
+        assert!(p.watch && p.dry_run);
+        assert_eq!(p.field_validation, Some(FieldValidation::Strict));
+        assert!(Params::parse(Some("dryRun=Some")).is_err());
+        assert!(Params::parse(Some("limit=-1")).is_err());
+        assert!(Params::parse(Some("resourceVersion=abc")).unwrap().revision().is_err());
+        let t = encode_continue(42, "/registry/apps/deployments/ns/web");
+        assert_eq!(
+            decode_continue(&t).unwrap(),
+            (42, "/registry/apps/deployments/ns/web".to_string())
+        );
+        assert!(decode_continue("zz").is_err());
+        assert!(decode_continue("abc").is_err());
+    }
+}

@@ -1,0 +1,153 @@
+//! ObjectMeta on stored JSON: the fields the registry reads and the server sets (name, namespace,
+//! uid, resourceVersion, generation, timestamps, finalizers), and Kubernetes' name rules.
+
+use serde_json::{Map, Value, json};
+
+use crate::status::Cause;
+use crate::storage::Revision;
+
+/// The object's `metadata`, created empty when absent or not an object.
+pub fn meta_mut(obj: &mut Value) -> &mut Map<String, Value> {
+    if !obj.get("metadata").is_some_and(Value::is_object) {
+        obj["metadata"] = json!({});
+    }
+    match obj.get_mut("metadata") {
+        Some(Value::Object(m)) => m,
+        _ => unreachable!("metadata was just made an object"),
+    }
+}
+
+/// A string field of `metadata` (empty when absent).
+pub fn field<'a>(obj: &'a Value, name: &str) -> &'a str {
+    obj.get("metadata")
+        .and_then(|m| m.get(name))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// The object's name.
+pub fn name(obj: &Value) -> &str {
+    field(obj, "name")
+}
+
+/// The object's labels.
+pub fn labels(obj: &Value) -> Option<&Map<String, Value>> {
+    obj.get("metadata")?.get("labels")?.as_object()
+}
+
+/// Whether the object lists finalizers.
+pub fn has_finalizers(obj: &Value) -> bool {
+    obj.get("metadata")
+        .and_then(|m| m.get("finalizers"))
+        .and_then(Value::as_array)
+        .is_some_and(|f| !f.is_empty())
+}
+
+/// Whether deletion of the object has started.
+pub fn deleting(obj: &Value) -> bool {
+    !field(obj, "deletionTimestamp").is_empty()
+}
+
+/// Writes `resourceVersion` (the key's revision, never stored in the value itself).
+pub fn set_resource_version(obj: &mut Value, rev: Revision) {
+    meta_mut(obj).insert("resourceVersion".into(), json!(rev.to_string()));
+}
+
+/// The client's resourceVersion precondition: `None` when unset, an error when not a number.
+pub fn resource_version(obj: &Value) -> Result<Option<Revision>, String> {
+    match field(obj, "resourceVersion") {
+        "" => Ok(None),
+        rv => rv
+            .parse()
+            .map(Some)
+            .map_err(|_| format!("metadata.resourceVersion: Invalid value: \"{rv}\": must be an integer")),
+    }
+}
+
+/// The current time as Kubernetes writes timestamps (RFC 3339, whole seconds, UTC).
+pub fn now() -> String {
+    let now = k8s_openapi::jiff::Timestamp::now();
+    now.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// A DNS-1123 subdomain: lower-case alphanumerics, `-` and `.`, starting and ending alphanumeric,
+/// at most 253 characters (what most kinds require of names).
+pub fn is_dns_subdomain(s: &str) -> bool {
+    s.len() <= 253 && !s.is_empty() && s.split('.').all(is_label_chars)
+}
+
+/// A DNS-1123 label: at most 63 lower-case alphanumerics or `-`, alphanumeric at both ends
+/// (namespace names).
+pub fn is_dns_label(s: &str) -> bool {
+    s.len() <= 63 && is_label_chars(s)
+}
+
+fn is_label_chars(s: &str) -> bool {
+    let alnum = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    !s.is_empty() && s.chars().all(|c| alnum(c) || c == '-') && s.starts_with(alnum) && s.ends_with(alnum)
+}
+
+/// The name checks every object passes: a DNS subdomain (a DNS label when `label`), and
+/// `generateName` producing one.
+pub fn validate_name(obj: &Value, label: bool) -> Vec<Cause> {
+    let name = name(obj);
+    let mut causes = Vec::new();
+    if name.is_empty() {
+        causes.push(Cause {
+            reason: "FieldValueRequired",
+            message: "Required value: name or generateName is required".into(),
+            field: "metadata.name".into(),
+        });
+    } else if label && !is_dns_label(name) {
+        causes.push(Cause {
+            reason: "FieldValueInvalid",
+            message: format!("Invalid value: \"{name}\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"),
+            field: "metadata.name".into(),
+        });
+    } else if !label && !is_dns_subdomain(name) {
+        causes.push(Cause {
+            reason: "FieldValueInvalid",
+            message: format!("Invalid value: \"{name}\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"),
+            field: "metadata.name".into(),
+        });
+    }
+    causes
+}
+
+/// A name from `generateName`: the prefix and five random lower-case alphanumerics, as
+/// apiserver's `SimpleNameGenerator` makes them.
+pub fn generate_name(prefix: &str) -> String {
+    const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+    let prefix = &prefix[..prefix.len().min(58)];
+    let id = uuid::Uuid::new_v4();
+    let suffix: String = id.as_bytes()[..5]
+        .iter()
+        .map(|b| ALPHABET[*b as usize % ALPHABET.len()] as char)
+        .collect();
+    format!("{prefix}{suffix}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_dns_rules() {
+        for ok in ["a", "web-1", "a.b.c", "0a"] {
+            assert!(is_dns_subdomain(ok), "{ok}");
+        }
+        for bad in ["", "Web", "-a", "a-", "a..b", "a_b", &"a".repeat(254)] {
+            assert!(!is_dns_subdomain(bad), "{bad}");
+        }
+        assert!(!is_dns_label("a.b"));
+        assert!(!is_dns_label(&"a".repeat(64)));
+        let g = generate_name("web-");
+        assert!(g.starts_with("web-") && g.len() == 9 && is_dns_subdomain(&g), "{g}");
+        assert_eq!(
+            validate_name(&json!({"metadata": {"name": "Web"}}), false)[0].field,
+            "metadata.name"
+        );
+        assert!(validate_name(&json!({"metadata": {"name": "web"}}), true).is_empty());
+        assert_eq!(now().len(), "2026-12-01T15:00:00Z".len());
+    }
+}

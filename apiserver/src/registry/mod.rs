@@ -1,0 +1,6 @@
+//! The registry: the generic store of one resource ([`store::Store`]), the strategies that
+//! prepare and check objects per kind ([`strategy`]), and ObjectMeta on stored JSON ([`meta`]).
+
+pub mod meta;
+pub mod store;
+pub mod strategy;

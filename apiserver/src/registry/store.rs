@@ -1,0 +1,379 @@
+//! The generic registry store (k8s.io/apiserver's `genericregistry.Store`): one resource's objects
+//! under `/registry/<group>/<resource>/[<namespace>/]<name>`, as JSON in the storage version. It
+//! fills the fields the server owns (uid, creationTimestamp, generation, resourceVersion,
+//! generated names), applies the kind's strategy, enforces optimistic concurrency, and implements
+//! graceful deletion with finalizers.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use serde_json::{Value, json};
+
+use super::meta;
+use super::strategy::Strategy;
+use crate::status::ApiError;
+use crate::storage::{ListOptions, Revision, Storage, StorageError, Watch};
+
+/// How many times a write without a client precondition is retried after losing a race.
+const RETRIES: usize = 16;
+
+/// One resource's store.
+pub struct Store {
+    /// The resource's group.
+    pub group: &'static str,
+    /// The resource (plural).
+    pub resource: &'static str,
+    /// The kind, for messages.
+    pub kind: &'static str,
+    /// Whether objects live in namespaces.
+    pub namespaced: bool,
+    storage: Arc<dyn Storage>,
+    prefix: String,
+    strategy: Arc<dyn Strategy>,
+}
+
+/// One page of a list.
+#[derive(Debug)]
+pub struct Page {
+    /// The objects, in key order, with their resourceVersions.
+    pub items: Vec<Value>,
+    /// The list's resourceVersion.
+    pub revision: Revision,
+    /// The key to continue after, when more remain.
+    pub next: Option<String>,
+}
+
+/// Which update this is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// The object itself (status is kept).
+    Main,
+    /// `/status` (everything else is kept).
+    Status,
+}
+
+/// What a delete did.
+#[derive(Debug)]
+pub enum Deleted {
+    /// The object is gone; this is its last state.
+    Gone(Value),
+    /// The object has finalizers: it is marked with a deletionTimestamp and stays.
+    Marked(Value),
+}
+
+impl Store {
+    /// A store for `resource` of `group` over `storage`.
+    pub fn new(
+        storage: Arc<dyn Storage>,
+        group: &'static str,
+        resource: &'static str,
+        kind: &'static str,
+        namespaced: bool,
+        strategy: Arc<dyn Strategy>,
+    ) -> Self {
+        // The core group's keys are `/registry/<resource>/`, as Kubernetes keeps them.
+        let prefix = if group.is_empty() {
+            format!("/registry/{resource}/")
+        } else {
+            format!("/registry/{group}/{resource}/")
+        };
+        Store {
+            group,
+            resource,
+            kind,
+            namespaced,
+            storage,
+            prefix,
+            strategy,
+        }
+    }
+
+    /// The key prefix of a namespace, or of the whole resource.
+    pub fn prefix(&self, namespace: Option<&str>) -> String {
+        match namespace.filter(|_| self.namespaced) {
+            Some(ns) => format!("{}{ns}/", self.prefix),
+            None => self.prefix.clone(),
+        }
+    }
+
+    fn key(&self, namespace: Option<&str>, name: &str) -> String {
+        format!("{}{name}", self.prefix(namespace))
+    }
+
+    fn error(&self, e: StorageError, name: &str) -> ApiError {
+        match e {
+            StorageError::NotFound(_) => ApiError::not_found(self.group, self.resource, name),
+            StorageError::AlreadyExists(_) => ApiError::already_exists(self.group, self.resource, name),
+            StorageError::Conflict { .. } => ApiError::conflict(
+                self.group,
+                self.resource,
+                name,
+                "the object has been modified; please apply your changes to the latest version and try again",
+            ),
+            StorageError::Gone { requested, oldest } => {
+                ApiError::gone(format!("too old resource version: {requested} ({oldest})"))
+            }
+            StorageError::Unavailable(m) => ApiError::unavailable(m),
+        }
+    }
+
+    fn decode(&self, value: &Bytes, rev: Revision) -> Result<Value, ApiError> {
+        let mut obj: Value = serde_json::from_slice(value)
+            .map_err(|e| ApiError::internal(format!("stored object does not decode: {e}")))?;
+        meta::set_resource_version(&mut obj, rev);
+        Ok(obj)
+    }
+
+    /// The stored bytes: the object without its resourceVersion.
+    fn encode(obj: &Value) -> Result<Bytes, ApiError> {
+        let mut obj = obj.clone();
+        meta::meta_mut(&mut obj).remove("resourceVersion");
+        serde_json::to_vec(&obj)
+            .map(Bytes::from)
+            .map_err(|e| ApiError::internal(e.to_string()))
+    }
+
+    fn invalid(&self, obj: &Value, causes: Vec<crate::status::Cause>) -> Result<(), ApiError> {
+        if causes.is_empty() {
+            return Ok(());
+        }
+        Err(ApiError::invalid(self.group, self.kind, meta::name(obj), causes))
+    }
+
+    /// Creates `obj` in `namespace`; with `dry_run` it is checked and returned but not stored.
+    pub async fn create(&self, namespace: Option<&str>, mut obj: Value, dry_run: bool) -> Result<Value, ApiError> {
+        let generate = meta::field(&obj, "generateName").to_string();
+        let m = meta::meta_mut(&mut obj);
+        if m.get("name").and_then(Value::as_str).unwrap_or("").is_empty() && !generate.is_empty() {
+            m.insert("name".into(), json!(meta::generate_name(&generate)));
+        }
+        for server_owned in [
+            "resourceVersion",
+            "uid",
+            "creationTimestamp",
+            "deletionTimestamp",
+            "deletionGracePeriodSeconds",
+            "selfLink",
+        ] {
+            m.remove(server_owned);
+        }
+        match namespace.filter(|_| self.namespaced) {
+            Some(ns) => m.insert("namespace".into(), json!(ns)),
+            None => m.remove("namespace"),
+        };
+        m.insert("uid".into(), json!(uuid::Uuid::new_v4().to_string()));
+        m.insert("creationTimestamp".into(), json!(meta::now()));
+        self.strategy.prepare_for_create(&mut obj);
+        self.invalid(&obj, self.strategy.validate(&obj))?;
+        let name = meta::name(&obj).to_string();
+        if dry_run {
+            return Ok(obj);
+        }
+        let rev = self
+            .storage
+            .create(&self.key(namespace, &name), Self::encode(&obj)?)
+            .await
+            .map_err(|e| self.error(e, &name))?;
+        meta::set_resource_version(&mut obj, rev);
+        Ok(obj)
+    }
+
+    /// The object `name`.
+    pub async fn get(&self, namespace: Option<&str>, name: &str) -> Result<Value, ApiError> {
+        match self.storage.get(&self.key(namespace, name)).await {
+            Ok(Some(kv)) => self.decode(&kv.value, kv.mod_revision),
+            Ok(None) => Err(ApiError::not_found(self.group, self.resource, name)),
+            Err(e) => Err(self.error(e, name)),
+        }
+    }
+
+    /// A page of the objects of `namespace` (or all), after the key `after`.
+    pub async fn list(
+        &self,
+        namespace: Option<&str>,
+        after: Option<String>,
+        limit: Option<usize>,
+    ) -> Result<Page, ApiError> {
+        let options = ListOptions { after, limit };
+        let page = self
+            .storage
+            .list(&self.prefix(namespace), &options)
+            .await
+            .map_err(|e| self.error(e, ""))?;
+        let next = page.more.then(|| page.items.last().map(|kv| kv.key.clone())).flatten();
+        let items = page
+            .items
+            .iter()
+            .map(|kv| self.decode(&kv.value, kv.mod_revision))
+            .collect::<Result<_, _>>()?;
+        Ok(Page {
+            items,
+            revision: page.revision,
+            next,
+        })
+    }
+
+    /// Replaces `name` with `new` through the strategy. A resourceVersion in `new` is a
+    /// precondition (409 when stale); without one, a lost race is retried.
+    pub async fn update(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        new: Value,
+        target: Target,
+        dry_run: bool,
+    ) -> Result<Value, ApiError> {
+        let precondition = meta::resource_version(&new).map_err(ApiError::bad_request)?;
+        self.guaranteed_update(namespace, name, precondition, dry_run, |_old| Ok(new.clone()), target)
+            .await
+    }
+
+    /// The stored object and its revision; 409 when it is not at the client's `precondition`.
+    async fn current(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        precondition: Option<Revision>,
+    ) -> Result<(Value, Revision), ApiError> {
+        let obj = self.get(namespace, name).await?;
+        let rev = meta::resource_version(&obj).ok().flatten().unwrap_or(0);
+        match precondition {
+            Some(expected) if expected != rev => Err(self.error(
+                StorageError::Conflict {
+                    key: self.key(namespace, name),
+                    expected,
+                    actual: rev,
+                },
+                name,
+            )),
+            _ => Ok((obj, rev)),
+        }
+    }
+
+    /// Reads `name`, computes its next state with `next` and writes it with compare-and-swap,
+    /// retrying when another write came in between (Kubernetes' GuaranteedUpdate). Patches use it
+    /// directly.
+    pub async fn guaranteed_update(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        precondition: Option<Revision>,
+        dry_run: bool,
+        mut next: impl FnMut(&Value) -> Result<Value, ApiError>,
+        target: Target,
+    ) -> Result<Value, ApiError> {
+        let key = self.key(namespace, name);
+        for _ in 0..RETRIES {
+            let (old, old_rev) = self.current(namespace, name, precondition).await?;
+            let mut new = next(&old)?;
+            if meta::name(&new) != name {
+                return Err(ApiError::bad_request(format!(
+                    "the name of the object ({}) does not match the name on the URL ({name})",
+                    meta::name(&new)
+                )));
+            }
+            match target {
+                Target::Main => self.strategy.prepare_for_update(&mut new, &old),
+                Target::Status => self.strategy.prepare_for_status_update(&mut new, &old),
+            }
+            // The server-owned fields cannot be changed by an update.
+            let m = meta::meta_mut(&mut new);
+            for owned in ["uid", "creationTimestamp", "deletionTimestamp", "namespace"] {
+                match old.get("metadata").and_then(|o| o.get(owned)) {
+                    Some(v) => m.insert(owned.into(), v.clone()),
+                    None => m.remove(owned),
+                };
+            }
+            self.invalid(&new, self.strategy.validate_update(&new, &old))?;
+            if dry_run {
+                return Ok(new);
+            }
+            // An object being deleted goes once its last finalizer is removed.
+            if meta::deleting(&new) && !meta::has_finalizers(&new) {
+                return match self.storage.delete(&key, Some(old_rev)).await {
+                    Ok(_) => Ok(new),
+                    Err(StorageError::Conflict { .. }) if precondition.is_none() => continue,
+                    Err(e) => Err(self.error(e, name)),
+                };
+            }
+            match self.storage.update(&key, Self::encode(&new)?, old_rev).await {
+                Ok(rev) => {
+                    meta::set_resource_version(&mut new, rev);
+                    return Ok(new);
+                }
+                Err(StorageError::Conflict { .. }) if precondition.is_none() => continue,
+                Err(e) => return Err(self.error(e, name)),
+            }
+        }
+        Err(ApiError::conflict(
+            self.group,
+            self.resource,
+            name,
+            "too many concurrent writes; try again",
+        ))
+    }
+
+    /// Deletes `name`: an object with finalizers is marked (deletionTimestamp) and kept; others are
+    /// removed. `precondition` is the resourceVersion the client expects.
+    pub async fn delete(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        precondition: Option<Revision>,
+        dry_run: bool,
+    ) -> Result<Deleted, ApiError> {
+        let key = self.key(namespace, name);
+        for _ in 0..RETRIES {
+            let (old, rev) = self.current(namespace, name, precondition).await?;
+            if meta::has_finalizers(&old) {
+                if meta::deleting(&old) || dry_run {
+                    return Ok(Deleted::Marked(old));
+                }
+                let mut marked = old.clone();
+                let m = meta::meta_mut(&mut marked);
+                m.insert("deletionTimestamp".into(), json!(meta::now()));
+                m.insert("deletionGracePeriodSeconds".into(), json!(0));
+                match self.storage.update(&key, Self::encode(&marked)?, rev).await {
+                    Ok(new_rev) => {
+                        meta::set_resource_version(&mut marked, new_rev);
+                        return Ok(Deleted::Marked(marked));
+                    }
+                    Err(StorageError::Conflict { .. }) => continue,
+                    Err(e) => return Err(self.error(e, name)),
+                }
+            }
+            if dry_run {
+                return Ok(Deleted::Gone(old));
+            }
+            match self.storage.delete(&key, Some(rev)).await {
+                Ok(_) => return Ok(Deleted::Gone(old)),
+                Err(StorageError::Conflict { .. }) if precondition.is_none() => continue,
+                Err(e) => return Err(self.error(e, name)),
+            }
+        }
+        Err(ApiError::conflict(
+            self.group,
+            self.resource,
+            name,
+            "too many concurrent writes; try again",
+        ))
+    }
+
+    /// The store's current revision.
+    pub async fn revision(&self) -> Result<Revision, ApiError> {
+        self.storage.revision().await.map_err(|e| self.error(e, ""))
+    }
+
+    /// Changes under `namespace` (or all) after `after`.
+    pub async fn watch(&self, namespace: Option<&str>, after: Revision) -> Result<Watch, ApiError> {
+        self.storage
+            .watch(&self.prefix(namespace), after)
+            .await
+            .map_err(|e| self.error(e, ""))
+    }
+
+    /// An event's object, with its resourceVersion.
+    pub fn event_object(&self, value: &Bytes, rev: Revision) -> Result<Value, ApiError> {
+        self.decode(value, rev)
+    }
+}

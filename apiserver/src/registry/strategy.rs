@@ -1,0 +1,169 @@
+//! Per-kind strategies (k8s.io/apiserver's `RESTCreateStrategy`, `RESTUpdateStrategy` and the
+//! status variants): what the server resets, bumps and checks on create and update. The generic
+//! strategy does what Kubernetes' hand-written ones share for every kind with a status
+//! subresource; kinds that need more (Namespace's phase) wrap it.
+
+use serde_json::{Value, json};
+
+use super::meta;
+use crate::status::Cause;
+
+/// How one kind is prepared and checked before it is stored.
+pub trait Strategy: Send + Sync {
+    /// Resets what a create may not set (status, for kinds with a status subresource).
+    fn prepare_for_create(&self, obj: &mut Value);
+
+    /// Carries over what a plain update may not change (status), and bumps `generation` when the
+    /// spec changed.
+    fn prepare_for_update(&self, new: &mut Value, old: &Value);
+
+    /// A `/status` update: everything but status comes from the stored object.
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value);
+
+    /// Field errors of a new object.
+    fn validate(&self, obj: &Value) -> Vec<Cause>;
+
+    /// Field errors of an update.
+    fn validate_update(&self, new: &Value, _old: &Value) -> Vec<Cause> {
+        self.validate(new)
+    }
+}
+
+/// The strategy every kind gets unless it has its own.
+#[derive(Clone, Copy, Debug)]
+pub struct GenericStrategy {
+    /// Whether the kind has a `/status` subresource, which alone writes status.
+    pub status_subresource: bool,
+    /// Whether names must be DNS labels rather than subdomains (namespaces).
+    pub label_names: bool,
+}
+
+/// The object without metadata and status: what a generation counts changes of.
+fn spec_of(obj: &Value) -> Value {
+    let mut v = obj.clone();
+    if let Some(m) = v.as_object_mut() {
+        m.remove("metadata");
+        m.remove("status");
+        m.remove("apiVersion");
+        m.remove("kind");
+    }
+    v
+}
+
+impl Strategy for GenericStrategy {
+    fn prepare_for_create(&self, obj: &mut Value) {
+        if self.status_subresource
+            && let Some(m) = obj.as_object_mut()
+        {
+            m.remove("status");
+        }
+        meta::meta_mut(obj).insert("generation".into(), json!(1));
+    }
+
+    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
+        if self.status_subresource
+            && let Some(m) = new.as_object_mut()
+        {
+            match old.get("status") {
+                Some(s) => m.insert("status".into(), s.clone()),
+                None => m.remove("status"),
+            };
+        }
+        let generation = old
+            .get("metadata")
+            .and_then(|m| m.get("generation"))
+            .and_then(Value::as_i64)
+            .unwrap_or(1);
+        let bumped = if spec_of(new) != spec_of(old) {
+            generation + 1
+        } else {
+            generation
+        };
+        meta::meta_mut(new).insert("generation".into(), json!(bumped));
+    }
+
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
+        let status = new.get("status").cloned();
+        let mut merged = old.clone();
+        if let Some(m) = merged.as_object_mut() {
+            match status {
+                Some(s) => m.insert("status".into(), s),
+                None => m.remove("status"),
+            };
+        }
+        // The client's resourceVersion stays the precondition.
+        if let Some(rv) = new.get("metadata").and_then(|m| m.get("resourceVersion")).cloned() {
+            meta::meta_mut(&mut merged).insert("resourceVersion".into(), rv);
+        }
+        *new = merged;
+    }
+
+    fn validate(&self, obj: &Value) -> Vec<Cause> {
+        meta::validate_name(obj, self.label_names)
+    }
+}
+
+/// Namespaces: a DNS-label name, and `status.phase` Active from creation (Kubernetes'
+/// namespace strategy).
+#[derive(Clone, Copy, Debug)]
+pub struct NamespaceStrategy(pub GenericStrategy);
+
+impl Strategy for NamespaceStrategy {
+    fn prepare_for_create(&self, obj: &mut Value) {
+        self.0.prepare_for_create(obj);
+        obj["status"] = json!({"phase": "Active"});
+    }
+
+    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_update(new, old)
+    }
+
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_status_update(new, old)
+    }
+
+    fn validate(&self, obj: &Value) -> Vec<Cause> {
+        self.0.validate(obj)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const S: GenericStrategy = GenericStrategy {
+        status_subresource: true,
+        label_names: false,
+    };
+
+    #[test]
+    fn plain_updates_keep_status_and_bump_generation_on_spec_changes() {
+        let mut created = json!({"metadata": {"name": "a"}, "spec": {"r": 1}, "status": {"ready": 5}});
+        S.prepare_for_create(&mut created);
+        assert_eq!(
+            created,
+            json!({"metadata": {"name": "a", "generation": 1}, "spec": {"r": 1}})
+        );
+        let old = json!({"metadata": {"name": "a", "generation": 1}, "spec": {"r": 1}, "status": {"ready": 1}});
+        let mut same =
+            json!({"metadata": {"name": "a", "labels": {"x": "y"}}, "spec": {"r": 1}, "status": {"ready": 9}});
+        S.prepare_for_update(&mut same, &old);
+        assert_eq!(same["status"], json!({"ready": 1}), "a plain update ignores status");
+        assert_eq!(same["metadata"]["generation"], 1, "labels are not the spec");
+        let mut changed = json!({"metadata": {"name": "a"}, "spec": {"r": 2}});
+        S.prepare_for_update(&mut changed, &old);
+        assert_eq!(changed["metadata"]["generation"], 2);
+    }
+
+    #[test]
+    fn status_updates_ignore_everything_but_status() {
+        let old = json!({"metadata": {"name": "a", "generation": 3}, "spec": {"r": 1}, "status": {"ready": 1}});
+        let mut new =
+            json!({"metadata": {"name": "a", "resourceVersion": "7"}, "spec": {"r": 9}, "status": {"ready": 2}});
+        S.prepare_for_status_update(&mut new, &old);
+        assert_eq!(
+            new,
+            json!({"metadata": {"name": "a", "generation": 3, "resourceVersion": "7"}, "spec": {"r": 1}, "status": {"ready": 2}})
+        );
+    }
+}

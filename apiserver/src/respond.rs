@@ -1,0 +1,163 @@
+//! Response encoding: JSON or YAML by `Accept`, `Table` when the client asks for one (kubectl's
+//! `get`), and `Warning` headers.
+
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+use crate::installer::ApiResource;
+use crate::status::ApiError;
+
+/// What the client accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Negotiated {
+    /// YAML instead of JSON.
+    pub yaml: bool,
+    /// A `meta.k8s.io` Table instead of the object or list.
+    pub table: bool,
+}
+
+impl Negotiated {
+    /// Reads `Accept`: the first media type this server can produce wins.
+    pub fn from_headers(headers: &HeaderMap) -> Result<Negotiated, ApiError> {
+        let accept = headers.get("accept").and_then(|v| v.to_str().ok()).unwrap_or("");
+        if accept.trim().is_empty() {
+            return Ok(Negotiated {
+                yaml: false,
+                table: false,
+            });
+        }
+        for clause in accept.split(',') {
+            let mut parts = clause.split(';').map(str::trim);
+            let media = parts.next().unwrap_or("");
+            let params: Vec<(&str, &str)> = parts.filter_map(|p| p.split_once('=')).collect();
+            let param = |k: &str| params.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
+            let table = param("as") == Some("Table");
+            if param("as").is_some_and(|a| a != "Table") {
+                // Another view (aggregated discovery, PartialObjectMetadata): not produced here.
+                continue;
+            }
+            if table && (param("g") != Some("meta.k8s.io") || !matches!(param("v"), Some("v1") | Some("v1beta1"))) {
+                continue;
+            }
+            match media {
+                "application/json" | "application/*" | "*/*" | "application/json+table" => {
+                    return Ok(Negotiated { yaml: false, table });
+                }
+                "application/yaml" => return Ok(Negotiated { yaml: true, table }),
+                _ => {}
+            }
+        }
+        Err(ApiError::not_acceptable(accept))
+    }
+}
+
+/// Encodes `value` as negotiated.
+pub fn encode(n: &Negotiated, code: StatusCode, value: &Value, warnings: &[String]) -> Result<Response, ApiError> {
+    let (body, content_type) = if n.yaml {
+        let text = serde_saphyr::to_string(value).map_err(|e| ApiError::internal(e.to_string()))?;
+        (text.into_bytes(), "application/yaml")
+    } else {
+        (
+            serde_json::to_vec(value).map_err(|e| ApiError::internal(e.to_string()))?,
+            "application/json",
+        )
+    };
+    let mut response = (code, [("content-type", content_type)], body).into_response();
+    for w in warnings {
+        if let Ok(v) = HeaderValue::from_str(&format!("299 - \"{}\"", w.replace('"', "'"))) {
+            response.headers_mut().append("warning", v);
+        }
+    }
+    Ok(response)
+}
+
+/// One object (or a Table of one row, when asked).
+pub fn object(n: &Negotiated, code: StatusCode, obj: Value, warnings: &[String]) -> Result<Response, ApiError> {
+    if n.table {
+        let rv = obj["metadata"]["resourceVersion"].clone();
+        return encode(n, code, &table(vec![obj], rv), warnings);
+    }
+    encode(n, code, &obj, warnings)
+}
+
+/// A list (or its Table, when asked).
+pub fn list(n: &Negotiated, list: Value, _resource: &ApiResource) -> Result<Response, ApiError> {
+    if n.table {
+        let items = list["items"].as_array().cloned().unwrap_or_default();
+        let mut t = table(items, list["metadata"]["resourceVersion"].clone());
+        if let Some(c) = list["metadata"].get("continue") {
+            t["metadata"]["continue"] = c.clone();
+        }
+        return encode(n, StatusCode::OK, &t, &[]);
+    }
+    encode(n, StatusCode::OK, &list, &[])
+}
+
+/// The default Table (apiserver's `DefaultTableConvertor`): name and creation time, each row with
+/// the object's metadata as a PartialObjectMetadata.
+fn table(items: Vec<Value>, resource_version: Value) -> Value {
+    let rows: Vec<Value> = items
+        .into_iter()
+        .map(|obj| {
+            let meta = obj.get("metadata").cloned().unwrap_or_else(|| json!({}));
+            json!({
+                "cells": [meta.get("name").cloned().unwrap_or(Value::Null), meta.get("creationTimestamp").cloned().unwrap_or(Value::Null)],
+                "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": meta},
+            })
+        })
+        .collect();
+    let mut metadata = json!({});
+    if !resource_version.is_null() {
+        metadata["resourceVersion"] = resource_version;
+    }
+    json!({
+        "kind": "Table",
+        "apiVersion": "meta.k8s.io/v1",
+        "metadata": metadata,
+        "columnDefinitions": [
+            {"name": "Name", "type": "string", "format": "name", "description": "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", "priority": 0},
+            {"name": "Created At", "type": "date", "format": "", "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", "priority": 0},
+        ],
+        "rows": rows,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn negotiate(accept: &str) -> Result<Negotiated, ApiError> {
+        let mut h = HeaderMap::new();
+        h.insert("accept", HeaderValue::from_str(accept).unwrap());
+        Negotiated::from_headers(&h)
+    }
+
+    #[test]
+    fn accept_headers_pick_json_yaml_or_table() {
+        let kubectl_get = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+        assert_eq!(
+            negotiate(kubectl_get).unwrap(),
+            Negotiated {
+                yaml: false,
+                table: true
+            }
+        );
+        assert_eq!(
+            negotiate("application/yaml").unwrap(),
+            Negotiated {
+                yaml: true,
+                table: false
+            }
+        );
+        let discovery = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+        assert_eq!(
+            negotiate(discovery).unwrap(),
+            Negotiated {
+                yaml: false,
+                table: false
+            }
+        );
+        assert_eq!(negotiate("application/vnd.kubernetes.protobuf").unwrap_err().code, 406);
+    }
+}

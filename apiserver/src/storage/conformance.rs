@@ -1,0 +1,137 @@
+//! The storage conformance suite: what every [`Storage`] backend must do, checked by calls a test of
+//! that backend makes (`conformance::run(&store).await`). It panics with the failed expectation, as
+//! a test does. Keys live under a prefix of their own per run, so a shared etcd may hold others.
+
+use std::time::Duration;
+
+use bytes::Bytes;
+
+use super::{EventType, ListOptions, Storage, StorageError};
+
+/// Runs every check against `store`.
+pub async fn run(store: &dyn Storage) {
+    let prefix = format!("/registry/conformance-{}/", uuid::Uuid::new_v4());
+    create_get_update_delete(store, &prefix).await;
+    list_pages(store, &prefix).await;
+    watch_from_revision(store, &prefix).await;
+}
+
+fn b(s: &str) -> Bytes {
+    Bytes::copy_from_slice(s.as_bytes())
+}
+
+async fn create_get_update_delete(store: &dyn Storage, prefix: &str) {
+    let key = format!("{prefix}crud/a");
+    let before = store.revision().await.unwrap();
+    let created = store.create(&key, b("1")).await.unwrap();
+    assert!(created > before, "a write advances the revision");
+    assert!(matches!(
+        store.create(&key, b("x")).await,
+        Err(StorageError::AlreadyExists(_))
+    ));
+    let got = store.get(&key).await.unwrap().expect("created key");
+    assert_eq!((got.value, got.mod_revision), (b("1"), created));
+    assert!(store.get(&format!("{prefix}crud/none")).await.unwrap().is_none());
+    let updated = store.update(&key, b("2"), created).await.unwrap();
+    assert!(updated > created);
+    match store.update(&key, b("3"), created).await {
+        Err(StorageError::Conflict { expected, actual, .. }) => assert_eq!((expected, actual), (created, updated)),
+        other => panic!("a stale update must conflict, got {other:?}"),
+    }
+    assert!(matches!(
+        store.update(&format!("{prefix}crud/none"), b("1"), 1).await,
+        Err(StorageError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.delete(&key, Some(created)).await,
+        Err(StorageError::Conflict { .. })
+    ));
+    let (removed, at) = store.delete(&key, Some(updated)).await.unwrap();
+    assert_eq!((removed.value, removed.mod_revision), (b("2"), updated));
+    assert!(at > updated);
+    assert!(store.get(&key).await.unwrap().is_none());
+    assert!(matches!(store.delete(&key, None).await, Err(StorageError::NotFound(_))));
+}
+
+async fn list_pages(store: &dyn Storage, prefix: &str) {
+    let dir = format!("{prefix}list/");
+    for name in ["c", "a", "b", "d"] {
+        store.create(&format!("{dir}{name}"), b(name)).await.unwrap();
+    }
+    // A key that shares the prefix's text but not its directory is not listed.
+    store.create(&format!("{prefix}list-other"), b("x")).await.unwrap();
+    let all = store.list(&dir, &ListOptions::default()).await.unwrap();
+    let names: Vec<&str> = all.items.iter().map(|kv| &kv.key[dir.len()..]).collect();
+    assert_eq!(names, ["a", "b", "c", "d"]);
+    assert!(!all.more);
+    assert!(all.revision >= all.items.iter().map(|kv| kv.mod_revision).max().unwrap());
+    let first = store
+        .list(
+            &dir,
+            &ListOptions {
+                after: None,
+                limit: Some(3),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(first.items.len(), 3);
+    assert!(first.more);
+    let rest = store
+        .list(
+            &dir,
+            &ListOptions {
+                after: Some(first.items[2].key.clone()),
+                limit: Some(3),
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        rest.items.iter().map(|kv| kv.value.clone()).collect::<Vec<_>>(),
+        [b("d")]
+    );
+    assert!(!rest.more);
+}
+
+async fn watch_from_revision(store: &dyn Storage, prefix: &str) {
+    let dir = format!("{prefix}watch/");
+    let start = store.revision().await.unwrap();
+    let a = format!("{dir}a");
+    let r1 = store.create(&a, b("1")).await.unwrap();
+    // A watch that starts in the past replays what happened since, then continues live.
+    let mut w = store.watch(&dir, start).await.unwrap();
+    let r2 = store.update(&a, b("2"), r1).await.unwrap();
+    store.create(&format!("{prefix}elsewhere"), b("x")).await.unwrap();
+    let (_, r3) = store.delete(&a, None).await.unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let e = tokio::time::timeout(Duration::from_secs(10), w.recv())
+            .await
+            .expect("an event within 10 s")
+            .expect("the watch is open")
+            .expect("no watch error");
+        if e.kind == EventType::Modified {
+            assert_eq!(e.prev, Some(b("1")), "a modification carries the value before it");
+        }
+        seen.push((e.kind, e.kv.value, e.kv.mod_revision));
+    }
+    assert_eq!(
+        seen,
+        [
+            (EventType::Added, b("1"), r1),
+            (EventType::Modified, b("2"), r2),
+            (EventType::Deleted, b("2"), r3),
+        ],
+        "events in revision order; a deletion carries the last value"
+    );
+    // A watch from now sees only what comes next.
+    let mut later = store.watch(&dir, r3).await.unwrap();
+    let r4 = store.create(&a, b("4")).await.unwrap();
+    let e = tokio::time::timeout(Duration::from_secs(10), later.recv())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!((e.kind, e.kv.mod_revision), (EventType::Added, r4));
+}

@@ -1,0 +1,258 @@
+//! The embedded store: keys in an ordered map behind one lock, a revision counter every write
+//! advances, a bounded history of recent events for watches that start in the past, and the
+//! watchers, fed under the same lock so no event is missed or reordered between history and live.
+
+use std::collections::{BTreeMap, VecDeque};
+use std::ops::Bound;
+use std::sync::Mutex;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use tokio::sync::mpsc;
+
+use super::{Event, EventType, KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, Watch};
+
+/// Events a watcher may have queued before the store ends its watch (client-go then re-watches
+/// from the last revision it saw, as it does when Kubernetes' watch cache drops a slow watcher).
+const WATCH_QUEUE: usize = 4096;
+
+/// The default number of past events kept for watches from an older revision.
+pub const DEFAULT_HISTORY: usize = 10_000;
+
+/// An in-memory [`Storage`].
+pub struct MemoryStorage {
+    inner: Mutex<Inner>,
+}
+
+struct Inner {
+    data: BTreeMap<String, (Bytes, Revision)>,
+    revision: Revision,
+    history: VecDeque<Event>,
+    history_limit: usize,
+    watchers: Vec<Watcher>,
+}
+
+struct Watcher {
+    prefix: String,
+    tx: mpsc::Sender<Result<Event, StorageError>>,
+}
+
+impl Default for MemoryStorage {
+    fn default() -> Self {
+        Self::with_history(DEFAULT_HISTORY)
+    }
+}
+
+impl MemoryStorage {
+    /// An empty store at revision 1 (as a new etcd is) keeping `history` past events.
+    pub fn with_history(history: usize) -> Self {
+        MemoryStorage {
+            inner: Mutex::new(Inner {
+                data: BTreeMap::new(),
+                revision: 1,
+                history: VecDeque::new(),
+                history_limit: history.max(1),
+                watchers: Vec::new(),
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic while holding the lock leaves the map consistent (every write is one insert or
+        // remove), so a poisoned lock is still usable.
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+impl Inner {
+    /// Records one change: advances the revision, keeps it in the history and sends it to every
+    /// watcher of a matching prefix. Watchers whose queue is full or closed are dropped.
+    fn commit(&mut self, kind: EventType, key: &str, value: Bytes, prev: Option<Bytes>) -> Revision {
+        self.revision += 1;
+        let event = Event {
+            kind,
+            kv: KeyValue {
+                key: key.to_string(),
+                value,
+                mod_revision: self.revision,
+            },
+            prev,
+        };
+        self.watchers
+            .retain(|w| !key.starts_with(&w.prefix) || w.tx.try_send(Ok(event.clone())).is_ok());
+        if self.history.len() == self.history_limit {
+            self.history.pop_front();
+        }
+        self.history.push_back(event);
+        self.revision
+    }
+
+    /// The oldest revision a watch can start after.
+    fn oldest_watchable(&self) -> Revision {
+        match self.history.front() {
+            // Once the history has dropped events, a watch must start at or after the first kept one.
+            Some(first) if self.history.len() == self.history_limit => first.kv.mod_revision - 1,
+            _ => 0,
+        }
+    }
+}
+
+#[async_trait]
+impl Storage for MemoryStorage {
+    async fn create(&self, key: &str, value: Bytes) -> Result<Revision, StorageError> {
+        let mut inner = self.lock();
+        if inner.data.contains_key(key) {
+            return Err(StorageError::AlreadyExists(key.to_string()));
+        }
+        let rev = inner.commit(EventType::Added, key, value.clone(), None);
+        inner.data.insert(key.to_string(), (value, rev));
+        Ok(rev)
+    }
+
+    async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
+        let inner = self.lock();
+        Ok(inner.data.get(key).map(|(value, rev)| KeyValue {
+            key: key.to_string(),
+            value: value.clone(),
+            mod_revision: *rev,
+        }))
+    }
+
+    async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError> {
+        let inner = self.lock();
+        let start = match &options.after {
+            Some(after) => Bound::Excluded(after.clone()),
+            None => Bound::Included(prefix.to_string()),
+        };
+        let limit = options.limit.filter(|l| *l > 0).unwrap_or(usize::MAX);
+        let mut items = Vec::new();
+        let mut more = false;
+        for (key, (value, rev)) in inner.data.range((start, Bound::Unbounded)) {
+            if !key.starts_with(prefix) {
+                break;
+            }
+            if items.len() == limit {
+                more = true;
+                break;
+            }
+            items.push(KeyValue {
+                key: key.clone(),
+                value: value.clone(),
+                mod_revision: *rev,
+            });
+        }
+        Ok(ListResult {
+            items,
+            revision: inner.revision,
+            more,
+        })
+    }
+
+    async fn update(&self, key: &str, value: Bytes, expected: Revision) -> Result<Revision, StorageError> {
+        let mut inner = self.lock();
+        let (prev, actual) = match inner.data.get(key) {
+            None => return Err(StorageError::NotFound(key.to_string())),
+            Some((prev, rev)) => (prev.clone(), *rev),
+        };
+        if actual != expected {
+            return Err(StorageError::Conflict {
+                key: key.to_string(),
+                expected,
+                actual,
+            });
+        }
+        let rev = inner.commit(EventType::Modified, key, value.clone(), Some(prev));
+        inner.data.insert(key.to_string(), (value, rev));
+        Ok(rev)
+    }
+
+    async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<(KeyValue, Revision), StorageError> {
+        let mut inner = self.lock();
+        let (value, actual) = match inner.data.get(key) {
+            None => return Err(StorageError::NotFound(key.to_string())),
+            Some((value, rev)) => (value.clone(), *rev),
+        };
+        if let Some(expected) = expected.filter(|e| *e != actual) {
+            return Err(StorageError::Conflict {
+                key: key.to_string(),
+                expected,
+                actual,
+            });
+        }
+        inner.data.remove(key);
+        let rev = inner.commit(EventType::Deleted, key, value.clone(), None);
+        Ok((
+            KeyValue {
+                key: key.to_string(),
+                value,
+                mod_revision: actual,
+            },
+            rev,
+        ))
+    }
+
+    async fn watch(&self, prefix: &str, after: Revision) -> Result<Watch, StorageError> {
+        let mut inner = self.lock();
+        let oldest = inner.oldest_watchable();
+        if after < oldest {
+            return Err(StorageError::Gone {
+                requested: after,
+                oldest: oldest + 1,
+            });
+        }
+        let (tx, rx) = mpsc::channel(WATCH_QUEUE);
+        // Replay what happened after `after`, then go live; both under the lock, so nothing is
+        // missed in between. A replay longer than the queue ends the watch early, as a slow
+        // reader's does.
+        for event in inner
+            .history
+            .iter()
+            .filter(|e| e.kv.mod_revision > after && e.kv.key.starts_with(prefix))
+        {
+            if tx.try_send(Ok(event.clone())).is_err() {
+                return Ok(rx);
+            }
+        }
+        inner.watchers.push(Watcher {
+            prefix: prefix.to_string(),
+            tx,
+        });
+        Ok(rx)
+    }
+
+    async fn revision(&self) -> Result<Revision, StorageError> {
+        Ok(self.lock().revision)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn the_conformance_suite_passes() {
+        super::super::conformance::run(&MemoryStorage::default()).await;
+    }
+
+    #[tokio::test]
+    async fn a_watch_older_than_the_history_is_gone() {
+        let store = MemoryStorage::with_history(3);
+        for i in 0..5 {
+            store
+                .create(&format!("/k/{i}"), Bytes::from_static(b"{}"))
+                .await
+                .unwrap();
+        }
+        // Revisions 2..=6 were written; the history keeps 4, 5 and 6.
+        assert!(matches!(
+            store.watch("/k/", 1).await,
+            Err(StorageError::Gone { oldest: 4, .. })
+        ));
+        let mut w = store.watch("/k/", 3).await.unwrap();
+        let revs: Vec<Revision> = [w.recv().await, w.recv().await, w.recv().await]
+            .into_iter()
+            .map(|e| e.unwrap().unwrap().kv.mod_revision)
+            .collect();
+        assert_eq!(revs, [4, 5, 6]);
+    }
+}

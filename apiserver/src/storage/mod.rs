@@ -1,0 +1,135 @@
+//! The storage interface (k8s.io/apiserver's `storage.Interface`, reduced to what a key-value store
+//! with revisions gives): keys under `/registry/`, values as bytes, one revision counter for the whole
+//! store that every write advances, and watches from a revision. Two backends implement it: the
+//! embedded [`memory::MemoryStorage`] and etcd.
+//!
+//! Objects are stored without their resourceVersion: it is the key's modification revision, as etcd
+//! keeps it, and the registry writes it into an object when it reads one.
+
+pub mod conformance;
+pub mod memory;
+
+use async_trait::async_trait;
+use bytes::Bytes;
+use tokio::sync::mpsc;
+
+/// A store-wide revision; a resourceVersion is one written as a decimal string.
+pub type Revision = u64;
+
+/// One stored key and the revision that last changed it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyValue {
+    /// The full key (`/registry/apps/deployments/default/web`).
+    pub key: String,
+    /// The stored bytes (JSON in the storage version).
+    pub value: Bytes,
+    /// The revision of the last write of this key.
+    pub mod_revision: Revision,
+}
+
+/// What happened to a key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventType {
+    /// The key was created.
+    Added,
+    /// The key was overwritten.
+    Modified,
+    /// The key was removed.
+    Deleted,
+}
+
+/// One change, in revision order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event {
+    /// What happened.
+    pub kind: EventType,
+    /// The key, its value after the change (before it, for a deletion) and the change's revision.
+    pub kv: KeyValue,
+    /// The value before the change, for a modification (a watch with a selector needs it to tell
+    /// an object leaving the selection).
+    pub prev: Option<Bytes>,
+}
+
+/// A page of a list, read at one revision.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListResult {
+    /// The keys under the prefix, in key order.
+    pub items: Vec<KeyValue>,
+    /// The store's revision when the list was read (the list's resourceVersion).
+    pub revision: Revision,
+    /// Whether keys remain after the last item (there is a next page).
+    pub more: bool,
+}
+
+/// Which part of a prefix to list.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListOptions {
+    /// Start after this key (a continue token's position).
+    pub after: Option<String>,
+    /// At most this many items; `None` or 0 for all.
+    pub limit: Option<usize>,
+}
+
+/// A watch: events after its start revision, in order, until the receiver is dropped. A channel that
+/// closes without an error means the store ended the watch (a slow reader, a shutdown); the
+/// client starts a new one from the last revision it saw.
+pub type Watch = mpsc::Receiver<Result<Event, StorageError>>;
+
+/// Why a storage call failed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StorageError {
+    /// No such key.
+    #[error("key {0} not found")]
+    NotFound(String),
+    /// The key exists.
+    #[error("key {0} already exists")]
+    AlreadyExists(String),
+    /// The key changed since the revision the caller expected.
+    #[error("key {key} has revision {actual}, not {expected}")]
+    Conflict {
+        /// The key.
+        key: String,
+        /// The revision the caller based its write on.
+        expected: Revision,
+        /// The key's revision now.
+        actual: Revision,
+    },
+    /// The revision is older than the history the store keeps.
+    #[error("too old resource version: {requested} ({oldest})")]
+    Gone {
+        /// The revision asked for.
+        requested: Revision,
+        /// The oldest revision still available.
+        oldest: Revision,
+    },
+    /// The backend cannot be reached or refused the request.
+    #[error("storage unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// A key-value store with revisions and watches.
+#[async_trait]
+pub trait Storage: Send + Sync + 'static {
+    /// Creates `key`; [`StorageError::AlreadyExists`] if it exists. Returns the new revision.
+    async fn create(&self, key: &str, value: Bytes) -> Result<Revision, StorageError>;
+
+    /// The key's value and revision, if it exists.
+    async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError>;
+
+    /// The keys under `prefix`, in key order, a page at a time.
+    async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError>;
+
+    /// Replaces `key` if its revision is still `expected` (a compare-and-swap); returns the new revision.
+    async fn update(&self, key: &str, value: Bytes, expected: Revision) -> Result<Revision, StorageError>;
+
+    /// Removes `key`, if its revision is `expected` when given; returns the removed value (with its
+    /// last revision) and the revision of the deletion.
+    async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<(KeyValue, Revision), StorageError>;
+
+    /// Events for keys under `prefix` with revisions after `after`; [`StorageError::Gone`] when the
+    /// store no longer has them.
+    async fn watch(&self, prefix: &str, after: Revision) -> Result<Watch, StorageError>;
+
+    /// The store's current revision.
+    async fn revision(&self) -> Result<Revision, StorageError>;
+}

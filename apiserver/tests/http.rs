@@ -1,0 +1,388 @@
+//! The server over HTTP with a plain client: Status codes and messages for bad input, optimistic
+//! concurrency, status subresource semantics, and concurrent writers and watchers.
+
+mod support;
+
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+
+struct Api {
+    url: String,
+    client: Client,
+}
+
+impl Api {
+    async fn new() -> Api {
+        let api = Api {
+            url: support::start().url,
+            client: Client::new(),
+        };
+        let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}});
+        assert_eq!(
+            api.send("POST", "/api/v1/namespaces", "application/json", ns.to_string())
+                .await
+                .0,
+            StatusCode::CREATED
+        );
+        api
+    }
+
+    async fn send(&self, method: &str, path: &str, content_type: &str, body: String) -> (StatusCode, Value) {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let r = self
+            .client
+            .request(method, format!("{}{path}", self.url))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let code = r.status();
+        let text = r.text().await.unwrap();
+        (code, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    async fn get(&self, path: &str) -> (StatusCode, Value) {
+        self.send("GET", path, "application/json", String::new()).await
+    }
+}
+
+const DEPLOYMENTS: &str = "/apis/apps/v1/namespaces/ns/deployments";
+
+fn deployment(name: &str) -> Value {
+    json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name},
+           "spec": {"selector": {"matchLabels": {"app": name}},
+                    "template": {"metadata": {"labels": {"app": name}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}}})
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn bad_input_gets_the_right_status_and_stores_nothing() {
+    let api = Api::new().await;
+    let (strict, put_other, garbage, bad_continue) = (
+        format!("{DEPLOYMENTS}?fieldValidation=Strict"),
+        format!("{DEPLOYMENTS}/other"),
+        format!("{DEPLOYMENTS}?watch=true&resourceVersion=garbage"),
+        format!("{DEPLOYMENTS}?continue=zzzz"),
+    );
+    let cases: Vec<(&str, &str, &str, String, u16, &str)> = vec![
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/json",
+            "{not json".into(),
+            400,
+            "json parse error",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/yaml",
+            "a: [b".into(),
+            400,
+            "error converting YAML",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/json",
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}}).to_string(),
+            400,
+            "do not match",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/json",
+            json!({"apiVersion": "apps/v9", "kind": "Deployment", "metadata": {"name": "x"}}).to_string(),
+            400,
+            "apps/v9",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/json",
+            json!({"apiVersion": "apps/v1", "kind": "Gadget", "metadata": {"name": "x"}}).to_string(),
+            400,
+            "do not match",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/json",
+            {
+                let mut d = deployment("Bad_Name");
+                d["metadata"]["name"] = json!("Bad_Name");
+                d.to_string()
+            },
+            422,
+            "metadata.name: Invalid value: \"Bad_Name\"",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/json",
+            {
+                let mut d = deployment("x");
+                d["metadata"]["namespace"] = json!("other");
+                d.to_string()
+            },
+            400,
+            "does not match the namespace",
+        ),
+        (
+            "POST",
+            &strict,
+            "application/json",
+            {
+                let mut d = deployment("x");
+                d["spec"]["bogus"] = json!(1);
+                d.to_string()
+            },
+            400,
+            "unknown field \"spec.bogus\"",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "text/plain",
+            deployment("x").to_string(),
+            415,
+            "unknown format",
+        ),
+        (
+            "POST",
+            DEPLOYMENTS,
+            "application/json",
+            "x".repeat(4 * 1024 * 1024),
+            413,
+            "larger than",
+        ),
+        (
+            "POST",
+            "/apis/apps/v1/namespaces/missing/deployments",
+            "application/json",
+            deployment("x").to_string(),
+            404,
+            "namespaces \"missing\" not found",
+        ),
+        (
+            "PUT",
+            &put_other,
+            "application/json",
+            deployment("x").to_string(),
+            400,
+            "does not match the name on the URL",
+        ),
+        (
+            "GET",
+            &garbage,
+            "application/json",
+            String::new(),
+            400,
+            "invalid resource version",
+        ),
+        (
+            "GET",
+            &bad_continue,
+            "application/json",
+            String::new(),
+            400,
+            "continue key is not valid",
+        ),
+        (
+            "GET",
+            "/apis/apps/v1/namespaces/ns/gizmos",
+            "application/json",
+            String::new(),
+            404,
+            "could not find the requested resource",
+        ),
+    ];
+    for (method, path, content_type, body, code, message) in cases {
+        let (got, status) = api.send(method, path, content_type, body).await;
+        assert_eq!(got.as_u16(), code, "{method} {path}: {status}");
+        assert_eq!(status["kind"], "Status", "{status}");
+        assert_eq!(status["code"], code);
+        let text = status["message"].as_str().unwrap_or("");
+        assert!(text.contains(message), "{method} {path}: {text:?} lacks {message:?}");
+    }
+    // An oversized body is refused from its Content-Length, before it is read.
+    let head = format!(
+        "POST {DEPLOYMENTS} HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n",
+        4 * 1024 * 1024
+    );
+    let mut tcp = tokio::net::TcpStream::connect(api.url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    tokio::io::AsyncWriteExt::write_all(&mut tcp, head.as_bytes())
+        .await
+        .unwrap();
+    let mut answer = String::new();
+    let mut buf = vec![0; 4096];
+    while !answer.contains("\"code\":413") {
+        let n = tokio::io::AsyncReadExt::read(&mut tcp, &mut buf).await.unwrap();
+        if n == 0 {
+            break;
+        }
+        answer.push_str(&String::from_utf8_lossy(&buf[..n]));
+    }
+    assert!(
+        answer.starts_with("HTTP/1.1 413") && answer.contains("larger than 3145728 bytes"),
+        "{answer}"
+    );
+    let (_, list) = api.get(DEPLOYMENTS).await;
+    assert_eq!(list["items"], json!([]), "nothing was stored");
+    let (code, _) = api.get(&format!("{DEPLOYMENTS}?limit=100000")).await;
+    assert_eq!(code, StatusCode::OK, "a huge limit is capped, not refused");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn updates_are_optimistic_and_status_is_its_own_subresource() {
+    let api = Api::new().await;
+    let (code, created) = api
+        .send("POST", DEPLOYMENTS, "application/json", deployment("web").to_string())
+        .await;
+    assert_eq!(code, StatusCode::CREATED);
+    let mut stale = created.clone();
+    stale["spec"]["replicas"] = json!(5);
+    stale["status"] = json!({"replicas": 9});
+    let (code, updated) = api
+        .send(
+            "PUT",
+            &format!("{DEPLOYMENTS}/web"),
+            "application/json",
+            stale.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK, "{updated}");
+    assert_eq!(updated["metadata"]["generation"], 2);
+    assert!(
+        updated["status"].get("replicas").is_none(),
+        "a plain update ignores status: {updated}"
+    );
+    let (code, conflict) = api
+        .send(
+            "PUT",
+            &format!("{DEPLOYMENTS}/web"),
+            "application/json",
+            stale.to_string(),
+        )
+        .await;
+    assert_eq!(
+        (code, conflict["reason"].as_str()),
+        (StatusCode::CONFLICT, Some("Conflict"))
+    );
+    let mut status = updated.clone();
+    status["status"] = json!({"replicas": 7});
+    status["spec"]["replicas"] = json!(1);
+    let (code, after) = api
+        .send(
+            "PUT",
+            &format!("{DEPLOYMENTS}/web/status"),
+            "application/json",
+            status.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK, "{after}");
+    assert_eq!(
+        (after["status"]["replicas"].clone(), after["spec"]["replicas"].clone()),
+        (json!(7), json!(5))
+    );
+    assert_eq!(
+        after["metadata"]["generation"], 2,
+        "a status update is not a spec change"
+    );
+    // generateName, dry run, and an apps/v1beta1 body stored and read back as apps/v1.
+    let mut generated = deployment("");
+    generated["metadata"] = json!({"generateName": "web-"});
+    let (_, g) = api
+        .send("POST", DEPLOYMENTS, "application/json", generated.to_string())
+        .await;
+    assert!(g["metadata"]["name"].as_str().unwrap().starts_with("web-"), "{g}");
+    let (code, _) = api
+        .send(
+            "POST",
+            &format!("{DEPLOYMENTS}?dryRun=All"),
+            "application/json",
+            deployment("dry").to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED);
+    assert_eq!(
+        api.get(&format!("{DEPLOYMENTS}/dry")).await.0,
+        StatusCode::NOT_FOUND,
+        "a dry run stores nothing"
+    );
+    let mut old = deployment("old");
+    old["apiVersion"] = json!("apps/v1beta1");
+    let (code, _) = api
+        .send(
+            "POST",
+            "/apis/apps/v1beta1/namespaces/ns/deployments",
+            "application/json",
+            old.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED);
+    let (_, v1) = api.get(&format!("{DEPLOYMENTS}/old")).await;
+    assert_eq!(v1["apiVersion"], "apps/v1");
+    // v1beta1 defaults: one replica, revisionHistoryLimit 2, progressDeadlineSeconds 600.
+    assert_eq!(
+        (
+            v1["spec"]["replicas"].clone(),
+            v1["spec"]["revisionHistoryLimit"].clone()
+        ),
+        (json!(1), json!(2)),
+        "{v1}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn concurrent_writers_lose_no_update() {
+    let api = std::sync::Arc::new(Api::new().await);
+    let mut cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "counter"}, "data": {"n": "0"}});
+    let path = "/api/v1/namespaces/ns/configmaps";
+    assert_eq!(
+        api.send("POST", path, "application/json", cm.to_string()).await.0,
+        StatusCode::CREATED
+    );
+    let (writers, each) = (8, 10);
+    let mut tasks = Vec::new();
+    for _ in 0..writers {
+        let api = api.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut conflicts = 0;
+            for _ in 0..each {
+                loop {
+                    let (_, mut current) = api.get(&format!("{path}/counter")).await;
+                    let n: u64 = current["data"]["n"].as_str().unwrap().parse().unwrap();
+                    current["data"]["n"] = json!((n + 1).to_string());
+                    let (code, _) = api
+                        .send(
+                            "PUT",
+                            &format!("{path}/counter"),
+                            "application/json",
+                            current.to_string(),
+                        )
+                        .await;
+                    if code == StatusCode::OK {
+                        break;
+                    }
+                    assert_eq!(code, StatusCode::CONFLICT);
+                    conflicts += 1;
+                }
+            }
+            conflicts
+        }));
+    }
+    let mut conflicts = 0;
+    for t in tasks {
+        conflicts += t.await.unwrap();
+    }
+    cm = api.get(&format!("{path}/counter")).await.1;
+    assert_eq!(
+        cm["data"]["n"],
+        json!((writers * each).to_string()),
+        "after {conflicts} conflicts"
+    );
+}

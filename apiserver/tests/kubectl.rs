@@ -1,0 +1,229 @@
+//! kubectl (the real one, 1.32) against the sample server on loopback: discovery, create, get in
+//! every output, selectors, label, annotate, patch, apply, watch, delete and wait.
+
+mod support;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const KUBECTL: &str = "/usr/lib/google-cloud-sdk/bin/kubectl.1.32";
+
+struct Kubectl {
+    server: String,
+    config: PathBuf,
+    dir: PathBuf,
+}
+
+impl Kubectl {
+    fn new(name: &str) -> Kubectl {
+        assert!(
+            std::path::Path::new(KUBECTL).exists(),
+            "{KUBECTL} is missing: these tests run the real kubectl (see ../shared/PEERS.md)"
+        );
+        let server = support::start();
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("kubectl-{name}"));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = dir.join("kubeconfig");
+        std::fs::write(&config, "apiVersion: v1\nkind: Config\n").unwrap();
+        Kubectl {
+            server: server.url,
+            config,
+            dir,
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(KUBECTL);
+        c.env("KUBECONFIG", &self.config)
+            .env("HOME", &self.dir)
+            .arg("--server")
+            .arg(&self.server)
+            .args(args);
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    /// Runs kubectl and returns stdout; fails the test with stderr when kubectl fails.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "kubectl {args:?} failed: {stderr}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn file(&self, name: &str, text: &str) -> String {
+        let p = self.dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.display().to_string()
+    }
+}
+
+const NAMESPACE: &str = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: default\n";
+
+const DEPLOYMENT: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {app: web}
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.25
+";
+
+#[test]
+fn discovery_lists_every_group_and_resource() {
+    let k = Kubectl::new("discovery");
+    let versions = k.ok(&["api-versions"]);
+    for gv in [
+        "apps/v1",
+        "apps/v1beta1",
+        "apps/v1beta2",
+        "v1",
+        "apiextensions.k8s.io/v1",
+        "widgets.example.dev/v1",
+    ] {
+        assert!(versions.lines().any(|l| l == gv), "{gv} in {versions}");
+    }
+    let resources = k.ok(&["api-resources", "--no-headers"]);
+    let row = |name: &str| {
+        resources
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("{name} in {resources}"))
+            .to_string()
+    };
+    assert_eq!(
+        row("deployments").split_whitespace().collect::<Vec<_>>(),
+        ["deployments", "deploy", "apps/v1", "true", "Deployment"]
+    );
+    assert_eq!(
+        row("namespaces").split_whitespace().collect::<Vec<_>>(),
+        ["namespaces", "ns", "v1", "false", "Namespace"]
+    );
+    assert!(row("widgets").contains("widgets.example.dev/v1"));
+    let wide = k.ok(&["api-resources", "-o", "wide", "--api-group=apps"]);
+    assert!(
+        wide.contains("create,delete,deletecollection,get,list,patch,update,watch"),
+        "{wide}"
+    );
+}
+
+#[test]
+fn create_get_label_patch_apply_delete() {
+    let k = Kubectl::new("crud");
+    let ns = k.file("ns.yaml", NAMESPACE);
+    let deploy = k.file("deploy.yaml", DEPLOYMENT);
+    assert_eq!(k.ok(&["create", "-f", &ns]), "namespace/default created\n");
+    assert_eq!(k.ok(&["create", "-f", &deploy]), "deployment.apps/web created\n");
+    let again = k.run(&["create", "-f", &deploy]);
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("Error from server (AlreadyExists): error when creating"),
+        "{again:?}"
+    );
+    // The table, YAML and JSON views; defaults of apps/v1 were applied on the way in.
+    let table = k.ok(&["get", "deployments"]);
+    assert!(table.starts_with("NAME") && table.contains("\nweb "), "{table}");
+    let yaml = k.ok(&["get", "deploy", "web", "-o", "yaml"]);
+    assert!(
+        yaml.contains("progressDeadlineSeconds: 600") && yaml.contains("uid: "),
+        "{yaml}"
+    );
+    let json: serde_json::Value = serde_json::from_str(&k.ok(&["get", "deploy", "web", "-o", "json"])).unwrap();
+    assert_eq!(json["metadata"]["generation"], 1);
+    assert_eq!(json["spec"]["strategy"]["type"], "RollingUpdate");
+    // Selectors and all namespaces.
+    assert!(
+        k.ok(&["get", "deploy", "-A", "-l", "app=web", "--no-headers"])
+            .starts_with("default ")
+    );
+    assert_eq!(k.ok(&["get", "deploy", "-l", "app=other", "--no-headers"]), "");
+    assert!(
+        k.ok(&["get", "deploy", "--field-selector", "metadata.name=web", "-o", "name"])
+            .contains("deployment.apps/web")
+    );
+    // Label, annotate, merge and JSON patches; the spec change bumps the generation.
+    k.ok(&["label", "deploy", "web", "tier=front"]);
+    k.ok(&["annotate", "deploy", "web", "note=hi"]);
+    k.ok(&[
+        "patch",
+        "deploy",
+        "web",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"replicas":3}}"#,
+    ]);
+    k.ok(&[
+        "patch",
+        "deploy",
+        "web",
+        "--type=json",
+        "-p",
+        r#"[{"op":"replace","path":"/spec/replicas","value":4}]"#,
+    ]);
+    let got = k.ok(&[
+        "get",
+        "deploy",
+        "web",
+        "-o",
+        "jsonpath={.spec.replicas} {.metadata.generation} {.metadata.labels.tier} {.metadata.annotations.note}",
+    ]);
+    assert_eq!(got, "4 3 front hi");
+    // Delete, then wait for it to be gone.
+    assert_eq!(k.ok(&["delete", "deploy", "web"]), "deployment.apps \"web\" deleted\n");
+    k.ok(&["wait", "--for=delete", "deploy/web", "--timeout=10s"]);
+    let gone = k.run(&["get", "deploy", "web"]);
+    assert_eq!(
+        String::from_utf8_lossy(&gone.stderr),
+        "Error from server (NotFound): deployments.apps \"web\" not found\n"
+    );
+    // Client-side apply creates, then finds nothing to change.
+    assert_eq!(k.ok(&["apply", "-f", &deploy]), "deployment.apps/web created\n");
+    assert_eq!(k.ok(&["apply", "-f", &deploy]), "deployment.apps/web unchanged\n");
+}
+
+#[test]
+fn get_watch_sees_changes_in_order() {
+    let k = Kubectl::new("watch");
+    k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
+    k.ok(&["create", "-f", &k.file("deploy.yaml", DEPLOYMENT)]);
+    let watch = k
+        .command(&[
+            "get",
+            "deploy",
+            "-w",
+            "--output-watch-events",
+            "-o",
+            "jsonpath={.type} {.object.spec.replicas}{\"\\n\"}",
+            "--request-timeout=8s",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    for r in ["3", "4"] {
+        k.ok(&[
+            "patch",
+            "deploy",
+            "web",
+            "--type=merge",
+            "-p",
+            &format!(r#"{{"spec":{{"replicas":{r}}}}}"#),
+        ]);
+    }
+    k.ok(&["delete", "deploy", "web"]);
+    let out = watch.wait_with_output().unwrap();
+    let events = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(events, "ADDED 2\nMODIFIED 3\nMODIFIED 4\nDELETED 4\n");
+}

@@ -1,0 +1,45 @@
+//! A sample API server on a loopback port for the tests: every group of `apis` on the embedded
+//! store, on its own thread and runtime, so tests stay synchronous and run clients as processes.
+
+#![allow(dead_code)]
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use apiserver::storage::memory::MemoryStorage;
+use apiserver::{Config, Server};
+
+/// A running server; it stops when the test process ends.
+pub struct Running {
+    /// `http://127.0.0.1:<port>`.
+    pub url: String,
+    /// The address.
+    pub addr: SocketAddr,
+}
+
+/// Starts a server on a free loopback port.
+pub fn start() -> Running {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let scheme = apis::scheme().unwrap();
+            let server = Arc::new(
+                Server::new(scheme, Arc::new(MemoryStorage::default()), Config::default())
+                    .with_openapi(&generated::openapi_v3_documents()),
+            );
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            server.serve(listener, std::future::pending()).await.unwrap();
+        });
+    });
+    let addr = rx.recv().unwrap();
+    Running {
+        url: format!("http://{addr}"),
+        addr,
+    }
+}

@@ -1,0 +1,100 @@
+//! The REST mapping of a served resource (apimachinery's `meta.RESTMapping` plus what discovery
+//! publishes): resource <-> kind, scope, singular, short names, categories, subresources and the
+//! version the group stores it in. The register generator writes one per resource into the Scheme,
+//! so an API server needs no hand-written table per kind.
+
+use crate::{GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource};
+
+/// Whether a resource lives in a namespace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RestScope {
+    /// Below `/namespaces/{namespace}/`.
+    Namespaced,
+    /// Cluster-wide.
+    Cluster,
+}
+
+/// A subresource served below a resource (`status`, `scale`) and the kind it carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SubresourceMapping {
+    /// The path segment after the object's name.
+    pub name: &'static str,
+    /// The group of the kind its requests and responses carry.
+    pub group: &'static str,
+    /// That kind's version.
+    pub version: &'static str,
+    /// The kind (`Deployment` for status, `Scale` for scale).
+    pub kind: &'static str,
+}
+
+impl SubresourceMapping {
+    /// The kind the subresource's bodies carry.
+    pub fn group_version_kind(&self) -> GroupVersionKind {
+        GroupVersionKind::from_static(self.group, self.version, self.kind)
+    }
+}
+
+/// How one resource of one group-version is served.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RestMapping {
+    /// The API group, empty for the core group.
+    pub group: &'static str,
+    /// The version.
+    pub version: &'static str,
+    /// The plural resource name (`deployments`).
+    pub resource: &'static str,
+    /// The kind (`Deployment`).
+    pub kind: &'static str,
+    /// The list kind (`DeploymentList`), when the kind has one.
+    pub list_kind: Option<&'static str>,
+    /// The lower-case singular (`deployment`).
+    pub singular: &'static str,
+    /// Namespaced or cluster-wide.
+    pub scope: RestScope,
+    /// Short names (`deploy`).
+    pub short_names: &'static [&'static str],
+    /// Categories (`all`).
+    pub categories: &'static [&'static str],
+    /// Subresources in name order.
+    pub subresources: &'static [SubresourceMapping],
+    /// The version of this group that storage keeps the resource in.
+    pub storage_version: &'static str,
+}
+
+impl RestMapping {
+    /// The group, version and resource.
+    pub fn group_version_resource(&self) -> GroupVersionResource {
+        GroupVersionResource::from_static(self.group, self.version, self.resource)
+    }
+
+    /// The group, version and kind.
+    pub fn group_version_kind(&self) -> GroupVersionKind {
+        GroupVersionKind::from_static(self.group, self.version, self.kind)
+    }
+
+    /// The group-version of the list kind, when there is one.
+    pub fn list_group_version_kind(&self) -> Option<GroupVersionKind> {
+        self.list_kind
+            .map(|k| GroupVersionKind::from_static(self.group, self.version, k))
+    }
+
+    /// The group and resource, without version.
+    pub fn group_resource(&self) -> GroupResource {
+        GroupResource::from_static(self.group, self.resource)
+    }
+
+    /// The group-version storage keeps this resource in.
+    pub fn storage_group_version(&self) -> GroupVersion {
+        GroupVersion::from_static(self.group, self.storage_version)
+    }
+
+    /// Whether the resource lives in a namespace.
+    pub fn namespaced(&self) -> bool {
+        self.scope == RestScope::Namespaced
+    }
+
+    /// The subresource named `name`.
+    pub fn subresource(&self, name: &str) -> Option<&'static SubresourceMapping> {
+        self.subresources.iter().find(|s| s.name == name)
+    }
+}
