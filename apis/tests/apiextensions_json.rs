@@ -575,8 +575,8 @@ fn crd_list_roundtrips() {
 fn autoscaling_v1_scale_roundtrips() {
     let doc = scale_json();
     let scale: autoscaling::v1::Scale = assert_roundtrip(&doc);
-    assert_eq!(scale.spec.as_ref().unwrap().replicas, Some(3));
-    assert_eq!(scale.status.as_ref().unwrap().selector.as_deref(), Some("app=web"));
+    assert_eq!(scale.spec.as_ref().unwrap().replicas, 3);
+    assert_eq!(scale.status.as_ref().unwrap().selector, "app=web");
     let theirs: k8s_openapi::api::autoscaling::v1::Scale = serde_json::from_value(doc.clone()).unwrap();
     assert_eq!(
         serde_json::to_value(&theirs).unwrap(),

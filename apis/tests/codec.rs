@@ -80,7 +80,9 @@ const KNOWN_BUGS: &[(&str, &str)] = &[];
 fn lost(before: &Value, after: &Value, path: &str, found: &mut Vec<String>) {
     match (before, after) {
         (Value::Object(a), Value::Object(b)) => {
-            for (key, value) in a.iter().filter(|(_, v)| !v.is_null()) {
+            // `null` is absent, and a scalar zero is what Go's omitempty leaves out.
+            let zero = |v: &Value| v.is_null() || *v == Value::Bool(false) || *v == 0 || v.as_str() == Some("");
+            for (key, value) in a.iter().filter(|(_, v)| !zero(v)) {
                 match b.get(key) {
                     Some(other) => lost(value, other, &format!("{path}.{key}"), found),
                     None => found.push(format!("{path}.{key}")),

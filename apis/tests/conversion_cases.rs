@@ -7,9 +7,11 @@
 //! conversion.go), in two respects written in the other of two equivalent forms, each marked where
 //! it occurs:
 //!
-//! - A plain internal number or bool becomes a present external value (`"priority": 0`,
-//!   `"paused": false`), the rule in generators/src/generator/conversion/value.rs. Go writes none
-//!   of these: the Go fields are plain values with `omitempty`.
+//! - In apiextensions, a plain internal number becomes a present external value (`"priority": 0`),
+//!   the rule in generators/src/generator/conversion/value.rs, because those external fields are
+//!   still `Option`s. Go writes none: the Go field is a plain value with `omitempty`. core and apps
+//!   declare such fields as plain values skipped when zero (`runtime::is_zero`), as Go does, so
+//!   their conversions write no zeros (`minReadySeconds`, `paused` below).
 
 use apis::{apiextensions, apps, core};
 use runtime::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
@@ -77,9 +79,10 @@ fn deployment(api_version: &str, metadata: Value, spec: Value) -> Value {
     })
 }
 
-/// The plain internal `minReadySeconds` and `paused`, written as present zero values (module doc).
+/// The internal `minReadySeconds` and `paused` are zero, which the external fields omit as Go's
+/// `omitempty` does (module doc): nothing is added.
 fn deployment_zero_scalars() -> Value {
-    json!({ "minReadySeconds": 0, "paused": false })
+    json!({})
 }
 
 /// v1beta1 `rollbackTo` -> `Mid` (v1 or v1beta2) -> v1beta1.

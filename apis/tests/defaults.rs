@@ -8,7 +8,7 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 fn deployment_with_one_container(image: &str) -> apps::v1::Deployment {
     let container = core::v1::Container {
         name: "web".into(),
-        image: Some(image.into()),
+        image: image.into(),
         ports: Some(vec![core::v1::ContainerPort {
             container_port: 80,
             ..Default::default()
@@ -33,22 +33,22 @@ fn an_empty_deployment_gets_every_default() {
     assert_eq!(spec.revision_history_limit, Some(10));
     assert_eq!(spec.progress_deadline_seconds, Some(600));
     let strategy = spec.strategy.as_ref().unwrap();
-    assert_eq!(strategy.type_.as_deref(), Some("RollingUpdate"));
+    assert_eq!(strategy.type_, "RollingUpdate");
     let rolling = strategy.rolling_update.as_ref().unwrap();
     assert_eq!(rolling.max_unavailable, Some(IntOrString::String("25%".into())));
     assert_eq!(rolling.max_surge, Some(IntOrString::String("25%".into())));
     let pod = spec.template.spec.as_ref().unwrap();
-    assert_eq!(pod.restart_policy.as_deref(), Some("Always"));
-    assert_eq!(pod.dns_policy.as_deref(), Some("ClusterFirst"));
+    assert_eq!(pod.restart_policy, "Always");
+    assert_eq!(pod.dns_policy, "ClusterFirst");
     assert_eq!(pod.termination_grace_period_seconds, Some(30));
-    assert_eq!(pod.scheduler_name.as_deref(), Some("default-scheduler"));
+    assert_eq!(pod.scheduler_name, "default-scheduler");
     let c = &pod.containers[0];
-    assert_eq!(c.termination_message_path.as_deref(), Some("/dev/termination-log"));
-    assert_eq!(c.termination_message_policy.as_deref(), Some("File"));
-    assert_eq!(c.image_pull_policy.as_deref(), Some("Always"), "no tag means latest");
+    assert_eq!(c.termination_message_path, "/dev/termination-log");
+    assert_eq!(c.termination_message_policy, "File");
+    assert_eq!(c.image_pull_policy, "Always", "no tag means latest");
     assert_eq!(
-        c.ports.as_ref().unwrap()[0].protocol.as_deref(),
-        Some("TCP"),
+        c.ports.as_ref().unwrap()[0].protocol,
+        "TCP",
         "the +default=\"TCP\" marker"
     );
 }
@@ -59,12 +59,12 @@ fn a_tagged_image_is_pulled_if_not_present_and_explicit_values_stay() {
     let mut d = deployment_with_one_container("nginx:1.27");
     d.spec.replicas = Some(0);
     d.spec.strategy = Some(apps::v1::DeploymentStrategy {
-        type_: Some("Recreate".into()),
+        type_: "Recreate".into(),
         ..Default::default()
     });
     scheme.default(&mut d);
     let c = &d.spec.template.spec.as_ref().unwrap().containers[0];
-    assert_eq!(c.image_pull_policy.as_deref(), Some("IfNotPresent"));
+    assert_eq!(c.image_pull_policy, "IfNotPresent");
     assert_eq!(d.spec.replicas, Some(0), "scaled to zero stays at zero");
     assert_eq!(
         d.spec.strategy.as_ref().unwrap().rolling_update,
@@ -108,19 +108,16 @@ fn versions_default_differently() {
     assert_eq!(d.metadata.labels.as_ref(), Some(&labels));
     let mut s = apps::v1beta1::StatefulSet::default();
     scheme.default(&mut s);
-    assert_eq!(
-        s.spec.update_strategy.as_ref().unwrap().type_.as_deref(),
-        Some("OnDelete")
-    );
+    assert_eq!(s.spec.update_strategy.as_ref().unwrap().type_, "OnDelete");
     let mut s = apps::v1::StatefulSet::default();
     scheme.default(&mut s);
     let strategy = s.spec.update_strategy.as_ref().unwrap();
     assert_eq!(
         (
-            strategy.type_.as_deref(),
+            strategy.type_.as_str(),
             strategy.rolling_update.as_ref().unwrap().partition
         ),
-        (Some("RollingUpdate"), Some(0))
+        ("RollingUpdate", Some(0))
     );
 }
 
@@ -134,8 +131,8 @@ fn markers_and_lists_are_defaulted() {
     scheme.default(&mut scale);
     assert_eq!(
         scale.spec.as_ref().unwrap().replicas,
-        Some(0),
-        "+default=0 on an Option sets it when absent"
+        0,
+        "+default=0 on a plain field (Go's omitempty int32) is its zero value"
     );
     let mut list = apps::v1::DeploymentList {
         items: vec![deployment_with_one_container("nginx")],
@@ -148,5 +145,5 @@ fn markers_and_lists_are_defaulted() {
         ..Default::default()
     };
     scheme.default(&mut ns);
-    assert_eq!(ns.status.unwrap().phase.as_deref(), Some("Active"));
+    assert_eq!(ns.status.unwrap().phase, "Active");
 }

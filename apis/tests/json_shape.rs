@@ -126,7 +126,6 @@ fn pod_json() -> Value {
             "serviceAccountName": "default",
             "automountServiceAccountToken": false,
             "nodeName": "node-1",
-            "hostNetwork": false,
             "imagePullSecrets": [{ "name": "registry-creds" }],
             "schedulerName": "default-scheduler",
             "priorityClassName": "system-cluster-critical",
@@ -189,7 +188,7 @@ fn pod_roundtrips_and_matches_k8s_openapi() {
     assert_same_as_k8s_openapi::<k8s_openapi::api::core::v1::Pod>(&expected);
 
     let status = pod.status.as_ref().unwrap();
-    assert_eq!(status.pod_ip.as_deref(), Some("10.244.1.7"));
+    assert_eq!(status.pod_ip, "10.244.1.7");
     assert_eq!(status.conditions.as_ref().unwrap()[0].last_probe_time, None);
 }
 
@@ -275,7 +274,6 @@ fn v1beta1_deployment_json() -> Value {
             },
             "minReadySeconds": 5,
             "revisionHistoryLimit": 2,
-            "paused": false,
             "rollbackTo": { "revision": 2 },
             "progressDeadlineSeconds": 600
         },
@@ -364,7 +362,6 @@ fn v1beta2_stateful_set_json() -> Value {
                 "rollingUpdate": { "partition": 0, "maxUnavailable": 1 }
             },
             "revisionHistoryLimit": 10,
-            "minReadySeconds": 0,
             "persistentVolumeClaimRetentionPolicy": { "whenDeleted": "Retain", "whenScaled": "Delete" },
             "ordinals": { "start": 0 }
         },
@@ -399,9 +396,9 @@ fn v1beta1_deployment_with_rollback_to_roundtrips() {
     );
     assert_eq!(
         deployment.spec.rollback_to,
-        Some(v1beta1::RollbackConfig { revision: Some(2) })
+        Some(v1beta1::RollbackConfig { revision: 2 })
     );
-    assert_eq!(deployment.spec.paused, Some(false));
+    assert!(!deployment.spec.paused);
     assert_eq!(
         deployment.status.as_ref().unwrap().conditions.as_ref().unwrap().len(),
         2
@@ -426,9 +423,8 @@ fn v1beta2_stateful_set_roundtrips() {
         spec.persistent_volume_claim_retention_policy
             .as_ref()
             .unwrap()
-            .when_scaled
-            .as_deref(),
-        Some("Delete")
+            .when_scaled,
+        "Delete"
     );
     assert_eq!(stateful_set.status.as_ref().unwrap().replicas, 3);
 

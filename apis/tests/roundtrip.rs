@@ -223,7 +223,8 @@ fn pod_ips_consistent(pod: &mut core::v1::Pod, _: u64) {
             .pod_ips
             .as_ref()
             .and_then(|ips| ips.first())
-            .map(|ip| ip.ip.clone());
+            .map(|ip| ip.ip.clone())
+            .unwrap_or_default();
     }
 }
 

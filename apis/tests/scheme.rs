@@ -251,10 +251,10 @@ fn options_kinds_decode_from_query_parameters() {
     let obj = scheme.decode_query(&gvk, &query).unwrap();
     assert_eq!(obj.group_version_kind(), Some(gvk.clone()));
     let opts = obj.downcast_ref::<PodLogOptions>().unwrap();
-    assert_eq!(opts.follow, Some(true));
-    assert_eq!(opts.previous, Some(false));
+    assert!(opts.follow);
+    assert!(!opts.previous);
     assert_eq!(opts.tail_lines, Some(10));
-    assert_eq!(opts.container.as_deref(), Some("app"));
+    assert_eq!(opts.container, "app");
     assert_eq!(opts.limit_bytes, None);
     assert_eq!(
         serde_json::to_value(&opts.since_time).unwrap(),

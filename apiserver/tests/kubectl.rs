@@ -80,6 +80,8 @@ spec:
       containers:
       - name: web
         image: nginx:1.25
+        ports:
+        - containerPort: 80
 ";
 
 #[test]

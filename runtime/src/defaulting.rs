@@ -18,6 +18,15 @@ pub fn from_json<T: DeserializeOwned>(json: &str) -> T {
     })
 }
 
+/// Sets a string field that Go declares as a value (`RestartPolicy string`, omitted when empty) to
+/// `value` when it is empty, as Go's defaulters test `== ""`; returns the field.
+pub fn set_if_empty<'a>(field: &'a mut String, value: &str) -> &'a mut String {
+    if field.is_empty() {
+        value.clone_into(field);
+    }
+    field
+}
+
 #[cfg(test)]
 mod tests {
     use std::collections::BTreeMap;

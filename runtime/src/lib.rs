@@ -80,6 +80,14 @@ pub use object::{Object, StringField, TypeMetaAccess, gvk_from_fields, set_gvk_f
 pub use rest_mapping::{RestMapping, RestScope, SubresourceMapping};
 pub use scheme::{FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion};
 
+/// Whether `value` is its type's zero value: the `skip_serializing_if` of a field Go declares as
+/// a value with `omitempty` (`HostPort int32 json:"hostPort,omitempty"`), so that zero is left
+/// out on the wire as Go leaves it out, while `Option` stays for Go's pointers, whose zero is a
+/// value the client set.
+pub fn is_zero<T: Default + PartialEq>(value: &T) -> bool {
+    *value == T::default()
+}
+
 /// The version string of the internal, hub version of a group (Go's `runtime.APIVersionInternal`).
 ///
 /// Internal types never go on the wire; every external version converts to and from them.

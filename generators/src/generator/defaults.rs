@@ -279,9 +279,16 @@ fn object_defaulter(tree: &Tree<'_>, pkg: &Package, ty: &Type, diags: &mut Diagn
         " Applies every default of `{}`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.",
         ty.name
     );
+    // Every marker may be a zero value, which does nothing on a plain field: the function stays
+    // (callers and peers name it) with nothing to do.
+    let obj = if stmts.is_empty() {
+        quote! { _obj }
+    } else {
+        quote! { obj }
+    };
     quote! {
         #[doc = #doc]
-        pub fn #f(obj: &mut #path) {
+        pub fn #f(#obj: &mut #path) {
             #(#stmts)*
         }
     }

@@ -7,10 +7,11 @@
 //! `specc` would pass. A decoded object re-encodes every field it has, so a key missing from the
 //! encoding is one the type threw away.
 //!
-//! The one exception is a key whose input value is `null`: an absent optional field encodes to
-//! nothing and `null` decodes to absent, so such a key cannot be told apart from a known one and is
-//! never reported. (External types skip a field on output only when it is `None`, which is exactly
-//! this case.)
+//! The exceptions are keys whose input value is `null` or a scalar zero (`false`, `0`, `""`): an
+//! absent optional field encodes to nothing and `null` decodes to absent, and a field Go declares
+//! as a value with `omitempty` (`paused: false`, `hostPort: 0`) is skipped on output when zero, so
+//! such keys cannot be told apart from known ones and are never reported. An unknown field whose
+//! value is a zero passes; one with any other value is caught.
 
 use serde_json::Value;
 
@@ -33,7 +34,7 @@ fn walk(input: &Value, encoded: &Value, path: &mut String, found: &mut Vec<Strin
                 path.push_str(key);
                 match known.get(key) {
                     Some(encoded) => walk(value, encoded, path, found),
-                    None if value.is_null() => {}
+                    None if value.is_null() || is_zero_scalar(value) => {}
                     None => found.push(path.clone()),
                 }
                 path.truncate(len);
@@ -50,6 +51,16 @@ fn walk(input: &Value, encoded: &Value, path: &mut String, found: &mut Vec<Strin
         // A value whose shape changed on the way (an int-or-string, a schema-or-bool) has no
         // fields of its own to compare.
         _ => {}
+    }
+}
+
+/// `false`, `0` or `""`: what an omitempty value field leaves out of its encoding.
+fn is_zero_scalar(value: &Value) -> bool {
+    match value {
+        Value::Bool(b) => !b,
+        Value::Number(n) => n.as_f64() == Some(0.0),
+        Value::String(s) => s.is_empty(),
+        _ => false,
     }
 }
 
@@ -76,8 +87,8 @@ mod tests {
     }
 
     #[test]
-    fn null_values_and_changed_shapes_are_not_reported() {
-        let input = json!({"status": null, "port": {"x": 1}, "meta": {"creationTimestamp": null}});
+    fn null_values_zeros_and_changed_shapes_are_not_reported() {
+        let input = json!({"status": null, "port": {"x": 1}, "meta": {"creationTimestamp": null}, "paused": false, "hostPort": 0, "ip": ""});
         let encoded = json!({"port": "80", "meta": {}});
         assert!(unknown_fields(&input, &encoded).is_empty());
     }

@@ -51,8 +51,8 @@ pub struct StatefulSet {
 pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// +optional
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
+    #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
+    pub type_: String,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     /// +optional
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,16 +93,16 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// of `Retain` causes PVCs to not be affected by StatefulSet deletion. The
     /// `Delete` policy causes those PVCs to be deleted.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when_deleted: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub when_deleted: String,
     /// whenScaled specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
     /// policy of `Retain` causes PVCs to not be affected by a scaledown. The
     /// `Delete` policy causes the associated PVCs for any excess pods above
     /// the replica count to be deleted.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when_scaled: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub when_scaled: String,
 }
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
@@ -179,8 +179,8 @@ pub struct StatefulSetSpec {
     /// to match the desired scale without waiting, and on scale down will delete
     /// all pods at once.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pod_management_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pod_management_policy: String,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
     /// Template.
@@ -198,8 +198,8 @@ pub struct StatefulSetSpec {
     /// without any of its container crashing for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_ready_seconds: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
     /// volume claims are created as needed and retained until manually deleted. This
@@ -229,24 +229,24 @@ pub struct StatefulSetStatus {
     /// replicas is the number of Pods created by the StatefulSet controller.
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ready_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub current_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence [0,currentReplicas).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub current_revision: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub current_revision: String,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// [replicas-updatedReplicas,replicas)
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub update_revision: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub update_revision: String,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ControllerRevision.
@@ -285,12 +285,12 @@ pub struct StatefulSetCondition {
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 /// StatefulSetList is a collection of StatefulSets.
@@ -368,8 +368,8 @@ pub struct DeploymentSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_ready_seconds: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub min_ready_seconds: i32,
     /// revisionHistoryLimit is the number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 2.
@@ -378,8 +378,8 @@ pub struct DeploymentSpec {
     pub revision_history_limit: Option<i32>,
     /// paused indicates that the deployment is paused.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paused: Option<bool>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub paused: bool,
     /// DEPRECATED.
     /// rollbackTo is the config this deployment is rolling back to. Will be cleared after rollback is done.
     /// +optional
@@ -401,8 +401,8 @@ pub struct DeploymentSpec {
 pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub revision: Option<i64>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub revision: i64,
 }
 
 /// DeploymentStrategy describes how to replace existing pods with new ones.
@@ -411,8 +411,8 @@ pub struct RollbackConfig {
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     /// +optional
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
+    #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
+    pub type_: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
     /// +optional
@@ -459,30 +459,30 @@ pub struct RollingUpdateDeployment {
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ready_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub available_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unavailable_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
@@ -527,12 +527,12 @@ pub struct DeploymentCondition {
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 /// DeploymentList is a list of Deployments.

@@ -52,8 +52,8 @@ pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.
     /// +optional
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
+    #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
+    pub type_: String,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     /// +optional
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -94,16 +94,16 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// of `Retain` causes PVCs to not be affected by StatefulSet deletion. The
     /// `Delete` policy causes those PVCs to be deleted.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when_deleted: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub when_deleted: String,
     /// WhenScaled specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
     /// policy of `Retain` causes PVCs to not be affected by a scaledown. The
     /// `Delete` policy causes the associated PVCs for any excess pods above
     /// the replica count to be deleted.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub when_scaled: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub when_scaled: String,
 }
 
 /// StatefulSetOrdinals describes the policy used for replica ordinal assignment
@@ -178,8 +178,8 @@ pub struct StatefulSetSpec {
     /// to match the desired scale without waiting, and on scale down will delete
     /// all pods at once.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub pod_management_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub pod_management_policy: String,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
     /// Template.
@@ -197,8 +197,8 @@ pub struct StatefulSetSpec {
     /// without any of its container crashing for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_ready_seconds: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
     /// volume claims are created as needed and retained until manually deleted. This
@@ -223,29 +223,29 @@ pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub observed_generation: i64,
     /// replicas is the number of Pods created by the StatefulSet controller.
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ready_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub current_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence [0,currentReplicas).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub current_revision: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub current_revision: String,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// [replicas-updatedReplicas,replicas)
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub update_revision: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub update_revision: String,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ControllerRevision.
@@ -284,12 +284,12 @@ pub struct StatefulSetCondition {
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 /// StatefulSetList is a collection of StatefulSets.
@@ -367,8 +367,8 @@ pub struct DeploymentSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_ready_seconds: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
@@ -377,8 +377,8 @@ pub struct DeploymentSpec {
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub paused: Option<bool>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub paused: bool,
     /// The maximum time in seconds for a deployment to make progress before it
     /// is considered to be failed. The deployment controller will continue to
     /// process failed deployments and a condition with a ProgressDeadlineExceeded
@@ -395,8 +395,8 @@ pub struct DeploymentSpec {
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     /// +optional
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
+    #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
+    pub type_: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
     /// +optional
@@ -443,30 +443,30 @@ pub struct RollingUpdateDeployment {
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub updated_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ready_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub available_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub unavailable_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
     ///
@@ -511,12 +511,12 @@ pub struct DeploymentCondition {
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 /// DeploymentList is a list of Deployments.
@@ -613,8 +613,8 @@ pub struct ReplicaSetSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min_ready_seconds: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
     /// Label keys and values that must match in order to be controlled by this replica set.
     /// It must match the pod template's labels.
@@ -638,16 +638,16 @@ pub struct ReplicaSetStatus {
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub fully_labeled_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ready_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub available_replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
     ///
@@ -657,8 +657,8 @@ pub struct ReplicaSetStatus {
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
     /// +optional
     /// +patchMergeKey=type
@@ -687,10 +687,10 @@ pub struct ReplicaSetCondition {
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }

@@ -35,8 +35,8 @@ pub struct ScaleSpec {
     /// replicas is the desired number of instances for the scaled object.
     /// +optional
     /// +default=0
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replicas: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub replicas: i32,
 }
 
 /// ScaleStatus represents the current status of a scale subresource.
@@ -50,6 +50,6 @@ pub struct ScaleStatus {
     /// by clients. The string will be in the same format as the query-param syntax.
     /// More info about label selectors: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub selector: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub selector: String,
 }

@@ -14,15 +14,15 @@ use crate::core;
 /// internal version always has.
 pub fn convert_v1_pod_spec_to_core_pod_spec(input: &PodSpec, out: &mut core::PodSpec) -> Result<(), ConversionError> {
     auto_convert_v1_pod_spec_to_core_pod_spec(input, out)?;
-    out.security_context.get_or_insert_with(Default::default).host_network = input.host_network.unwrap_or(false);
+    out.security_context.get_or_insert_with(Default::default).host_network = input.host_network;
     Ok(())
 }
 
 /// Converts an internal PodSpec; the security context's `hostNetwork` comes back to the top
-/// level, omitted when false as Go's `omitempty` omits it.
+/// level (omitted on the wire when false, as Go's `omitempty` omits it).
 pub fn convert_core_pod_spec_to_v1_pod_spec(input: &core::PodSpec, out: &mut PodSpec) -> Result<(), ConversionError> {
     auto_convert_core_pod_spec_to_v1_pod_spec(input, out)?;
-    out.host_network = input.security_context.as_ref().filter(|s| s.host_network).map(|_| true);
+    out.host_network = input.security_context.as_ref().is_some_and(|s| s.host_network);
     Ok(())
 }
 
@@ -33,7 +33,7 @@ pub fn convert_v1_pod_status_to_core_pod_status(
     out: &mut core::PodStatus,
 ) -> Result<(), ConversionError> {
     auto_convert_v1_pod_status_to_core_pod_status(input, out)?;
-    if let Some(ip) = input.pod_ip.as_ref().filter(|ip| !ip.is_empty())
+    if let Some(ip) = Some(&input.pod_ip).filter(|ip| !ip.is_empty())
         && out.pod_ips.first().is_none_or(|first| &first.ip != ip)
     {
         out.pod_ips = vec![core::PodIP { ip: ip.clone() }];
@@ -47,7 +47,7 @@ pub fn convert_core_pod_status_to_v1_pod_status(
     out: &mut PodStatus,
 ) -> Result<(), ConversionError> {
     auto_convert_core_pod_status_to_v1_pod_status(input, out)?;
-    out.pod_ip = input.pod_ips.first().map(|p| p.ip.clone());
+    out.pod_ip = input.pod_ips.first().map(|p| p.ip.clone()).unwrap_or_default();
     Ok(())
 }
 
@@ -59,7 +59,7 @@ mod tests {
     #[test]
     fn host_network_moves_into_the_security_context_and_back() {
         let v1 = PodSpec {
-            host_network: Some(true),
+            host_network: true,
             ..Default::default()
         };
         let mut internal = core::PodSpec::default();
@@ -67,13 +67,13 @@ mod tests {
         assert!(internal.security_context.as_ref().unwrap().host_network);
         let mut back = PodSpec::default();
         convert_core_pod_spec_to_v1_pod_spec(&internal, &mut back).unwrap();
-        assert_eq!(back.host_network, Some(true));
+        assert!(back.host_network);
     }
 
     #[test]
     fn pod_ip_is_the_first_pod_ips_entry() {
         let v1 = PodStatus {
-            pod_ip: Some("10.0.0.1".into()),
+            pod_ip: "10.0.0.1".into(),
             ..Default::default()
         };
         let mut internal = core::PodStatus::default();
@@ -81,7 +81,7 @@ mod tests {
         assert_eq!(internal.pod_ips, [core::PodIP { ip: "10.0.0.1".into() }]);
         let mut back = PodStatus::default();
         convert_core_pod_status_to_v1_pod_status(&internal, &mut back).unwrap();
-        assert_eq!(back.pod_ip.as_deref(), Some("10.0.0.1"));
+        assert_eq!(back.pod_ip, "10.0.0.1");
         assert_eq!(back.pod_ips, Some(vec![PodIP { ip: "10.0.0.1".into() }]));
     }
 }

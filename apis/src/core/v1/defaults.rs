@@ -7,27 +7,26 @@ use super::{Container, NamespaceStatus, PodSpec};
 /// PodSpec defaults: restart Always, ClusterFirst DNS, a 30 second grace period, the default
 /// scheduler.
 pub fn set_defaults_pod_spec(obj: &mut PodSpec) {
-    obj.restart_policy.get_or_insert_with(|| "Always".into());
-    obj.dns_policy.get_or_insert_with(|| "ClusterFirst".into());
+    runtime::defaulting::set_if_empty(&mut obj.restart_policy, "Always");
+    runtime::defaulting::set_if_empty(&mut obj.dns_policy, "ClusterFirst");
     obj.termination_grace_period_seconds.get_or_insert(30);
-    obj.scheduler_name.get_or_insert_with(|| "default-scheduler".into());
+    runtime::defaulting::set_if_empty(&mut obj.scheduler_name, "default-scheduler");
 }
 
 /// Container defaults: the termination message path and policy, and the pull policy from the
 /// image's tag: `Always` for `:latest` or no tag, `IfNotPresent` otherwise.
 pub fn set_defaults_container(obj: &mut Container) {
-    obj.termination_message_path
-        .get_or_insert_with(|| "/dev/termination-log".into());
-    obj.termination_message_policy.get_or_insert_with(|| "File".into());
-    if obj.image_pull_policy.as_deref().is_none_or(str::is_empty) {
-        let latest = image_tag(obj.image.as_deref().unwrap_or_default()) == Some("latest");
-        obj.image_pull_policy = Some(if latest { "Always" } else { "IfNotPresent" }.into());
+    runtime::defaulting::set_if_empty(&mut obj.termination_message_path, "/dev/termination-log");
+    runtime::defaulting::set_if_empty(&mut obj.termination_message_policy, "File");
+    if obj.image_pull_policy.is_empty() {
+        let latest = image_tag(&obj.image) == Some("latest");
+        obj.image_pull_policy = if latest { "Always" } else { "IfNotPresent" }.into();
     }
 }
 
 /// Namespace status default: phase Active.
 pub fn set_defaults_namespace_status(obj: &mut NamespaceStatus) {
-    obj.phase.get_or_insert_with(|| "Active".into());
+    runtime::defaulting::set_if_empty(&mut obj.phase, "Active");
 }
 
 /// The tag of an image reference as Kubernetes' parser reads it: the text after the last `:` of
@@ -68,23 +67,23 @@ mod tests {
     #[test]
     fn pull_policy_follows_the_tag_and_keeps_an_explicit_one() {
         let mut c = Container {
-            image: Some("nginx".into()),
+            image: "nginx".into(),
             ..Default::default()
         };
         set_defaults_container(&mut c);
-        assert_eq!(c.image_pull_policy.as_deref(), Some("Always"));
+        assert_eq!(c.image_pull_policy, "Always");
         let mut c = Container {
-            image: Some("nginx:1.27".into()),
+            image: "nginx:1.27".into(),
             ..Default::default()
         };
         set_defaults_container(&mut c);
-        assert_eq!(c.image_pull_policy.as_deref(), Some("IfNotPresent"));
+        assert_eq!(c.image_pull_policy, "IfNotPresent");
         let mut c = Container {
-            image: Some("nginx".into()),
-            image_pull_policy: Some("Never".into()),
+            image: "nginx".into(),
+            image_pull_policy: "Never".into(),
             ..Default::default()
         };
         set_defaults_container(&mut c);
-        assert_eq!(c.image_pull_policy.as_deref(), Some("Never"));
+        assert_eq!(c.image_pull_policy, "Never");
     }
 }

@@ -96,8 +96,8 @@ pub struct PodSpec {
     /// Default to Always.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub restart_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub restart_policy: String,
     /// Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request.
     /// Value must be non-negative integer. The value zero indicates stop immediately via
     /// the kill signal (no opportunity to shut down).
@@ -122,8 +122,8 @@ pub struct PodSpec {
     /// To have DNS options set along with hostNetwork, you have to specify DNS policy
     /// explicitly to 'ClusterFirstWithHostNet'.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub dns_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub dns_policy: String,
     /// NodeSelector is a selector which must be true for the pod to fit on a node.
     /// Selector which must match a node's labels for the pod to be scheduled on that node.
     /// More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/
@@ -134,8 +134,8 @@ pub struct PodSpec {
     /// ServiceAccountName is the name of the ServiceAccount to use to run this pod.
     /// More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub service_account_name: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub service_account_name: String,
     /// AutomountServiceAccountToken indicates whether a service account token should be automatically mounted.
     /// +optional
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -146,16 +146,16 @@ pub struct PodSpec {
     /// This field should not be used to express a desire for the pod to be scheduled on a specific node.
     /// https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub node_name: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
     /// Host networking requested for this pod. Use the host's network namespace.
     /// When using HostNetwork you should specify ports so the scheduler is aware.
     /// When `hostNetwork` is true, specified `hostPort` fields in port definitions must match `containerPort`,
     /// and unspecified `hostPort` fields in port definitions are defaulted to match `containerPort`.
     /// Default to false.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub host_network: Option<bool>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub host_network: bool,
     /// ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec.
     /// If specified, these secrets will be passed to individual puller implementations for them to use.
     /// More info: https://kubernetes.io/docs/concepts/containers/images#specifying-imagepullsecrets-on-a-pod
@@ -169,8 +169,8 @@ pub struct PodSpec {
     /// If specified, the pod will be dispatched by specified scheduler.
     /// If not specified, the pod will be dispatched by default scheduler.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub scheduler_name: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scheduler_name: String,
     /// If specified, indicates the pod's priority. "system-node-critical" and
     /// "system-cluster-critical" are two special keywords which indicate the
     /// highest priorities with the former being the highest priority. Any other
@@ -178,8 +178,8 @@ pub struct PodSpec {
     /// If not specified, the pod priority will be default or zero if there is no
     /// default.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub priority_class_name: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
     /// The priority value. Various system components use this field to find the
     /// priority of the pod. When Priority Admission Controller is enabled, it
     /// prevents users from setting this field. The admission controller populates
@@ -215,8 +215,8 @@ pub struct PodStatus {
     ///
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-phase
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
     /// Current service state of pod.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
     /// +optional
@@ -228,24 +228,24 @@ pub struct PodStatus {
     pub conditions: Option<Vec<PodCondition>>,
     /// A human readable message indicating details about why the pod is in this condition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
     /// A brief CamelCase message indicating details about why the pod is in this state.
     /// e.g. 'Evicted'
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet.
     /// A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will
     /// not be updated even if there is a node is assigned to pod
     /// +optional
-    #[serde(rename = "hostIP", default, skip_serializing_if = "Option::is_none")]
-    pub host_ip: Option<String>,
+    #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
     /// podIP address allocated to the pod. Routable at least within the cluster.
     /// Empty if not yet allocated.
     /// +optional
-    #[serde(rename = "podIP", default, skip_serializing_if = "Option::is_none")]
-    pub pod_ip: Option<String>,
+    #[serde(rename = "podIP", default, skip_serializing_if = "String::is_empty")]
+    pub pod_ip: String,
     /// podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must
     /// match the podIP field. Pods may be allocated at most 1 value for each of IPv4 and IPv6. This list
     /// is empty if no IPs have been allocated yet.
@@ -273,8 +273,8 @@ pub struct PodCondition {
     pub type_: String,
     /// If set, this represents the .metadata.generation that the pod condition was set based upon.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub observed_generation: Option<i64>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub observed_generation: i64,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
@@ -289,12 +289,12 @@ pub struct PodCondition {
     pub last_transition_time: Option<Time>,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
     /// Human-readable message indicating details about last transition.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub message: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub message: String,
 }
 
 /// PodIP represents a single IP address allocated to the pod.
@@ -319,8 +319,8 @@ pub struct Container {
     /// This field is optional to allow higher level config management to default or override
     /// container images in workload controllers like Deployments and StatefulSets.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub image: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image: String,
     /// Entrypoint array. Not executed within a shell.
     /// The container image's ENTRYPOINT is used if this is not provided.
     /// Variable references $(VAR_NAME) are expanded using the container's environment. If a variable
@@ -350,8 +350,8 @@ pub struct Container {
     /// might be configured in the container image.
     /// Cannot be updated.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub working_dir: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub working_dir: String,
     /// List of ports to expose from the container. Not specifying a port here
     /// DOES NOT prevent that port from being exposed. Any port which is
     /// listening on the default "0.0.0.0" address inside a container will be
@@ -390,8 +390,8 @@ pub struct Container {
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub termination_message_path: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub termination_message_path: String,
     /// Indicate how the termination message should be populated. File will use the contents of
     /// terminationMessagePath to populate the container status message on both success and failure.
     /// FallbackToLogsOnError will use the last chunk of container log output if the termination
@@ -400,16 +400,16 @@ pub struct Container {
     /// Defaults to File.
     /// Cannot be updated.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub termination_message_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub termination_message_policy: String,
     /// Image pull policy.
     /// One of Always, Never, IfNotPresent.
     /// Defaults to Always if :latest tag is specified, or IfNotPresent otherwise.
     /// Cannot be updated.
     /// More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub image_pull_policy: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image_pull_policy: String,
 }
 
 /// ContainerPort represents a network port in a single container.
@@ -420,15 +420,15 @@ pub struct ContainerPort {
     /// named port in a pod must have a unique name. Name for the port that can be
     /// referred to by services.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
     /// Number of port to expose on the host.
     /// If specified, this must be a valid port number, 0 < x < 65536.
     /// If HostNetwork is specified, this must match ContainerPort.
     /// Most containers do not need this.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub host_port: Option<i32>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub host_port: i32,
     /// Number of port to expose on the pod's IP address.
     /// This must be a valid port number, 0 < x < 65536.
     pub container_port: i32,
@@ -436,12 +436,12 @@ pub struct ContainerPort {
     /// Defaults to "TCP".
     /// +optional
     /// +default="TCP"
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub protocol: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub protocol: String,
     /// What host IP to bind the external port to.
     /// +optional
-    #[serde(rename = "hostIP", default, skip_serializing_if = "Option::is_none")]
-    pub host_ip: Option<String>,
+    #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
 }
 
 /// EnvVar represents an environment variable present in a Container.
@@ -461,8 +461,8 @@ pub struct EnvVar {
     /// exists or not.
     /// Defaults to "".
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub value: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub value: String,
 }
 
 /// ResourceRequirements describes the compute resource requirements.
@@ -496,8 +496,8 @@ pub struct LocalObjectReference {
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
     /// +optional
     /// +default=""
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
 }
 
 /// PodTemplateSpec describes the data a pod should have when created from a template
@@ -687,8 +687,8 @@ pub struct NamespaceStatus {
     /// Phase is the current lifecycle phase of the namespace.
     /// More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
 }
 
 /// PodLogOptions is the query options for a Pod's logs REST call.
@@ -703,16 +703,16 @@ pub struct PodLogOptions {
     pub type_meta: Option<TypeMeta>,
     /// The container for which to stream logs. Defaults to only container if there is one container in the pod.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub container: Option<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub container: String,
     /// Follow the log stream of the pod. Defaults to false.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub follow: Option<bool>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub follow: bool,
     /// Return previous terminated container logs. Defaults to false.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub previous: Option<bool>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub previous: bool,
     /// A relative time in seconds before the current time from which to show logs.
     /// +optional
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -723,8 +723,8 @@ pub struct PodLogOptions {
     pub since_time: Option<Time>,
     /// If true, add an RFC3339 or RFC3339Nano timestamp at the beginning of every line of log output. Defaults to false.
     /// +optional
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub timestamps: Option<bool>,
+    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    pub timestamps: bool,
     /// If set, the number of lines from the end of the logs to show.
     /// +optional
     #[serde(default, skip_serializing_if = "Option::is_none")]

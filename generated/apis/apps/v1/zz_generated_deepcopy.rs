@@ -146,11 +146,11 @@ impl ::core::clone::Clone for crate::apps::v1::types::DeploymentSpec {
             selector: ::core::clone::Clone::clone(&self.selector),
             template: ::core::clone::Clone::clone(&self.template),
             strategy: ::core::clone::Clone::clone(&self.strategy),
-            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
+            min_ready_seconds: self.min_ready_seconds,
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            paused: ::core::clone::Clone::clone(&self.paused),
+            paused: self.paused,
             progress_deadline_seconds: ::core::clone::Clone::clone(
                 &self.progress_deadline_seconds,
             ),
@@ -162,15 +162,12 @@ impl ::core::clone::Clone for crate::apps::v1::types::DeploymentSpec {
         ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
         ::core::clone::Clone::clone_from(&mut self.strategy, &source.strategy);
-        ::core::clone::Clone::clone_from(
-            &mut self.min_ready_seconds,
-            &source.min_ready_seconds,
-        );
+        self.min_ready_seconds = source.min_ready_seconds;
         ::core::clone::Clone::clone_from(
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        ::core::clone::Clone::clone_from(&mut self.paused, &source.paused);
+        self.paused = source.paused;
         ::core::clone::Clone::clone_from(
             &mut self.progress_deadline_seconds,
             &source.progress_deadline_seconds,
@@ -181,14 +178,12 @@ impl ::core::clone::Clone for crate::apps::v1::types::DeploymentStatus {
     #[inline]
     fn clone(&self) -> Self {
         Self {
-            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
-            replicas: ::core::clone::Clone::clone(&self.replicas),
-            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
-            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
-            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
-            unavailable_replicas: ::core::clone::Clone::clone(
-                &self.unavailable_replicas,
-            ),
+            observed_generation: self.observed_generation,
+            replicas: self.replicas,
+            updated_replicas: self.updated_replicas,
+            ready_replicas: self.ready_replicas,
+            available_replicas: self.available_replicas,
+            unavailable_replicas: self.unavailable_replicas,
             terminating_replicas: ::core::clone::Clone::clone(
                 &self.terminating_replicas,
             ),
@@ -198,27 +193,12 @@ impl ::core::clone::Clone for crate::apps::v1::types::DeploymentStatus {
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        ::core::clone::Clone::clone_from(
-            &mut self.observed_generation,
-            &source.observed_generation,
-        );
-        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
-        ::core::clone::Clone::clone_from(
-            &mut self.updated_replicas,
-            &source.updated_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.ready_replicas,
-            &source.ready_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.available_replicas,
-            &source.available_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.unavailable_replicas,
-            &source.unavailable_replicas,
-        );
+        self.observed_generation = source.observed_generation;
+        self.replicas = source.replicas;
+        self.updated_replicas = source.updated_replicas;
+        self.ready_replicas = source.ready_replicas;
+        self.available_replicas = source.available_replicas;
+        self.unavailable_replicas = source.unavailable_replicas;
         ::core::clone::Clone::clone_from(
             &mut self.terminating_replicas,
             &source.terminating_replicas,
@@ -369,7 +349,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetSpec {
     fn clone(&self) -> Self {
         Self {
             replicas: ::core::clone::Clone::clone(&self.replicas),
-            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
+            min_ready_seconds: self.min_ready_seconds,
             selector: ::core::clone::Clone::clone(&self.selector),
             template: ::core::clone::Clone::clone(&self.template),
         }
@@ -377,10 +357,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetSpec {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
-        ::core::clone::Clone::clone_from(
-            &mut self.min_ready_seconds,
-            &source.min_ready_seconds,
-        );
+        self.min_ready_seconds = source.min_ready_seconds;
         ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
     }
@@ -390,41 +367,27 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetStatus {
     fn clone(&self) -> Self {
         Self {
             replicas: self.replicas,
-            fully_labeled_replicas: ::core::clone::Clone::clone(
-                &self.fully_labeled_replicas,
-            ),
-            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
-            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
+            fully_labeled_replicas: self.fully_labeled_replicas,
+            ready_replicas: self.ready_replicas,
+            available_replicas: self.available_replicas,
             terminating_replicas: ::core::clone::Clone::clone(
                 &self.terminating_replicas,
             ),
-            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            observed_generation: self.observed_generation,
             conditions: ::core::clone::Clone::clone(&self.conditions),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         self.replicas = source.replicas;
-        ::core::clone::Clone::clone_from(
-            &mut self.fully_labeled_replicas,
-            &source.fully_labeled_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.ready_replicas,
-            &source.ready_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.available_replicas,
-            &source.available_replicas,
-        );
+        self.fully_labeled_replicas = source.fully_labeled_replicas;
+        self.ready_replicas = source.ready_replicas;
+        self.available_replicas = source.available_replicas;
         ::core::clone::Clone::clone_from(
             &mut self.terminating_replicas,
             &source.terminating_replicas,
         );
-        ::core::clone::Clone::clone_from(
-            &mut self.observed_generation,
-            &source.observed_generation,
-        );
+        self.observed_generation = source.observed_generation;
         ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
     }
 }
@@ -624,7 +587,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetSpec {
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
+            min_ready_seconds: self.min_ready_seconds,
             persistent_volume_claim_retention_policy: ::core::clone::Clone::clone(
                 &self.persistent_volume_claim_retention_policy,
             ),
@@ -653,10 +616,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetSpec {
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        ::core::clone::Clone::clone_from(
-            &mut self.min_ready_seconds,
-            &source.min_ready_seconds,
-        );
+        self.min_ready_seconds = source.min_ready_seconds;
         ::core::clone::Clone::clone_from(
             &mut self.persistent_volume_claim_retention_policy,
             &source.persistent_volume_claim_retention_policy,
@@ -668,11 +628,11 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetStatus {
     #[inline]
     fn clone(&self) -> Self {
         Self {
-            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            observed_generation: self.observed_generation,
             replicas: self.replicas,
-            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
-            current_replicas: ::core::clone::Clone::clone(&self.current_replicas),
-            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
+            ready_replicas: self.ready_replicas,
+            current_replicas: self.current_replicas,
+            updated_replicas: self.updated_replicas,
             current_revision: ::core::clone::Clone::clone(&self.current_revision),
             update_revision: ::core::clone::Clone::clone(&self.update_revision),
             collision_count: ::core::clone::Clone::clone(&self.collision_count),
@@ -682,23 +642,11 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetStatus {
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        ::core::clone::Clone::clone_from(
-            &mut self.observed_generation,
-            &source.observed_generation,
-        );
+        self.observed_generation = source.observed_generation;
         self.replicas = source.replicas;
-        ::core::clone::Clone::clone_from(
-            &mut self.ready_replicas,
-            &source.ready_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.current_replicas,
-            &source.current_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.updated_replicas,
-            &source.updated_replicas,
-        );
+        self.ready_replicas = source.ready_replicas;
+        self.current_replicas = source.current_replicas;
+        self.updated_replicas = source.updated_replicas;
         ::core::clone::Clone::clone_from(
             &mut self.current_revision,
             &source.current_revision,

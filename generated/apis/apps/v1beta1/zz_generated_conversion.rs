@@ -138,14 +138,8 @@ pub fn auto_convert_v1beta1_deployment_condition_to_apps_deployment_condition(
     };
     out.last_update_time = ::core::clone::Clone::clone(&input.last_update_time);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = match &input.reason {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.message = match &input.message {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta1::DeploymentCondition` to `crate::apps::DeploymentCondition`.
@@ -172,16 +166,8 @@ pub fn auto_convert_apps_deployment_condition_to_v1beta1_deployment_condition(
     };
     out.last_update_time = ::core::clone::Clone::clone(&input.last_update_time);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
-    };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta1::DeploymentCondition`.
@@ -264,17 +250,11 @@ pub fn auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(
         }
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.min_ready_seconds = match &input.min_ready_seconds {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.min_ready_seconds = input.min_ready_seconds;
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.paused = match &input.paused {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.paused = input.paused;
     out.rollback_to = match &input.rollback_to {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -319,11 +299,11 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(
             )?,
         )
     };
-    out.min_ready_seconds = ::core::option::Option::Some(input.min_ready_seconds);
+    out.min_ready_seconds = input.min_ready_seconds;
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.paused = ::core::option::Option::Some(input.paused);
+    out.paused = input.paused;
     out.rollback_to = match &input.rollback_to {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -352,30 +332,12 @@ pub fn auto_convert_v1beta1_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1beta1::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.observed_generation = match &input.observed_generation {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.replicas = match &input.replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.updated_replicas = match &input.updated_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.ready_replicas = match &input.ready_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.available_replicas = match &input.available_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.unavailable_replicas = match &input.unavailable_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.observed_generation = input.observed_generation;
+    out.replicas = input.replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.ready_replicas = input.ready_replicas;
+    out.available_replicas = input.available_replicas;
+    out.unavailable_replicas = input.unavailable_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
@@ -405,12 +367,12 @@ pub fn auto_convert_apps_deployment_status_to_v1beta1_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1beta1::types::DeploymentStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.observed_generation = ::core::option::Option::Some(input.observed_generation);
-    out.replicas = ::core::option::Option::Some(input.replicas);
-    out.updated_replicas = ::core::option::Option::Some(input.updated_replicas);
-    out.ready_replicas = ::core::option::Option::Some(input.ready_replicas);
-    out.available_replicas = ::core::option::Option::Some(input.available_replicas);
-    out.unavailable_replicas = ::core::option::Option::Some(input.unavailable_replicas);
+    out.observed_generation = input.observed_generation;
+    out.replicas = input.replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.ready_replicas = input.ready_replicas;
+    out.available_replicas = input.available_replicas;
+    out.unavailable_replicas = input.unavailable_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
     out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
@@ -443,10 +405,7 @@ pub fn auto_convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1beta1::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = match &input.type_ {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -472,11 +431,7 @@ pub fn auto_convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1beta1::types::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -502,10 +457,7 @@ pub fn auto_convert_v1beta1_rollback_config_to_apps_rollback_config(
     input: &crate::apps::v1beta1::types::RollbackConfig,
     out: &mut crate::apps::types::RollbackConfig,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.revision = match &input.revision {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.revision = input.revision;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta1::RollbackConfig` to `crate::apps::RollbackConfig`.
@@ -520,7 +472,7 @@ pub fn auto_convert_apps_rollback_config_to_v1beta1_rollback_config(
     input: &crate::apps::types::RollbackConfig,
     out: &mut crate::apps::v1beta1::types::RollbackConfig,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.revision = ::core::option::Option::Some(input.revision);
+    out.revision = input.revision;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::RollbackConfig` to `crate::apps::v1beta1::RollbackConfig`.
@@ -690,14 +642,8 @@ pub fn auto_convert_v1beta1_stateful_set_condition_to_apps_stateful_set_conditio
         ::core::option::Option::None => ::core::default::Default::default(),
     };
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = match &input.reason {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.message = match &input.message {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta1::StatefulSetCondition` to `crate::apps::StatefulSetCondition`.
@@ -726,16 +672,8 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1beta1_stateful_set_conditio
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
     };
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
-    };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1beta1::StatefulSetCondition`.
@@ -836,14 +774,8 @@ pub fn auto_convert_v1beta1_stateful_set_persistent_volume_claim_retention_polic
     input: &crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.when_deleted = match &input.when_deleted {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.when_scaled = match &input.when_scaled {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
+    out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy`.
@@ -861,16 +793,8 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.when_deleted = if ::runtime::conversion::is_zero(&input.when_deleted) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.when_deleted))
-    };
-    out.when_scaled = if ::runtime::conversion::is_zero(&input.when_scaled) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.when_scaled))
-    };
+    out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
+    out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy`.
@@ -905,10 +829,9 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.pod_management_policy = match &input.pod_management_policy {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.pod_management_policy = ::core::clone::Clone::clone(
+        &input.pod_management_policy,
+    );
     out.update_strategy = match &input.update_strategy {
         ::core::option::Option::Some(v0) => {
             ::runtime::conversion::convert_with(
@@ -921,10 +844,7 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.min_ready_seconds = match &input.min_ready_seconds {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.min_ready_seconds = input.min_ready_seconds;
     out.persistent_volume_claim_retention_policy = match &input
         .persistent_volume_claim_retention_policy
     {
@@ -983,15 +903,9 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.service_name))
     };
-    out.pod_management_policy = if ::runtime::conversion::is_zero(
+    out.pod_management_policy = ::core::clone::Clone::clone(
         &input.pod_management_policy,
-    ) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.pod_management_policy),
-        )
-    };
+    );
     out.update_strategy = if ::runtime::conversion::is_zero(&input.update_strategy) {
         ::core::option::Option::None
     } else {
@@ -1005,7 +919,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.min_ready_seconds = ::core::option::Option::Some(input.min_ready_seconds);
+    out.min_ready_seconds = input.min_ready_seconds;
     out.persistent_volume_claim_retention_policy = match &input
         .persistent_volume_claim_retention_policy
     {
@@ -1046,26 +960,11 @@ pub fn auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = input.replicas;
-    out.ready_replicas = match &input.ready_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.current_replicas = match &input.current_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.updated_replicas = match &input.updated_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.current_revision = match &input.current_revision {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.update_revision = match &input.update_revision {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.ready_replicas = input.ready_replicas;
+    out.current_replicas = input.current_replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.current_revision = ::core::clone::Clone::clone(&input.current_revision);
+    out.update_revision = ::core::clone::Clone::clone(&input.update_revision);
     out.collision_count = ::core::clone::Clone::clone(&input.collision_count);
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
@@ -1100,21 +999,11 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = input.replicas;
-    out.ready_replicas = ::core::option::Option::Some(input.ready_replicas);
-    out.current_replicas = ::core::option::Option::Some(input.current_replicas);
-    out.updated_replicas = ::core::option::Option::Some(input.updated_replicas);
-    out.current_revision = if ::runtime::conversion::is_zero(&input.current_revision) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.current_revision),
-        )
-    };
-    out.update_revision = if ::runtime::conversion::is_zero(&input.update_revision) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.update_revision))
-    };
+    out.ready_replicas = input.ready_replicas;
+    out.current_replicas = input.current_replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.current_revision = ::core::clone::Clone::clone(&input.current_revision);
+    out.update_revision = ::core::clone::Clone::clone(&input.update_revision);
     out.collision_count = ::core::clone::Clone::clone(&input.collision_count);
     out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
@@ -1147,10 +1036,7 @@ pub fn auto_convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_up
     input: &crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = match &input.type_ {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -1179,11 +1065,7 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_up
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(

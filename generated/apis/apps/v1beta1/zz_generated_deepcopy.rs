@@ -146,11 +146,11 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentSpec {
             selector: ::core::clone::Clone::clone(&self.selector),
             template: ::core::clone::Clone::clone(&self.template),
             strategy: ::core::clone::Clone::clone(&self.strategy),
-            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
+            min_ready_seconds: self.min_ready_seconds,
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            paused: ::core::clone::Clone::clone(&self.paused),
+            paused: self.paused,
             rollback_to: ::core::clone::Clone::clone(&self.rollback_to),
             progress_deadline_seconds: ::core::clone::Clone::clone(
                 &self.progress_deadline_seconds,
@@ -163,15 +163,12 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentSpec {
         ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
         ::core::clone::Clone::clone_from(&mut self.strategy, &source.strategy);
-        ::core::clone::Clone::clone_from(
-            &mut self.min_ready_seconds,
-            &source.min_ready_seconds,
-        );
+        self.min_ready_seconds = source.min_ready_seconds;
         ::core::clone::Clone::clone_from(
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        ::core::clone::Clone::clone_from(&mut self.paused, &source.paused);
+        self.paused = source.paused;
         ::core::clone::Clone::clone_from(&mut self.rollback_to, &source.rollback_to);
         ::core::clone::Clone::clone_from(
             &mut self.progress_deadline_seconds,
@@ -183,14 +180,12 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentStatus {
     #[inline]
     fn clone(&self) -> Self {
         Self {
-            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
-            replicas: ::core::clone::Clone::clone(&self.replicas),
-            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
-            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
-            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
-            unavailable_replicas: ::core::clone::Clone::clone(
-                &self.unavailable_replicas,
-            ),
+            observed_generation: self.observed_generation,
+            replicas: self.replicas,
+            updated_replicas: self.updated_replicas,
+            ready_replicas: self.ready_replicas,
+            available_replicas: self.available_replicas,
+            unavailable_replicas: self.unavailable_replicas,
             terminating_replicas: ::core::clone::Clone::clone(
                 &self.terminating_replicas,
             ),
@@ -200,27 +195,12 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentStatus {
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        ::core::clone::Clone::clone_from(
-            &mut self.observed_generation,
-            &source.observed_generation,
-        );
-        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
-        ::core::clone::Clone::clone_from(
-            &mut self.updated_replicas,
-            &source.updated_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.ready_replicas,
-            &source.ready_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.available_replicas,
-            &source.available_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.unavailable_replicas,
-            &source.unavailable_replicas,
-        );
+        self.observed_generation = source.observed_generation;
+        self.replicas = source.replicas;
+        self.updated_replicas = source.updated_replicas;
+        self.ready_replicas = source.ready_replicas;
+        self.available_replicas = source.available_replicas;
+        self.unavailable_replicas = source.unavailable_replicas;
         ::core::clone::Clone::clone_from(
             &mut self.terminating_replicas,
             &source.terminating_replicas,
@@ -252,13 +232,11 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentStrategy {
 impl ::core::clone::Clone for crate::apps::v1beta1::types::RollbackConfig {
     #[inline]
     fn clone(&self) -> Self {
-        Self {
-            revision: ::core::clone::Clone::clone(&self.revision),
-        }
+        Self { revision: self.revision }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        ::core::clone::Clone::clone_from(&mut self.revision, &source.revision);
+        self.revision = source.revision;
     }
 }
 impl ::core::clone::Clone for crate::apps::v1beta1::types::RollingUpdateDeployment {
@@ -458,7 +436,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetSpec {
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
+            min_ready_seconds: self.min_ready_seconds,
             persistent_volume_claim_retention_policy: ::core::clone::Clone::clone(
                 &self.persistent_volume_claim_retention_policy,
             ),
@@ -487,10 +465,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetSpec {
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        ::core::clone::Clone::clone_from(
-            &mut self.min_ready_seconds,
-            &source.min_ready_seconds,
-        );
+        self.min_ready_seconds = source.min_ready_seconds;
         ::core::clone::Clone::clone_from(
             &mut self.persistent_volume_claim_retention_policy,
             &source.persistent_volume_claim_retention_policy,
@@ -504,9 +479,9 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetStatus {
         Self {
             observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
             replicas: self.replicas,
-            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
-            current_replicas: ::core::clone::Clone::clone(&self.current_replicas),
-            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
+            ready_replicas: self.ready_replicas,
+            current_replicas: self.current_replicas,
+            updated_replicas: self.updated_replicas,
             current_revision: ::core::clone::Clone::clone(&self.current_revision),
             update_revision: ::core::clone::Clone::clone(&self.update_revision),
             collision_count: ::core::clone::Clone::clone(&self.collision_count),
@@ -521,18 +496,9 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetStatus {
             &source.observed_generation,
         );
         self.replicas = source.replicas;
-        ::core::clone::Clone::clone_from(
-            &mut self.ready_replicas,
-            &source.ready_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.current_replicas,
-            &source.current_replicas,
-        );
-        ::core::clone::Clone::clone_from(
-            &mut self.updated_replicas,
-            &source.updated_replicas,
-        );
+        self.ready_replicas = source.ready_replicas;
+        self.current_replicas = source.current_replicas;
+        self.updated_replicas = source.updated_replicas;
         ::core::clone::Clone::clone_from(
             &mut self.current_revision,
             &source.current_revision,

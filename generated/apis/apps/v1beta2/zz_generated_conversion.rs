@@ -148,14 +148,8 @@ pub fn auto_convert_v1beta2_deployment_condition_to_apps_deployment_condition(
     };
     out.last_update_time = ::core::clone::Clone::clone(&input.last_update_time);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = match &input.reason {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.message = match &input.message {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta2::DeploymentCondition` to `crate::apps::DeploymentCondition`.
@@ -182,16 +176,8 @@ pub fn auto_convert_apps_deployment_condition_to_v1beta2_deployment_condition(
     };
     out.last_update_time = ::core::clone::Clone::clone(&input.last_update_time);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
-    };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta2::DeploymentCondition`.
@@ -278,17 +264,11 @@ pub fn auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(
         }
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.min_ready_seconds = match &input.min_ready_seconds {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.min_ready_seconds = input.min_ready_seconds;
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.paused = match &input.paused {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.paused = input.paused;
     out.progress_deadline_seconds = ::core::clone::Clone::clone(
         &input.progress_deadline_seconds,
     );
@@ -325,11 +305,11 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta2_deployment_spec(
             )?,
         )
     };
-    out.min_ready_seconds = ::core::option::Option::Some(input.min_ready_seconds);
+    out.min_ready_seconds = input.min_ready_seconds;
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.paused = ::core::option::Option::Some(input.paused);
+    out.paused = input.paused;
     out.progress_deadline_seconds = ::core::clone::Clone::clone(
         &input.progress_deadline_seconds,
     );
@@ -340,30 +320,12 @@ pub fn auto_convert_v1beta2_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1beta2::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.observed_generation = match &input.observed_generation {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.replicas = match &input.replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.updated_replicas = match &input.updated_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.ready_replicas = match &input.ready_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.available_replicas = match &input.available_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.unavailable_replicas = match &input.unavailable_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.observed_generation = input.observed_generation;
+    out.replicas = input.replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.ready_replicas = input.ready_replicas;
+    out.available_replicas = input.available_replicas;
+    out.unavailable_replicas = input.unavailable_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
@@ -393,12 +355,12 @@ pub fn auto_convert_apps_deployment_status_to_v1beta2_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1beta2::types::DeploymentStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.observed_generation = ::core::option::Option::Some(input.observed_generation);
-    out.replicas = ::core::option::Option::Some(input.replicas);
-    out.updated_replicas = ::core::option::Option::Some(input.updated_replicas);
-    out.ready_replicas = ::core::option::Option::Some(input.ready_replicas);
-    out.available_replicas = ::core::option::Option::Some(input.available_replicas);
-    out.unavailable_replicas = ::core::option::Option::Some(input.unavailable_replicas);
+    out.observed_generation = input.observed_generation;
+    out.replicas = input.replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.ready_replicas = input.ready_replicas;
+    out.available_replicas = input.available_replicas;
+    out.unavailable_replicas = input.unavailable_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
     out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
@@ -431,10 +393,7 @@ pub fn auto_convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1beta2::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = match &input.type_ {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -460,11 +419,7 @@ pub fn auto_convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1beta2::types::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -556,14 +511,8 @@ pub fn auto_convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(
         ::core::option::Option::None => ::core::default::Default::default(),
     };
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = match &input.reason {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.message = match &input.message {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetCondition` to `crate::apps::ReplicaSetCondition`.
@@ -589,16 +538,8 @@ pub fn auto_convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
     };
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
-    };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::ReplicaSetCondition` to `crate::apps::v1beta2::ReplicaSetCondition`.
@@ -667,10 +608,7 @@ pub fn auto_convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.min_ready_seconds = match &input.min_ready_seconds {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.min_ready_seconds = input.min_ready_seconds;
     out.selector = if ::runtime::conversion::is_zero(&input.selector) {
         ::core::option::Option::None
     } else {
@@ -700,7 +638,7 @@ pub fn auto_convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
     out: &mut crate::apps::v1beta2::types::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
-    out.min_ready_seconds = ::core::option::Option::Some(input.min_ready_seconds);
+    out.min_ready_seconds = input.min_ready_seconds;
     out.selector = match &input.selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -730,23 +668,11 @@ pub fn auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(
     out: &mut crate::apps::types::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.replicas = input.replicas;
-    out.fully_labeled_replicas = match &input.fully_labeled_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.ready_replicas = match &input.ready_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.available_replicas = match &input.available_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.fully_labeled_replicas = input.fully_labeled_replicas;
+    out.ready_replicas = input.ready_replicas;
+    out.available_replicas = input.available_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
-    out.observed_generation = match &input.observed_generation {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.observed_generation = input.observed_generation;
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
@@ -775,13 +701,11 @@ pub fn auto_convert_apps_replica_set_status_to_v1beta2_replica_set_status(
     out: &mut crate::apps::v1beta2::types::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.replicas = input.replicas;
-    out.fully_labeled_replicas = ::core::option::Option::Some(
-        input.fully_labeled_replicas,
-    );
-    out.ready_replicas = ::core::option::Option::Some(input.ready_replicas);
-    out.available_replicas = ::core::option::Option::Some(input.available_replicas);
+    out.fully_labeled_replicas = input.fully_labeled_replicas;
+    out.ready_replicas = input.ready_replicas;
+    out.available_replicas = input.available_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
-    out.observed_generation = ::core::option::Option::Some(input.observed_generation);
+    out.observed_generation = input.observed_generation;
     out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
@@ -967,14 +891,8 @@ pub fn auto_convert_v1beta2_stateful_set_condition_to_apps_stateful_set_conditio
         ::core::option::Option::None => ::core::default::Default::default(),
     };
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = match &input.reason {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.message = match &input.message {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta2::StatefulSetCondition` to `crate::apps::StatefulSetCondition`.
@@ -1003,16 +921,8 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1beta2_stateful_set_conditio
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
     };
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
-    };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1beta2::StatefulSetCondition`.
@@ -1113,14 +1023,8 @@ pub fn auto_convert_v1beta2_stateful_set_persistent_volume_claim_retention_polic
     input: &crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.when_deleted = match &input.when_deleted {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.when_scaled = match &input.when_scaled {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
+    out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy`.
@@ -1138,16 +1042,8 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.when_deleted = if ::runtime::conversion::is_zero(&input.when_deleted) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.when_deleted))
-    };
-    out.when_scaled = if ::runtime::conversion::is_zero(&input.when_scaled) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.when_scaled))
-    };
+    out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
+    out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy`.
@@ -1186,10 +1082,9 @@ pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.pod_management_policy = match &input.pod_management_policy {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.pod_management_policy = ::core::clone::Clone::clone(
+        &input.pod_management_policy,
+    );
     out.update_strategy = match &input.update_strategy {
         ::core::option::Option::Some(v0) => {
             ::runtime::conversion::convert_with(
@@ -1202,10 +1097,7 @@ pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.min_ready_seconds = match &input.min_ready_seconds {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.min_ready_seconds = input.min_ready_seconds;
     out.persistent_volume_claim_retention_policy = match &input
         .persistent_volume_claim_retention_policy
     {
@@ -1267,15 +1159,9 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.service_name))
     };
-    out.pod_management_policy = if ::runtime::conversion::is_zero(
+    out.pod_management_policy = ::core::clone::Clone::clone(
         &input.pod_management_policy,
-    ) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.pod_management_policy),
-        )
-    };
+    );
     out.update_strategy = if ::runtime::conversion::is_zero(&input.update_strategy) {
         ::core::option::Option::None
     } else {
@@ -1289,7 +1175,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
     out.revision_history_limit = ::core::clone::Clone::clone(
         &input.revision_history_limit,
     );
-    out.min_ready_seconds = ::core::option::Option::Some(input.min_ready_seconds);
+    out.min_ready_seconds = input.min_ready_seconds;
     out.persistent_volume_claim_retention_policy = match &input
         .persistent_volume_claim_retention_policy
     {
@@ -1328,28 +1214,13 @@ pub fn auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
     input: &crate::apps::v1beta2::types::StatefulSetStatus,
     out: &mut crate::apps::types::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
+    out.observed_generation = ::core::option::Option::Some(input.observed_generation);
     out.replicas = input.replicas;
-    out.ready_replicas = match &input.ready_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.current_replicas = match &input.current_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.updated_replicas = match &input.updated_replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.current_revision = match &input.current_revision {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.update_revision = match &input.update_revision {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.ready_replicas = input.ready_replicas;
+    out.current_replicas = input.current_replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.current_revision = ::core::clone::Clone::clone(&input.current_revision);
+    out.update_revision = ::core::clone::Clone::clone(&input.update_revision);
     out.collision_count = ::core::clone::Clone::clone(&input.collision_count);
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
@@ -1382,23 +1253,16 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
     input: &crate::apps::types::StatefulSetStatus,
     out: &mut crate::apps::v1beta2::types::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
+    out.observed_generation = match &input.observed_generation {
+        ::core::option::Option::Some(v0) => *v0,
+        ::core::option::Option::None => ::core::default::Default::default(),
+    };
     out.replicas = input.replicas;
-    out.ready_replicas = ::core::option::Option::Some(input.ready_replicas);
-    out.current_replicas = ::core::option::Option::Some(input.current_replicas);
-    out.updated_replicas = ::core::option::Option::Some(input.updated_replicas);
-    out.current_revision = if ::runtime::conversion::is_zero(&input.current_revision) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.current_revision),
-        )
-    };
-    out.update_revision = if ::runtime::conversion::is_zero(&input.update_revision) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.update_revision))
-    };
+    out.ready_replicas = input.ready_replicas;
+    out.current_replicas = input.current_replicas;
+    out.updated_replicas = input.updated_replicas;
+    out.current_revision = ::core::clone::Clone::clone(&input.current_revision);
+    out.update_revision = ::core::clone::Clone::clone(&input.update_revision);
     out.collision_count = ::core::clone::Clone::clone(&input.collision_count);
     out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
@@ -1431,10 +1295,7 @@ pub fn auto_convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_up
     input: &crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = match &input.type_ {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
@@ -1463,11 +1324,7 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_up
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
-    };
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(

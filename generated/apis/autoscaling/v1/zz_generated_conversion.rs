@@ -105,10 +105,7 @@ pub fn auto_convert_v1_scale_spec_to_autoscaling_scale_spec(
     input: &crate::autoscaling::v1::types::ScaleSpec,
     out: &mut crate::autoscaling::types::ScaleSpec,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.replicas = match &input.replicas {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.replicas = input.replicas;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::autoscaling::v1::ScaleSpec` to `crate::autoscaling::ScaleSpec`.
@@ -123,7 +120,7 @@ pub fn auto_convert_autoscaling_scale_spec_to_v1_scale_spec(
     input: &crate::autoscaling::types::ScaleSpec,
     out: &mut crate::autoscaling::v1::types::ScaleSpec,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.replicas = ::core::option::Option::Some(input.replicas);
+    out.replicas = input.replicas;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::autoscaling::ScaleSpec` to `crate::autoscaling::v1::ScaleSpec`.
@@ -139,10 +136,7 @@ pub fn auto_convert_v1_scale_status_to_autoscaling_scale_status(
     out: &mut crate::autoscaling::types::ScaleStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.replicas = input.replicas;
-    out.selector = match &input.selector {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.selector = ::core::clone::Clone::clone(&input.selector);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::autoscaling::v1::ScaleStatus` to `crate::autoscaling::ScaleStatus`.
@@ -158,11 +152,7 @@ pub fn auto_convert_autoscaling_scale_status_to_v1_scale_status(
     out: &mut crate::autoscaling::v1::types::ScaleStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.replicas = input.replicas;
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
-    };
+    out.selector = ::core::clone::Clone::clone(&input.selector);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::autoscaling::ScaleStatus` to `crate::autoscaling::v1::ScaleStatus`.

@@ -73,13 +73,11 @@ impl ::runtime::Object for crate::autoscaling::v1::types::Scale {
 impl ::core::clone::Clone for crate::autoscaling::v1::types::ScaleSpec {
     #[inline]
     fn clone(&self) -> Self {
-        Self {
-            replicas: ::core::clone::Clone::clone(&self.replicas),
-        }
+        Self { replicas: self.replicas }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
+        self.replicas = source.replicas;
     }
 }
 impl ::core::clone::Clone for crate::autoscaling::v1::types::ScaleStatus {

@@ -34,9 +34,5 @@ pub fn set_object_defaults_scale(obj: &mut crate::autoscaling::v1::types::Scale)
 }
 /// Applies every default of `ScaleSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_scale_spec(
-    obj: &mut crate::autoscaling::v1::types::ScaleSpec,
-) {
-    if obj.replicas.is_none() {
-        obj.replicas = ::core::option::Option::Some(0);
-    }
-}
+    _obj: &mut crate::autoscaling::v1::types::ScaleSpec,
+) {}

@@ -208,10 +208,7 @@ pub fn auto_convert_v1_container_to_core_container(
     out: &mut crate::core::types::Container,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
-    out.image = match &input.image {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.image = ::core::clone::Clone::clone(&input.image);
     out.command = match &input.command {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -220,10 +217,7 @@ pub fn auto_convert_v1_container_to_core_container(
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.working_dir = match &input.working_dir {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.working_dir = ::core::clone::Clone::clone(&input.working_dir);
     out.ports = match &input.ports {
         ::core::option::Option::Some(v0) => {
             v0.iter()
@@ -259,18 +253,13 @@ pub fn auto_convert_v1_container_to_core_container(
         }
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.termination_message_path = match &input.termination_message_path {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.termination_message_policy = match &input.termination_message_policy {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.image_pull_policy = match &input.image_pull_policy {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.termination_message_path = ::core::clone::Clone::clone(
+        &input.termination_message_path,
+    );
+    out.termination_message_policy = ::core::clone::Clone::clone(
+        &input.termination_message_policy,
+    );
+    out.image_pull_policy = ::core::clone::Clone::clone(&input.image_pull_policy);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::Container` to `crate::core::Container`.
@@ -286,11 +275,7 @@ pub fn auto_convert_core_container_to_v1_container(
     out: &mut crate::core::v1::types::Container,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
-    out.image = if ::runtime::conversion::is_zero(&input.image) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.image))
-    };
+    out.image = ::core::clone::Clone::clone(&input.image);
     out.command = if ::runtime::conversion::is_zero(&input.command) {
         ::core::option::Option::None
     } else {
@@ -301,11 +286,7 @@ pub fn auto_convert_core_container_to_v1_container(
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.args))
     };
-    out.working_dir = if ::runtime::conversion::is_zero(&input.working_dir) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.working_dir))
-    };
+    out.working_dir = ::core::clone::Clone::clone(&input.working_dir);
     out.ports = if ::runtime::conversion::is_zero(&input.ports) {
         ::core::option::Option::None
     } else {
@@ -348,31 +329,13 @@ pub fn auto_convert_core_container_to_v1_container(
             )?,
         )
     };
-    out.termination_message_path = if ::runtime::conversion::is_zero(
+    out.termination_message_path = ::core::clone::Clone::clone(
         &input.termination_message_path,
-    ) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.termination_message_path),
-        )
-    };
-    out.termination_message_policy = if ::runtime::conversion::is_zero(
+    );
+    out.termination_message_policy = ::core::clone::Clone::clone(
         &input.termination_message_policy,
-    ) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.termination_message_policy),
-        )
-    };
-    out.image_pull_policy = if ::runtime::conversion::is_zero(&input.image_pull_policy) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.image_pull_policy),
-        )
-    };
+    );
+    out.image_pull_policy = ::core::clone::Clone::clone(&input.image_pull_policy);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::Container` to `crate::core::v1::Container`.
@@ -387,23 +350,11 @@ pub fn auto_convert_v1_container_port_to_core_container_port(
     input: &crate::core::v1::types::ContainerPort,
     out: &mut crate::core::types::ContainerPort,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.name = match &input.name {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.host_port = match &input.host_port {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.name = ::core::clone::Clone::clone(&input.name);
+    out.host_port = input.host_port;
     out.container_port = input.container_port;
-    out.protocol = match &input.protocol {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.host_ip = match &input.host_ip {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.protocol = ::core::clone::Clone::clone(&input.protocol);
+    out.host_ip = ::core::clone::Clone::clone(&input.host_ip);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::ContainerPort` to `crate::core::ContainerPort`.
@@ -418,23 +369,11 @@ pub fn auto_convert_core_container_port_to_v1_container_port(
     input: &crate::core::types::ContainerPort,
     out: &mut crate::core::v1::types::ContainerPort,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.name = if ::runtime::conversion::is_zero(&input.name) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.name))
-    };
-    out.host_port = ::core::option::Option::Some(input.host_port);
+    out.name = ::core::clone::Clone::clone(&input.name);
+    out.host_port = input.host_port;
     out.container_port = input.container_port;
-    out.protocol = if ::runtime::conversion::is_zero(&input.protocol) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.protocol))
-    };
-    out.host_ip = if ::runtime::conversion::is_zero(&input.host_ip) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.host_ip))
-    };
+    out.protocol = ::core::clone::Clone::clone(&input.protocol);
+    out.host_ip = ::core::clone::Clone::clone(&input.host_ip);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::ContainerPort` to `crate::core::v1::ContainerPort`.
@@ -450,10 +389,7 @@ pub fn auto_convert_v1_env_var_to_core_env_var(
     out: &mut crate::core::types::EnvVar,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
-    out.value = match &input.value {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.value = ::core::clone::Clone::clone(&input.value);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::EnvVar` to `crate::core::EnvVar`.
@@ -469,11 +405,7 @@ pub fn auto_convert_core_env_var_to_v1_env_var(
     out: &mut crate::core::v1::types::EnvVar,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
-    out.value = if ::runtime::conversion::is_zero(&input.value) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.value))
-    };
+    out.value = ::core::clone::Clone::clone(&input.value);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::EnvVar` to `crate::core::v1::EnvVar`.
@@ -488,10 +420,7 @@ pub fn auto_convert_v1_local_object_reference_to_core_local_object_reference(
     input: &crate::core::v1::types::LocalObjectReference,
     out: &mut crate::core::types::LocalObjectReference,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.name = match &input.name {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.name = ::core::clone::Clone::clone(&input.name);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::LocalObjectReference` to `crate::core::LocalObjectReference`.
@@ -506,11 +435,7 @@ pub fn auto_convert_core_local_object_reference_to_v1_local_object_reference(
     input: &crate::core::types::LocalObjectReference,
     out: &mut crate::core::v1::types::LocalObjectReference,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.name = if ::runtime::conversion::is_zero(&input.name) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.name))
-    };
+    out.name = ::core::clone::Clone::clone(&input.name);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::LocalObjectReference` to `crate::core::v1::LocalObjectReference`.
@@ -680,10 +605,7 @@ pub fn auto_convert_v1_namespace_status_to_core_namespace_status(
     input: &crate::core::v1::types::NamespaceStatus,
     out: &mut crate::core::types::NamespaceStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.phase = match &input.phase {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.phase = ::core::clone::Clone::clone(&input.phase);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::NamespaceStatus` to `crate::core::NamespaceStatus`.
@@ -698,11 +620,7 @@ pub fn auto_convert_core_namespace_status_to_v1_namespace_status(
     input: &crate::core::types::NamespaceStatus,
     out: &mut crate::core::v1::types::NamespaceStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.phase = if ::runtime::conversion::is_zero(&input.phase) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.phase))
-    };
+    out.phase = ::core::clone::Clone::clone(&input.phase);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::NamespaceStatus` to `crate::core::v1::NamespaceStatus`.
@@ -786,21 +704,12 @@ pub fn auto_convert_v1_pod_condition_to_core_pod_condition(
     out: &mut crate::core::types::PodCondition,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
-    out.observed_generation = match &input.observed_generation {
-        ::core::option::Option::Some(v0) => *v0,
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.observed_generation = input.observed_generation;
     out.status = ::core::clone::Clone::clone(&input.status);
     out.last_probe_time = ::core::clone::Clone::clone(&input.last_probe_time);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = match &input.reason {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.message = match &input.message {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::PodCondition` to `crate::core::PodCondition`.
@@ -816,20 +725,12 @@ pub fn auto_convert_core_pod_condition_to_v1_pod_condition(
     out: &mut crate::core::v1::types::PodCondition,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
-    out.observed_generation = ::core::option::Option::Some(input.observed_generation);
+    out.observed_generation = input.observed_generation;
     out.status = ::core::clone::Clone::clone(&input.status);
     out.last_probe_time = ::core::clone::Clone::clone(&input.last_probe_time);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
-    };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
-    };
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::PodCondition` to `crate::core::v1::PodCondition`.
@@ -947,35 +848,23 @@ pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
             )
         })
         .collect::<::core::result::Result<_, _>>()?;
-    out.restart_policy = match &input.restart_policy {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.restart_policy = ::core::clone::Clone::clone(&input.restart_policy);
     out.termination_grace_period_seconds = ::core::clone::Clone::clone(
         &input.termination_grace_period_seconds,
     );
     out.active_deadline_seconds = ::core::clone::Clone::clone(
         &input.active_deadline_seconds,
     );
-    out.dns_policy = match &input.dns_policy {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.dns_policy = ::core::clone::Clone::clone(&input.dns_policy);
     out.node_selector = match &input.node_selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.service_account_name = match &input.service_account_name {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.service_account_name = ::core::clone::Clone::clone(&input.service_account_name);
     out.automount_service_account_token = ::core::clone::Clone::clone(
         &input.automount_service_account_token,
     );
-    out.node_name = match &input.node_name {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.node_name = ::core::clone::Clone::clone(&input.node_name);
     out.image_pull_secrets = match &input.image_pull_secrets {
         ::core::option::Option::Some(v0) => {
             v0.iter()
@@ -989,14 +878,8 @@ pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
         }
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.scheduler_name = match &input.scheduler_name {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.priority_class_name = match &input.priority_class_name {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.scheduler_name = ::core::clone::Clone::clone(&input.scheduler_name);
+    out.priority_class_name = ::core::clone::Clone::clone(&input.priority_class_name);
     out.priority = ::core::clone::Clone::clone(&input.priority);
     ::core::result::Result::Ok(())
 }
@@ -1031,44 +914,24 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
             )
         })
         .collect::<::core::result::Result<_, _>>()?;
-    out.restart_policy = if ::runtime::conversion::is_zero(&input.restart_policy) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.restart_policy))
-    };
+    out.restart_policy = ::core::clone::Clone::clone(&input.restart_policy);
     out.termination_grace_period_seconds = ::core::clone::Clone::clone(
         &input.termination_grace_period_seconds,
     );
     out.active_deadline_seconds = ::core::clone::Clone::clone(
         &input.active_deadline_seconds,
     );
-    out.dns_policy = if ::runtime::conversion::is_zero(&input.dns_policy) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.dns_policy))
-    };
+    out.dns_policy = ::core::clone::Clone::clone(&input.dns_policy);
     out.node_selector = if ::runtime::conversion::is_zero(&input.node_selector) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.node_selector))
     };
-    out.service_account_name = if ::runtime::conversion::is_zero(
-        &input.service_account_name,
-    ) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.service_account_name),
-        )
-    };
+    out.service_account_name = ::core::clone::Clone::clone(&input.service_account_name);
     out.automount_service_account_token = ::core::clone::Clone::clone(
         &input.automount_service_account_token,
     );
-    out.node_name = if ::runtime::conversion::is_zero(&input.node_name) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.node_name))
-    };
+    out.node_name = ::core::clone::Clone::clone(&input.node_name);
     out.image_pull_secrets = if ::runtime::conversion::is_zero(
         &input.image_pull_secrets,
     ) {
@@ -1087,20 +950,8 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.scheduler_name = if ::runtime::conversion::is_zero(&input.scheduler_name) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.scheduler_name))
-    };
-    out.priority_class_name = if ::runtime::conversion::is_zero(
-        &input.priority_class_name,
-    ) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(
-            ::core::clone::Clone::clone(&input.priority_class_name),
-        )
-    };
+    out.scheduler_name = ::core::clone::Clone::clone(&input.scheduler_name);
+    out.priority_class_name = ::core::clone::Clone::clone(&input.priority_class_name);
     out.priority = ::core::clone::Clone::clone(&input.priority);
     ::core::result::Result::Ok(())
 }
@@ -1109,10 +960,7 @@ pub fn auto_convert_v1_pod_status_to_core_pod_status(
     input: &crate::core::v1::types::PodStatus,
     out: &mut crate::core::types::PodStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.phase = match &input.phase {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.phase = ::core::clone::Clone::clone(&input.phase);
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
@@ -1126,18 +974,9 @@ pub fn auto_convert_v1_pod_status_to_core_pod_status(
         }
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.message = match &input.message {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.reason = match &input.reason {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
-    out.host_ip = match &input.host_ip {
-        ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
-        ::core::option::Option::None => ::core::default::Default::default(),
-    };
+    out.message = ::core::clone::Clone::clone(&input.message);
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.host_ip = ::core::clone::Clone::clone(&input.host_ip);
     out.pod_ips = match &input.pod_ips {
         ::core::option::Option::Some(v0) => {
             v0.iter()
@@ -1159,11 +998,7 @@ pub fn auto_convert_core_pod_status_to_v1_pod_status(
     input: &crate::core::types::PodStatus,
     out: &mut crate::core::v1::types::PodStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.phase = if ::runtime::conversion::is_zero(&input.phase) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.phase))
-    };
+    out.phase = ::core::clone::Clone::clone(&input.phase);
     out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
@@ -1180,21 +1015,9 @@ pub fn auto_convert_core_pod_status_to_v1_pod_status(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
-    };
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
-    };
-    out.host_ip = if ::runtime::conversion::is_zero(&input.host_ip) {
-        ::core::option::Option::None
-    } else {
-        ::core::option::Option::Some(::core::clone::Clone::clone(&input.host_ip))
-    };
+    out.message = ::core::clone::Clone::clone(&input.message);
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.host_ip = ::core::clone::Clone::clone(&input.host_ip);
     out.pod_ips = if ::runtime::conversion::is_zero(&input.pod_ips) {
         ::core::option::Option::None
     } else {

@@ -160,7 +160,7 @@ impl ::core::clone::Clone for crate::core::v1::types::ContainerPort {
     fn clone(&self) -> Self {
         Self {
             name: ::core::clone::Clone::clone(&self.name),
-            host_port: ::core::clone::Clone::clone(&self.host_port),
+            host_port: self.host_port,
             container_port: self.container_port,
             protocol: ::core::clone::Clone::clone(&self.protocol),
             host_ip: ::core::clone::Clone::clone(&self.host_ip),
@@ -169,7 +169,7 @@ impl ::core::clone::Clone for crate::core::v1::types::ContainerPort {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.name, &source.name);
-        ::core::clone::Clone::clone_from(&mut self.host_port, &source.host_port);
+        self.host_port = source.host_port;
         self.container_port = source.container_port;
         ::core::clone::Clone::clone_from(&mut self.protocol, &source.protocol);
         ::core::clone::Clone::clone_from(&mut self.host_ip, &source.host_ip);
@@ -376,7 +376,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodCondition {
     fn clone(&self) -> Self {
         Self {
             type_: ::core::clone::Clone::clone(&self.type_),
-            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            observed_generation: self.observed_generation,
             status: ::core::clone::Clone::clone(&self.status),
             last_probe_time: ::core::clone::Clone::clone(&self.last_probe_time),
             last_transition_time: ::core::clone::Clone::clone(
@@ -389,10 +389,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodCondition {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
-        ::core::clone::Clone::clone_from(
-            &mut self.observed_generation,
-            &source.observed_generation,
-        );
+        self.observed_generation = source.observed_generation;
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
         ::core::clone::Clone::clone_from(
             &mut self.last_probe_time,
@@ -462,11 +459,11 @@ impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
         Self {
             type_meta: ::core::clone::Clone::clone(&self.type_meta),
             container: ::core::clone::Clone::clone(&self.container),
-            follow: ::core::clone::Clone::clone(&self.follow),
-            previous: ::core::clone::Clone::clone(&self.previous),
+            follow: self.follow,
+            previous: self.previous,
             since_seconds: ::core::clone::Clone::clone(&self.since_seconds),
             since_time: ::core::clone::Clone::clone(&self.since_time),
-            timestamps: ::core::clone::Clone::clone(&self.timestamps),
+            timestamps: self.timestamps,
             tail_lines: ::core::clone::Clone::clone(&self.tail_lines),
             limit_bytes: ::core::clone::Clone::clone(&self.limit_bytes),
         }
@@ -475,11 +472,11 @@ impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
         ::core::clone::Clone::clone_from(&mut self.container, &source.container);
-        ::core::clone::Clone::clone_from(&mut self.follow, &source.follow);
-        ::core::clone::Clone::clone_from(&mut self.previous, &source.previous);
+        self.follow = source.follow;
+        self.previous = source.previous;
         ::core::clone::Clone::clone_from(&mut self.since_seconds, &source.since_seconds);
         ::core::clone::Clone::clone_from(&mut self.since_time, &source.since_time);
-        ::core::clone::Clone::clone_from(&mut self.timestamps, &source.timestamps);
+        self.timestamps = source.timestamps;
         ::core::clone::Clone::clone_from(&mut self.tail_lines, &source.tail_lines);
         ::core::clone::Clone::clone_from(&mut self.limit_bytes, &source.limit_bytes);
     }
@@ -528,7 +525,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
                 &self.automount_service_account_token,
             ),
             node_name: ::core::clone::Clone::clone(&self.node_name),
-            host_network: ::core::clone::Clone::clone(&self.host_network),
+            host_network: self.host_network,
             image_pull_secrets: ::core::clone::Clone::clone(&self.image_pull_secrets),
             scheduler_name: ::core::clone::Clone::clone(&self.scheduler_name),
             priority_class_name: ::core::clone::Clone::clone(&self.priority_class_name),
@@ -565,7 +562,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
             &source.automount_service_account_token,
         );
         ::core::clone::Clone::clone_from(&mut self.node_name, &source.node_name);
-        ::core::clone::Clone::clone_from(&mut self.host_network, &source.host_network);
+        self.host_network = source.host_network;
         ::core::clone::Clone::clone_from(
             &mut self.image_pull_secrets,
             &source.image_pull_secrets,

@@ -59,18 +59,14 @@ pub fn set_object_defaults_container(obj: &mut crate::core::v1::types::Container
 pub fn set_object_defaults_container_port(
     obj: &mut crate::core::v1::types::ContainerPort,
 ) {
-    if obj.protocol.is_none() {
-        obj.protocol = ::core::option::Option::Some(::std::string::String::from("TCP"));
+    if ::runtime::conversion::is_zero(&obj.protocol) {
+        obj.protocol = ::std::string::String::from("TCP");
     }
 }
 /// Applies every default of `LocalObjectReference`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_local_object_reference(
-    obj: &mut crate::core::v1::types::LocalObjectReference,
-) {
-    if obj.name.is_none() {
-        obj.name = ::core::option::Option::Some(::std::string::String::from(""));
-    }
-}
+    _obj: &mut crate::core::v1::types::LocalObjectReference,
+) {}
 /// Applies every default of `Namespace`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_namespace(obj: &mut crate::core::v1::types::Namespace) {
     if let ::core::option::Option::Some(v0) = &mut obj.status {
