@@ -44,11 +44,22 @@ impl Call<'_> {
             .filter(|_| self.resource.mapping.namespaced())
     }
 
+    /// Whether the route carries a kind of its own (`/scale` speaks autoscaling/v1 Scale).
+    fn own_kind(&self) -> bool {
+        self.resource.kind.kind != self.resource.mapping.kind
+    }
+
     fn request_version(&self) -> GroupVersion {
+        if self.own_kind() {
+            return self.resource.kind.group_version();
+        }
         GroupVersion::from_static(self.resource.mapping.group, self.resource.mapping.version)
     }
 
     fn storage_version(&self) -> GroupVersion {
+        if self.own_kind() {
+            return self.resource.kind.group_version();
+        }
         self.resource.mapping.storage_group_version()
     }
 
@@ -210,13 +221,14 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let kind = c.resource.kind.clone();
     let versions = &c.server.versions;
     let validation = c.params.field_validation.unwrap_or(FieldValidation::Warn);
+    let schema = c.server.openapi.kind_schema(&kind);
     let mutation = |current: &Value| -> Result<Value, ApiError> {
         let mut before = versions.to_version(current.clone(), &storage, &request)?;
         if let Some(m) = before.as_object_mut() {
             m.insert("apiVersion".into(), json!(request.api_version()));
             m.insert("kind".into(), json!(kind.kind));
         }
-        let after = patch.apply(&before)?;
+        let after = patch.apply(&before, schema.as_ref().map(|(d, n)| (*d, n.as_str())))?;
         Ok(versions.to_storage(&after, &kind, &storage, validation)?.object)
     };
     let patched = patcher

@@ -25,10 +25,12 @@ pub mod registry;
 pub mod request;
 pub mod respond;
 pub mod rest;
+pub mod scale;
 pub mod selector;
 pub mod server;
 pub mod status;
 pub mod storage;
+pub mod strategic;
 pub mod watch;
 
 pub use server::{Config, Server};

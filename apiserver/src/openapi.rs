@@ -56,6 +56,19 @@ impl Documents {
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.docs.get(key)
     }
+
+    /// The document of `gvk`'s group-version and the name of the kind's schema in it (what a
+    /// strategic merge patch walks).
+    pub fn kind_schema(&self, gvk: &runtime::GroupVersionKind) -> Option<(&Value, String)> {
+        let key = if gvk.group.is_empty() {
+            format!("api/{}", gvk.version)
+        } else {
+            format!("apis/{}/{}", gvk.group, gvk.version)
+        };
+        let doc = self.docs.get(&key)?;
+        let name = schema_of(doc, &gvk.group, &gvk.version, &gvk.kind)?;
+        Some((doc, name))
+    }
 }
 
 fn hash(doc: &Value) -> String {
@@ -204,6 +217,7 @@ fn paths(doc: &Value, key: &str, installed: &Installed) -> Map<String, Value> {
                     op["requestBody"] = json!({"content": {
                         "application/json-patch+json": {"schema": {"type": "object"}},
                         "application/merge-patch+json": {"schema": {"type": "object"}},
+                        "application/strategic-merge-patch+json": {"schema": {"type": "object"}},
                     }, "required": true});
                 }
                 let entry = paths.entry(a.path.clone()).or_insert_with(|| json!({}));

@@ -1,6 +1,7 @@
 //! Patches (`PATCH` bodies by content type): JSON patch (RFC 6902) and merge patch (RFC 7386)
-//! through the json-patch crate. Strategic merge and server-side apply are driven by the schema's
-//! patch metadata and are not served yet: they answer 415 with what is accepted.
+//! through the json-patch crate, and strategic merge patch (`strategic.rs`) driven by the kind's
+//! generated OpenAPI schema. Server-side apply is not served yet: it answers 415 with what is
+//! accepted.
 
 use json_patch::{Patch as JsonPatch, merge};
 use serde_json::Value;
@@ -13,6 +14,8 @@ pub enum Patch {
     Json(JsonPatch),
     /// `application/merge-patch+json`.
     Merge(Value),
+    /// `application/strategic-merge-patch+json`.
+    Strategic(Value),
 }
 
 impl Patch {
@@ -31,19 +34,28 @@ impl Patch {
                     .map_err(|e| ApiError::bad_request(format!("the JSON patch is not a list of operations: {e}")))
             }
             "application/merge-patch+json" => Ok(Patch::Merge(parse("merge patch")?)),
+            "application/strategic-merge-patch+json" => Ok(Patch::Strategic(parse("strategic merge patch")?)),
             other => Err(ApiError::unsupported_media_type(&format!(
-                "{other}; this server accepts application/json-patch+json and application/merge-patch+json patches"
+                "{other}; this server accepts application/json-patch+json, application/merge-patch+json and application/strategic-merge-patch+json patches"
             ))),
         }
     }
 
-    /// The object after the patch.
-    pub fn apply(&self, before: &Value) -> Result<Value, ApiError> {
+    /// The object after the patch; a strategic merge walks `schema` (the kind's OpenAPI document
+    /// and schema name), and without one merges as a merge patch does.
+    pub fn apply(&self, before: &Value, schema: Option<(&Value, &str)>) -> Result<Value, ApiError> {
         let mut after = before.clone();
         match self {
             Patch::Json(p) => json_patch::patch(&mut after, p)
                 .map_err(|e| ApiError::invalid_patch(format!("the JSON patch does not apply: {e}")))?,
             Patch::Merge(p) => merge(&mut after, p),
+            Patch::Strategic(p) => {
+                let doc = schema.map(|(d, _)| d).unwrap_or(&Value::Null);
+                let schemas = crate::strategic::Schemas::new(doc);
+                let root = schema.and_then(|(_, name)| schemas.named(name));
+                after = crate::strategic::apply(before, p, &schemas, root)
+                    .map_err(|e| ApiError::invalid_patch(format!("the strategic merge patch does not apply: {e}")))?;
+            }
         }
         Ok(after)
     }
@@ -62,19 +74,22 @@ mod tests {
             br#"{"metadata":{"labels":{"x":null,"y":"2"}}}"#,
         )
         .unwrap();
-        assert_eq!(merge.apply(&before).unwrap()["metadata"]["labels"], json!({"y": "2"}));
+        assert_eq!(
+            merge.apply(&before, None).unwrap()["metadata"]["labels"],
+            json!({"y": "2"})
+        );
         let json = Patch::parse(
             "application/json-patch+json",
             br#"[{"op":"replace","path":"/spec/r","value":3}]"#,
         )
         .unwrap();
-        assert_eq!(json.apply(&before).unwrap()["spec"]["r"], 3);
+        assert_eq!(json.apply(&before, None).unwrap()["spec"]["r"], 3);
         let bad = Patch::parse(
             "application/json-patch+json",
             br#"[{"op":"remove","path":"/spec/none"}]"#,
         )
         .unwrap();
-        assert_eq!(bad.apply(&before).unwrap_err().code, 422);
+        assert_eq!(bad.apply(&before, None).unwrap_err().code, 422);
         assert_eq!(Patch::parse("text/plain", b"{}").err().map(|e| e.code), Some(415));
     }
 }

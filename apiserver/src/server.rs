@@ -23,6 +23,7 @@ use crate::registry::store::Store;
 use crate::registry::strategy::{GenericStrategy, NamespaceStrategy, Strategy};
 use crate::respond::Negotiated;
 use crate::rest::{RestStorage, StatusStorage};
+use crate::scale::ScaleStorage;
 use crate::status::ApiError;
 use crate::storage::Storage;
 use crate::{discovery, request, watch};
@@ -64,8 +65,8 @@ pub struct Server {
 
 impl Server {
     /// Installs every resource `scheme` maps over `storage`: a generic registry store per
-    /// group-resource (shared by its versions, keyed in its storage version) and `/status` where
-    /// the mapping has it.
+    /// group-resource (shared by its versions, keyed in its storage version), and `/status` and
+    /// `/scale` where the mapping has them.
     pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
         let scheme = Arc::new(scheme);
         let mut installed = Installed::default();
@@ -104,8 +105,18 @@ impl Server {
                     *m,
                     Some("status"),
                     sub.group_version_kind(),
-                    Arc::new(StatusStorage(store)),
+                    Arc::new(StatusStorage(store.clone())),
                 );
+            }
+            if let Some(sub) = m.subresource("scale")
+                && let Some(paths) = sub.scale
+            {
+                let scale = ScaleStorage {
+                    store,
+                    paths,
+                    api_version: sub.group_version_kind().group_version().api_version(),
+                };
+                installed.install(*m, Some("scale"), sub.group_version_kind(), Arc::new(scale));
             }
         }
         let mut admission = Admission::default();

@@ -196,6 +196,81 @@ fn create_get_label_patch_apply_delete() {
 }
 
 #[test]
+fn apply_diff_edit_scale_and_strategic_patches() {
+    let k = Kubectl::new("apply");
+    k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
+    let deploy = k.file("deploy.yaml", DEPLOYMENT);
+    k.ok(&["apply", "-f", &deploy]);
+    let changed = k.file(
+        "changed.yaml",
+        &DEPLOYMENT
+            .replace("nginx:1.25", "nginx:1.26")
+            .replace("replicas: 2", "replicas: 3"),
+    );
+    // diff (a server-side dry run) shows the change and stores nothing.
+    let diff = k.run(&["diff", "-f", &changed]);
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert_eq!(
+        diff.status.code(),
+        Some(1),
+        "diff exits 1 when there are differences: {diff:?}"
+    );
+    assert!(
+        text.contains("-  replicas: 2") && text.contains("+  replicas: 3"),
+        "{text}"
+    );
+    assert!(text.contains("+      - image: nginx:1.26"), "{text}");
+    assert_eq!(k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]), "2");
+    // The second apply is a strategic merge patch: the container merges by name, its port stays.
+    assert_eq!(k.ok(&["apply", "-f", &changed]), "deployment.apps/web configured\n");
+    let got = k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas} {.spec.template.spec.containers[0].image} {.spec.template.spec.containers[0].ports[0].containerPort}"]);
+    assert_eq!(got, "3 nginx:1.26 80");
+    k.ok(&[
+        "patch",
+        "deploy",
+        "web",
+        "-p",
+        r#"{"spec":{"template":{"spec":{"containers":[{"name":"side","image":"busybox"}]}}}}"#,
+    ]);
+    assert_eq!(
+        k.ok(&[
+            "get",
+            "deploy",
+            "web",
+            "-o",
+            "jsonpath={.spec.template.spec.containers[*].name}"
+        ]),
+        "web side"
+    );
+    // edit, with an editor that changes the replicas.
+    let editor = k.file("editor.sh", "#!/bin/sh\nsed -i 's/replicas: 3/replicas: 7/' \"$1\"\n");
+    std::fs::set_permissions(&editor, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let edited = k
+        .command(&["edit", "deploy", "web"])
+        .env("EDITOR", &editor)
+        .output()
+        .unwrap();
+    assert!(edited.status.success(), "{edited:?}");
+    assert_eq!(k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]), "7");
+    // scale goes through /scale (autoscaling/v1 Scale).
+    assert_eq!(
+        k.ok(&["scale", "deploy", "web", "--replicas=2"]),
+        "deployment.apps/web scaled\n"
+    );
+    let scale: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "--raw", "/apis/apps/v1/namespaces/default/deployments/web/scale"]))
+            .unwrap();
+    assert_eq!(
+        (
+            scale["kind"].as_str(),
+            scale["spec"]["replicas"].as_i64(),
+            scale["status"]["selector"].as_str()
+        ),
+        (Some("Scale"), Some(2), Some("app=web"))
+    );
+}
+
+#[test]
 fn get_watch_sees_changes_in_order() {
     let k = Kubectl::new("watch");
     k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);

@@ -25,6 +25,19 @@ pub struct SubresourceMapping {
     pub version: &'static str,
     /// The kind (`Deployment` for status, `Scale` for scale).
     pub kind: &'static str,
+    /// For `scale`: where the object keeps its replicas and selector.
+    pub scale: Option<ScalePaths>,
+}
+
+/// Where a scalable object keeps what its `/scale` shows, as JSON paths (`.spec.replicas`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScalePaths {
+    /// The desired replicas.
+    pub spec_replicas: &'static str,
+    /// The observed replicas.
+    pub status_replicas: &'static str,
+    /// The label selector: a string, or a LabelSelector object that `/scale` writes as a string.
+    pub label_selector: Option<&'static str>,
 }
 
 impl SubresourceMapping {

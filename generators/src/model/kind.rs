@@ -148,6 +148,20 @@ pub struct Subresource {
     pub version: String,
     /// The served kind (`Deployment` for status, `Scale` for scale).
     pub kind: String,
+    /// For `scale`: where the object keeps its replicas and selector.
+    pub scale: Option<ScalePaths>,
+}
+
+/// Where a scalable object keeps what its `/scale` shows: the CRD scale tag's paths, or
+/// Kubernetes' for built-in kinds (`.spec.replicas`, `.status.replicas`, `.spec.selector`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScalePaths {
+    /// The desired replicas (`.spec.replicas`).
+    pub spec_replicas: String,
+    /// The observed replicas (`.status.replicas`).
+    pub status_replicas: String,
+    /// The label selector, a string or a LabelSelector object (`.spec.selector`), if any.
+    pub label_selector: Option<String>,
 }
 
 /// A typed client's methods.

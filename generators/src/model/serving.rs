@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use super::kind::{Scope, Subresource};
+use super::kind::{ScalePaths, Scope, Subresource};
 use super::{TypeRef, Universe, Version};
 use crate::diag::Diagnostics;
 
@@ -76,6 +76,7 @@ fn subresource_kinds(universe: &Universe) -> BTreeMap<(String, String), Vec<Subr
                     group: pkg.group.clone(),
                     version: pkg.version.as_str().to_string(),
                     kind: t.name.clone(),
+                    scale: None,
                 });
             }
             if r.scale {
@@ -100,10 +101,30 @@ fn subresource_kinds(universe: &Universe) -> BTreeMap<(String, String), Vec<Subr
                     group,
                     version,
                     kind,
+                    scale: Some(scale_paths(t)),
                 });
             }
             out.insert((pkg.path.clone(), t.name.clone()), subs);
         }
     }
     out
+}
+
+/// The CRD scale tag's paths (`specpath`, `statuspath`, `selectorpath`), or the ones Kubernetes'
+/// hand-written scale storage of Deployments, ReplicaSets and StatefulSets reads.
+fn scale_paths(t: &super::Type) -> ScalePaths {
+    let pairs = t.attrs.crd.scale.as_ref().map(|l| l.value.clone()).unwrap_or_default();
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    match (get("specpath"), get("statuspath")) {
+        (Some(spec), Some(status)) => ScalePaths {
+            spec_replicas: spec,
+            status_replicas: status,
+            label_selector: get("selectorpath"),
+        },
+        _ => ScalePaths {
+            spec_replicas: ".spec.replicas".into(),
+            status_replicas: ".status.replicas".into(),
+            label_selector: Some(".spec.selector".into()),
+        },
+    }
 }

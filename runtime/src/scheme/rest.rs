@@ -70,6 +70,7 @@ mod tests {
             group: "apps",
             version: "v1",
             kind: "Deployment",
+            scale: None,
         }],
         storage_version: "v1",
     };

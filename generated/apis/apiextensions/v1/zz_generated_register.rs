@@ -81,6 +81,7 @@ pub fn add_rest_mappings(
                     group: "apiextensions.k8s.io",
                     version: "v1",
                     kind: "CustomResourceDefinition",
+                    scale: ::core::option::Option::None,
                 },
             ],
             storage_version: "v1",

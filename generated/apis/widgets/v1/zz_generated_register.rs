@@ -89,12 +89,18 @@ pub fn add_rest_mappings(
                     group: "widgets.example.dev",
                     version: "v1",
                     kind: "Widget",
+                    scale: ::core::option::Option::None,
                 },
                 ::runtime::SubresourceMapping {
                     name: "scale",
                     group: "autoscaling",
                     version: "v1",
                     kind: "Scale",
+                    scale: ::core::option::Option::Some(::runtime::ScalePaths {
+                        spec_replicas: ".spec.replicas",
+                        status_replicas: ".status.replicas",
+                        label_selector: ::core::option::Option::Some(".status.selector"),
+                    }),
                 },
             ],
             storage_version: "v1",

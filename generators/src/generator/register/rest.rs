@@ -42,7 +42,24 @@ fn mapping(rt: &syn::Path, pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStr
     let (short, categories) = (&r.short_names, &r.categories);
     let subresources = r.subresources.iter().map(|s| {
         let (name, g, v, kind) = (&s.name, &s.group, &s.version, &s.kind);
-        quote! { #rt::SubresourceMapping { name: #name, group: #g, version: #v, kind: #kind } }
+        let scale = match &s.scale {
+            None => quote! { ::core::option::Option::None },
+            Some(p) => {
+                let (spec, status) = (&p.spec_replicas, &p.status_replicas);
+                let selector = match &p.label_selector {
+                    Some(l) => quote! { ::core::option::Option::Some(#l) },
+                    None => quote! { ::core::option::Option::None },
+                };
+                quote! {
+                    ::core::option::Option::Some(#rt::ScalePaths {
+                        spec_replicas: #spec,
+                        status_replicas: #status,
+                        label_selector: #selector,
+                    })
+                }
+            }
+        };
+        quote! { #rt::SubresourceMapping { name: #name, group: #g, version: #v, kind: #kind, scale: #scale } }
     });
     Some(quote! {
         #rt::RestMapping {

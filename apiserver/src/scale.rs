@@ -1,0 +1,208 @@
+//! `/scale` (Kubernetes' `ScaleREST` of Deployments, ReplicaSets and StatefulSets, and the CRD scale
+//! subresource): an autoscaling/v1 Scale read off the object at the paths its mapping names, and
+//! writes that change only the object's desired replicas.
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use runtime::ScalePaths;
+use serde_json::{Value, json};
+
+use crate::registry::meta;
+use crate::registry::store::{Store, Target};
+use crate::rest::{Getter, Mutation, Patcher, RestStorage, Updater};
+use crate::status::{ApiError, Cause};
+use crate::storage::Revision;
+
+/// The scale subresource of one resource.
+pub struct ScaleStorage {
+    /// The resource's store.
+    pub store: Arc<Store>,
+    /// Where the object keeps replicas and selector.
+    pub paths: ScalePaths,
+    /// The Scale's apiVersion (`autoscaling/v1`).
+    pub api_version: String,
+}
+
+/// The value at a `.a.b` path.
+fn at<'a>(obj: &'a Value, path: &str) -> Option<&'a Value> {
+    path.trim_start_matches('.')
+        .split('.')
+        .try_fold(obj, |v, seg| v.get(seg))
+}
+
+/// Sets the value at a `.a.b` path, creating objects on the way.
+fn set(obj: &mut Value, path: &str, value: Value) {
+    let mut cur = obj;
+    let segs: Vec<&str> = path.trim_start_matches('.').split('.').collect();
+    for seg in &segs[..segs.len() - 1] {
+        if !cur.get(*seg).is_some_and(Value::is_object) {
+            cur[*seg] = json!({});
+        }
+        cur = &mut cur[*seg];
+    }
+    cur[segs[segs.len() - 1]] = value;
+}
+
+/// A LabelSelector object as its string form (`metav1.FormatLabelSelector`).
+fn format_selector(selector: &Value) -> String {
+    if let Some(s) = selector.as_str() {
+        return s.to_string();
+    }
+    let mut parts = Vec::new();
+    if let Some(labels) = selector.get("matchLabels").and_then(Value::as_object) {
+        parts.extend(labels.iter().map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or(""))));
+    }
+    for e in selector
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let key = e["key"].as_str().unwrap_or("");
+        let values: Vec<&str> = e["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        parts.push(match e["operator"].as_str().unwrap_or("") {
+            "In" => format!("{key} in ({})", values.join(",")),
+            "NotIn" => format!("{key} notin ({})", values.join(",")),
+            "Exists" => key.to_string(),
+            "DoesNotExist" => format!("!{key}"),
+            other => format!("{key} {other}"),
+        });
+    }
+    parts.join(",")
+}
+
+impl ScaleStorage {
+    /// The Scale of a stored object.
+    fn scale_of(&self, obj: &Value) -> Value {
+        let m = &obj["metadata"];
+        let mut metadata = json!({});
+        for k in ["name", "namespace", "uid", "resourceVersion", "creationTimestamp"] {
+            if let Some(v) = m.get(k) {
+                metadata[k] = v.clone();
+            }
+        }
+        let mut status = json!({"replicas": at(obj, self.paths.status_replicas).and_then(Value::as_i64).unwrap_or(0)});
+        if let Some(sel) = self.paths.label_selector.and_then(|p| at(obj, p)) {
+            let text = format_selector(sel);
+            if !text.is_empty() {
+                status["selector"] = json!(text);
+            }
+        }
+        json!({
+            "kind": "Scale",
+            "apiVersion": self.api_version,
+            "metadata": metadata,
+            "spec": {"replicas": at(obj, self.paths.spec_replicas).and_then(Value::as_i64).unwrap_or(0)},
+            "status": status,
+        })
+    }
+
+    /// The object with the Scale's desired replicas.
+    fn apply_scale(&self, obj: &Value, scale: &Value) -> Result<Value, ApiError> {
+        let replicas = scale
+            .get("spec")
+            .and_then(|s| s.get("replicas"))
+            .and_then(Value::as_i64)
+            .unwrap_or(0);
+        if replicas < 0 {
+            return Err(ApiError::invalid(
+                "autoscaling",
+                "Scale",
+                meta::name(obj),
+                vec![Cause {
+                    reason: "FieldValueInvalid",
+                    message: format!("Invalid value: {replicas}: must be greater than or equal to 0"),
+                    field: "spec.replicas".into(),
+                }],
+            ));
+        }
+        let mut next = obj.clone();
+        set(&mut next, self.paths.spec_replicas, json!(replicas));
+        Ok(next)
+    }
+}
+
+#[async_trait]
+impl Getter for ScaleStorage {
+    async fn get(&self, namespace: Option<&str>, name: &str) -> Result<Value, ApiError> {
+        Ok(self.scale_of(&self.store.get(namespace, name).await?))
+    }
+}
+
+#[async_trait]
+impl Updater for ScaleStorage {
+    async fn update(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        scale: Value,
+        dry_run: bool,
+    ) -> Result<Value, ApiError> {
+        let precondition = meta::resource_version(&scale).map_err(ApiError::bad_request)?;
+        let next = |obj: &Value| {
+            let mut next = self.apply_scale(obj, &scale)?;
+            meta::meta_mut(&mut next).remove("resourceVersion");
+            Ok(next)
+        };
+        let updated = self
+            .store
+            .guaranteed_update(namespace, name, precondition, dry_run, next, Target::Main)
+            .await?;
+        Ok(self.scale_of(&updated))
+    }
+}
+
+#[async_trait]
+impl Patcher for ScaleStorage {
+    async fn patch(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        precondition: Option<Revision>,
+        dry_run: bool,
+        mutation: Mutation<'_>,
+    ) -> Result<Value, ApiError> {
+        let next = |obj: &Value| {
+            let scale = mutation(&self.scale_of(obj))?;
+            self.apply_scale(obj, &scale)
+        };
+        let updated = self
+            .store
+            .guaranteed_update(namespace, name, precondition, dry_run, next, Target::Main)
+            .await?;
+        Ok(self.scale_of(&updated))
+    }
+}
+
+impl RestStorage for ScaleStorage {
+    fn getter(&self) -> Option<&dyn Getter> {
+        Some(self)
+    }
+    fn updater(&self) -> Option<&dyn Updater> {
+        Some(self)
+    }
+    fn patcher(&self) -> Option<&dyn Patcher> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn selectors_are_written_as_strings() {
+        let sel = json!({"matchLabels": {"app": "web"}, "matchExpressions": [{"key": "tier", "operator": "In", "values": ["a", "b"]}, {"key": "x", "operator": "DoesNotExist"}]});
+        assert_eq!(format_selector(&sel), "app=web,tier in (a,b),!x");
+        assert_eq!(format_selector(&json!("app=web")), "app=web");
+        let mut obj = json!({});
+        set(&mut obj, ".spec.replicas", json!(3));
+        assert_eq!(at(&obj, ".spec.replicas"), Some(&json!(3)));
+    }
+}
