@@ -13,8 +13,12 @@ struct Api {
 
 impl Api {
     async fn new() -> Api {
+        Self::on(support::start()).await
+    }
+
+    async fn on(server: support::Running) -> Api {
         let api = Api {
-            url: support::start().url,
+            url: server.url,
             client: Client::new(),
         };
         let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}});
@@ -385,4 +389,67 @@ async fn concurrent_writers_lose_no_update() {
         json!((writers * each).to_string()),
         "after {conflicts} conflicts"
     );
+}
+
+/// K watchers of one object each see all N changes, in resourceVersion order, exactly once.
+async fn watchers_see_every_change_once_in_order(api: Api) {
+    let path = "/api/v1/namespaces/ns/configmaps";
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"n": "0"}});
+    let (_, created) = api.send("POST", path, "application/json", cm.to_string()).await;
+    let start = created["metadata"]["resourceVersion"].as_str().unwrap().to_string();
+    let (watchers, changes) = (5, 40);
+    let mut streams = Vec::new();
+    for _ in 0..watchers {
+        let url = format!("{}{path}?watch=true&resourceVersion={start}", api.url);
+        streams.push(api.client.get(url).send().await.unwrap());
+    }
+    let mut current = created;
+    for i in 1..=changes {
+        current["data"]["n"] = json!(i.to_string());
+        let (code, updated) = api
+            .send("PUT", &format!("{path}/c"), "application/json", current.to_string())
+            .await;
+        assert_eq!(code, StatusCode::OK);
+        current = updated;
+    }
+    for mut stream in streams {
+        let mut seen: Vec<(u64, String)> = Vec::new();
+        let mut buf = Vec::new();
+        while seen.len() < changes {
+            let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+                .await
+                .expect("events within 10 s")
+                .unwrap()
+                .expect("the watch stays open");
+            buf.extend_from_slice(&chunk);
+            while let Some(end) = buf.iter().position(|b| *b == b'\n') {
+                let line: Vec<u8> = buf.drain(..=end).collect();
+                let event: Value = serde_json::from_slice(&line).unwrap();
+                assert_eq!(event["type"], "MODIFIED", "{event}");
+                let rv = event["object"]["metadata"]["resourceVersion"]
+                    .as_str()
+                    .unwrap()
+                    .parse()
+                    .unwrap();
+                seen.push((rv, event["object"]["data"]["n"].as_str().unwrap().to_string()));
+            }
+        }
+        let values: Vec<String> = seen.iter().map(|(_, n)| n.clone()).collect();
+        let expected: Vec<String> = (1..=changes).map(|i| i.to_string()).collect();
+        assert_eq!(values, expected, "every change once, in order");
+        assert!(seen.windows(2).all(|w| w[0].0 < w[1].0), "resourceVersions increase");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn watchers_see_every_change_on_the_embedded_store() {
+    watchers_see_every_change_once_in_order(Api::new().await).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn watchers_see_every_change_on_etcd() {
+    let cluster = support::etcd::start("watchers", 1);
+    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let api = Api::on(support::start_on(std::sync::Arc::new(storage))).await;
+    watchers_see_every_change_once_in_order(api).await;
 }

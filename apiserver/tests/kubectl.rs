@@ -12,15 +12,35 @@ struct Kubectl {
     server: String,
     config: PathBuf,
     dir: PathBuf,
+    /// The etcd the server stores in, kept running as long as the test.
+    _etcd: Option<support::etcd::Cluster>,
+}
+
+/// Which storage the server under test uses.
+#[derive(Clone, Copy)]
+enum Backend {
+    Memory,
+    Etcd,
 }
 
 impl Kubectl {
     fn new(name: &str) -> Kubectl {
+        Self::on(name, Backend::Memory)
+    }
+
+    fn on(name: &str, backend: Backend) -> Kubectl {
         assert!(
             std::path::Path::new(KUBECTL).exists(),
             "{KUBECTL} is missing: these tests run the real kubectl (see ../shared/PEERS.md)"
         );
-        let server = support::start();
+        let (server, etcd) = match backend {
+            Backend::Memory => (support::start(), None),
+            Backend::Etcd => {
+                let cluster = support::etcd::start(&format!("kubectl-{name}"), 1);
+                let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+                (support::start_on(std::sync::Arc::new(storage)), Some(cluster))
+            }
+        };
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("kubectl-{name}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
@@ -30,6 +50,7 @@ impl Kubectl {
             server: server.url,
             config,
             dir,
+            _etcd: etcd,
         }
     }
 
@@ -124,7 +145,15 @@ fn discovery_lists_every_group_and_resource() {
 
 #[test]
 fn create_get_label_patch_apply_delete() {
-    let k = Kubectl::new("crud");
+    crud(Kubectl::new("crud"));
+}
+
+#[test]
+fn create_get_label_patch_apply_delete_on_etcd() {
+    crud(Kubectl::on("crud-etcd", Backend::Etcd));
+}
+
+fn crud(k: Kubectl) {
     let ns = k.file("ns.yaml", NAMESPACE);
     let deploy = k.file("deploy.yaml", DEPLOYMENT);
     assert_eq!(k.ok(&["create", "-f", &ns]), "namespace/default created\n");
@@ -197,7 +226,15 @@ fn create_get_label_patch_apply_delete() {
 
 #[test]
 fn apply_diff_edit_scale_and_strategic_patches() {
-    let k = Kubectl::new("apply");
+    apply(Kubectl::new("apply"));
+}
+
+#[test]
+fn apply_diff_edit_scale_and_strategic_patches_on_etcd() {
+    apply(Kubectl::on("apply-etcd", Backend::Etcd));
+}
+
+fn apply(k: Kubectl) {
     k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
     let deploy = k.file("deploy.yaml", DEPLOYMENT);
     k.ok(&["apply", "-f", &deploy]);
@@ -272,7 +309,15 @@ fn apply_diff_edit_scale_and_strategic_patches() {
 
 #[test]
 fn get_watch_sees_changes_in_order() {
-    let k = Kubectl::new("watch");
+    watch(Kubectl::new("watch"));
+}
+
+#[test]
+fn get_watch_sees_changes_in_order_on_etcd() {
+    watch(Kubectl::on("watch-etcd", Backend::Etcd));
+}
+
+fn watch(k: Kubectl) {
     k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
     k.ok(&["create", "-f", &k.file("deploy.yaml", DEPLOYMENT)]);
     let watch = k

@@ -1,11 +1,13 @@
 //! `sample-apiserver`: serves every group of this repository's `apis` crate (k8s.io/sample-apiserver
-//! in Rust) on the embedded store. Authentication is out of scope, so it listens on loopback unless
-//! told otherwise, and says loudly when it is.
+//! in Rust) on the embedded store, or on etcd with `--etcd-servers`. Authentication is out of
+//! scope, so it listens on loopback unless told otherwise, and says loudly when it is.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use apiserver::storage::Storage;
+use apiserver::storage::etcd::EtcdStorage;
 use apiserver::storage::memory::{DEFAULT_HISTORY, MemoryStorage};
 use apiserver::{Config, Server};
 use clap::Parser;
@@ -17,6 +19,10 @@ struct Args {
     /// Address to listen on. Anything but loopback exposes an unauthenticated API.
     #[arg(long, default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
+    /// etcd 3.4 client URLs, comma-separated (`http://127.0.0.1:2379,...`); without it objects live
+    /// in the embedded store and are gone when the server stops.
+    #[arg(long, value_delimiter = ',')]
+    etcd_servers: Vec<String>,
     /// Events the embedded store keeps for watches that start in the past; older ones get 410 Gone.
     #[arg(long, default_value_t = DEFAULT_HISTORY)]
     watch_history: usize,
@@ -32,8 +38,17 @@ struct Args {
 }
 
 #[tokio::main]
-async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let args = Args::parse();
+async fn main() -> std::process::ExitCode {
+    match run(Args::parse()).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(&args.log))
         .with_writer(std::io::stderr)
@@ -46,7 +61,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     }
     let scheme = apis::scheme()?;
-    let storage = Arc::new(MemoryStorage::with_history(args.watch_history));
+    let storage: Arc<dyn Storage> = if args.etcd_servers.is_empty() {
+        Arc::new(MemoryStorage::with_history(args.watch_history))
+    } else {
+        let etcd = EtcdStorage::new(args.etcd_servers.clone())?;
+        // Fail at start, not at the first request, when etcd cannot be reached.
+        etcd.revision().await?;
+        tracing::info!(endpoints = ?args.etcd_servers, "storing in etcd");
+        Arc::new(etcd)
+    };
     let config = Config {
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),

@@ -1,12 +1,13 @@
 //! The storage interface (k8s.io/apiserver's `storage.Interface`, reduced to what a key-value store
 //! with revisions gives): keys under `/registry/`, values as bytes, one revision counter for the whole
 //! store that every write advances, and watches from a revision. Two backends implement it: the
-//! embedded [`memory::MemoryStorage`] and etcd.
+//! embedded [`memory::MemoryStorage`] and [`etcd::EtcdStorage`].
 //!
 //! Objects are stored without their resourceVersion: it is the key's modification revision, as etcd
 //! keeps it, and the registry writes it into an object when it reads one.
 
 pub mod conformance;
+pub mod etcd;
 pub mod memory;
 
 use async_trait::async_trait;

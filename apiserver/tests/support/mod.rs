@@ -1,7 +1,10 @@
 //! A sample API server on a loopback port for the tests: every group of `apis` on the embedded
-//! store, on its own thread and runtime, so tests stay synchronous and run clients as processes.
+//! store (or the storage given), on its own thread and runtime, so tests stay synchronous and run
+//! clients as processes.
 
 #![allow(dead_code)]
+
+pub mod etcd;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -17,8 +20,13 @@ pub struct Running {
     pub addr: SocketAddr,
 }
 
-/// Starts a server on a free loopback port.
+/// Starts a server on the embedded store on a free loopback port.
 pub fn start() -> Running {
+    start_on(Arc::new(MemoryStorage::default()))
+}
+
+/// Starts a server over `storage` on a free loopback port.
+pub fn start_on(storage: Arc<dyn apiserver::storage::Storage>) -> Running {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -29,8 +37,7 @@ pub fn start() -> Running {
         rt.block_on(async move {
             let scheme = apis::scheme().unwrap();
             let server = Arc::new(
-                Server::new(scheme, Arc::new(MemoryStorage::default()), Config::default())
-                    .with_openapi(&generated::openapi_v3_documents()),
+                Server::new(scheme, storage, Config::default()).with_openapi(&generated::openapi_v3_documents()),
             );
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
