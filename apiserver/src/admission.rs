@@ -14,8 +14,8 @@ use crate::status::ApiError;
 /// A validating admission plugin for creates.
 #[async_trait]
 pub trait ValidateCreate: Send + Sync {
-    /// Refuses the create of `resource` in `namespace` with an error, or lets it through.
-    async fn validate_create(&self, resource: &ApiResource, namespace: &str) -> Result<(), ApiError>;
+    /// Refuses the create of `name` (of `resource`) in `namespace` with an error, or lets it through.
+    async fn validate_create(&self, resource: &ApiResource, namespace: &str, name: &str) -> Result<(), ApiError>;
 }
 
 /// The admission chain.
@@ -32,9 +32,9 @@ impl Admission {
     }
 
     /// Runs every plugin; the first refusal wins.
-    pub async fn admit_create(&self, resource: &ApiResource, namespace: &str) -> Result<(), ApiError> {
+    pub async fn admit_create(&self, resource: &ApiResource, namespace: &str, name: &str) -> Result<(), ApiError> {
         for p in &self.plugins {
-            p.validate_create(resource, namespace).await?;
+            p.validate_create(resource, namespace, name).await?;
         }
         Ok(())
     }
@@ -45,11 +45,11 @@ pub struct NamespaceLifecycle(pub Arc<Store>);
 
 #[async_trait]
 impl ValidateCreate for NamespaceLifecycle {
-    async fn validate_create(&self, resource: &ApiResource, namespace: &str) -> Result<(), ApiError> {
+    async fn validate_create(&self, resource: &ApiResource, namespace: &str, name: &str) -> Result<(), ApiError> {
         let ns = self.0.get(None, namespace).await?;
         if meta::deleting(&ns) {
             return Err(ApiError::forbidden(format!(
-                "{} \"\" is forbidden: unable to create new content in namespace {namespace} because it is being terminated",
+                "{} \"{name}\" is forbidden: unable to create new content in namespace {namespace} because it is being terminated",
                 crate::status::qualified(resource.mapping.group, resource.mapping.resource)
             )));
         }

@@ -70,6 +70,11 @@ impl Call<'_> {
             .to_version(stored, &self.storage_version(), &self.request_version())
     }
 
+    /// The resource's table convertor (its own, or the default).
+    fn table(&self) -> &dyn crate::table::TableConvertor {
+        self.server.table(self.resource)
+    }
+
     fn name(&self) -> &str {
         self.info.name.as_deref().unwrap_or("")
     }
@@ -121,7 +126,7 @@ impl Call<'_> {
 pub async fn get(c: &Call<'_>) -> Result<Response, ApiError> {
     let getter = c.resource.storage.getter().ok_or_else(|| c.not_supported())?;
     let obj = getter.get(c.namespace(), c.name()).await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[])
+    respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], c.table())
 }
 
 /// `GET .../<resource>`: a page of the selected objects.
@@ -174,7 +179,7 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         "metadata": metadata,
         "items": out,
     });
-    respond::list(&c.negotiated, list, c.resource)
+    respond::list(&c.negotiated, list, c.table())
 }
 
 /// `POST .../<resource>`.
@@ -187,10 +192,19 @@ pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     }
     let (obj, warnings) = c.decode_body(body)?;
     if let Some(ns) = c.namespace() {
-        c.server.admission.admit_create(c.resource, ns).await?;
+        c.server
+            .admission
+            .admit_create(c.resource, ns, meta::name(&obj))
+            .await?;
     }
     let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
-    respond::object(&c.negotiated, StatusCode::CREATED, c.out(created)?, &warnings)
+    respond::object(
+        &c.negotiated,
+        StatusCode::CREATED,
+        c.out(created)?,
+        &warnings,
+        c.table(),
+    )
 }
 
 /// `PUT .../{name}`.
@@ -205,7 +219,7 @@ pub async fn update(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         )));
     }
     let updated = updater.update(c.namespace(), c.name(), obj, c.params.dry_run).await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(updated)?, &warnings)
+    respond::object(&c.negotiated, StatusCode::OK, c.out(updated)?, &warnings, c.table())
 }
 
 /// `PATCH .../{name}`: the patch applies to the object in the request's version.
@@ -234,7 +248,7 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let patched = patcher
         .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
         .await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[])
+    respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], c.table())
 }
 
 /// `DELETE .../{name}`: 200 with the object when it is gone, 202 when finalizers keep it.
@@ -245,8 +259,8 @@ pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         .delete(c.namespace(), c.name(), precondition, c.params.dry_run)
         .await?
     {
-        Deleted::Gone(obj) => respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[]),
-        Deleted::Marked(obj) => respond::object(&c.negotiated, StatusCode::ACCEPTED, c.out(obj)?, &[]),
+        Deleted::Gone(obj) => respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], c.table()),
+        Deleted::Marked(obj) => respond::object(&c.negotiated, StatusCode::ACCEPTED, c.out(obj)?, &[], c.table()),
     }
 }
 
@@ -282,7 +296,7 @@ pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
         "metadata": {"resourceVersion": page.revision.to_string()},
         "items": items,
     });
-    respond::object(&c.negotiated, StatusCode::OK, list, &[])
+    respond::object(&c.negotiated, StatusCode::OK, list, &[], c.table())
 }
 
 /// The resourceVersion precondition of a `DeleteOptions` body, if any.

@@ -31,6 +31,7 @@ pub mod server;
 pub mod status;
 pub mod storage;
 pub mod strategic;
+pub mod table;
 pub mod watch;
 
 pub use server::{Config, Server};

@@ -51,11 +51,10 @@ impl Params {
             .collect();
         let flag = |k: &str| -> Result<bool, ApiError> {
             match pairs.get(k).map(String::as_str) {
-                None | Some("false") | Some("0") => Ok(false),
-                Some("true") | Some("1") | Some("") => Ok(true),
-                Some(v) => Err(ApiError::bad_request(format!(
-                    "invalid value for {k}: \"{v}\": expected true or false"
-                ))),
+                None => Ok(false),
+                Some(v) => parse_bool(v).ok_or_else(|| {
+                    ApiError::bad_request(format!("invalid value for {k}: \"{v}\": expected true or false"))
+                }),
             }
         };
         let number = |k: &str| -> Result<Option<u64>, ApiError> {
@@ -121,6 +120,16 @@ impl Params {
     }
 }
 
+/// A boolean as Go's `strconv.ParseBool` reads query parameters (clients send `true`, `True`, `1`);
+/// an empty value is true, as a bare `?watch` is.
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v {
+        "" | "1" | "t" | "T" | "true" | "True" | "TRUE" => Some(true),
+        "0" | "f" | "F" | "false" | "False" | "FALSE" => Some(false),
+        _ => None,
+    }
+}
+
 /// A continue token: the list's revision and the last key served, hex-encoded so clients treat it
 /// as opaque.
 pub fn encode_continue(revision: Revision, key: &str) -> String {
@@ -158,6 +167,11 @@ mod tests {
         assert!(p.watch && p.dry_run);
         assert_eq!(p.field_validation, Some(FieldValidation::Strict));
         assert!(Params::parse(Some("dryRun=Some")).is_err());
+        assert!(
+            Params::parse(Some("watch=True")).unwrap().watch,
+            "the Python client's spelling"
+        );
+        assert!(Params::parse(Some("watch=yes")).is_err());
         assert!(Params::parse(Some("limit=-1")).is_err());
         assert!(Params::parse(Some("resourceVersion=abc")).unwrap().revision().is_err());
         let t = encode_continue(42, "/registry/apps/deployments/ns/web");

@@ -1,12 +1,12 @@
-//! Response encoding: JSON or YAML by `Accept`, `Table` when the client asks for one (kubectl's
-//! `get`), and `Warning` headers.
+//! Response encoding: JSON or YAML by `Accept`, a `Table` (`table.rs`) when the client asks for one
+//! (kubectl's `get`), and `Warning` headers.
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use crate::installer::ApiResource;
 use crate::status::ApiError;
+use crate::table::TableConvertor;
 
 /// What the client accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -73,54 +73,31 @@ pub fn encode(n: &Negotiated, code: StatusCode, value: &Value, warnings: &[Strin
 }
 
 /// One object (or a Table of one row, when asked).
-pub fn object(n: &Negotiated, code: StatusCode, obj: Value, warnings: &[String]) -> Result<Response, ApiError> {
+pub fn object(
+    n: &Negotiated,
+    code: StatusCode,
+    obj: Value,
+    warnings: &[String],
+    table: &dyn TableConvertor,
+) -> Result<Response, ApiError> {
     if n.table {
         let rv = obj["metadata"]["resourceVersion"].clone();
-        return encode(n, code, &table(vec![obj], rv), warnings);
+        return encode(n, code, &crate::table::table(table, &[obj], &rv), warnings);
     }
     encode(n, code, &obj, warnings)
 }
 
 /// A list (or its Table, when asked).
-pub fn list(n: &Negotiated, list: Value, _resource: &ApiResource) -> Result<Response, ApiError> {
+pub fn list(n: &Negotiated, list: Value, table: &dyn TableConvertor) -> Result<Response, ApiError> {
     if n.table {
         let items = list["items"].as_array().cloned().unwrap_or_default();
-        let mut t = table(items, list["metadata"]["resourceVersion"].clone());
+        let mut t = crate::table::table(table, &items, &list["metadata"]["resourceVersion"]);
         if let Some(c) = list["metadata"].get("continue") {
             t["metadata"]["continue"] = c.clone();
         }
         return encode(n, StatusCode::OK, &t, &[]);
     }
     encode(n, StatusCode::OK, &list, &[])
-}
-
-/// The default Table (apiserver's `DefaultTableConvertor`): name and creation time, each row with
-/// the object's metadata as a PartialObjectMetadata.
-fn table(items: Vec<Value>, resource_version: Value) -> Value {
-    let rows: Vec<Value> = items
-        .into_iter()
-        .map(|obj| {
-            let meta = obj.get("metadata").cloned().unwrap_or_else(|| json!({}));
-            json!({
-                "cells": [meta.get("name").cloned().unwrap_or(Value::Null), meta.get("creationTimestamp").cloned().unwrap_or(Value::Null)],
-                "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": meta},
-            })
-        })
-        .collect();
-    let mut metadata = json!({});
-    if !resource_version.is_null() {
-        metadata["resourceVersion"] = resource_version;
-    }
-    json!({
-        "kind": "Table",
-        "apiVersion": "meta.k8s.io/v1",
-        "metadata": metadata,
-        "columnDefinitions": [
-            {"name": "Name", "type": "string", "format": "name", "description": "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names", "priority": 0},
-            {"name": "Created At", "type": "date", "format": "", "description": "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata", "priority": 0},
-        ],
-        "rows": rows,
-    })
 }
 
 #[cfg(test)]

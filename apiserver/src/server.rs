@@ -11,7 +11,7 @@ use axum::body::to_bytes;
 use axum::extract::{Request, State};
 use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
-use runtime::{GroupVersion, Scheme};
+use runtime::{GroupVersion, RestMapping, Scheme};
 use serde_json::{Value, json};
 
 use crate::admission::{Admission, NamespaceLifecycle};
@@ -19,6 +19,7 @@ use crate::convert::Versions;
 use crate::handlers::{self, Call};
 use crate::installer::Installed;
 use crate::query::Params;
+use crate::registry::namespace::NamespaceStorage;
 use crate::registry::store::Store;
 use crate::registry::strategy::{GenericStrategy, NamespaceStrategy, Strategy};
 use crate::respond::Negotiated;
@@ -37,6 +38,9 @@ pub struct Config {
     pub request_timeout: Duration,
     /// The `/version` this server reports (`major`, `minor`).
     pub version: (u32, u32),
+    /// Requests served at once, watches excepted (Kubernetes' `--max-requests-inflight`); the
+    /// next one gets 429 with Retry-After, so the server stays responsive under load.
+    pub max_requests_inflight: usize,
 }
 
 impl Default for Config {
@@ -45,6 +49,7 @@ impl Default for Config {
             max_body_bytes: 3 * 1024 * 1024,
             request_timeout: Duration::from_secs(60),
             version: (1, 32),
+            max_requests_inflight: 400,
         }
     }
 }
@@ -59,8 +64,12 @@ pub struct Server {
     pub admission: Admission,
     /// The OpenAPI v3 documents.
     pub openapi: crate::openapi::Documents,
+    /// Table convertors by (group, resource); others get the default.
+    tables: std::collections::BTreeMap<(String, String), Arc<dyn crate::table::TableConvertor>>,
     /// The configuration.
     pub config: Config,
+    /// Permits for requests in flight.
+    inflight: tokio::sync::Semaphore,
 }
 
 impl Server {
@@ -69,17 +78,16 @@ impl Server {
     /// `/scale` where the mapping has them.
     pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
         let scheme = Arc::new(scheme);
-        let mut installed = Installed::default();
+        let is_namespaces = |m: &RestMapping| m.group.is_empty() && m.resource == "namespaces";
+        // One store per group-resource, shared by every version that serves it.
         let mut stores: std::collections::BTreeMap<(String, String), Arc<Store>> = Default::default();
-        let mut namespaces = None;
         for m in scheme.rest_mappings() {
-            let status = m.subresource("status").is_some();
-            let store = stores
+            stores
                 .entry((m.group.to_string(), m.resource.to_string()))
                 .or_insert_with(|| {
                     let generic = GenericStrategy {
-                        status_subresource: status,
-                        label_names: m.group.is_empty() && m.resource == "namespaces",
+                        status_subresource: m.subresource("status").is_some(),
+                        label_names: is_namespaces(m),
                     };
                     let strategy: Arc<dyn Strategy> = if generic.label_names {
                         Arc::new(NamespaceStrategy(generic))
@@ -94,12 +102,23 @@ impl Server {
                         m.namespaced(),
                         strategy,
                     ))
-                })
-                .clone();
-            if m.group.is_empty() && m.resource == "namespaces" {
+                });
+        }
+        let contents: Vec<Arc<Store>> = stores.values().filter(|s| s.namespaced).cloned().collect();
+        let mut installed = Installed::default();
+        let mut namespaces = None;
+        for m in scheme.rest_mappings() {
+            let store = stores[&(m.group.to_string(), m.resource.to_string())].clone();
+            let main: Arc<dyn RestStorage> = if is_namespaces(m) {
                 namespaces = Some(store.clone());
-            }
-            installed.install(*m, None, m.group_version_kind(), store.clone() as Arc<dyn RestStorage>);
+                Arc::new(NamespaceStorage {
+                    namespaces: store.clone(),
+                    contents: contents.clone(),
+                })
+            } else {
+                store.clone()
+            };
+            installed.install(*m, None, m.group_version_kind(), main);
             if let Some(sub) = m.subresource("status") {
                 installed.install(
                     *m,
@@ -128,7 +147,27 @@ impl Server {
             versions: Versions::new(scheme),
             admission,
             openapi: Default::default(),
+            tables: Default::default(),
+            inflight: tokio::sync::Semaphore::new(config.max_requests_inflight.max(1)),
             config,
+        }
+    }
+
+    /// Prints `resource` of `group` with `convertor`'s columns (kube-apiserver's printers).
+    pub fn with_table(mut self, group: &str, resource: &str, convertor: Arc<dyn crate::table::TableConvertor>) -> Self {
+        self.tables.insert((group.to_string(), resource.to_string()), convertor);
+        self
+    }
+
+    /// The table convertor of a resource (a subresource prints as its kind's resource does).
+    pub fn table(&self, resource: &crate::installer::ApiResource) -> &dyn crate::table::TableConvertor {
+        let key = (
+            resource.mapping.group.to_string(),
+            resource.mapping.resource.to_string(),
+        );
+        match self.tables.get(&key) {
+            Some(t) if resource.subresource.is_none() => t.as_ref(),
+            _ => &crate::table::DefaultTable,
         }
     }
 
@@ -196,7 +235,44 @@ fn json_response(value: Value) -> Response {
 async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> {
     let path = req.uri().path().to_string();
     let query = req.uri().query().map(str::to_string);
+    // Watches are long-running and do not count against the limit, as in Kubernetes.
+    let long_running = path.contains("/watch/")
+        || query.as_deref().is_some_and(|q| {
+            q.split('&')
+                .any(|p| p.strip_prefix("watch=").and_then(crate::query::parse_bool) == Some(true))
+        });
+    let _permit = match long_running {
+        true => None,
+        false => Some(
+            server
+                .inflight
+                .try_acquire()
+                .map_err(|_| ApiError::too_many_requests(1))?,
+        ),
+    };
     let method = req.method().clone();
+    let headers = req.headers().clone();
+    // The body is read before anything can fail, so that an error answer never leaves a body
+    // unread on a connection the client will reuse.
+    let limit = server.config.max_body_bytes;
+    let body = match method {
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE => {
+            let declared = headers
+                .get("content-length")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse::<usize>().ok());
+            if declared.is_some_and(|l| l > limit) {
+                let mut r = ApiError::too_large(limit).into_response();
+                r.headers_mut()
+                    .insert("connection", axum::http::HeaderValue::from_static("close"));
+                return Ok(r);
+            }
+            to_bytes(req.into_body(), limit)
+                .await
+                .map_err(|_| ApiError::too_large(limit))?
+        }
+        _ => bytes::Bytes::new(),
+    };
     let scheme = server.versions.scheme();
     match path.trim_end_matches('/') {
         "/healthz" | "/readyz" | "/livez" => return Ok((StatusCode::OK, "ok").into_response()),
@@ -250,27 +326,7 @@ async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> 
         .find(&gv, &info.resource, info.subresource.as_deref())
         .cloned()
         .ok_or_else(|| ApiError::no_route(&path))?;
-    let headers = req.headers().clone();
     let negotiated = Negotiated::from_headers(&headers)?;
-    let limit = server.config.max_body_bytes;
-    let body = match method {
-        Method::POST | Method::PUT | Method::PATCH | Method::DELETE => {
-            let declared = headers
-                .get("content-length")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<usize>().ok());
-            if declared.is_some_and(|l| l > limit) {
-                return Err(ApiError::too_large(limit));
-            }
-            to_bytes(req.into_body(), limit)
-                .await
-                .map_err(|_| ApiError::too_large(limit))?
-        }
-        _ => {
-            drop(req.into_body());
-            bytes::Bytes::new()
-        }
-    };
     if matches!(method, Method::POST | Method::PUT) {
         let content_type = headers
             .get("content-type")
@@ -304,10 +360,19 @@ async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> 
             other => Err(ApiError::bad_request(format!("unsupported verb {other}"))),
         }
     };
-    match tokio::time::timeout(server.config.request_timeout, work).await {
+    let result = match tokio::time::timeout(server.config.request_timeout, work).await {
         Ok(r) => r,
         Err(_) => Err(ApiError::timeout(
             "the request did not complete within the allowed duration",
         )),
+    };
+    let mut response = result.unwrap_or_else(|e| e.into_response());
+    // A deprecated version warns on every request, as Kubernetes' deprecation filter does.
+    let gvk = resource.mapping.group_version_kind();
+    if let Some(w) = scheme.deprecation_warning(&gvk, server.config.version)
+        && let Ok(v) = axum::http::HeaderValue::from_str(&format!("299 - \"{w}\""))
+    {
+        response.headers_mut().append("warning", v);
     }
+    Ok(response)
 }

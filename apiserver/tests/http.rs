@@ -155,14 +155,6 @@ async fn bad_input_gets_the_right_status_and_stores_nothing() {
         ),
         (
             "POST",
-            DEPLOYMENTS,
-            "application/json",
-            "x".repeat(4 * 1024 * 1024),
-            413,
-            "larger than",
-        ),
-        (
-            "POST",
             "/apis/apps/v1/namespaces/missing/deployments",
             "application/json",
             deployment("x").to_string(),
@@ -452,4 +444,120 @@ async fn watchers_see_every_change_on_etcd() {
     let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     let api = Api::on(support::start_on(std::sync::Arc::new(storage))).await;
     watchers_see_every_change_once_in_order(api).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn deleting_a_namespace_removes_its_objects_and_refuses_new_ones() {
+    let api = Api::new().await;
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "doomed"}});
+    assert_eq!(
+        api.send("POST", "/api/v1/namespaces", "application/json", ns.to_string())
+            .await
+            .0,
+        StatusCode::CREATED
+    );
+    let cms = "/api/v1/namespaces/doomed/configmaps";
+    let plain = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "plain"}});
+    let held = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "held", "finalizers": ["example.dev/hold"]}});
+    for cm in [plain, held] {
+        assert_eq!(
+            api.send("POST", cms, "application/json", cm.to_string()).await.0,
+            StatusCode::CREATED
+        );
+    }
+    let (code, marked) = api
+        .send("DELETE", "/api/v1/namespaces/doomed", "application/json", String::new())
+        .await;
+    assert_eq!(code, StatusCode::ACCEPTED, "{marked}");
+    assert_eq!(marked["status"]["phase"], "Terminating");
+    // NamespaceLifecycle refuses new content while the namespace terminates.
+    let late = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "late"}});
+    let (code, refused) = api.send("POST", cms, "application/json", late.to_string()).await;
+    assert_eq!(
+        (code, refused["reason"].as_str()),
+        (StatusCode::FORBIDDEN, Some("Forbidden")),
+        "{refused}"
+    );
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("because it is being terminated")
+    );
+    // The plain object goes; the one with a finalizer is marked and holds the namespace.
+    let wait_for = |path: String, want: StatusCode| {
+        let api = &api;
+        async move {
+            for _ in 0..50 {
+                if api.get(&path).await.0 == want {
+                    return true;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            false
+        }
+    };
+    assert!(wait_for(format!("{cms}/plain"), StatusCode::NOT_FOUND).await);
+    let (_, held) = api.get(&format!("{cms}/held")).await;
+    assert!(held["metadata"]["deletionTimestamp"].is_string(), "{held}");
+    assert_eq!(
+        api.get("/api/v1/namespaces/doomed").await.0,
+        StatusCode::OK,
+        "held by a finalizer"
+    );
+    // Removing the finalizer lets the object, then the namespace, go.
+    let release = json!({"metadata": {"finalizers": null}});
+    let (code, _) = api
+        .send(
+            "PATCH",
+            &format!("{cms}/held"),
+            "application/merge-patch+json",
+            release.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK);
+    assert!(wait_for(format!("{cms}/held"), StatusCode::NOT_FOUND).await);
+    assert!(wait_for("/api/v1/namespaces/doomed".into(), StatusCode::NOT_FOUND).await);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_saturated_server_answers_429_with_retry_after() {
+    let server = support::start_with(
+        std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default()),
+        apiserver::Config {
+            max_requests_inflight: 1,
+            ..Default::default()
+        },
+    );
+    // A request whose body never finishes holds the one permit.
+    let mut slow = tokio::net::TcpStream::connect(server.url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    let head =
+        "POST /api/v1/namespaces HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+    tokio::io::AsyncWriteExt::write_all(&mut slow, head.as_bytes())
+        .await
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let busy = Client::new()
+        .get(format!("{}/api/v1/namespaces", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(busy.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert_eq!(busy.headers()["retry-after"], "1");
+    let status: Value = busy.json().await.unwrap();
+    assert_eq!(status["reason"], "TooManyRequests");
+    drop(slow);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    let after = Client::new()
+        .get(format!("{}/api/v1/namespaces", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        after.status(),
+        StatusCode::OK,
+        "the permit is back once the slow request ends"
+    );
 }

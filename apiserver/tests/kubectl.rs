@@ -165,7 +165,28 @@ fn crud(k: Kubectl) {
     );
     // The table, YAML and JSON views; defaults of apps/v1 were applied on the way in.
     let table = k.ok(&["get", "deployments"]);
-    assert!(table.starts_with("NAME") && table.contains("\nweb "), "{table}");
+    let header: Vec<&str> = table.lines().next().unwrap_or("").split_whitespace().collect();
+    assert_eq!(header, ["NAME", "READY", "UP-TO-DATE", "AVAILABLE", "AGE"], "{table}");
+    assert!(table.lines().nth(1).unwrap_or("").starts_with("web    0/2 "), "{table}");
+    let wide = k.ok(&["get", "deploy", "-o", "wide"]);
+    assert!(
+        wide.contains("CONTAINERS") && wide.contains("nginx:1.25") && wide.contains("app=web"),
+        "{wide}"
+    );
+    let namespaces = k.ok(&["get", "ns", "--no-headers"]);
+    assert!(
+        namespaces.starts_with("default") && namespaces.contains("Active"),
+        "{namespaces}"
+    );
+    // A deprecated version warns, as the lifecycle generator recorded it.
+    let old = k.run(&["get", "deployments.v1beta1.apps"]);
+    let warning = String::from_utf8_lossy(&old.stderr);
+    assert!(
+        warning.contains(
+            "Warning: apps/v1beta1 Deployment is deprecated in v1.8+, unavailable in v1.16+; use apps/v1 Deployment"
+        ),
+        "{warning}"
+    );
     let yaml = k.ok(&["get", "deploy", "web", "-o", "yaml"]);
     assert!(
         yaml.contains("progressDeadlineSeconds: 600") && yaml.contains("uid: "),

@@ -8,6 +8,7 @@
 
 mod convert;
 mod funcs;
+mod lifecycle;
 mod query;
 mod rest;
 mod serde;
@@ -57,6 +58,8 @@ pub struct Scheme {
     kind_to_resource: BTreeMap<GroupVersionKind, crate::GroupVersionResource>,
     /// Mapped resources in registration order, which discovery lists them in.
     rest_mapping_order: Vec<crate::GroupVersionResource>,
+    /// GVK -> its deprecation warning, as prerelease-lifecycle-gen records it.
+    lifecycles: BTreeMap<GroupVersionKind, lifecycle::WarningFn>,
 }
 
 /// What the scheme knows about one registered type.

@@ -6,10 +6,10 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use apiserver::Config;
 use apiserver::storage::Storage;
 use apiserver::storage::etcd::EtcdStorage;
 use apiserver::storage::memory::{DEFAULT_HISTORY, MemoryStorage};
-use apiserver::{Config, Server};
 use clap::Parser;
 
 /// An API server for the `apis` crate's groups (core, apps, autoscaling, apiextensions, widgets).
@@ -32,6 +32,9 @@ struct Args {
     /// Seconds a request other than a watch may take before it gets 504.
     #[arg(long, default_value_t = 60)]
     request_timeout: u64,
+    /// Requests served at once, watches excepted; the next one gets 429 with Retry-After.
+    #[arg(long, default_value_t = 400)]
+    max_requests_inflight: usize,
     /// Log filter (`info`, `debug`, `apiserver=debug`), as RUST_LOG reads it.
     #[arg(long, default_value = "info")]
     log: String,
@@ -60,7 +63,6 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             "LISTENING BEYOND LOOPBACK: this server has no authentication or authorization; anyone who can reach it can read and change every object"
         );
     }
-    let scheme = apis::scheme()?;
     let storage: Arc<dyn Storage> = if args.etcd_servers.is_empty() {
         Arc::new(MemoryStorage::with_history(args.watch_history))
     } else {
@@ -73,9 +75,10 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let config = Config {
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),
+        max_requests_inflight: args.max_requests_inflight,
         ..Config::default()
     };
-    let server = Arc::new(Server::new(scheme, storage, config).with_openapi(&generated::openapi_v3_documents()));
+    let server = Arc::new(sample_apiserver::server(storage, config)?);
     let listener = tokio::net::TcpListener::bind(args.listen).await?;
     // Tests start the server on port 0 and read the chosen address from this line.
     eprintln!("listening on http://{}", listener.local_addr()?);

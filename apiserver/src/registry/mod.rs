@@ -1,6 +1,8 @@
 //! The registry: the generic store of one resource ([`store::Store`]), the strategies that
-//! prepare and check objects per kind ([`strategy`]), and ObjectMeta on stored JSON ([`meta`]).
+//! prepare and check objects per kind ([`strategy`]), namespace deletion ([`namespace`]), and
+//! ObjectMeta on stored JSON ([`meta`]).
 
 pub mod meta;
+pub mod namespace;
 pub mod store;
 pub mod strategy;

@@ -359,6 +359,38 @@ impl Store {
         ))
     }
 
+    /// Marks `name` as being deleted (a deletionTimestamp, kept if already set) and applies `edit`,
+    /// bypassing the strategy: the server's own change, as a namespace's Terminating phase is.
+    pub async fn mark_deleting(
+        &self,
+        namespace: Option<&str>,
+        name: &str,
+        edit: impl Fn(&mut Value),
+    ) -> Result<Value, ApiError> {
+        let key = self.key(namespace, name);
+        for _ in 0..RETRIES {
+            let (mut obj, rev) = self.current(namespace, name, None).await?;
+            if !meta::deleting(&obj) {
+                meta::meta_mut(&mut obj).insert("deletionTimestamp".into(), json!(meta::now()));
+            }
+            edit(&mut obj);
+            match self.storage.update(&key, Self::encode(&obj)?, rev).await {
+                Ok(new_rev) => {
+                    meta::set_resource_version(&mut obj, new_rev);
+                    return Ok(obj);
+                }
+                Err(StorageError::Conflict { .. }) => continue,
+                Err(e) => return Err(self.error(e, name)),
+            }
+        }
+        Err(ApiError::conflict(
+            self.group,
+            self.resource,
+            name,
+            "too many concurrent writes; try again",
+        ))
+    }
+
     /// The store's current revision.
     pub async fn revision(&self) -> Result<Revision, ApiError> {
         self.storage.revision().await.map_err(|e| self.error(e, ""))

@@ -1,5 +1,5 @@
-//! A sample API server on a loopback port for the tests: every group of `apis` on the embedded
-//! store (or the storage given), on its own thread and runtime, so tests stay synchronous and run
+//! The sample API server (`sample_apiserver::server`) on a loopback port for the tests: every
+//! group of `apis` on the embedded store (or the storage given), on its own thread and runtime, so tests stay synchronous and run
 //! clients as processes.
 
 #![allow(dead_code)]
@@ -9,8 +9,8 @@ pub mod etcd;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
+use apiserver::Config;
 use apiserver::storage::memory::MemoryStorage;
-use apiserver::{Config, Server};
 
 /// A running server; it stops when the test process ends.
 pub struct Running {
@@ -27,6 +27,11 @@ pub fn start() -> Running {
 
 /// Starts a server over `storage` on a free loopback port.
 pub fn start_on(storage: Arc<dyn apiserver::storage::Storage>) -> Running {
+    start_with(storage, Config::default())
+}
+
+/// Starts a server over `storage` with `config` on a free loopback port.
+pub fn start_with(storage: Arc<dyn apiserver::storage::Storage>, config: Config) -> Running {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -35,10 +40,7 @@ pub fn start_on(storage: Arc<dyn apiserver::storage::Storage>) -> Running {
             .build()
             .unwrap();
         rt.block_on(async move {
-            let scheme = apis::scheme().unwrap();
-            let server = Arc::new(
-                Server::new(scheme, storage, Config::default()).with_openapi(&generated::openapi_v3_documents()),
-            );
+            let server = Arc::new(sample_apiserver::server(storage, config).unwrap());
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
             server.serve(listener, std::future::pending()).await.unwrap();

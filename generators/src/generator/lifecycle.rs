@@ -33,6 +33,10 @@ impl Generator for Lifecycle {
         pkg.attrs.lifecycle
     }
 
+    fn registers(&self) -> Option<&'static str> {
+        Some("register_lifecycles")
+    }
+
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
         let kinds: Vec<(&Type, Option<&Kinds>)> = pkg.kinds().map(|(t, k)| (t, k.lifecycle.as_ref())).collect();
         // A kind without a lifecycle has been reported by the model.
@@ -52,7 +56,23 @@ impl Generator for Lifecycle {
         }
         let impls = kinds.iter().filter_map(|(t, l)| Some(lifecycle_impl(cx, t, (*l)?)));
         let doc = format!(" API lifecycle of the kinds of `{}`.", pkg.path);
-        Some(quote! { #![doc = #doc] #(#impls)* })
+        let rt = cx.rt();
+        let (group, version) = (&pkg.group, pkg.version.as_str());
+        let adds = kinds.iter().map(|(t, _)| {
+            let path = type_path(&t.module, &t.name);
+            let kind = &t.name;
+            quote! { scheme.add_api_lifecycle::<#path>(#rt::GroupVersionKind::from_static(#group, #version, #kind)); }
+        });
+        Some(quote! {
+            #![doc = #doc]
+            #(#impls)*
+
+            /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+            pub fn register_lifecycles(scheme: &mut #rt::Scheme) -> ::core::result::Result<(), #rt::SchemeError> {
+                #(#adds)*
+                ::core::result::Result::Ok(())
+            }
+        })
     }
 }
 

@@ -62,3 +62,29 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionList {
         )
     }
 }
+/// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+pub fn register_lifecycles(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::apiextensions::v1beta1::types::CustomResourceDefinition,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "apiextensions.k8s.io",
+                "v1beta1",
+                "CustomResourceDefinition",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "apiextensions.k8s.io",
+                "v1beta1",
+                "CustomResourceDefinitionList",
+            ),
+        );
+    ::core::result::Result::Ok(())
+}

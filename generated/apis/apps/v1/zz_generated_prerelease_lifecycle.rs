@@ -112,3 +112,33 @@ impl ::runtime::ApiLifecycle for crate::apps::v1::types::StatefulSetList {
         ::core::option::Option::None
     }
 }
+/// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+pub fn register_lifecycles(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::Deployment,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1", "Deployment"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::DeploymentList,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1", "DeploymentList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::ReplicaSet,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1", "ReplicaSet"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::ReplicaSetList,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1", "ReplicaSetList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::StatefulSet,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1", "StatefulSet"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::StatefulSetList,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1", "StatefulSetList"));
+    ::core::result::Result::Ok(())
+}

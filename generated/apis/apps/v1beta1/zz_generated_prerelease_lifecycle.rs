@@ -88,3 +88,31 @@ impl ::runtime::ApiLifecycle for crate::apps::v1beta1::types::StatefulSetList {
         )
     }
 }
+/// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+pub fn register_lifecycles(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta1::types::Deployment,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta1", "Deployment"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta1::types::DeploymentList,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta1", "DeploymentList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta1::types::StatefulSet,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta1", "StatefulSet"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta1::types::StatefulSetList,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "apps",
+                "v1beta1",
+                "StatefulSetList",
+            ),
+        );
+    ::core::result::Result::Ok(())
+}

@@ -124,3 +124,39 @@ impl ::runtime::ApiLifecycle for crate::apps::v1beta2::types::StatefulSetList {
         )
     }
 }
+/// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+pub fn register_lifecycles(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::Deployment,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "Deployment"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::DeploymentList,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "DeploymentList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::ReplicaSet,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "ReplicaSet"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::ReplicaSetList,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "ReplicaSetList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::StatefulSet,
+        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "StatefulSet"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::StatefulSetList,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "StatefulSetList",
+            ),
+        );
+    ::core::result::Result::Ok(())
+}

@@ -32,3 +32,13 @@ impl ::runtime::ApiLifecycle for crate::autoscaling::v1::types::Scale {
         ::core::option::Option::None
     }
 }
+/// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+pub fn register_lifecycles(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::autoscaling::v1::types::Scale,
+        >(::runtime::GroupVersionKind::from_static("autoscaling", "v1", "Scale"));
+    ::core::result::Result::Ok(())
+}

@@ -160,3 +160,45 @@ impl ::runtime::ApiLifecycle for crate::core::v1::types::PodTemplateList {
         ::core::option::Option::None
     }
 }
+/// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+pub fn register_lifecycles(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ConfigMap,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "ConfigMap"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ConfigMapList,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "ConfigMapList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::Namespace,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "Namespace"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::NamespaceList,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "NamespaceList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::Pod,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "Pod"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodList,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "PodList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodLogOptions,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "PodLogOptions"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodTemplate,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "PodTemplate"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodTemplateList,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "PodTemplateList"));
+    ::core::result::Result::Ok(())
+}

@@ -80,3 +80,49 @@ impl ::runtime::ApiLifecycle for crate::widgets::v1::types::WidgetList {
         ::core::option::Option::None
     }
 }
+/// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
+pub fn register_lifecycles(
+    scheme: &mut ::runtime::Scheme,
+) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::widgets::v1::types::Widget,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "widgets.example.dev",
+                "v1",
+                "Widget",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::widgets::v1::types::WidgetClass,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "widgets.example.dev",
+                "v1",
+                "WidgetClass",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::widgets::v1::types::WidgetClassList,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "widgets.example.dev",
+                "v1",
+                "WidgetClassList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::widgets::v1::types::WidgetList,
+        >(
+            ::runtime::GroupVersionKind::from_static(
+                "widgets.example.dev",
+                "v1",
+                "WidgetList",
+            ),
+        );
+    ::core::result::Result::Ok(())
+}

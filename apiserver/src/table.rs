@@ -1,0 +1,117 @@
+//! Tables (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, what `kubectl get` prints):
+//! seed 003's TableConvertor capability. Kinds without a convertor get apiserver's default (name
+//! and creation time); a server registers per-kind columns, as kube-apiserver's printers do for
+//! Deployments and Pods.
+
+use serde_json::{Value, json};
+
+/// One column of a table.
+#[derive(Clone, Debug)]
+pub struct Column {
+    /// The header (`Ready`).
+    pub name: &'static str,
+    /// `string`, `integer`, `number`, `boolean` or `date`.
+    pub kind: &'static str,
+    /// `name` for the name column, `date-time`, or empty.
+    pub format: &'static str,
+    /// What the column shows.
+    pub description: &'static str,
+    /// 0 for the default view, 1 for `-o wide`.
+    pub priority: u8,
+}
+
+/// Turns objects (in the request's version) into rows.
+pub trait TableConvertor: Send + Sync {
+    /// The columns.
+    fn columns(&self) -> Vec<Column>;
+    /// The cells of one object, one per column.
+    fn cells(&self, obj: &Value) -> Vec<Value>;
+}
+
+/// apiserver's DefaultTableConvertor: Name and Created At.
+pub struct DefaultTable;
+
+const NAME_DESCRIPTION: &str = "Name must be unique within a namespace. Is required when creating resources, although some resources may allow a client to request the generation of an appropriate name automatically. Name is primarily intended for creation idempotence and configuration definition. Cannot be updated. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names#names";
+
+impl TableConvertor for DefaultTable {
+    fn columns(&self) -> Vec<Column> {
+        vec![
+            name_column(),
+            Column {
+                name: "Created At",
+                kind: "date",
+                format: "",
+                description: "CreationTimestamp is a timestamp representing the server time when this object was created.",
+                priority: 0,
+            },
+        ]
+    }
+
+    fn cells(&self, obj: &Value) -> Vec<Value> {
+        vec![
+            obj["metadata"]["name"].clone(),
+            obj["metadata"]["creationTimestamp"].clone(),
+        ]
+    }
+}
+
+/// The Name column every printer starts with.
+pub fn name_column() -> Column {
+    Column {
+        name: "Name",
+        kind: "string",
+        format: "name",
+        description: NAME_DESCRIPTION,
+        priority: 0,
+    }
+}
+
+/// The Age column printers end their default view with; kubectl shows the time since the value.
+pub fn age_column() -> Column {
+    Column {
+        name: "Age",
+        kind: "string",
+        format: "",
+        description: "CreationTimestamp is a timestamp representing the server time when this object was created.",
+        priority: 0,
+    }
+}
+
+/// An object's age as kubectl's printers write it (`5s`, `3m`, `2h`, `4d`).
+pub fn age(obj: &Value) -> Value {
+    let created = obj["metadata"]["creationTimestamp"].as_str().unwrap_or("");
+    let Ok(then) = created.parse::<k8s_openapi::jiff::Timestamp>() else {
+        return json!("<unknown>");
+    };
+    let secs = (k8s_openapi::jiff::Timestamp::now().as_second() - then.as_second()).max(0);
+    json!(match secs {
+        s if s < 120 => format!("{s}s"),
+        s if s < 7200 => format!("{}m", s / 60),
+        s if s < 172_800 => format!("{}h", s / 3600),
+        s => format!("{}d", s / 86_400),
+    })
+}
+
+/// A Table of `items`, each row with the object's metadata as PartialObjectMetadata.
+pub fn table(convertor: &dyn TableConvertor, items: &[Value], resource_version: &Value) -> Value {
+    let columns: Vec<Value> = convertor
+        .columns()
+        .iter()
+        .map(|c| json!({"name": c.name, "type": c.kind, "format": c.format, "description": c.description, "priority": c.priority}))
+        .collect();
+    let rows: Vec<Value> = items
+        .iter()
+        .map(|obj| {
+            let meta = obj.get("metadata").cloned().unwrap_or_else(|| json!({}));
+            json!({
+                "cells": convertor.cells(obj),
+                "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1", "metadata": meta},
+            })
+        })
+        .collect();
+    let mut metadata = json!({});
+    if !resource_version.is_null() {
+        metadata["resourceVersion"] = resource_version.clone();
+    }
+    json!({"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": metadata, "columnDefinitions": columns, "rows": rows})
+}
