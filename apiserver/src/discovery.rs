@@ -1,5 +1,6 @@
-//! Discovery (legacy): `/api`, `/apis`, `/apis/<group>`, and the `APIResourceList` of each
-//! group-version, whose verbs come from the installed storages' capabilities.
+//! Discovery: legacy (`/api`, `/apis`, `/apis/<group>`, and the `APIResourceList` of each
+//! group-version) and aggregated (`apidiscovery.k8s.io/v2` by `Accept`), whose verbs come from the
+//! installed storages' capabilities.
 
 use serde_json::{Value, json};
 
@@ -115,4 +116,79 @@ fn storage_version_hash(group: &str, version: &str, kind: &str) -> String {
         .map(|i| ALPHABET[((h >> (i * 6)) & 63) as usize] as char)
         .collect::<String>()
         + "="
+}
+
+/// The media type of aggregated discovery (`apidiscovery.k8s.io/v2`), when `accept` asks for it.
+pub fn aggregated_media_type(accept: &str) -> Option<&'static str> {
+    accept.split(',').find_map(|clause| {
+        let params: Vec<&str> = clause.split(';').map(str::trim).collect();
+        let has = |p: &str| params.contains(&p);
+        if !(has("g=apidiscovery.k8s.io") && has("as=APIGroupDiscoveryList")) {
+            return None;
+        }
+        if has("v=v2") {
+            Some("application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+        } else if has("v=v2beta1") {
+            Some("application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList")
+        } else {
+            None
+        }
+    })
+}
+
+/// Aggregated discovery (`/api` or `/apis` as one `APIGroupDiscoveryList`): every group, its
+/// versions most preferred first, each resource with its scope, verbs, names and subresources,
+/// so a client learns everything in one request.
+pub fn aggregated(scheme: &Scheme, installed: &Installed, core: bool, api_version: &str) -> Value {
+    let mut groups: Vec<&str> = installed
+        .resources
+        .keys()
+        .map(|gv| gv.group.as_ref())
+        .filter(|g| g.is_empty() == core)
+        .collect();
+    groups.dedup();
+    let items: Vec<Value> = groups
+        .iter()
+        .map(|group| {
+            let versions: Vec<Value> = group_versions(scheme, installed, group)
+                .iter()
+                .map(|gv| {
+                    let all = installed.resources.get(gv).map(Vec::as_slice).unwrap_or_default();
+                    let resources: Vec<Value> = all
+                        .iter()
+                        .filter(|r| r.subresource.is_none())
+                        .map(|r| {
+                            let m = &r.mapping;
+                            let kind = |k: &runtime::GroupVersionKind| json!({"group": k.group, "version": k.version, "kind": k.kind});
+                            let subresources: Vec<Value> = all
+                                .iter()
+                                .filter(|s| s.mapping.resource == m.resource && s.subresource.is_some())
+                                .map(|s| json!({"subresource": s.subresource, "responseKind": kind(&s.kind), "verbs": s.verbs()}))
+                                .collect();
+                            let mut e = json!({
+                                "resource": m.resource,
+                                "responseKind": kind(&r.kind),
+                                "scope": if m.namespaced() { "Namespaced" } else { "Cluster" },
+                                "singularResource": m.singular,
+                                "verbs": r.verbs(),
+                            });
+                            if !m.short_names.is_empty() {
+                                e["shortNames"] = json!(m.short_names);
+                            }
+                            if !m.categories.is_empty() {
+                                e["categories"] = json!(m.categories);
+                            }
+                            if !subresources.is_empty() {
+                                e["subresources"] = json!(subresources);
+                            }
+                            e
+                        })
+                        .collect();
+                    json!({"version": gv.version, "resources": resources, "freshness": "Current"})
+                })
+                .collect();
+            json!({"metadata": {"name": group}, "versions": versions})
+        })
+        .collect();
+    json!({"kind": "APIGroupDiscoveryList", "apiVersion": api_version, "metadata": {}, "items": items})
 }

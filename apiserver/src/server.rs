@@ -284,9 +284,27 @@ async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> 
                 "buildDate": "", "goVersion": "", "compiler": "rustc", "platform": "linux/amd64",
             })));
         }
-        "/api" => return Ok(json_response(discovery::api_versions(&server.installed))),
+        "/api" | "/apis" => {
+            let accept = headers.get("accept").and_then(|v| v.to_str().ok()).unwrap_or("");
+            let core = path.trim_end_matches('/') == "/api";
+            if let Some(media) = discovery::aggregated_media_type(accept) {
+                let version = if media.contains("v=v2beta1") {
+                    "apidiscovery.k8s.io/v2beta1"
+                } else {
+                    "apidiscovery.k8s.io/v2"
+                };
+                let body = serde_json::to_vec(&discovery::aggregated(scheme, &server.installed, core, version))
+                    .unwrap_or_default();
+                return Ok((StatusCode::OK, [("content-type", media)], body).into_response());
+            }
+            return Ok(json_response(if core {
+                discovery::api_versions(&server.installed)
+            } else {
+                discovery::api_group_list(scheme, &server.installed)
+            }));
+        }
         "/openapi/v3" => return Ok(json_response(server.openapi.index())),
-        "/apis" => return Ok(json_response(discovery::api_group_list(scheme, &server.installed))),
+
         _ => {}
     }
     if let Some(key) = path.strip_prefix("/openapi/v3/") {

@@ -561,3 +561,69 @@ async fn a_saturated_server_answers_429_with_retry_after() {
         "the permit is back once the slow request ends"
     );
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn aggregated_discovery_lists_every_group_in_one_document() {
+    let api = Api::new().await;
+    let accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+    let r = api
+        .client
+        .get(format!("{}/apis", api.url))
+        .header("accept", accept)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        r.headers()["content-type"],
+        "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+    );
+    let doc: Value = r.json().await.unwrap();
+    assert_eq!(
+        (doc["kind"].as_str(), doc["apiVersion"].as_str()),
+        (Some("APIGroupDiscoveryList"), Some("apidiscovery.k8s.io/v2"))
+    );
+    let apps = doc["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["metadata"]["name"] == "apps")
+        .expect("apps");
+    let versions: Vec<&str> = apps["versions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["version"].as_str().unwrap())
+        .collect();
+    assert_eq!(versions, ["v1", "v1beta2", "v1beta1"], "most preferred first");
+    let deployments = apps["versions"][0]["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["resource"] == "deployments")
+        .unwrap();
+    assert_eq!(deployments["scope"], "Namespaced");
+    assert_eq!(deployments["shortNames"], json!(["deploy"]));
+    let subs: Vec<&str> = deployments["subresources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["subresource"].as_str().unwrap())
+        .collect();
+    assert_eq!(subs, ["status", "scale"]);
+    assert_eq!(
+        deployments["subresources"][1]["responseKind"],
+        json!({"group": "autoscaling", "version": "v1", "kind": "Scale"})
+    );
+    // `/api` holds the core group alone; a client that does not ask gets the legacy documents.
+    let r = api
+        .client
+        .get(format!("{}/api", api.url))
+        .header("accept", accept)
+        .send()
+        .await
+        .unwrap();
+    let core: Value = r.json().await.unwrap();
+    assert_eq!(core["items"][0]["metadata"]["name"], "");
+    let (_, legacy) = api.get("/apis").await;
+    assert_eq!(legacy["kind"], "APIGroupList");
+}

@@ -370,3 +370,57 @@ fn watch(k: Kubectl) {
     let events = String::from_utf8_lossy(&out.stdout);
     assert_eq!(events, "ADDED 2\nMODIFIED 3\nMODIFIED 4\nDELETED 4\n");
 }
+
+#[test]
+fn crds_apply_and_widgets_are_served_through_kubectl() {
+    let k = Kubectl::new("widgets");
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let crds = format!("{root}/generated/crds/");
+    let applied = k.ok(&["apply", "-f", &crds]);
+    assert_eq!(
+        applied,
+        "customresourcedefinition.apiextensions.k8s.io/widgetclasses.widgets.example.dev created\n\
+         customresourcedefinition.apiextensions.k8s.io/widgets.widgets.example.dev created\n"
+    );
+    assert!(
+        k.ok(&["get", "crds", "-o", "name"])
+            .contains("widgets.widgets.example.dev")
+    );
+    k.ok(&[
+        "create",
+        "-f",
+        &k.file("ns.yaml", &NAMESPACE.replace("default", "production")),
+    ]);
+    // The example is v1alpha1 (deprecated: a warning), stored and read back as v1, whose paused
+    // field comes from v1alpha1's annotation.
+    let manifest = format!("{root}/apis/examples/manifests/widgets-v1alpha1-widget.yaml");
+    let out = k.run(&["apply", "-f", &manifest]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("widgets.example.dev/v1alpha1 Widget is deprecated"));
+    let got = k.ok(&[
+        "get",
+        "wd",
+        "shop-widgets",
+        "-n",
+        "production",
+        "-o",
+        "jsonpath={.apiVersion} {.spec.paused} {.spec.replicas}",
+    ]);
+    assert_eq!(got, "widgets.example.dev/v1 true 3");
+    assert_eq!(
+        k.ok(&["scale", "wd", "shop-widgets", "-n", "production", "--replicas=5"]),
+        "widget.widgets.example.dev/shop-widgets scaled\n"
+    );
+    assert_eq!(
+        k.ok(&[
+            "get",
+            "wd",
+            "shop-widgets",
+            "-n",
+            "production",
+            "-o",
+            "jsonpath={.spec.replicas}"
+        ]),
+        "5"
+    );
+}
