@@ -304,6 +304,13 @@ async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> 
             }));
         }
         "/openapi/v3" => return Ok(json_response(server.openapi.index())),
+        // The CRD conversion webhook (`spec.conversion.webhook.clientConfig` points here),
+        // answered from the Scheme's generated conversions.
+        "/convert" if method == Method::POST => {
+            let review: Value = serde_json::from_slice(&body)
+                .map_err(|e| ApiError::bad_request(format!("the ConversionReview is not valid JSON: {e}")))?;
+            return Ok(json_response(runtime::codec::Codec::new(scheme).review(&review)));
+        }
 
         _ => {}
     }

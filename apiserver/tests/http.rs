@@ -194,6 +194,29 @@ async fn bad_input_gets_the_right_status_and_stores_nothing() {
             "could not find the requested resource",
         ),
     ];
+    // A patch that does not apply is Invalid, and a patch of an unknown type is refused.
+    let (code, _) = api
+        .send("POST", DEPLOYMENTS, "application/json", deployment("p").to_string())
+        .await;
+    assert_eq!(code, StatusCode::CREATED);
+    let path_p = format!("{DEPLOYMENTS}/p");
+    let (code, status) = api
+        .send(
+            "PATCH",
+            &path_p,
+            "application/json-patch+json",
+            r#"[{"op":"remove","path":"/spec/none"}]"#.into(),
+        )
+        .await;
+    assert_eq!(
+        (code.as_u16(), status["reason"].as_str()),
+        (422, Some("Invalid")),
+        "{status}"
+    );
+    let (code, _) = api.send("PATCH", &path_p, "text/plain", "{}".into()).await;
+    assert_eq!(code.as_u16(), 415);
+    let (code, _) = api.send("DELETE", &path_p, "application/json", String::new()).await;
+    assert_eq!(code, StatusCode::OK);
     for (method, path, content_type, body, code, message) in cases {
         let (got, status) = api.send(method, path, content_type, body).await;
         assert_eq!(got.as_u16(), code, "{method} {path}: {status}");
@@ -626,4 +649,30 @@ async fn aggregated_discovery_lists_every_group_in_one_document() {
     assert_eq!(core["items"][0]["metadata"]["name"], "");
     let (_, legacy) = api.get("/apis").await;
     assert_eq!(legacy["kind"], "APIGroupList");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn conversion_reviews_are_answered_from_the_scheme() {
+    let api = Api::new().await;
+    let widget = json!({"apiVersion": "widgets.example.dev/v1", "kind": "Widget",
+        "metadata": {"name": "w", "namespace": "ns"}, "spec": {"image": "i", "paused": true, "replicas": 2, "size": "Large"}});
+    let review = json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+        "request": {"uid": "u-1", "desiredAPIVersion": "widgets.example.dev/v1alpha1", "objects": [widget]}});
+    let (code, answer) = api
+        .send("POST", "/convert", "application/json", review.to_string())
+        .await;
+    assert_eq!(code, StatusCode::OK);
+    let response = &answer["response"];
+    assert_eq!(
+        (response["uid"].as_str(), response["result"]["status"].as_str()),
+        (Some("u-1"), Some("Success"))
+    );
+    let converted = &response["convertedObjects"][0];
+    assert_eq!(converted["apiVersion"], "widgets.example.dev/v1alpha1");
+    assert_eq!(
+        converted["metadata"]["annotations"]["widgets.example.dev/paused"],
+        "true"
+    );
+    let (code, _) = api.send("POST", "/convert", "application/json", "{".into()).await;
+    assert_eq!(code, StatusCode::BAD_REQUEST);
 }

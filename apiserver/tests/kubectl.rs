@@ -136,6 +136,13 @@ fn discovery_lists_every_group_and_resource() {
         ["namespaces", "ns", "v1", "false", "Namespace"]
     );
     assert!(row("widgets").contains("widgets.example.dev/v1"));
+    // explain reads the served OpenAPI v3 document of the group-version.
+    let explained = k.ok(&["explain", "deployment.spec.strategy"]);
+    assert!(
+        explained.contains("FIELD: strategy <DeploymentStrategy>")
+            && explained.contains("rollingUpdate\t<RollingUpdateDeployment>"),
+        "{explained}"
+    );
     let wide = k.ok(&["api-resources", "-o", "wide", "--api-group=apps"]);
     assert!(
         wide.contains("create,delete,deletecollection,get,list,patch,update,watch"),
