@@ -230,6 +230,9 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         .get("content-type")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
+    if content_type.split(';').next().map(str::trim) == Some("application/apply-patch+yaml") {
+        return server_side_apply(c, body).await;
+    }
     let patch = patch::Patch::parse(content_type, body)?;
     let (storage, request) = (c.storage_version(), c.request_version());
     let kind = c.resource.kind.clone();
@@ -316,5 +319,70 @@ fn delete_precondition(body: &Bytes) -> Result<Option<u64>, ApiError> {
             .map(Some)
             .map_err(|_| ApiError::bad_request(format!("preconditions.resourceVersion \"{rv}\" is not an integer"))),
         None => Ok(None),
+    }
+}
+
+/// `PATCH` with `application/apply-patch+yaml`: server-side apply by `?fieldManager=` (`apply.rs`);
+/// an object that does not exist yet is created.
+async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
+    let manager = c
+        .params
+        .field_manager
+        .clone()
+        .filter(|m| !m.is_empty())
+        .ok_or_else(|| {
+            ApiError::bad_request(
+                "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch",
+            )
+        })?;
+    let kind = c.resource.kind.clone();
+    let applied = c.server.versions.parse_body(body, &kind)?;
+    if meta::name(&applied) != c.name() {
+        return Err(ApiError::bad_request(format!(
+            "the name of the object ({}) does not match the name on the URL ({})",
+            meta::name(&applied),
+            c.name()
+        )));
+    }
+    let (storage, request) = (c.storage_version(), c.request_version());
+    let api_version = request.api_version();
+    let versions = &c.server.versions;
+    let validation = c.params.field_validation.unwrap_or(FieldValidation::Strict);
+    let schema = c.server.openapi.kind_schema(&kind);
+    let doc = schema.as_ref().map(|(d, _)| *d).unwrap_or(&Value::Null);
+    let schemas = crate::strategic::Schemas::new(doc);
+    let root = schema.as_ref().and_then(|(_, name)| schemas.named(name));
+    let force = c.params.force;
+    let getter = c.resource.storage.getter().ok_or_else(|| c.not_supported())?;
+    match getter.get(c.namespace(), c.name()).await {
+        Ok(_) => {
+            let patcher = c.resource.storage.patcher().ok_or_else(|| c.not_supported())?;
+            let mutation = |current: &Value| -> Result<Value, ApiError> {
+                let mut before = versions.to_version(current.clone(), &storage, &request)?;
+                before["apiVersion"] = json!(api_version);
+                before["kind"] = json!(kind.kind);
+                let after =
+                    crate::apply::apply(Some(&before), &applied, &manager, force, &api_version, &schemas, root)?;
+                Ok(versions.to_storage(&after, &kind, &storage, validation)?.object)
+            };
+            let patched = patcher
+                .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
+                .await?;
+            respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], c.table())
+        }
+        Err(e) if e.code == 404 => {
+            let creater = c.resource.storage.creater().ok_or_else(|| c.not_supported())?;
+            let created = crate::apply::apply(None, &applied, &manager, force, &api_version, &schemas, root)?;
+            let obj = versions.to_storage(&created, &kind, &storage, validation)?.object;
+            if let Some(ns) = c.namespace() {
+                c.server
+                    .admission
+                    .admit_create(c.resource, ns, meta::name(&obj))
+                    .await?;
+            }
+            let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
+            respond::object(&c.negotiated, StatusCode::CREATED, c.out(created)?, &[], c.table())
+        }
+        Err(e) => Err(e),
     }
 }

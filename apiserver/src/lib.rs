@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 pub mod admission;
+pub mod apply;
 pub mod convert;
 pub mod discovery;
 pub mod handlers;

@@ -218,6 +218,7 @@ fn paths(doc: &Value, key: &str, installed: &Installed) -> Map<String, Value> {
                         "application/json-patch+json": {"schema": {"type": "object"}},
                         "application/merge-patch+json": {"schema": {"type": "object"}},
                         "application/strategic-merge-patch+json": {"schema": {"type": "object"}},
+                        "application/apply-patch+yaml": {"schema": {"type": "object"}},
                     }, "required": true});
                 }
                 let entry = paths.entry(a.path.clone()).or_insert_with(|| json!({}));

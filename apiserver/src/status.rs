@@ -94,6 +94,11 @@ impl ApiError {
         .about(group, resource, name)
     }
 
+    /// 409 for a server-side apply that changes fields another manager owns.
+    pub fn apply_conflict(message: impl Into<String>) -> Self {
+        Self::new(409, "Conflict", message)
+    }
+
     /// 422: `Deployment.apps "Web" is invalid: metadata.name: Invalid value: ...`.
     pub fn invalid(group: &str, kind: &str, name: &str, causes: Vec<Cause>) -> Self {
         let list: Vec<String> = causes.iter().map(|c| format!("{}: {}", c.field, c.message)).collect();

@@ -24,7 +24,7 @@ impl<'a> Schemas<'a> {
     }
 
     /// A schema with its `$ref` (also one wrapped in `allOf`) followed.
-    fn resolve(&self, schema: &'a Value) -> &'a Value {
+    pub fn resolve(&self, schema: &'a Value) -> &'a Value {
         let reference = schema
             .get("$ref")
             .or_else(|| schema.get("allOf").and_then(|a| a.get(0)).and_then(|s| s.get("$ref")))

@@ -431,3 +431,57 @@ fn crds_apply_and_widgets_are_served_through_kubectl() {
         "5"
     );
 }
+
+#[test]
+fn server_side_apply_owns_fields_and_conflicts() {
+    server_side_apply(Kubectl::new("ssa"));
+}
+
+#[test]
+fn server_side_apply_owns_fields_and_conflicts_on_etcd() {
+    server_side_apply(Kubectl::on("ssa-etcd", Backend::Etcd));
+}
+
+fn server_side_apply(k: Kubectl) {
+    k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
+    let deploy = k.file("deploy.yaml", DEPLOYMENT);
+    assert_eq!(
+        k.ok(&["apply", "--server-side", "-f", &deploy]),
+        "deployment.apps/web serverside-applied\n"
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "deploy", "web", "-o", "json", "--show-managed-fields"])).unwrap();
+    let entry = &json["metadata"]["managedFields"][0];
+    assert_eq!(
+        (entry["manager"].as_str(), entry["operation"].as_str()),
+        (Some("kubectl"), Some("Apply"))
+    );
+    assert!(
+        entry["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"]["k:{\"name\":\"web\"}"]["f:image"]
+            .is_object(),
+        "{entry}"
+    );
+    // Another manager changing an owned field conflicts, and takes it with --force-conflicts.
+    let changed = k.file("changed.yaml", &DEPLOYMENT.replace("replicas: 2", "replicas: 3"));
+    let conflict = k.run(&["apply", "--server-side", "--field-manager=other", "-f", &changed]);
+    let stderr = String::from_utf8_lossy(&conflict.stderr);
+    assert!(
+        !conflict.status.success()
+            && stderr.contains("Apply failed with 1 conflict: conflict with \"kubectl\": .spec.replicas"),
+        "{stderr}"
+    );
+    assert_eq!(k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]), "2");
+    k.ok(&[
+        "apply",
+        "--server-side",
+        "--field-manager=other",
+        "--force-conflicts",
+        "-f",
+        &changed,
+    ]);
+    assert_eq!(k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]), "3");
+    // The first manager re-applies without replicas: it no longer owns them, so they stay.
+    let without = k.file("without.yaml", &DEPLOYMENT.replace("  replicas: 2\n", ""));
+    k.ok(&["apply", "--server-side", "-f", &without]);
+    assert_eq!(k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]), "3");
+}

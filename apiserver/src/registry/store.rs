@@ -284,6 +284,12 @@ impl Store {
                     None => m.remove(owned),
                 };
             }
+            // An update that leaves managedFields out keeps them, as Kubernetes does.
+            if !m.contains_key("managedFields")
+                && let Some(v) = old.get("metadata").and_then(|o| o.get("managedFields"))
+            {
+                m.insert("managedFields".into(), v.clone());
+            }
             self.invalid(&new, self.strategy.validate_update(&new, &old))?;
             if dry_run {
                 return Ok(new);

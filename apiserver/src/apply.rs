@@ -1,0 +1,351 @@
+//! Server-side apply (`PATCH` with `application/apply-patch+yaml`): the applied configuration is
+//! merged into the object as a strategic merge is (keyed lists by their merge key), every field it
+//! sets is owned by the field manager in `metadata.managedFields` (FieldsV1: `f:<field>`,
+//! `k:{"name":"web"}` for keyed list items), a field another manager owns with a different value
+//! is a 409 Conflict unless `force=true` takes it over, and a field the manager applied before
+//! but no longer does is removed when nobody else owns it.
+//!
+//! Writes that are not applies do not record `Update` managers yet, so only appliers conflict.
+
+use serde_json::{Map, Value, json};
+
+use crate::registry::meta;
+use crate::status::ApiError;
+use crate::strategic::{self, Schemas};
+
+/// One leaf of a field set, as a path of FieldsV1 keys (`f:spec`, `f:replicas`).
+type Path = Vec<String>;
+
+/// The fields `applied` sets, as FieldsV1 paths, walking `schema` for list merge keys.
+fn fields(applied: &Value, schemas: &Schemas<'_>, schema: Option<&Value>, prefix: &mut Path, out: &mut Vec<Path>) {
+    let Some(map) = applied.as_object() else {
+        out.push(prefix.clone());
+        return;
+    };
+    let schema = schema.map(|s| schemas.resolve(s));
+    for (key, value) in map {
+        if prefix.is_empty() && matches!(key.as_str(), "apiVersion" | "kind") {
+            continue;
+        }
+        // Of metadata, the server owns all but labels, annotations, finalizers and owners.
+        if prefix.len() == 1
+            && prefix[0] == "f:metadata"
+            && !matches!(
+                key.as_str(),
+                "labels" | "annotations" | "finalizers" | "ownerReferences"
+            )
+        {
+            continue;
+        }
+        let field = schema.and_then(|s| s.get("properties")).and_then(|p| p.get(key));
+        let field = field.or_else(|| {
+            schema
+                .and_then(|s| s.get("additionalProperties"))
+                .filter(|a| a.is_object())
+        });
+        prefix.push(format!("f:{key}"));
+        match value {
+            Value::Object(_) => fields(value, schemas, field, prefix, out),
+            Value::Array(items) => {
+                let resolved = field.map(|f| schemas.resolve(f));
+                let merge_key = field
+                    .and_then(|f| f.get("x-kubernetes-patch-merge-key"))
+                    .or_else(|| resolved.and_then(|f| f.get("x-kubernetes-patch-merge-key")))
+                    .and_then(Value::as_str);
+                match merge_key {
+                    Some(mk) => {
+                        let item_schema = field
+                            .and_then(|f| f.get("items"))
+                            .or_else(|| resolved.and_then(|f| f.get("items")));
+                        for item in items {
+                            let id = json!({ mk: item.get(mk).cloned().unwrap_or(Value::Null) });
+                            prefix.push(format!("k:{id}"));
+                            out.push([prefix.clone(), vec![".".to_string()]].concat());
+                            fields(item, schemas, item_schema, prefix, out);
+                            prefix.pop();
+                        }
+                    }
+                    // A list without a merge key is atomic: owned whole.
+                    None => out.push(prefix.clone()),
+                }
+            }
+            _ => out.push(prefix.clone()),
+        }
+        prefix.pop();
+    }
+}
+
+/// A FieldsV1 object of `paths`.
+fn to_fields_v1(paths: &[Path]) -> Value {
+    let mut root = Map::new();
+    for p in paths {
+        let mut cur = &mut root;
+        for seg in p {
+            cur = cur
+                .entry(seg.clone())
+                .or_insert_with(|| json!({}))
+                .as_object_mut()
+                .expect("objects all the way");
+        }
+    }
+    Value::Object(root)
+}
+
+/// The leaf paths of a FieldsV1 object.
+fn from_fields_v1(v: &Value, prefix: &mut Path, out: &mut Vec<Path>) {
+    match v.as_object() {
+        Some(m) if !m.is_empty() => {
+            for (k, child) in m {
+                prefix.push(k.clone());
+                from_fields_v1(child, prefix, out);
+                prefix.pop();
+            }
+        }
+        _ => out.push(prefix.clone()),
+    }
+}
+
+/// The value at a FieldsV1 path in an object (`k:` segments find list items by key).
+fn value_at<'a>(obj: &'a Value, path: &[String]) -> Option<&'a Value> {
+    let mut cur = obj;
+    for seg in path {
+        if seg == "." {
+            return Some(cur);
+        }
+        if let Some(name) = seg.strip_prefix("f:") {
+            cur = cur.get(name)?;
+        } else if let Some(key) = seg.strip_prefix("k:") {
+            let key: Map<String, Value> = serde_json::from_str(key).ok()?;
+            cur = cur
+                .as_array()?
+                .iter()
+                .find(|item| key.iter().all(|(k, v)| item.get(k) == Some(v)))?;
+        } else {
+            return None;
+        }
+    }
+    Some(cur)
+}
+
+/// Removes the field at a FieldsV1 path, if present.
+fn remove_at(obj: &mut Value, path: &[String]) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut cur = obj;
+    for seg in parents {
+        let next = if let Some(name) = seg.strip_prefix("f:") {
+            cur.get_mut(name)
+        } else if let Some(key) = seg.strip_prefix("k:") {
+            let Ok(key) = serde_json::from_str::<Map<String, Value>>(key) else {
+                return;
+            };
+            cur.as_array_mut().and_then(|items| {
+                items
+                    .iter_mut()
+                    .find(|item| key.iter().all(|(k, v)| item.get(k) == Some(v)))
+            })
+        } else {
+            None
+        };
+        match next {
+            Some(n) => cur = n,
+            None => return,
+        }
+    }
+    if last == "." {
+        return;
+    }
+    if let Some(name) = last.strip_prefix("f:")
+        && let Some(m) = cur.as_object_mut()
+    {
+        m.remove(name);
+    } else if let Some(key) = last.strip_prefix("k:")
+        && let Ok(key) = serde_json::from_str::<Map<String, Value>>(key)
+        && let Some(items) = cur.as_array_mut()
+    {
+        items.retain(|item| !key.iter().all(|(k, v)| item.get(k) == Some(v)));
+    }
+}
+
+/// `.spec.replicas` for a conflict message.
+fn display(path: &[String]) -> String {
+    path.iter()
+        .filter(|s| *s != ".")
+        .map(|s| match s.strip_prefix("f:") {
+            Some(name) => format!(".{name}"),
+            None => format!("[{}]", s.trim_start_matches("k:")),
+        })
+        .collect()
+}
+
+/// The managedFields entries of an object.
+fn managed(obj: &Value) -> Vec<Value> {
+    obj.get("metadata")
+        .and_then(|m| m.get("managedFields"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// Applies `applied` (in the request's version, `api_version`) by `manager` to `current` (`None`
+/// when the object does not exist yet), returning the new object with its managedFields.
+pub fn apply(
+    current: Option<&Value>,
+    applied: &Value,
+    manager: &str,
+    force: bool,
+    api_version: &str,
+    schemas: &Schemas<'_>,
+    root: Option<&Value>,
+) -> Result<Value, ApiError> {
+    let mut new_fields = Vec::new();
+    fields(applied, schemas, root, &mut Vec::new(), &mut new_fields);
+    let base = current.cloned().unwrap_or_else(|| json!({}));
+    let mut entries = managed(&base);
+    // Conflicts: fields another applier owns whose value the applied configuration changes.
+    let mut conflicts = Vec::new();
+    for entry in &entries {
+        let owner = entry["manager"].as_str().unwrap_or("");
+        if owner == manager {
+            continue;
+        }
+        let mut owned = Vec::new();
+        from_fields_v1(&entry["fieldsV1"], &mut Vec::new(), &mut owned);
+        for p in owned
+            .iter()
+            .filter(|p| new_fields.contains(p) && p.last().is_some_and(|s| s != "."))
+        {
+            if value_at(&base, p) != value_at(applied, p) {
+                conflicts.push((owner.to_string(), p.clone()));
+            }
+        }
+    }
+    if !conflicts.is_empty() && !force {
+        let list: Vec<String> = conflicts
+            .iter()
+            .map(|(o, p)| format!("conflict with \"{o}\": {}", display(p)))
+            .collect();
+        let n = conflicts.len();
+        let message = format!(
+            "Apply failed with {n} conflict{}: {}",
+            if n == 1 { "" } else { "s" },
+            list.join("\n")
+        );
+        return Err(ApiError::apply_conflict(message));
+    }
+    // A forced apply takes the conflicting fields from their owners.
+    for entry in entries.iter_mut() {
+        let owner = entry["manager"].as_str().unwrap_or("").to_string();
+        let taken: Vec<&Path> = conflicts.iter().filter(|(o, _)| *o == owner).map(|(_, p)| p).collect();
+        if taken.is_empty() {
+            continue;
+        }
+        let mut owned = Vec::new();
+        from_fields_v1(&entry["fieldsV1"], &mut Vec::new(), &mut owned);
+        owned.retain(|p| !taken.contains(&p));
+        entry["fieldsV1"] = to_fields_v1(&owned);
+    }
+    // What this manager applied before and no longer does goes, unless someone else owns it.
+    let previous: Vec<Path> = entries
+        .iter()
+        .filter(|e| e["manager"] == manager && e["operation"] == "Apply")
+        .flat_map(|e| {
+            let mut p = Vec::new();
+            from_fields_v1(&e["fieldsV1"], &mut Vec::new(), &mut p);
+            p
+        })
+        .collect();
+    let others: Vec<Path> = entries
+        .iter()
+        .filter(|e| e["manager"] != manager)
+        .flat_map(|e| {
+            let mut p = Vec::new();
+            from_fields_v1(&e["fieldsV1"], &mut Vec::new(), &mut p);
+            p
+        })
+        .collect();
+    let mut object = strategic::apply(&base, applied, schemas, root).map_err(ApiError::invalid_patch)?;
+    for p in previous
+        .iter()
+        .filter(|p| !new_fields.contains(p) && !others.contains(p))
+    {
+        remove_at(&mut object, p);
+    }
+    entries.retain(|e| !(e["manager"] == manager && e["operation"] == "Apply"));
+    entries.retain(|e| e["fieldsV1"].as_object().is_some_and(|m| !m.is_empty()));
+    entries.push(json!({
+        "manager": manager,
+        "operation": "Apply",
+        "apiVersion": api_version,
+        "time": meta::now(),
+        "fieldsType": "FieldsV1",
+        "fieldsV1": to_fields_v1(&new_fields),
+    }));
+    meta::meta_mut(&mut object).insert("managedFields".into(), Value::Array(entries));
+    Ok(object)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc() -> Value {
+        json!({"components": {"schemas": {
+            "D": {"properties": {"spec": {"$ref": "#/components/schemas/S"}}},
+            "S": {"properties": {"containers": {"type": "array", "items": {"type": "object"},
+                                 "x-kubernetes-patch-merge-key": "name", "x-kubernetes-patch-strategy": "merge"}}}
+        }}})
+    }
+
+    fn run(current: Option<&Value>, applied: Value, manager: &str, force: bool) -> Result<Value, ApiError> {
+        let d = doc();
+        let s = Schemas::new(&d);
+        apply(current, &applied, manager, force, "g/v1", &s, s.named("D"))
+    }
+
+    #[test]
+    fn appliers_own_fields_conflict_and_force() {
+        let a = run(None, json!({"metadata": {"name": "x", "labels": {"l": "1"}}, "spec": {"replicas": 1, "containers": [{"name": "c", "image": "i1"}]}}), "a", false).unwrap();
+        let mf = &a["metadata"]["managedFields"][0];
+        assert_eq!(mf["manager"], "a");
+        assert_eq!(
+            mf["fieldsV1"]["f:spec"]["f:containers"]["k:{\"name\":\"c\"}"]["f:image"],
+            json!({})
+        );
+        assert!(
+            mf["fieldsV1"]["f:metadata"].get("f:name").is_none(),
+            "the server owns the name"
+        );
+        // Another manager setting the same value shares the field; a different value conflicts.
+        let shared = run(Some(&a), json!({"spec": {"replicas": 1}}), "b", false).unwrap();
+        assert_eq!(shared["metadata"]["managedFields"].as_array().unwrap().len(), 2);
+        let e = run(Some(&a), json!({"spec": {"replicas": 3}}), "b", false).unwrap_err();
+        assert_eq!(
+            (e.code, e.message.as_str()),
+            (409, "Apply failed with 1 conflict: conflict with \"a\": .spec.replicas")
+        );
+        let forced = run(Some(&a), json!({"spec": {"replicas": 3}}), "b", true).unwrap();
+        assert_eq!(forced["spec"]["replicas"], 3);
+        let owners: Vec<&Value> = forced["metadata"]["managedFields"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["fieldsV1"]["f:spec"].get("f:replicas").is_some())
+            .collect();
+        assert_eq!(owners.len(), 1, "a lost replicas to b");
+        // A field `a` stops applying is removed; the container b never touched stays.
+        let dropped = run(
+            Some(&forced),
+            json!({"metadata": {"name": "x"}, "spec": {"containers": [{"name": "c", "image": "i1"}]}}),
+            "a",
+            false,
+        )
+        .unwrap();
+        assert!(
+            dropped["metadata"].get("labels").and_then(|l| l.get("l")).is_none(),
+            "{dropped}"
+        );
+        assert_eq!(dropped["spec"]["replicas"], 3, "owned by b now");
+    }
+}
