@@ -5,7 +5,9 @@
 //! is a 409 Conflict unless `force=true` takes it over, and a field the manager applied before
 //! but no longer does is removed when nobody else owns it.
 //!
-//! Writes that are not applies do not record `Update` managers yet, so only appliers conflict.
+//! Writes that are not applies record their manager too ([`record_update`], operation `Update`):
+//! the fields they change become theirs and leave other managers, as in Kubernetes, so an applier
+//! that later changes such a field conflicts with the updater.
 
 use serde_json::{Map, Value, json};
 
@@ -188,6 +190,83 @@ fn managed(obj: &Value) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// ` using apps/v1` for a manager that owns fields through updates (Kubernetes' wording); nothing
+/// for an applier.
+fn using(entries: &[Value], manager: &str) -> String {
+    entries
+        .iter()
+        .find(|e| e["manager"] == manager && e["operation"] == "Update")
+        .and_then(|e| e["apiVersion"].as_str())
+        .map(|v| format!(" using {v}"))
+        .unwrap_or_default()
+}
+
+/// Records a write that is not an apply by `manager`: the fields `after` sets differently from
+/// `before` become the manager's (operation `Update`, merged with what it owned) and leave every
+/// other manager's set. `after`'s managedFields (echoed by the client, or the stored ones) are the
+/// starting point.
+pub fn record_update(
+    before: Option<&Value>,
+    after: &mut Value,
+    manager: &str,
+    api_version: &str,
+    schemas: &Schemas<'_>,
+    root: Option<&Value>,
+) {
+    let mut now = Vec::new();
+    fields(after, schemas, root, &mut Vec::new(), &mut now);
+    let empty = json!({});
+    let before = before.unwrap_or(&empty);
+    let changed: Vec<Path> = now
+        .into_iter()
+        .filter(|p| value_at(before, p) != value_at(after, p))
+        .collect();
+    if changed.is_empty() {
+        return;
+    }
+    let mut entries = managed(after);
+    if entries.is_empty() {
+        entries = managed(before);
+    }
+    let is_mine = |e: &Value| e["manager"] == manager && e["operation"] == "Update" && e["apiVersion"] == api_version;
+    let mut mine = Vec::new();
+    for entry in entries.iter_mut() {
+        let mut owned = Vec::new();
+        from_fields_v1(&entry["fieldsV1"], &mut Vec::new(), &mut owned);
+        if is_mine(entry) {
+            mine = owned;
+            continue;
+        }
+        owned.retain(|p| !changed.contains(p));
+        entry["fieldsV1"] = to_fields_v1(&owned);
+    }
+    entries.retain(|e| !is_mine(e));
+    entries.retain(|e| e["fieldsV1"].as_object().is_some_and(|m| !m.is_empty()));
+    for p in changed {
+        if !mine.contains(&p) {
+            mine.push(p);
+        }
+    }
+    entries.push(json!({
+        "manager": manager,
+        "operation": "Update",
+        "apiVersion": api_version,
+        "time": meta::now(),
+        "fieldsType": "FieldsV1",
+        "fieldsV1": to_fields_v1(&mine),
+    }));
+    meta::meta_mut(after).insert("managedFields".into(), Value::Array(entries));
+}
+
+/// The manager of a write: `?fieldManager=`, else the client's user agent up to its first `/`, as
+/// Kubernetes names it.
+pub fn manager_of(field_manager: Option<&str>, user_agent: &str) -> String {
+    match field_manager.filter(|m| !m.is_empty()) {
+        Some(m) => m.to_string(),
+        None => user_agent.split('/').next().unwrap_or("").chars().take(128).collect(),
+    }
+}
+
 /// Applies `applied` (in the request's version, `api_version`) by `manager` to `current` (`None`
 /// when the object does not exist yet), returning the new object with its managedFields.
 pub fn apply(
@@ -224,7 +303,7 @@ pub fn apply(
     if !conflicts.is_empty() && !force {
         let list: Vec<String> = conflicts
             .iter()
-            .map(|(o, p)| format!("conflict with \"{o}\": {}", display(p)))
+            .map(|(o, p)| format!("conflict with \"{o}\"{}: {}", using(&entries, o), display(p)))
             .collect();
         let n = conflicts.len();
         let message = format!(
@@ -347,5 +426,28 @@ mod tests {
             "{dropped}"
         );
         assert_eq!(dropped["spec"]["replicas"], 3, "owned by b now");
+    }
+
+    #[test]
+    fn updates_take_ownership_and_appliers_then_conflict_with_them() {
+        let d = doc();
+        let s = Schemas::new(&d);
+        let applied = run(None, json!({"spec": {"replicas": 1}}), "a", false).unwrap();
+        let mut edited = applied.clone();
+        edited["spec"]["replicas"] = json!(4);
+        record_update(Some(&applied), &mut edited, "editor", "g/v1", &s, s.named("D"));
+        let entries = edited["metadata"]["managedFields"].as_array().unwrap();
+        assert_eq!(entries.len(), 1, "a lost its only field to the editor: {entries:?}");
+        assert_eq!(
+            (entries[0]["manager"].as_str(), entries[0]["operation"].as_str()),
+            (Some("editor"), Some("Update"))
+        );
+        let e = run(Some(&edited), json!({"spec": {"replicas": 1}}), "a", false).unwrap_err();
+        assert_eq!(
+            e.message,
+            "Apply failed with 1 conflict: conflict with \"editor\" using g/v1: .spec.replicas"
+        );
+        assert_eq!(manager_of(None, "kubectl.1.32/v1.32.5 (linux/amd64)"), "kubectl.1.32");
+        assert_eq!(manager_of(Some("mine"), "x"), "mine");
     }
 }

@@ -79,6 +79,27 @@ impl Call<'_> {
         self.info.name.as_deref().unwrap_or("")
     }
 
+    /// Records a write that is not an apply in managedFields (`apply::record_update`); the
+    /// subresources (`/status`, `/scale`) are not tracked.
+    fn record(&self, before: Option<&Value>, after: &mut Value) {
+        if self.resource.subresource.is_some() {
+            return;
+        }
+        let agent = self
+            .headers
+            .get("user-agent")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let manager = crate::apply::manager_of(self.params.field_manager.as_deref(), agent);
+        let kind = &self.resource.kind;
+        let schema = self.server.openapi.kind_schema(kind);
+        let doc = schema.as_ref().map(|(d, _)| *d).unwrap_or(&Value::Null);
+        let schemas = crate::strategic::Schemas::new(doc);
+        let root = schema.as_ref().and_then(|(_, name)| schemas.named(name));
+        let api_version = self.request_version().api_version();
+        crate::apply::record_update(before, after, &manager, &api_version, &schemas, root);
+    }
+
     fn not_supported(&self) -> ApiError {
         ApiError::method_not_supported(
             self.resource.mapping.group,
@@ -190,13 +211,14 @@ pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
             "a namespaced resource is created in a namespace: POST to .../namespaces/{namespace}/<resource>",
         ));
     }
-    let (obj, warnings) = c.decode_body(body)?;
+    let (mut obj, warnings) = c.decode_body(body)?;
     if let Some(ns) = c.namespace() {
         c.server
             .admission
             .admit_create(c.resource, ns, meta::name(&obj))
             .await?;
     }
+    c.record(None, &mut obj);
     let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
     respond::object(
         &c.negotiated,
@@ -210,13 +232,20 @@ pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
 /// `PUT .../{name}`.
 pub async fn update(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let updater = c.resource.storage.updater().ok_or_else(|| c.not_supported())?;
-    let (obj, warnings) = c.decode_body(body)?;
+    let (mut obj, warnings) = c.decode_body(body)?;
     if meta::name(&obj) != c.name() {
         return Err(ApiError::bad_request(format!(
             "the name of the object ({}) does not match the name on the URL ({})",
             meta::name(&obj),
             c.name()
         )));
+    }
+    // The stored object, for what this update changes (ownership only: the write itself is
+    // still a compare-and-swap on the client's resourceVersion).
+    if let Some(getter) = c.resource.storage.getter()
+        && let Ok(current) = getter.get(c.namespace(), c.name()).await
+    {
+        c.record(Some(&current), &mut obj);
     }
     let updated = updater.update(c.namespace(), c.name(), obj, c.params.dry_run).await?;
     respond::object(&c.negotiated, StatusCode::OK, c.out(updated)?, &warnings, c.table())
@@ -246,7 +275,9 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
             m.insert("kind".into(), json!(kind.kind));
         }
         let after = patch.apply(&before, schema.as_ref().map(|(d, n)| (*d, n.as_str())))?;
-        Ok(versions.to_storage(&after, &kind, &storage, validation)?.object)
+        let mut stored = versions.to_storage(&after, &kind, &storage, validation)?.object;
+        c.record(Some(current), &mut stored);
+        Ok(stored)
     };
     let patched = patcher
         .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
