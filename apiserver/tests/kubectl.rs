@@ -486,8 +486,19 @@ fn server_side_apply(k: Kubectl) {
     assert_eq!(k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]), "3");
     // A plain patch takes ownership of what it changes (operation Update); the applier that owned
     // the field now conflicts with it.
-    k.ok(&["patch", "deploy", "web", "--type=merge", "--field-manager=patcher", "-p", r#"{"spec":{"replicas":5}}"#]);
+    k.ok(&[
+        "patch",
+        "deploy",
+        "web",
+        "--type=merge",
+        "--field-manager=patcher",
+        "-p",
+        r#"{"spec":{"replicas":5}}"#,
+    ]);
     let conflict = k.run(&["apply", "--server-side", "--field-manager=other", "-f", &changed]);
     let stderr = String::from_utf8_lossy(&conflict.stderr);
-    assert!(stderr.contains("conflict with \"patcher\" using apps/v1: .spec.replicas"), "{stderr}");
+    assert!(
+        stderr.contains("conflict with \"patcher\" using apps/v1: .spec.replicas"),
+        "{stderr}"
+    );
 }
