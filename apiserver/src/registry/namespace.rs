@@ -7,15 +7,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::meta;
 use super::store::{Deleted, Store};
 use crate::rest::{
-    CollectionDeleter, Creater, Getter, GracefulDeleter, Lister, Mutation, Patcher, RestStorage, Updater, Watcher,
+    CollectionDeleter, Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage, Updater, Watcher,
 };
 use crate::status::ApiError;
-use crate::storage::{Revision, Watch};
+use crate::storage::Revision;
 
 /// How often a terminating namespace checks whether its content is gone.
 const RECHECK: Duration = Duration::from_millis(200);
@@ -88,96 +88,30 @@ impl GracefulDeleter for NamespaceStorage {
     }
 }
 
-#[async_trait]
-impl Getter for NamespaceStorage {
-    async fn get(&self, namespace: Option<&str>, name: &str) -> Result<Value, ApiError> {
-        Getter::get(self.namespaces.as_ref(), namespace, name).await
-    }
-}
-
-#[async_trait]
-impl Lister for NamespaceStorage {
-    async fn list(
-        &self,
-        namespace: Option<&str>,
-        after: Option<String>,
-        limit: Option<usize>,
-    ) -> Result<super::store::Page, ApiError> {
-        Lister::list(self.namespaces.as_ref(), namespace, after, limit).await
-    }
-}
-
-#[async_trait]
-impl Creater for NamespaceStorage {
-    async fn create(&self, namespace: Option<&str>, obj: Value, dry_run: bool) -> Result<Value, ApiError> {
-        Creater::create(self.namespaces.as_ref(), namespace, obj, dry_run).await
-    }
-}
-
-#[async_trait]
-impl Updater for NamespaceStorage {
-    async fn update(&self, namespace: Option<&str>, name: &str, obj: Value, dry_run: bool) -> Result<Value, ApiError> {
-        Updater::update(self.namespaces.as_ref(), namespace, name, obj, dry_run).await
-    }
-}
-
-#[async_trait]
-impl Patcher for NamespaceStorage {
-    async fn patch(
-        &self,
-        namespace: Option<&str>,
-        name: &str,
-        precondition: Option<Revision>,
-        dry_run: bool,
-        mutation: Mutation<'_>,
-    ) -> Result<Value, ApiError> {
-        Patcher::patch(
-            self.namespaces.as_ref(),
-            namespace,
-            name,
-            precondition,
-            dry_run,
-            mutation,
-        )
-        .await
-    }
-}
-
-#[async_trait]
-impl Watcher for NamespaceStorage {
-    async fn watch(&self, namespace: Option<&str>, after: Revision) -> Result<Watch, ApiError> {
-        Watcher::watch(self.namespaces.as_ref(), namespace, after).await
-    }
-    async fn revision(&self) -> Result<Revision, ApiError> {
-        Watcher::revision(self.namespaces.as_ref()).await
-    }
-}
-
-impl CollectionDeleter for NamespaceStorage {}
-
+/// Every capability but deletion is the namespaces' store's own.
 impl RestStorage for NamespaceStorage {
     fn getter(&self) -> Option<&dyn Getter> {
-        Some(self)
+        self.namespaces.getter()
     }
     fn lister(&self) -> Option<&dyn Lister> {
-        Some(self)
+        self.namespaces.lister()
     }
     fn creater(&self) -> Option<&dyn Creater> {
-        Some(self)
+        self.namespaces.creater()
     }
     fn updater(&self) -> Option<&dyn Updater> {
-        Some(self)
+        self.namespaces.updater()
     }
     fn patcher(&self) -> Option<&dyn Patcher> {
-        Some(self)
+        self.namespaces.patcher()
     }
     fn graceful_deleter(&self) -> Option<&dyn GracefulDeleter> {
         Some(self)
     }
     fn collection_deleter(&self) -> Option<&dyn CollectionDeleter> {
-        Some(self)
+        self.namespaces.collection_deleter()
     }
     fn watcher(&self) -> Option<&dyn Watcher> {
-        Some(self)
+        self.namespaces.watcher()
     }
 }
