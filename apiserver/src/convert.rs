@@ -72,6 +72,38 @@ impl Versions {
         Ok(value)
     }
 
+    /// Decodes a request body (a kind of `expected`'s group and kind, in any served version),
+    /// defaults it and converts it to `storage`. A JSON body that decodes cleanly takes the codec's
+    /// single pass; anything else (YAML, a body without TypeMeta, unknown fields under `Warn`, any
+    /// error) is parsed into a value and decoded by [`Versions::to_storage`], whose errors say what
+    /// is wrong.
+    pub fn decode_body(
+        &self,
+        body: &[u8],
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+        validation: FieldValidation,
+    ) -> Result<Decoded, ApiError> {
+        if Format::sniff(body) == Format::Json {
+            let codec = Codec::new(&self.scheme).with_strict(validation != FieldValidation::Ignore);
+            if let Ok(obj) = codec.decode_to_version(body, storage)
+                && obj
+                    .group_version_kind()
+                    .is_some_and(|gvk| gvk.group == expected.group && gvk.kind == expected.kind)
+            {
+                let object = Codec::new(&self.scheme)
+                    .encode_value(obj.as_ref(), storage)
+                    .map_err(|e| ApiError::internal(e.to_string()))?;
+                return Ok(Decoded {
+                    object,
+                    warnings: Vec::new(),
+                });
+            }
+        }
+        let value = self.parse_body(body, expected)?;
+        self.to_storage(&value, expected, storage, validation)
+    }
+
     /// Decodes `value` (a kind of `expected`'s group and kind, in any served version), defaults it
     /// and converts it to `storage`.
     pub fn to_storage(

@@ -14,6 +14,7 @@ use crate::patch;
 use crate::query::{self, Params};
 use crate::registry::meta;
 use crate::registry::store::Deleted;
+use crate::registry::stored::Stored;
 use crate::request::RequestInfo;
 use crate::respond::{self, Negotiated};
 use crate::selector::{FieldSelector, LabelSelector};
@@ -111,8 +112,12 @@ impl Call<'_> {
     /// The body as an object in the storage version, checked against the path.
     fn decode_body(&self, body: &Bytes) -> Result<(Value, Vec<String>), ApiError> {
         let kind = &self.resource.kind;
-        let value = self.server.versions.parse_body(body, kind)?;
-        let body_ns = meta::field(&value, "namespace").to_string();
+        let validation = self.params.field_validation.unwrap_or(FieldValidation::Warn);
+        let decoded = self
+            .server
+            .versions
+            .decode_body(body, kind, &self.storage_version(), validation)?;
+        let body_ns = meta::field(&decoded.object, "namespace");
         if let Some(ns) = self.namespace()
             && !body_ns.is_empty()
             && body_ns != ns
@@ -121,11 +126,6 @@ impl Call<'_> {
                 "the namespace of the provided object does not match the namespace sent on the request ({body_ns} != {ns})"
             )));
         }
-        let validation = self.params.field_validation.unwrap_or(FieldValidation::Warn);
-        let decoded = self
-            .server
-            .versions
-            .to_storage(&value, kind, &self.storage_version(), validation)?;
         Ok((decoded.object, decoded.warnings))
     }
 
@@ -158,32 +158,33 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         Some(t) => Some(query::decode_continue(t)?.1),
         None => None,
     };
+    // A JSON list in the storage version without a field selector is written from the stored
+    // bytes; anything else parses each object.
+    let spliced =
+        !c.negotiated.table && !c.negotiated.yaml && fields.is_empty() && c.storage_version() == c.request_version();
     let want = c.params.limit;
-    let mut items = Vec::new();
+    let (mut raw, mut parsed) = (Vec::new(), Vec::new());
     let (revision, next) = loop {
         let page = lister
-            .list(c.namespace(), after.clone(), want.map(|w| w - items.len()))
+            .list(c.namespace(), after.clone(), want.map(|w| w - raw.len() - parsed.len()))
             .await?;
         for obj in page.items {
+            if spliced {
+                if labels.is_empty() || labels.matches(obj.labels()?.as_ref()) {
+                    raw.push(obj);
+                }
+                continue;
+            }
+            let obj = obj.value()?;
             if labels.matches(meta::labels(&obj)) && fields.matches(&obj) {
-                items.push(obj);
+                parsed.push(obj);
             }
         }
         match page.next {
-            Some(key) if want.is_some_and(|w| items.len() < w) => after = Some(key),
+            Some(key) if want.is_some_and(|w| raw.len() + parsed.len() < w) => after = Some(key),
             next => break (page.revision, next),
         }
     };
-    let mut out = Vec::with_capacity(items.len());
-    for obj in items {
-        let mut obj = c.out(obj)?;
-        // List items carry no apiVersion and kind of their own, as Kubernetes encodes them.
-        if let Some(m) = obj.as_object_mut() {
-            m.remove("apiVersion");
-            m.remove("kind");
-        }
-        out.push(obj);
-    }
     let mut metadata = json!({"resourceVersion": revision.to_string()});
     if let Some(key) = next {
         metadata["continue"] = json!(query::encode_continue(revision, &key));
@@ -194,13 +195,49 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         .list_kind
         .map(str::to_string)
         .unwrap_or_else(|| format!("{}List", c.resource.mapping.kind));
+    let api_version = c.request_version().api_version();
+    if spliced {
+        return spliced_list(&api_version, &list_kind, &metadata, &raw);
+    }
+    let mut out = Vec::with_capacity(parsed.len());
+    for obj in parsed {
+        let mut obj = c.out(obj)?;
+        // List items carry no apiVersion and kind of their own, as Kubernetes encodes them.
+        if let Some(m) = obj.as_object_mut() {
+            m.remove("apiVersion");
+            m.remove("kind");
+        }
+        out.push(obj);
+    }
     let list = json!({
         "kind": list_kind,
-        "apiVersion": c.request_version().api_version(),
+        "apiVersion": api_version,
         "metadata": metadata,
         "items": out,
     });
     respond::list(&c.negotiated, list, c.table())
+}
+
+/// A JSON list written around the stored objects' bytes, with the keys in the order the parsed
+/// path writes them (sorted).
+fn spliced_list(api_version: &str, kind: &str, metadata: &Value, items: &[Stored]) -> Result<Response, ApiError> {
+    let size: usize = items.iter().map(|i| i.bytes.len() + 32).sum();
+    let mut body = Vec::with_capacity(size + 256);
+    body.extend_from_slice(b"{\"apiVersion\":");
+    serde_json::to_writer(&mut body, api_version).map_err(|e| ApiError::internal(e.to_string()))?;
+    body.extend_from_slice(b",\"items\":[");
+    for (index, item) in items.iter().enumerate() {
+        if index > 0 {
+            body.push(b',');
+        }
+        item.write_list_item(&mut body)?;
+    }
+    body.extend_from_slice(b"],\"kind\":");
+    serde_json::to_writer(&mut body, kind).map_err(|e| ApiError::internal(e.to_string()))?;
+    body.extend_from_slice(b",\"metadata\":");
+    serde_json::to_writer(&mut body, metadata).map_err(|e| ApiError::internal(e.to_string()))?;
+    body.push(b'}');
+    Ok(respond::json_bytes(StatusCode::OK, body))
 }
 
 /// `POST .../<resource>`.
@@ -310,8 +347,8 @@ pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
     let (labels, fields) = c.selectors()?;
     let page = lister.list(c.namespace(), None, None).await?;
     let mut items = Vec::new();
-    for obj in page
-        .items
+    let objects = page.items.iter().map(Stored::value).collect::<Result<Vec<_>, _>>()?;
+    for obj in objects
         .into_iter()
         .filter(|o| labels.matches(meta::labels(o)) && fields.matches(o))
     {

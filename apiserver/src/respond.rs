@@ -72,6 +72,11 @@ pub fn encode(n: &Negotiated, code: StatusCode, value: &Value, warnings: &[Strin
     Ok(response)
 }
 
+/// A JSON body already written.
+pub fn json_bytes(code: StatusCode, body: Vec<u8>) -> Response {
+    (code, [("content-type", "application/json")], body).into_response()
+}
+
 /// One object (or a Table of one row, when asked).
 pub fn object(
     n: &Negotiated,

@@ -61,7 +61,12 @@ pub async fn watch(c: &Call<'_>, server: Arc<Server>, resource: Arc<ApiResource>
         None => match lister {
             Some(lister) => {
                 let page = lister.list(namespace.as_deref(), None, None).await?;
-                initial = page.items.into_iter().filter(|o| selected(o)).collect();
+                for obj in &page.items {
+                    let obj = obj.value()?;
+                    if selected(&obj) {
+                        initial.push(obj);
+                    }
+                }
                 page.revision
             }
             None => watcher.revision().await?,

@@ -1,8 +1,9 @@
 //! The registry: the generic store of one resource ([`store::Store`]), the strategies that
 //! prepare and check objects per kind ([`strategy`]), namespace deletion ([`namespace`]), and
-//! ObjectMeta on stored JSON ([`meta`]).
+//! ObjectMeta on stored JSON ([`meta`]), stored objects written out without parsing ([`stored`]).
 
 pub mod meta;
 pub mod namespace;
 pub mod store;
+pub mod stored;
 pub mod strategy;

@@ -40,6 +40,7 @@ impl NamespaceStorage {
                 };
                 for obj in page.items {
                     left += 1;
+                    let Ok(obj) = obj.value() else { continue };
                     let _ = store.delete(Some(&name), meta::name(&obj), None, false).await;
                 }
             }

@@ -10,6 +10,7 @@ use bytes::Bytes;
 use serde_json::{Value, json};
 
 use super::meta;
+use super::stored::Stored;
 use super::strategy::Strategy;
 use crate::status::ApiError;
 use crate::storage::{ListOptions, Revision, Storage, StorageError, Watch};
@@ -35,8 +36,8 @@ pub struct Store {
 /// One page of a list.
 #[derive(Debug)]
 pub struct Page {
-    /// The objects, in key order, with their resourceVersions.
-    pub items: Vec<Value>,
+    /// The objects, in key order, as stored.
+    pub items: Vec<Stored>,
     /// The list's resourceVersion.
     pub revision: Revision,
     /// The key to continue after, when more remain.
@@ -118,10 +119,11 @@ impl Store {
     }
 
     fn decode(&self, value: &Bytes, rev: Revision) -> Result<Value, ApiError> {
-        let mut obj: Value = serde_json::from_slice(value)
-            .map_err(|e| ApiError::internal(format!("stored object does not decode: {e}")))?;
-        meta::set_resource_version(&mut obj, rev);
-        Ok(obj)
+        Stored {
+            bytes: value.clone(),
+            revision: rev,
+        }
+        .value()
     }
 
     /// The stored bytes: the object without its resourceVersion.
@@ -203,9 +205,12 @@ impl Store {
         let next = page.more.then(|| page.items.last().map(|kv| kv.key.clone())).flatten();
         let items = page
             .items
-            .iter()
-            .map(|kv| self.decode(&kv.value, kv.mod_revision))
-            .collect::<Result<_, _>>()?;
+            .into_iter()
+            .map(|kv| Stored {
+                bytes: kv.value,
+                revision: kv.mod_revision,
+            })
+            .collect();
         Ok(Page {
             items,
             revision: page.revision,

@@ -4,7 +4,10 @@
 //! Decoding goes: sniff JSON or YAML -> parse each document -> read `apiVersion` and `kind` ->
 //! deserialize into the external type registered for them (with [`Scheme::add_known_type_serde`]) ->
 //! in strict mode, reject unknown fields -> apply the scheme's defaults -> convert to the internal
-//! version through [`Scheme::convert_to_version`]. Encoding converts to the target version through
+//! version through [`Scheme::convert_to_version`]. One JSON object, the body of an API request,
+//! takes a single pass: a scan that reads only its TypeMeta, then a decode from the bytes straight
+//! into the type, unknown fields found on the way; anything that fails there is decoded again on
+//! the general path, whose errors carry lines, columns and field paths. Encoding converts to the target version through
 //! the internal hub, sets `apiVersion` and `kind`, and serializes.
 //!
 //! ```
@@ -18,6 +21,8 @@
 
 mod document;
 mod error;
+mod keys;
+mod peek;
 mod review;
 mod strict;
 #[cfg(test)]
@@ -28,7 +33,9 @@ mod tests;
 mod tests_stream;
 
 pub use error::{DecodeError, EncodeError};
+pub(crate) use keys::top_level as top_level_keys;
 pub use review::REVIEW_API_VERSION;
+pub(crate) use strict::path_of as skipped_path;
 
 use crate::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind, Object, Scheme};
 use document::Document;
@@ -88,17 +95,68 @@ impl<'a> Codec<'a> {
     /// Decodes one object from JSON or YAML, defaults it, and converts it to its group's internal
     /// version. The input must hold exactly one document that is not a `List`.
     pub fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Object>, DecodeError> {
-        let value = self.single_document(bytes)?;
-        let external = self.decode_external(&value, true)?;
+        let external = self.decode_one(bytes)?;
         self.convert(external.as_ref(), &internal_version(external.as_ref()))
     }
 
     /// Decodes one object as [`Codec::decode`] does, but converts it to `target` instead (through
     /// the internal version unless `target` is the object's own version).
     pub fn decode_to_version(&self, bytes: &[u8], target: &GroupVersion) -> Result<Box<dyn Object>, DecodeError> {
-        let value = self.single_document(bytes)?;
-        let external = self.decode_external(&value, true)?;
+        let external = self.decode_one(bytes)?;
+        // A body already in the target version is the answer; converting would copy it.
+        if external
+            .group_version_kind()
+            .is_some_and(|gvk| gvk.group_version() == *target)
+        {
+            return Ok(external);
+        }
         self.convert(external.as_ref(), target)
+    }
+
+    /// The one object of `bytes` in its own version, defaulted: in a single pass when it is a JSON
+    /// object of a registered kind that decodes cleanly, on the general path otherwise.
+    fn decode_one(&self, bytes: &[u8]) -> Result<Box<dyn Object>, DecodeError> {
+        if let Some(obj) = self.decode_single_pass(bytes)? {
+            return Ok(obj);
+        }
+        let value = self.single_document(bytes)?;
+        self.decode_external(&value, true)
+    }
+
+    /// The single pass over one JSON object; `None` hands the input to the general path.
+    fn decode_single_pass(&self, bytes: &[u8]) -> Result<Option<Box<dyn Object>>, DecodeError> {
+        if Format::sniff(bytes) != Format::Json {
+            return Ok(None);
+        }
+        let Some(peek) = peek::read(bytes, self.strict) else {
+            return Ok(None);
+        };
+        let (Some(api_version), Some(kind)) = (peek.api_version.as_deref(), peek.kind.as_deref()) else {
+            return Ok(None);
+        };
+        let Ok(gv) = GroupVersion::parse_api_version(api_version) else {
+            return Ok(None);
+        };
+        if kind == "List" {
+            return Ok(None);
+        }
+        let Some(fns) = self.scheme.serde_fns_for_gvk(&gv.with_kind(kind)) else {
+            return Ok(None);
+        };
+        let Some(decoded) = (fns.decode_json)(bytes, self.strict) else {
+            return Ok(None);
+        };
+        let mut obj = decoded.object;
+        if self.strict {
+            let written = (fns.top_level_keys)(obj.as_ref());
+            let input = peek.keys.iter().map(|(k, empty)| (k.as_ref(), *empty));
+            let unknown = strict::unknown_fields(input, &written, decoded.skipped);
+            if !unknown.is_empty() {
+                return Err(DecodeError::UnknownFields(unknown));
+            }
+        }
+        self.scheme.default(obj.as_mut());
+        Ok(Some(obj))
     }
 
     /// Decodes every object of a YAML stream or of JSON values one after another, expanding each
@@ -223,16 +281,19 @@ impl<'a> Codec<'a> {
                 .collect();
             return Err(DecodeError::UnknownKind { gvk, versions });
         };
-        let mut obj = (fns.decode)(value).map_err(|e| DecodeError::Field {
+        let decoded = (fns.decode)(value, self.strict).map_err(|e| DecodeError::Field {
             path: field_path(e.path()),
             message: e.inner().to_string(),
         })?;
+        let mut obj = decoded.object;
         if self.strict {
-            let encoded = (fns.to_value)(obj.as_ref()).map_err(|message| DecodeError::Field {
-                path: String::new(),
-                message,
-            })?;
-            let unknown = strict::unknown_fields(value, &encoded);
+            let written = (fns.top_level_keys)(obj.as_ref());
+            let input = value
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.as_str(), strict::is_empty(v)));
+            let unknown = strict::unknown_fields(input, &written, decoded.skipped);
             if !unknown.is_empty() {
                 return Err(DecodeError::UnknownFields(unknown));
             }

@@ -1,102 +1,120 @@
-//! Strict decoding: finds the fields of the input that the decoded type does not know, by encoding
-//! the decoded object again and listing every key of the input that the encoding lacks.
+//! Strict decoding: the fields of the input that the decoded type does not know, found in the pass
+//! that decodes it, never by encoding the object again.
 //!
-//! Why compare encodings rather than watch the deserializer (as `serde_ignored` does): kinds inline
-//! their TypeMeta with `#[serde(flatten)]`, and serde buffers the keys of a flattening struct and
-//! drops the ones nobody claims without ever reporting them, so a misspelt top-level field such as
-//! `specc` would pass. A decoded object re-encodes every field it has, so a key missing from the
-//! encoding is one the type threw away.
+//! Below the top level the deserializer reports them: `serde_ignored` wraps it and names every
+//! value a type skips, at any depth, whatever the value is. The top level needs a second look:
+//! kinds inline their TypeMeta with `#[serde(flatten)]`, and serde buffers the keys of a
+//! flattening struct and drops the ones nobody claims without skipping them, so a misspelt `specc`
+//! goes unseen. There the input's keys are compared with the keys the decoded object writes
+//! (`keys::top_level`).
 //!
-//! The exceptions are keys whose input value is `null` or a scalar zero (`false`, `0`, `""`): an
-//! absent optional field encodes to nothing and `null` decodes to absent, and a field Go declares
-//! as a value with `omitempty` (`paused: false`, `hostPort: 0`) is skipped on output when zero, so
-//! such keys cannot be told apart from known ones and are never reported. An unknown field whose
-//! value is a zero passes; one with any other value is caught.
+//! The one gap is a top-level key whose value is empty (`null`, `false`, `0`, `""`): a known
+//! optional field that is absent, or an omitempty value field that is zero, writes no key either, so
+//! such a key cannot be told from a known one and is never reported.
 
-use serde_json::Value;
+use std::collections::BTreeSet;
 
-/// The JSON paths of the keys in `input` that `encoded` lacks, depth first in key order, such as
+/// The path of a value the deserializer skipped, as Kubernetes writes field paths:
 /// `spec.template.spec.containers[0].imagee`.
-pub(crate) fn unknown_fields(input: &Value, encoded: &Value) -> Vec<String> {
-    let mut found = Vec::new();
-    walk(input, encoded, &mut String::new(), &mut found);
-    found
+pub(crate) fn path_of(path: &serde_ignored::Path<'_>) -> String {
+    let mut out = String::new();
+    write_path(path, &mut out);
+    out
 }
 
-fn walk(input: &Value, encoded: &Value, path: &mut String, found: &mut Vec<String>) {
-    match (input, encoded) {
-        (Value::Object(fields), Value::Object(known)) => {
-            for (key, value) in fields {
-                let len = path.len();
-                if !path.is_empty() {
-                    path.push('.');
-                }
-                path.push_str(key);
-                match known.get(key) {
-                    Some(encoded) => walk(value, encoded, path, found),
-                    None if value.is_null() || is_zero_scalar(value) => {}
-                    None => found.push(path.clone()),
-                }
-                path.truncate(len);
-            }
+fn write_path(path: &serde_ignored::Path<'_>, out: &mut String) {
+    use serde_ignored::Path;
+    match path {
+        Path::Root => {}
+        Path::Seq { parent, index } => {
+            write_path(parent, out);
+            out.push_str(&format!("[{index}]"));
         }
-        (Value::Array(items), Value::Array(known)) => {
-            for (index, (item, encoded)) in items.iter().zip(known).enumerate() {
-                let len = path.len();
-                path.push_str(&format!("[{index}]"));
-                walk(item, encoded, path, found);
-                path.truncate(len);
+        Path::Map { parent, key } => {
+            write_path(parent, out);
+            if !out.is_empty() {
+                out.push('.');
             }
+            out.push_str(key);
         }
-        // A value whose shape changed on the way (an int-or-string, a schema-or-bool) has no
-        // fields of its own to compare.
-        _ => {}
+        Path::Some { parent } | Path::NewtypeStruct { parent } | Path::NewtypeVariant { parent } => {
+            write_path(parent, out)
+        }
     }
 }
 
-/// `false`, `0` or `""`: what an omitempty value field leaves out of its encoding.
-fn is_zero_scalar(value: &Value) -> bool {
+/// Every unknown field, sorted and without repeats: the `skipped` paths the deserializer reported,
+/// and the top-level `input` keys (each with whether its value is empty) that are neither in
+/// `written`, the keys the decoded object writes, nor the TypeMeta, nor empty.
+pub(crate) fn unknown_fields<'k>(
+    input: impl IntoIterator<Item = (&'k str, bool)>,
+    written: &[String],
+    skipped: Vec<String>,
+) -> Vec<String> {
+    let mut unknown: BTreeSet<String> = skipped.into_iter().collect();
+    for (key, empty) in input {
+        let type_meta = key == "apiVersion" || key == "kind";
+        if !empty && !type_meta && !written.iter().any(|w| w == key) {
+            unknown.insert(key.to_owned());
+        }
+    }
+    unknown.into_iter().collect()
+}
+
+/// Whether a JSON value is empty in the sense of [`unknown_fields`].
+pub(crate) fn is_empty(value: &serde_json::Value) -> bool {
+    use serde_json::Value;
     match value {
+        Value::Null => true,
         Value::Bool(b) => !b,
         Value::Number(n) => n.as_f64() == Some(0.0),
         Value::String(s) => s.is_empty(),
-        _ => false,
+        Value::Array(_) | Value::Object(_) => false,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::Deserialize;
     use serde_json::json;
 
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Port {
+        port: u16,
+    }
+
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Spec {
+        ports: Vec<Port>,
+        matrix: Option<Vec<Vec<Port>>>,
+    }
+
     #[test]
-    fn lists_keys_missing_from_the_encoding_with_their_paths() {
-        let input = json!({
-            "apiVersion": "v1",
-            "specc": 1,
-            "spec": {"replicas": 1, "extra": true, "ports": [{"port": 80}, {"port": 81, "bogus": "x"}]},
-        });
-        let encoded = json!({
-            "apiVersion": "v1",
-            "spec": {"replicas": 1, "ports": [{"port": 80}, {"port": 81}]},
-        });
+    fn skipped_values_are_named_by_their_field_paths() {
+        let input = json!({"ports": [{"port": 80}, {"port": 81, "bogus": "x"}], "extra": null, "matrix": [[{"port": 1, "y": 0}]]});
+        let mut skipped = Vec::new();
+        let _: Spec = serde_ignored::deserialize(&input, |p| skipped.push(path_of(&p))).unwrap();
+        assert_eq!(skipped, ["extra", "matrix[0][0].y", "ports[1].bogus"]);
+    }
+
+    #[test]
+    fn top_level_keys_the_object_does_not_write_are_unknown_unless_empty() {
+        let written = ["apiVersion".to_owned(), "kind".to_owned(), "spec".to_owned()];
+        let input = [
+            ("apiVersion", false),
+            ("specc", false),
+            ("spec", false),
+            ("status", true),
+            ("kind", false),
+        ];
         assert_eq!(
-            unknown_fields(&input, &encoded),
-            vec!["spec.extra", "spec.ports[1].bogus", "specc"]
+            unknown_fields(input, &written, vec!["spec.x".into(), "spec.a".into()]),
+            ["spec.a", "spec.x", "specc"]
         );
-    }
-
-    #[test]
-    fn null_values_zeros_and_changed_shapes_are_not_reported() {
-        let input = json!({"status": null, "port": {"x": 1}, "meta": {"creationTimestamp": null}, "paused": false, "hostPort": 0, "ip": ""});
-        let encoded = json!({"port": "80", "meta": {}});
-        assert!(unknown_fields(&input, &encoded).is_empty());
-    }
-
-    #[test]
-    fn nested_lists_are_indexed_at_every_level() {
-        let input = json!({"matrix": [[{"x": 1}, {"x": 2, "y": 3}]], "a.b": {"c": 1}});
-        let encoded = json!({"matrix": [[{"x": 1}, {"x": 2}]], "a.b": {}});
-        assert_eq!(unknown_fields(&input, &encoded), vec!["a.b.c", "matrix[0][1].y"]);
+        assert!(is_empty(&json!(0)) && is_empty(&json!("")) && is_empty(&json!(null)));
+        assert!(!is_empty(&json!({})) && !is_empty(&json!(true)));
     }
 }

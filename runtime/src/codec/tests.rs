@@ -233,6 +233,48 @@ status: null
     assert!(json.is_ok(), "{json:?}");
 }
 
+/// JSON objects take the single pass; the same input as a parsed value takes the general path.
+/// Both must agree on every outcome, errors included.
+#[test]
+fn single_pass_json_agrees_with_the_general_path() {
+    let s = test_scheme();
+    let cases = [
+        WIDGET_JSON,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "specc": {}, "metadata": {"name": "w", "nmae": "x"},
+            "spec": {"replicas": 1, "ports": [{"port": 80}, {"port": 81, "protocol": "TCP"}]}}"#,
+        r#"{"kind": "Widget", "apiVersion": "example.com/v1", "spec": {"replicas": 1, "bogus": null}, "extra": null}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"replicas": "three"}}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Widget", "spec": {"replicas": 1, "replicas": 2}}"#,
+        r#"{"apiVersion": "example.com/v9", "kind": "Widget"}"#,
+        r#"{"apiVersion": "example.com/v1", "kind": "Gadget"}"#,
+        r#"{"apiVersion": "example.com/v2", "kind": "Widget", "spec": {"size": 4}}"#,
+    ];
+    for strict in [false, true] {
+        let codec = Codec::new(&s).with_strict(strict);
+        for input in cases {
+            let single = codec.decode(input.as_bytes()).map(|o| format!("{o:?}"));
+            let value: serde_json::Value = serde_json::from_str(input).unwrap();
+            let general = codec.decode_value(&value).map(|o| format!("{o:?}"));
+            assert_eq!(
+                single.map_err(|e| e.to_string()),
+                general.map_err(|e| e.to_string()),
+                "strict={strict}: {input}"
+            );
+        }
+    }
+    assert_eq!(
+        decode_err(&s, true, cases[2]),
+        r#"strict decoding error: unknown field "spec.bogus""#,
+        "an unknown nested field is reported even when null; an empty top-level one is not"
+    );
+    let last = Codec::new(&s).decode(cases[4].as_bytes());
+    assert_eq!(
+        last.map(|o| internal(o.as_ref()).replicas).ok(),
+        Some(2),
+        "the last key wins"
+    );
+}
+
 #[test]
 fn repeated_yaml_keys_are_an_error_only_in_strict_mode() {
     let s = test_scheme();

@@ -13,12 +13,25 @@ use std::any::TypeId;
 /// A typed decode that failed: serde's message and the JSON path of the field it failed at.
 pub(crate) type DecodeFailure = serde_path_to_error::Error<serde_json::Error>;
 
+/// A typed decode that succeeded: the object and, when strict, the paths of the values its type
+/// skipped below the top level.
+pub(crate) struct Decoded {
+    pub(crate) object: Box<dyn Object>,
+    pub(crate) skipped: Vec<String>,
+}
+
 /// The wire-format functions of one registered type.
 #[derive(Clone, Copy)]
 pub(crate) struct SerdeFns {
-    /// Builds the object from a JSON value, tracking the path of the field that fails.
-    pub(crate) decode: fn(&serde_json::Value) -> Result<Box<dyn Object>, DecodeFailure>,
-    /// The object as a JSON value, which strict decoding compares with its input.
+    /// Builds the object from a JSON value, tracking the path of the field that fails and, when
+    /// strict (the flag), the values the type skips.
+    pub(crate) decode: fn(&serde_json::Value, bool) -> Result<Decoded, DecodeFailure>,
+    /// Builds the object straight from the bytes of one JSON object, as `decode` does; `None` on
+    /// any error, which the general path then explains.
+    pub(crate) decode_json: fn(&[u8], bool) -> Option<Decoded>,
+    /// The keys the object writes at its top level, which strict decoding compares with its input.
+    pub(crate) top_level_keys: fn(&dyn Object) -> Vec<String>,
+    /// The object as a JSON value.
     pub(crate) to_value: fn(&dyn Object) -> Result<serde_json::Value, String>,
     /// The object's bytes in `format`, fields in the order serde emits them, ending in a newline.
     pub(crate) encode: fn(&dyn Object, Format) -> Result<Vec<u8>, String>,
@@ -39,6 +52,8 @@ impl Scheme {
             TypeId::of::<T>(),
             SerdeFns {
                 decode: decode_as::<T>,
+                decode_json: decode_json_as::<T>,
+                top_level_keys: top_level_keys_as::<T>,
                 to_value: to_value_as::<T>,
                 encode: encode_as::<T>,
             },
@@ -65,12 +80,73 @@ impl Scheme {
 }
 
 /// Deserializes a `T` from `value`; instantiated per registered type to fill [`SerdeFns::decode`].
-fn decode_as<T>(value: &serde_json::Value) -> Result<Box<dyn Object>, DecodeFailure>
+fn decode_as<T>(value: &serde_json::Value, strict: bool) -> Result<Decoded, DecodeFailure>
 where
     T: Object + ::serde::de::DeserializeOwned,
 {
-    let typed: T = serde_path_to_error::deserialize(value)?;
-    Ok(Box::new(typed))
+    // Tracking the field path costs as much as half the decode, so it runs only to explain a
+    // failure.
+    match decode_untracked::<T, _>(value, strict) {
+        Ok(decoded) => Ok(decoded),
+        Err(_) => decode_from::<T, _>(value, strict),
+    }
+}
+
+/// Deserializes a `T` from the bytes of one JSON value with nothing after it.
+fn decode_json_as<T>(bytes: &[u8], strict: bool) -> Option<Decoded>
+where
+    T: Object + ::serde::de::DeserializeOwned,
+{
+    // No field path is tracked here: a failure is decoded again on the general path, which names
+    // the field, so the pass that succeeds does not pay for the tracking.
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let decoded = decode_untracked::<T, _>(&mut de, strict).ok()?;
+    de.end().ok()?;
+    Some(decoded)
+}
+
+/// Deserializes a `T` without tracking the path of a failure; in strict mode with the paths of
+/// the skipped values.
+fn decode_untracked<'de, T, D>(de: D, strict: bool) -> Result<Decoded, D::Error>
+where
+    T: Object + ::serde::Deserialize<'de>,
+    D: ::serde::Deserializer<'de>,
+{
+    let mut skipped = Vec::new();
+    let typed: T = if strict {
+        let mut record = |path: serde_ignored::Path<'_>| skipped.push(crate::codec::skipped_path(&path));
+        ::serde::Deserialize::deserialize(serde_ignored::Deserializer::new(de, &mut record))?
+    } else {
+        ::serde::Deserialize::deserialize(de)?
+    };
+    Ok(Decoded {
+        object: Box::new(typed),
+        skipped,
+    })
+}
+
+/// Deserializes a `T`, with the failing field's path, and in strict mode the skipped values' paths.
+fn decode_from<'de, T, D>(de: D, strict: bool) -> Result<Decoded, DecodeFailure>
+where
+    T: Object + ::serde::Deserialize<'de>,
+    D: ::serde::Deserializer<'de, Error = serde_json::Error>,
+{
+    let mut skipped = Vec::new();
+    let typed: T = if strict {
+        let mut record = |path: serde_ignored::Path<'_>| skipped.push(crate::codec::skipped_path(&path));
+        serde_path_to_error::deserialize(serde_ignored::Deserializer::new(de, &mut record))?
+    } else {
+        serde_path_to_error::deserialize(de)?
+    };
+    Ok(Decoded {
+        object: Box::new(typed),
+        skipped,
+    })
+}
+
+/// The top-level keys `obj`, a `T`, writes.
+fn top_level_keys_as<T: Object + ::serde::Serialize>(obj: &dyn Object) -> Vec<String> {
+    typed::<T>(obj).map(crate::codec::top_level_keys).unwrap_or_default()
 }
 
 /// Serializes `obj`, which must be a `T`, to a JSON value.
