@@ -406,8 +406,9 @@ async fn concurrent_writers_lose_no_update() {
     );
 }
 
-/// K watchers of one object each see all N changes, in resourceVersion order, exactly once.
-async fn watchers_see_every_change_once_in_order(api: Api) {
+/// K watchers of one object each see all N changes, in resourceVersion order, exactly once. On
+/// etcd (`etcd` is a member's client URL) all of them share one etcd watch, the watch cache's.
+async fn watchers_see_every_change_once_in_order(api: Api, etcd: Option<String>) {
     let path = "/api/v1/namespaces/ns/configmaps";
     let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "c"}, "data": {"n": "0"}});
     let (_, created) = api.send("POST", path, "application/json", cm.to_string()).await;
@@ -417,6 +418,15 @@ async fn watchers_see_every_change_once_in_order(api: Api) {
     for _ in 0..watchers {
         let url = format!("{}{path}?watch=true&resourceVersion={start}", api.url);
         streams.push(api.client.get(url).send().await.unwrap());
+    }
+    if let Some(etcd) = etcd {
+        let metrics = api.client.get(format!("{etcd}/metrics")).send().await.unwrap();
+        let metrics = metrics.text().await.unwrap();
+        let watchers = metrics
+            .lines()
+            .find_map(|l| l.strip_prefix("etcd_debugging_mvcc_watcher_total "))
+            .expect("etcd reports its watchers");
+        assert_eq!(watchers, "1", "{watchers} etcd watches for 5 clients");
     }
     let mut current = created;
     for i in 1..=changes {
@@ -458,7 +468,7 @@ async fn watchers_see_every_change_once_in_order(api: Api) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn watchers_see_every_change_on_the_embedded_store() {
-    watchers_see_every_change_once_in_order(Api::new().await).await;
+    watchers_see_every_change_once_in_order(Api::new().await, None).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -466,7 +476,7 @@ async fn watchers_see_every_change_on_etcd() {
     let cluster = support::etcd::start("watchers", 1);
     let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     let api = Api::on(support::start_on(std::sync::Arc::new(storage))).await;
-    watchers_see_every_change_once_in_order(api).await;
+    watchers_see_every_change_once_in_order(api, Some(cluster.endpoints()[0].clone())).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

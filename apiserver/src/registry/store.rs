@@ -13,6 +13,7 @@ use super::meta;
 use super::stored::Stored;
 use super::strategy::Strategy;
 use crate::status::ApiError;
+use crate::storage::cache::{self, WatchCache};
 use crate::storage::{ListOptions, Revision, Storage, StorageError, Watch};
 
 /// How many times a write without a client precondition is retried after losing a race.
@@ -31,6 +32,7 @@ pub struct Store {
     storage: Arc<dyn Storage>,
     prefix: String,
     strategy: Arc<dyn Strategy>,
+    watch_cache: WatchCache,
 }
 
 /// One page of a list.
@@ -83,6 +85,7 @@ impl Store {
             resource,
             kind,
             namespaced,
+            watch_cache: WatchCache::new(storage.clone(), prefix.clone(), cache::DEFAULT_WINDOW),
             storage,
             prefix,
             strategy,
@@ -409,10 +412,15 @@ impl Store {
 
     /// Changes under `namespace` (or all) after `after`.
     pub async fn watch(&self, namespace: Option<&str>, after: Revision) -> Result<Watch, ApiError> {
-        self.storage
+        self.watch_cache
             .watch(&self.prefix(namespace), after)
             .await
             .map_err(|e| self.error(e, ""))
+    }
+
+    /// The resource's watch cache.
+    pub fn watch_cache(&self) -> &WatchCache {
+        &self.watch_cache
     }
 
     /// An event's object, with its resourceVersion.

@@ -1,11 +1,13 @@
 //! The storage interface (k8s.io/apiserver's `storage.Interface`, reduced to what a key-value store
 //! with revisions gives): keys under `/registry/`, values as bytes, one revision counter for the whole
 //! store that every write advances, and watches from a revision. Two backends implement it: the
-//! embedded [`memory::MemoryStorage`] and [`etcd::EtcdStorage`].
+//! embedded [`memory::MemoryStorage`] and [`etcd::EtcdStorage`]. The registry watches through a
+//! [`cache::WatchCache`] per resource, so many clients share one storage watch.
 //!
 //! Objects are stored without their resourceVersion: it is the key's modification revision, as etcd
 //! keeps it, and the registry writes it into an object when it reads one.
 
+pub mod cache;
 pub mod conformance;
 pub mod etcd;
 pub mod memory;
