@@ -8,6 +8,7 @@ use bytes::Bytes;
 use runtime::GroupVersion;
 use serde_json::{Value, json};
 
+use crate::admission::{Attributes, Operation};
 use crate::convert::FieldValidation;
 use crate::installer::ApiResource;
 use crate::patch;
@@ -72,7 +73,7 @@ impl Call<'_> {
     }
 
     /// The resource's table convertor (its own, or the default).
-    fn table(&self) -> &dyn crate::table::TableConvertor {
+    fn table(&self) -> std::sync::Arc<dyn crate::table::TableConvertor> {
         self.server.table(self.resource)
     }
 
@@ -99,6 +100,33 @@ impl Call<'_> {
         let root = schema.as_ref().and_then(|(_, name)| schemas.named(name));
         let api_version = self.request_version().api_version();
         crate::apply::record_update(before, after, &manager, &api_version, &schemas, root);
+    }
+
+    /// The request's admission attributes for a write of `obj`.
+    fn attributes<'a>(&'a self, operation: Operation, name: &'a str) -> Attributes<'a> {
+        Attributes {
+            operation,
+            resource: self.resource,
+            namespace: self.namespace(),
+            name,
+        }
+    }
+
+    /// Runs both admission chains on `obj`.
+    async fn admit(&self, operation: Operation, obj: &mut Value) -> Result<(), ApiError> {
+        let name = meta::name(obj).to_string();
+        self.server
+            .admission
+            .admit(&self.attributes(operation, &name), obj)
+            .await
+    }
+
+    /// Runs the mutating chain on an updated `obj` (patches, which cannot wait for validation).
+    fn mutate(&self, obj: &mut Value) -> Result<(), ApiError> {
+        let name = meta::name(obj).to_string();
+        self.server
+            .admission
+            .mutate(&self.attributes(Operation::Update, &name), obj)
     }
 
     fn not_supported(&self) -> ApiError {
@@ -147,7 +175,7 @@ impl Call<'_> {
 pub async fn get(c: &Call<'_>) -> Result<Response, ApiError> {
     let getter = c.resource.storage.getter().ok_or_else(|| c.not_supported())?;
     let obj = getter.get(c.namespace(), c.name()).await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], c.table())
+    respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], &*c.table())
 }
 
 /// `GET .../<resource>`: a page of the selected objects.
@@ -215,7 +243,7 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         "metadata": metadata,
         "items": out,
     });
-    respond::list(&c.negotiated, list, c.table())
+    respond::list(&c.negotiated, list, &*c.table())
 }
 
 /// A JSON list written around the stored objects' bytes, with the keys in the order the parsed
@@ -249,12 +277,7 @@ pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         ));
     }
     let (mut obj, warnings) = c.decode_body(body)?;
-    if let Some(ns) = c.namespace() {
-        c.server
-            .admission
-            .admit_create(c.resource, ns, meta::name(&obj))
-            .await?;
-    }
+    c.admit(Operation::Create, &mut obj).await?;
     c.record(None, &mut obj);
     let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
     respond::object(
@@ -262,7 +285,7 @@ pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         StatusCode::CREATED,
         c.out(created)?,
         &warnings,
-        c.table(),
+        &*c.table(),
     )
 }
 
@@ -284,8 +307,9 @@ pub async fn update(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     {
         c.record(Some(&current), &mut obj);
     }
+    c.admit(Operation::Update, &mut obj).await?;
     let updated = updater.update(c.namespace(), c.name(), obj, c.params.dry_run).await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(updated)?, &warnings, c.table())
+    respond::object(&c.negotiated, StatusCode::OK, c.out(updated)?, &warnings, &*c.table())
 }
 
 /// `PATCH .../{name}`: the patch applies to the object in the request's version.
@@ -314,12 +338,13 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         let after = patch.apply(&before, schema.as_ref().map(|(d, n)| (*d, n.as_str())))?;
         let mut stored = versions.to_storage(&after, &kind, &storage, validation)?.object;
         c.record(Some(current), &mut stored);
+        c.mutate(&mut stored)?;
         Ok(stored)
     };
     let patched = patcher
         .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
         .await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], c.table())
+    respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], &*c.table())
 }
 
 /// `DELETE .../{name}`: 200 with the object when it is gone, 202 when finalizers keep it.
@@ -330,8 +355,8 @@ pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         .delete(c.namespace(), c.name(), precondition, c.params.dry_run)
         .await?
     {
-        Deleted::Gone(obj) => respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], c.table()),
-        Deleted::Marked(obj) => respond::object(&c.negotiated, StatusCode::ACCEPTED, c.out(obj)?, &[], c.table()),
+        Deleted::Gone(obj) => respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], &*c.table()),
+        Deleted::Marked(obj) => respond::object(&c.negotiated, StatusCode::ACCEPTED, c.out(obj)?, &[], &*c.table()),
     }
 }
 
@@ -367,7 +392,7 @@ pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
         "metadata": {"resourceVersion": page.revision.to_string()},
         "items": items,
     });
-    respond::object(&c.negotiated, StatusCode::OK, list, &[], c.table())
+    respond::object(&c.negotiated, StatusCode::OK, list, &[], &*c.table())
 }
 
 /// The resourceVersion precondition of a `DeleteOptions` body, if any.
@@ -431,25 +456,22 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
                 before["kind"] = json!(kind.kind);
                 let after =
                     crate::apply::apply(Some(&before), &applied, &manager, force, &api_version, &schemas, root)?;
-                Ok(versions.to_storage(&after, &kind, &storage, validation)?.object)
+                let mut obj = versions.to_storage(&after, &kind, &storage, validation)?.object;
+                c.mutate(&mut obj)?;
+                Ok(obj)
             };
             let patched = patcher
                 .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
                 .await?;
-            respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], c.table())
+            respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], &*c.table())
         }
         Err(e) if e.code == 404 => {
             let creater = c.resource.storage.creater().ok_or_else(|| c.not_supported())?;
             let created = crate::apply::apply(None, &applied, &manager, force, &api_version, &schemas, root)?;
-            let obj = versions.to_storage(&created, &kind, &storage, validation)?.object;
-            if let Some(ns) = c.namespace() {
-                c.server
-                    .admission
-                    .admit_create(c.resource, ns, meta::name(&obj))
-                    .await?;
-            }
+            let mut obj = versions.to_storage(&created, &kind, &storage, validation)?.object;
+            c.admit(Operation::Create, &mut obj).await?;
             let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
-            respond::object(&c.negotiated, StatusCode::CREATED, c.out(created)?, &[], c.table())
+            respond::object(&c.negotiated, StatusCode::CREATED, c.out(created)?, &[], &*c.table())
         }
         Err(e) => Err(e),
     }

@@ -41,6 +41,8 @@ pub struct Config {
     /// Requests served at once, watches excepted (Kubernetes' `--max-requests-inflight`); the
     /// next one gets 429 with Retry-After, so the server stays responsive under load.
     pub max_requests_inflight: usize,
+    /// Admission plugins enabled beyond NamespaceLifecycle, which is always on.
+    pub admission_plugins: Vec<crate::admission::Plugin>,
 }
 
 impl Default for Config {
@@ -50,6 +52,7 @@ impl Default for Config {
             request_timeout: Duration::from_secs(60),
             version: (1, 32),
             max_requests_inflight: 400,
+            admission_plugins: Vec::new(),
         }
     }
 }
@@ -140,7 +143,10 @@ impl Server {
         }
         let mut admission = Admission::default();
         if let Some(ns) = namespaces {
-            admission = admission.with(Arc::new(NamespaceLifecycle(ns)));
+            admission = admission.with_validating(Arc::new(NamespaceLifecycle(ns)));
+        }
+        for plugin in &config.admission_plugins {
+            admission = admission.with_mutating(plugin.mutating());
         }
         Server {
             installed,
@@ -159,15 +165,19 @@ impl Server {
         self
     }
 
-    /// The table convertor of a resource (a subresource prints as its kind's resource does).
-    pub fn table(&self, resource: &crate::installer::ApiResource) -> &dyn crate::table::TableConvertor {
+    /// The table convertor of a resource (a subresource prints as its kind's resource does): the
+    /// one registered for it, else its printer columns (a CRD's), else the default.
+    pub fn table(&self, resource: &crate::installer::ApiResource) -> Arc<dyn crate::table::TableConvertor> {
         let key = (
             resource.mapping.group.to_string(),
             resource.mapping.resource.to_string(),
         );
         match self.tables.get(&key) {
-            Some(t) if resource.subresource.is_none() => t.as_ref(),
-            _ => &crate::table::DefaultTable,
+            Some(t) if resource.subresource.is_none() => t.clone(),
+            _ if !resource.mapping.printer_columns.is_empty() && resource.subresource.is_none() => {
+                Arc::new(crate::table::PrinterColumns(resource.mapping.printer_columns))
+            }
+            _ => Arc::new(crate::table::DefaultTable),
         }
     }
 
@@ -304,6 +314,7 @@ async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> 
             }));
         }
         "/openapi/v3" => return Ok(json_response(server.openapi.index())),
+        "/openapi/v2" if !server.openapi.v2().is_null() => return Ok(json_response(server.openapi.v2().clone())),
         // The CRD conversion webhook (`spec.conversion.webhook.clientConfig` points here),
         // answered from the Scheme's generated conversions.
         "/convert" if method == Method::POST => {

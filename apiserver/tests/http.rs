@@ -686,3 +686,103 @@ async fn conversion_reviews_are_answered_from_the_scheme() {
     let (code, _) = api.send("POST", "/convert", "application/json", "{".into()).await;
     assert_eq!(code, StatusCode::BAD_REQUEST);
 }
+
+/// A server with AlwaysPullImages: Pods created, replaced and patched pull on every start, other
+/// kinds and the status subresource are left alone.
+#[tokio::test(flavor = "multi_thread")]
+async fn the_mutating_admission_plugin_rewrites_pods_on_every_write() {
+    let config = apiserver::Config {
+        admission_plugins: vec!["AlwaysPullImages".parse().unwrap()],
+        ..apiserver::Config::default()
+    };
+    let storage = std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default());
+    let api = Api::on(support::start_with(storage, config)).await;
+    let pods = "/api/v1/namespaces/ns/pods";
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {
+        "initContainers": [{"name": "init", "image": "busybox", "imagePullPolicy": "IfNotPresent"}],
+        "containers": [{"name": "app", "image": "nginx:1.27", "imagePullPolicy": "Never"}]}});
+    let (code, created) = api.send("POST", pods, "application/json", pod.to_string()).await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    let policies = |p: &Value| {
+        [
+            p["spec"]["initContainers"][0]["imagePullPolicy"].clone(),
+            p["spec"]["containers"][0]["imagePullPolicy"].clone(),
+        ]
+    };
+    assert_eq!(policies(&created), [json!("Always"), json!("Always")]);
+
+    let mut replaced = created.clone();
+    replaced["spec"]["containers"][0]["imagePullPolicy"] = json!("IfNotPresent");
+    let (code, replaced) = api
+        .send("PUT", &format!("{pods}/p"), "application/json", replaced.to_string())
+        .await;
+    assert_eq!(code, StatusCode::OK, "{replaced}");
+    assert_eq!(policies(&replaced), [json!("Always"), json!("Always")]);
+
+    let patch = json!({"spec": {"containers": [{"name": "app", "imagePullPolicy": "Never"}]}});
+    let (code, patched) = api
+        .send(
+            "PATCH",
+            &format!("{pods}/p"),
+            "application/strategic-merge-patch+json",
+            patch.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK, "{patched}");
+    assert_eq!(policies(&patched)[1], json!("Always"));
+
+    // Without the plugin the policy is what the client sent.
+    let plain = Api::new().await;
+    let (_, created) = plain.send("POST", pods, "application/json", pod.to_string()).await;
+    assert_eq!(policies(&created), [json!("IfNotPresent"), json!("Never")]);
+    assert_eq!(
+        "NoSuchPlugin".parse::<apiserver::admission::Plugin>().unwrap_err(),
+        "unknown admission plugin \"NoSuchPlugin\": this server has AlwaysPullImages (NamespaceLifecycle is always on)"
+    );
+}
+
+/// `/openapi/v2` is one Swagger 2.0 document of every group whose every reference resolves.
+#[tokio::test(flavor = "multi_thread")]
+async fn openapi_v2_merges_every_group_into_one_swagger_document() {
+    let api = Api::new().await;
+    let (code, doc) = api.get("/openapi/v2").await;
+    assert_eq!(code, StatusCode::OK);
+    assert_eq!(doc["swagger"], "2.0");
+    fn refs<'v>(v: &'v Value, out: &mut Vec<&'v str>) {
+        match v {
+            Value::Object(m) => m.iter().for_each(|(k, v)| match (k.as_str(), v) {
+                ("$ref", Value::String(r)) => out.push(r),
+                _ => refs(v, out),
+            }),
+            Value::Array(a) => a.iter().for_each(|v| refs(v, out)),
+            _ => {}
+        }
+    }
+    let mut all = Vec::new();
+    refs(&doc, &mut all);
+    assert!(all.len() > 100, "{} references", all.len());
+    for r in all {
+        let name = r
+            .strip_prefix("#/definitions/")
+            .unwrap_or_else(|| panic!("{r} is not a v2 reference"));
+        assert!(doc["definitions"].get(name).is_some(), "{r} has no definition");
+    }
+    let list = &doc["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments"]["get"];
+    assert_eq!(list["operationId"], "listAppsV1NamespacedDeployment");
+    let create = &doc["paths"]["/apis/apps/v1/namespaces/{namespace}/deployments"]["post"];
+    let body = create["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["in"] == "body")
+        .unwrap();
+    assert!(
+        body["schema"]["$ref"].as_str().unwrap().ends_with("apps.v1.Deployment"),
+        "{body}"
+    );
+    let widgets = "/apis/widgets.example.dev/v1/namespaces/{namespace}/widgets/{name}";
+    assert_eq!(
+        doc["paths"][widgets]["put"]["operationId"],
+        "replaceWidgetsExampleDevV1NamespacedWidget"
+    );
+}

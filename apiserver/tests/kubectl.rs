@@ -430,6 +430,18 @@ fn crds_apply_and_widgets_are_served_through_kubectl() {
         ]),
         "5"
     );
+    // The CRD's printer columns, from the REST mapping: Size only with -o wide.
+    let table = k.ok(&["get", "wd", "-n", "production"]);
+    let lines: Vec<Vec<&str>> = table.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(lines[0], ["NAME", "REPLICAS", "READY", "AGE"], "{table}");
+    // Ready is unset (an empty cell), Age the time since creation.
+    assert_eq!(lines[1].len(), 3, "{table}");
+    assert_eq!(&lines[1][..2], ["shop-widgets", "5"], "{table}");
+    assert!(lines[1][2].ends_with('s'), "{table}");
+    let wide = k.ok(&["get", "wd", "-n", "production", "-o", "wide"]);
+    let header: Vec<&str> = wide.lines().next().unwrap().split_whitespace().collect();
+    assert_eq!(header, ["NAME", "REPLICAS", "READY", "SIZE", "AGE"], "{wide}");
+    assert!(wide.lines().nth(1).unwrap().contains(" Large "), "{wide}");
 }
 
 #[test]

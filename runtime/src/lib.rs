@@ -77,7 +77,7 @@ pub use group_kind::{GroupKind, GroupResource};
 pub use gvk::{GroupVersion, GroupVersionKind, GroupVersionResource};
 pub use lifecycle::{ApiLifecycle, Release};
 pub use object::{Object, StringField, TypeMetaAccess, gvk_from_fields, set_gvk_fields};
-pub use rest_mapping::{RestMapping, RestScope, ScalePaths, SubresourceMapping};
+pub use rest_mapping::{PrinterColumn, RestMapping, RestScope, ScalePaths, SubresourceMapping};
 pub use scheme::{FieldLabelConversionFn, NewObjectFn, Scheme, default_meta_v1_field_selector_conversion};
 
 /// Whether `value` is its type's zero value: the `skip_serializing_if` of a field Go declares as

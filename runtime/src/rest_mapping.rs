@@ -72,6 +72,25 @@ pub struct RestMapping {
     pub subresources: &'static [SubresourceMapping],
     /// The version of this group that storage keeps the resource in.
     pub storage_version: &'static str,
+    /// The columns a Table of the resource shows after the name (a CRD's printer columns).
+    pub printer_columns: &'static [PrinterColumn],
+}
+
+/// A column of the resource's Table: a CRD's `additionalPrinterColumns` entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrinterColumn {
+    /// The header (`Ready`).
+    pub name: &'static str,
+    /// `integer`, `number`, `string`, `boolean` or `date`.
+    pub type_: &'static str,
+    /// An OpenAPI format (`int32`, `date-time`), or empty.
+    pub format: &'static str,
+    /// What the column shows, or empty.
+    pub description: &'static str,
+    /// 0 for the default view, higher for `-o wide`.
+    pub priority: u32,
+    /// Where the value is, as a JSON path (`.status.readyReplicas`).
+    pub json_path: &'static str,
 }
 
 impl RestMapping {

@@ -7,6 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apiserver::Config;
+use apiserver::admission::Plugin;
 use apiserver::storage::Storage;
 use apiserver::storage::etcd::EtcdStorage;
 use apiserver::storage::memory::{DEFAULT_HISTORY, MemoryStorage};
@@ -35,6 +36,9 @@ struct Args {
     /// Requests served at once, watches excepted; the next one gets 429 with Retry-After.
     #[arg(long, default_value_t = 400)]
     max_requests_inflight: usize,
+    /// Admission plugins to enable beyond NamespaceLifecycle, comma-separated (AlwaysPullImages).
+    #[arg(long, value_delimiter = ',', value_parser = str::parse::<Plugin>)]
+    enable_admission_plugins: Vec<Plugin>,
     /// Log filter (`info`, `debug`, `apiserver=debug`), as RUST_LOG reads it.
     #[arg(long, default_value = "info")]
     log: String,
@@ -81,6 +85,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),
         max_requests_inflight: args.max_requests_inflight,
+        admission_plugins: args.enable_admission_plugins.clone(),
         ..Config::default()
     };
     let server = Arc::new(sample_apiserver::server(storage, config)?);

@@ -8,12 +8,12 @@ use apiserver::Server;
 use apiserver::table::{Column, TableConvertor, age, age_column, name_column};
 use serde_json::{Value, json};
 
-fn column(name: &'static str, kind: &'static str, description: &'static str, priority: u8) -> Column {
+fn column(name: &'static str, kind: &'static str, description: &'static str, priority: u32) -> Column {
     Column {
         name,
         kind,
         format: "",
-        description,
+        description: description.into(),
         priority,
     }
 }

@@ -135,6 +135,27 @@ pub struct Resource {
     pub storage_version: String,
     /// Its subresources with the kinds they serve (`model/serving.rs`).
     pub subresources: Vec<Subresource>,
+    /// The columns `kubectl get` shows besides the name (`+k8s:crd-gen:printcolumn`), in tag
+    /// order; the CRD generator checks their values against the schema.
+    pub printer_columns: Vec<PrinterColumn>,
+}
+
+/// One printer column: a CRD's `additionalPrinterColumns` entry, and a column of the API server's
+/// Table for the kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PrinterColumn {
+    /// The header (`Ready`).
+    pub name: String,
+    /// `integer`, `number`, `string`, `boolean` or `date`.
+    pub type_: String,
+    /// An OpenAPI format (`int32`, `date-time`...), if any.
+    pub format: Option<String>,
+    /// What the column shows, if said.
+    pub description: Option<String>,
+    /// 0 for `kubectl get`, higher for `-o wide` only.
+    pub priority: u32,
+    /// Where the value is (`.status.readyReplicas`).
+    pub json_path: String,
 }
 
 /// A subresource a server serves below a resource, and the kind its requests and responses carry.
@@ -384,7 +405,30 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
         client,
         storage_version: pkg.version.as_str().to_string(),
         subresources: Vec::new(),
+        printer_columns: a
+            .crd
+            .print_columns
+            .iter()
+            .filter_map(|t| printer_column(&t.value))
+            .collect(),
     }
+}
+
+/// A printer column from its tag's pairs; `None` without a name, type and path or with a priority
+/// that is not a number, which the CRD generator reports at the tag.
+fn printer_column(pairs: &[(String, String)]) -> Option<PrinterColumn> {
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    Some(PrinterColumn {
+        name: get("name")?,
+        type_: get("type")?,
+        format: get("format"),
+        description: get("description"),
+        priority: match get("priority") {
+            Some(p) => p.parse().ok()?,
+            None => 0,
+        },
+        json_path: get("jsonPath")?,
+    })
 }
 
 /// The verbs client-gen generates for a `+genclient` kind.

@@ -73,6 +73,7 @@ mod tests {
             scale: None,
         }],
         storage_version: "v1",
+        printer_columns: &[],
     };
 
     #[test]

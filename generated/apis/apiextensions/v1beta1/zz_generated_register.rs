@@ -86,6 +86,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     ::core::result::Result::Ok(())
 }

@@ -113,6 +113,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -146,6 +147,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -179,6 +181,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     ::core::result::Result::Ok(())
 }

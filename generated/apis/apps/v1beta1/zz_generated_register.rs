@@ -94,6 +94,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -116,6 +117,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     ::core::result::Result::Ok(())
 }

@@ -102,6 +102,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -124,6 +125,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -146,6 +148,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     ::core::result::Result::Ok(())
 }

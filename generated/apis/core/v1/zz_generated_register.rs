@@ -110,6 +110,7 @@ pub fn add_rest_mappings(
             categories: &[],
             subresources: &[],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -132,6 +133,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -154,6 +156,7 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -168,6 +171,7 @@ pub fn add_rest_mappings(
             categories: &[],
             subresources: &[],
             storage_version: "v1",
+            printer_columns: &[],
         })?;
     ::core::result::Result::Ok(())
 }

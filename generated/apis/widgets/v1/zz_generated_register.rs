@@ -105,6 +105,40 @@ pub fn add_rest_mappings(
                 },
             ],
             storage_version: "v1",
+            printer_columns: &[
+                ::runtime::PrinterColumn {
+                    name: "Replicas",
+                    type_: "integer",
+                    format: "",
+                    description: "Desired replicas",
+                    priority: 0u32,
+                    json_path: ".spec.replicas",
+                },
+                ::runtime::PrinterColumn {
+                    name: "Ready",
+                    type_: "integer",
+                    format: "",
+                    description: "",
+                    priority: 0u32,
+                    json_path: ".status.readyReplicas",
+                },
+                ::runtime::PrinterColumn {
+                    name: "Size",
+                    type_: "string",
+                    format: "",
+                    description: "",
+                    priority: 1u32,
+                    json_path: ".spec.size",
+                },
+                ::runtime::PrinterColumn {
+                    name: "Age",
+                    type_: "date",
+                    format: "",
+                    description: "",
+                    priority: 0u32,
+                    json_path: ".metadata.creationTimestamp",
+                },
+            ],
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -119,6 +153,24 @@ pub fn add_rest_mappings(
             categories: &["example"],
             subresources: &[],
             storage_version: "v1",
+            printer_columns: &[
+                ::runtime::PrinterColumn {
+                    name: "Controller",
+                    type_: "string",
+                    format: "",
+                    description: "",
+                    priority: 0u32,
+                    json_path: ".spec.controller",
+                },
+                ::runtime::PrinterColumn {
+                    name: "Age",
+                    type_: "date",
+                    format: "",
+                    description: "",
+                    priority: 0u32,
+                    json_path: ".metadata.creationTimestamp",
+                },
+            ],
         })?;
     ::core::result::Result::Ok(())
 }

@@ -22,51 +22,54 @@ const COLUMN_FORMATS: &[&str] = &[
     "password",
 ];
 
-/// The `additionalPrinterColumns` of one version, in tag order.
+/// The `additionalPrinterColumns` of one version, in tag order: the model's printer columns, once
+/// every tag's values are checked (type, format, priority, and the path against the schema).
 pub fn printer_columns(kind: &Type, schema: &Value, diags: &mut Diagnostics) -> Vec<Value> {
-    let mut out = Vec::new();
     for t in &kind.attrs.crd.print_columns {
         // The tag table has checked the keys; values are checked here.
-        let (pairs, t) = (t.value.clone(), &t.loc);
-        let mut column = Map::new();
-        let mut ok = true;
+        let (pairs, t) = (&t.value, &t.loc);
         for (key, value) in pairs {
-            let v = match key.as_str() {
-                "type" if !COLUMN_TYPES.contains(&value.as_str()) => {
-                    ok = false;
-                    diags.push(bad_value(t, &key, &value, COLUMN_TYPES));
-                    continue;
-                }
+            match key.as_str() {
+                "type" if !COLUMN_TYPES.contains(&value.as_str()) => diags.push(bad_value(t, key, value, COLUMN_TYPES)),
                 "format" if !COLUMN_FORMATS.contains(&value.as_str()) => {
-                    ok = false;
-                    diags.push(bad_value(t, &key, &value, COLUMN_FORMATS));
-                    continue;
+                    diags.push(bad_value(t, key, value, COLUMN_FORMATS))
                 }
-                "priority" => match value.parse::<u32>() {
-                    Ok(p) => json!(p),
-                    Err(_) => {
-                        ok = false;
-                        diags.push(
-                            Diagnostic::error(t, format!("printer column priority `{value}` is not a number"))
-                                .label("expected 0, 1, ...")
-                                .help("0 shows the column in `kubectl get`; higher priorities only with `-o wide`"),
-                        );
-                        continue;
-                    }
-                },
+                "priority" if value.parse::<u32>().is_err() => diags.push(
+                    Diagnostic::error(t, format!("printer column priority `{value}` is not a number"))
+                        .label("expected 0, 1, ...")
+                        .help("0 shows the column in `kubectl get`; higher priorities only with `-o wide`"),
+                ),
                 "jsonPath" => {
-                    ok &= check_path(t, kind, schema, &value, None, diags);
-                    json!(value)
+                    check_path(t, kind, schema, value, None, diags);
                 }
-                _ => json!(value),
-            };
-            column.insert(key, v);
-        }
-        if ok {
-            out.push(Value::Object(column));
+                _ => {}
+            }
         }
     }
-    out
+    let Some(resource) = kind.resource() else {
+        return Vec::new();
+    };
+    resource
+        .printer_columns
+        .iter()
+        .map(|c| {
+            let mut column = Map::new();
+            column.insert("name".into(), json!(c.name));
+            column.insert("type".into(), json!(c.type_));
+            column.insert("jsonPath".into(), json!(c.json_path));
+            if let Some(f) = &c.format {
+                column.insert("format".into(), json!(f));
+            }
+            if let Some(d) = &c.description {
+                column.insert("description".into(), json!(d));
+            }
+            // 0 is the API server's default, which it leaves out.
+            if c.priority != 0 {
+                column.insert("priority".into(), json!(c.priority));
+            }
+            Value::Object(column)
+        })
+        .collect()
 }
 
 /// The `scale` subresource: `specReplicasPath` must be an integer under `.spec`,

@@ -61,6 +61,21 @@ fn mapping(rt: &syn::Path, pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStr
         };
         quote! { #rt::SubresourceMapping { name: #name, group: #g, version: #v, kind: #kind, scale: #scale } }
     });
+    let columns = r.printer_columns.iter().map(|c| {
+        let (name, ty, path, priority) = (&c.name, &c.type_, &c.json_path, c.priority);
+        let format = c.format.as_deref().unwrap_or("");
+        let description = c.description.as_deref().unwrap_or("");
+        quote! {
+            #rt::PrinterColumn {
+                name: #name,
+                type_: #ty,
+                format: #format,
+                description: #description,
+                priority: #priority,
+                json_path: #path,
+            }
+        }
+    });
     Some(quote! {
         #rt::RestMapping {
             group: #group,
@@ -74,6 +89,7 @@ fn mapping(rt: &syn::Path, pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStr
             categories: &[#(#categories),*],
             subresources: &[#(#subresources),*],
             storage_version: #storage,
+            printer_columns: &[#(#columns),*],
         }
     })
 }

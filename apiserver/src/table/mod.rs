@@ -3,7 +3,12 @@
 //! and creation time); a server registers per-kind columns, as kube-apiserver's printers do for
 //! Deployments and Pods.
 
+use std::borrow::Cow;
+
 use serde_json::{Value, json};
+
+mod columns;
+pub use columns::PrinterColumns;
 
 /// One column of a table.
 #[derive(Clone, Debug)]
@@ -15,9 +20,9 @@ pub struct Column {
     /// `name` for the name column, `date-time`, or empty.
     pub format: &'static str,
     /// What the column shows.
-    pub description: &'static str,
+    pub description: Cow<'static, str>,
     /// 0 for the default view, 1 for `-o wide`.
-    pub priority: u8,
+    pub priority: u32,
 }
 
 /// Turns objects (in the request's version) into rows.
@@ -41,7 +46,7 @@ impl TableConvertor for DefaultTable {
                 name: "Created At",
                 kind: "date",
                 format: "",
-                description: "CreationTimestamp is a timestamp representing the server time when this object was created.",
+                description: CREATED_DESCRIPTION.into(),
                 priority: 0,
             },
         ]
@@ -61,7 +66,7 @@ pub fn name_column() -> Column {
         name: "Name",
         kind: "string",
         format: "name",
-        description: NAME_DESCRIPTION,
+        description: NAME_DESCRIPTION.into(),
         priority: 0,
     }
 }
@@ -72,15 +77,22 @@ pub fn age_column() -> Column {
         name: "Age",
         kind: "string",
         format: "",
-        description: "CreationTimestamp is a timestamp representing the server time when this object was created.",
+        description: CREATED_DESCRIPTION.into(),
         priority: 0,
     }
 }
 
+const CREATED_DESCRIPTION: &str =
+    "CreationTimestamp is a timestamp representing the server time when this object was created.";
+
 /// An object's age as kubectl's printers write it (`5s`, `3m`, `2h`, `4d`).
 pub fn age(obj: &Value) -> Value {
-    let created = obj["metadata"]["creationTimestamp"].as_str().unwrap_or("");
-    let Ok(then) = created.parse::<k8s_openapi::jiff::Timestamp>() else {
+    since(obj["metadata"]["creationTimestamp"].as_str().unwrap_or(""))
+}
+
+/// The time since an RFC 3339 timestamp, as [`age`] writes it; `<unknown>` for anything else.
+pub fn since(timestamp: &str) -> Value {
+    let Ok(then) = timestamp.parse::<k8s_openapi::jiff::Timestamp>() else {
         return json!("<unknown>");
     };
     let secs = (k8s_openapi::jiff::Timestamp::now().as_second() - then.as_second()).max(0);

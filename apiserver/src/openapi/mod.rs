@@ -1,4 +1,4 @@
-//! `/openapi/v3`: the generated v3 document of each group-version (its schemas) with the `paths` of
+//! `/openapi/v3` (and from it `/openapi/v2`, [`v2`]): the generated v3 document of each group-version (its schemas) with the `paths` of
 //! the routes the installer put up, each operation with Kubernetes' operation id,
 //! `x-kubernetes-action`, `x-kubernetes-group-version-kind` and its query parameters. kubectl
 //! reads these to learn that the server validates fields itself (`fieldValidation` on PATCH).
@@ -9,10 +9,14 @@ use serde_json::{Map, Value, json};
 
 use crate::installer::{Action, Installed};
 
+pub mod v2;
+
 /// The served documents, keyed by their path below `/openapi/v3/` (`apis/apps/v1`).
 #[derive(Default)]
 pub struct Documents {
     docs: BTreeMap<String, Value>,
+    /// `/openapi/v2`, merged from `docs` once.
+    v2: Value,
 }
 
 impl Documents {
@@ -34,7 +38,13 @@ impl Documents {
             doc["paths"] = Value::Object(paths(&doc, key, installed));
             docs.insert(key.to_string(), doc);
         }
-        Documents { docs }
+        let v2 = v2::document(docs.values());
+        Documents { docs, v2 }
+    }
+
+    /// `/openapi/v2`: every document merged into one Swagger 2.0 document.
+    pub fn v2(&self) -> &Value {
+        &self.v2
     }
 
     /// `/openapi/v3`: where each document is, with a hash clients cache it by.
