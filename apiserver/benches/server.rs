@@ -6,10 +6,7 @@
 
 use std::sync::{Arc, LazyLock};
 
-use apiserver::Config;
 use apiserver::convert::{FieldValidation, Versions};
-use apiserver::storage::Storage;
-use apiserver::storage::memory::MemoryStorage;
 use divan::Bencher;
 use runtime::{GroupVersion, GroupVersionKind};
 use serde_json::{Value, json};
@@ -22,7 +19,9 @@ fn main() {
     divan::main();
 }
 
-const DEPLOYMENT: &str = include_str!("deployment.json");
+mod support;
+
+use support::{BACKENDS, DEPLOYMENT, backend};
 
 static VERSIONS: LazyLock<Versions> = LazyLock::new(|| Versions::new(Arc::new(apis::scheme().unwrap())));
 
@@ -59,125 +58,6 @@ fn encode_response_in_another_version(b: Bencher) {
     );
     b.bench(|| serde_json::to_vec(&VERSIONS.to_version(value.clone(), &v1, &v1beta2).unwrap()).unwrap());
 }
-
-/// A server on loopback with namespaces `small` (1k Deployments) and `large` (10k).
-struct Loaded {
-    rt: tokio::runtime::Runtime,
-    url: String,
-    client: reqwest::Client,
-    _etcd: Option<std::process::Child>,
-}
-
-impl Drop for Loaded {
-    fn drop(&mut self) {
-        if let Some(c) = self._etcd.as_mut() {
-            let _ = c.kill();
-        }
-    }
-}
-
-fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-        .unwrap();
-    let (url, client) = rt.block_on(async {
-        let server = Arc::new(
-            sample_apiserver::server(
-                storage,
-                Config {
-                    max_requests_inflight: 10_000,
-                    ..Config::default()
-                },
-            )
-            .unwrap(),
-        );
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
-        tokio::spawn(server.serve(listener, std::future::pending()));
-        let client = reqwest::Client::new();
-        for (ns, count) in [("small", 1_000), ("large", 10_000)] {
-            let body = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}});
-            client
-                .post(format!("{url}/api/v1/namespaces"))
-                .json(&body)
-                .send()
-                .await
-                .unwrap();
-            let mut doc: Value = serde_json::from_str(DEPLOYMENT).unwrap();
-            let posts = (0..count).map(|i| {
-                doc["metadata"]["name"] = json!(format!("d{i:05}"));
-                client
-                    .post(format!("{url}/apis/apps/v1/namespaces/{ns}/deployments"))
-                    .json(&doc)
-                    .send()
-            });
-            for chunk in posts.collect::<Vec<_>>().chunks_mut(64) {
-                for r in futures::future::join_all(chunk.iter_mut()).await {
-                    assert!(r.unwrap().status().is_success());
-                }
-            }
-        }
-        (url, client)
-    });
-    Loaded {
-        rt,
-        url,
-        client,
-        _etcd: etcd,
-    }
-}
-
-static MEMORY: LazyLock<Loaded> = LazyLock::new(|| load(Arc::new(MemoryStorage::default()), None));
-
-static ETCD: LazyLock<Option<Loaded>> = LazyLock::new(|| {
-    if !std::path::Path::new("/usr/bin/etcd").exists() {
-        return None;
-    }
-    let dir = std::env::temp_dir().join(format!("apiserver-bench-etcd-{}", std::process::id()));
-    let (client, peer) = (free_port(), free_port());
-    let child = std::process::Command::new("/usr/bin/etcd")
-        .args(["--name", "b", "--data-dir"])
-        .arg(&dir)
-        .args([
-            "--listen-client-urls",
-            &format!("http://127.0.0.1:{client}"),
-            "--advertise-client-urls",
-            &format!("http://127.0.0.1:{client}"),
-        ])
-        .args([
-            "--listen-peer-urls",
-            &format!("http://127.0.0.1:{peer}"),
-            "--initial-advertise-peer-urls",
-            &format!("http://127.0.0.1:{peer}"),
-        ])
-        .args(["--initial-cluster", &format!("b=http://127.0.0.1:{peer}")])
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .ok()?;
-    std::thread::sleep(std::time::Duration::from_secs(2));
-    let storage = apiserver::storage::etcd::EtcdStorage::new(vec![format!("http://127.0.0.1:{client}")]).ok()?;
-    Some(load(Arc::new(storage), Some(child)))
-});
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
-fn backend(name: &str) -> Option<&'static Loaded> {
-    match name {
-        "memory" => Some(&MEMORY),
-        _ => ETCD.as_ref(),
-    }
-}
-
-const BACKENDS: &[&str] = &["memory", "etcd"];
 
 #[divan::bench(args = BACKENDS)]
 fn get(b: Bencher, name: &str) {

@@ -12,7 +12,7 @@ use crate::admission::{Attributes, Operation};
 use crate::convert::FieldValidation;
 use crate::installer::ApiResource;
 use crate::patch;
-use crate::query::{self, Params};
+use crate::query::{self, ListFrom, Params};
 use crate::registry::meta;
 use crate::registry::store::Deleted;
 use crate::registry::stored::Stored;
@@ -182,9 +182,11 @@ pub async fn get(c: &Call<'_>) -> Result<Response, ApiError> {
 pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
     let lister = c.resource.storage.lister().ok_or_else(|| c.not_supported())?;
     let (labels, fields) = c.selectors()?;
-    let mut after = match &c.params.continue_token {
-        Some(t) => Some(query::decode_continue(t)?.1),
-        None => None,
+    let from = c.params.list_from()?;
+    let (mut after, at) = match &from {
+        ListFrom::Continue(revision, key) => (Some(key.clone()), Some(*revision)),
+        ListFrom::Exact(revision) => (None, Some(*revision)),
+        ListFrom::Latest | ListFrom::NotOlderThan(_) => (None, None),
     };
     // A JSON list in the storage version without a field selector is written from the stored
     // bytes; anything else parses each object.
@@ -193,9 +195,23 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
     let want = c.params.limit;
     let (mut raw, mut parsed) = (Vec::new(), Vec::new());
     let (revision, next) = loop {
-        let page = lister
-            .list(c.namespace(), after.clone(), want.map(|w| w - raw.len() - parsed.len()))
-            .await?;
+        let limit = want.map(|w| w - raw.len() - parsed.len());
+        let page = match lister.list(c.namespace(), after.clone(), limit, at).await {
+            Err(e) if e.code == 410 && matches!(from, ListFrom::Continue(..)) => {
+                return Err(ApiError::gone(
+                    "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter.",
+                ));
+            }
+            page => page?,
+        };
+        if let ListFrom::NotOlderThan(wanted) = from
+            && page.revision < wanted
+        {
+            return Err(ApiError::timeout(format!(
+                "Too large resource version: {wanted}, current: {}",
+                page.revision
+            )));
+        }
         for obj in page.items {
             if spliced {
                 if labels.is_empty() || labels.matches(obj.labels()?.as_ref()) {
@@ -370,7 +386,7 @@ pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
         return Err(c.not_supported());
     };
     let (labels, fields) = c.selectors()?;
-    let page = lister.list(c.namespace(), None, None).await?;
+    let page = lister.list(c.namespace(), None, None, None).await?;
     let mut items = Vec::new();
     let objects = page.items.iter().map(Stored::value).collect::<Result<Vec<_>, _>>()?;
     for obj in objects

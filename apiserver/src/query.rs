@@ -120,6 +120,70 @@ impl Params {
     }
 }
 
+/// Which state a list reads, from `resourceVersion`, `resourceVersionMatch` and `continue`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ListFrom {
+    /// The latest state (no resourceVersion, or "0": any state will do, and the latest is one).
+    Latest,
+    /// A state at least as new as this revision (`resourceVersion=N`, `NotOlderThan`).
+    NotOlderThan(Revision),
+    /// The state at exactly this revision (`resourceVersionMatch=Exact`).
+    Exact(Revision),
+    /// The next page of a list read at this revision, after this key (`continue`).
+    Continue(Revision, String),
+}
+
+impl Params {
+    /// Which state a list reads, with Kubernetes' checks of the combination (422 Invalid
+    /// ListOptions, or 400 for a resourceVersion beside a continue token).
+    pub fn list_from(&self) -> Result<ListFrom, ApiError> {
+        let forbidden = |message: &str| {
+            let cause = crate::status::Cause {
+                reason: "FieldValueForbidden",
+                message: format!("Forbidden: {message}"),
+                field: "resourceVersionMatch".into(),
+            };
+            ApiError::invalid("meta.k8s.io", "ListOptions", "", vec![cause])
+        };
+        let matching = self.resource_version_match.as_deref();
+        if let Some(token) = &self.continue_token {
+            if matching.is_some() {
+                return Err(forbidden("resourceVersionMatch is forbidden when continue is provided"));
+            }
+            if self.resource_version.as_deref().is_some_and(|rv| rv != "0") {
+                return Err(ApiError::bad_request(
+                    "specifying resource version is not allowed when using continue",
+                ));
+            }
+            let (revision, key) = decode_continue(token)?;
+            return Ok(ListFrom::Continue(revision, key));
+        }
+        if matching.is_some() && self.resource_version.is_none() {
+            return Err(forbidden(
+                "resourceVersionMatch is forbidden unless resourceVersion is provided",
+            ));
+        }
+        match (matching, self.revision()?) {
+            (None | Some("NotOlderThan"), None) => Ok(ListFrom::Latest),
+            (None | Some("NotOlderThan"), Some(rev)) => Ok(ListFrom::NotOlderThan(rev)),
+            (Some("Exact"), None) => Err(forbidden(
+                "resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"",
+            )),
+            (Some("Exact"), Some(rev)) => Ok(ListFrom::Exact(rev)),
+            (Some(other), _) => {
+                let cause = crate::status::Cause {
+                    reason: "FieldValueNotSupported",
+                    message: format!(
+                        "Unsupported value: \"{other}\": supported values: \"Exact\", \"NotOlderThan\", \"\""
+                    ),
+                    field: "resourceVersionMatch".into(),
+                };
+                Err(ApiError::invalid("meta.k8s.io", "ListOptions", "", vec![cause]))
+            }
+        }
+    }
+}
+
 /// A boolean as Go's `strconv.ParseBool` reads query parameters (clients send `true`, `True`, `1`);
 /// an empty value is true, as a bare `?watch` is.
 pub fn parse_bool(v: &str) -> Option<bool> {

@@ -25,12 +25,13 @@ pub trait Getter: Send + Sync {
 /// `GET .../<resource>`.
 #[async_trait]
 pub trait Lister: Send + Sync {
-    /// A page of objects.
+    /// A page of objects: after a key, at most `limit`, as of revision `at` (the latest when `None`).
     async fn list(
         &self,
         namespace: Option<&str>,
         after: Option<String>,
         limit: Option<usize>,
+        at: Option<Revision>,
     ) -> Result<Page, ApiError>;
 }
 
@@ -137,8 +138,9 @@ impl Lister for Store {
         namespace: Option<&str>,
         after: Option<String>,
         limit: Option<usize>,
+        at: Option<Revision>,
     ) -> Result<Page, ApiError> {
-        Store::list(self, namespace, after, limit).await
+        Store::list(self, namespace, after, limit, at).await
     }
 }
 

@@ -60,7 +60,7 @@ pub async fn watch(c: &Call<'_>, server: Arc<Server>, resource: Arc<ApiResource>
         Some(rev) => rev,
         None => match lister {
             Some(lister) => {
-                let page = lister.list(namespace.as_deref(), None, None).await?;
+                let page = lister.list(namespace.as_deref(), None, None, None).await?;
                 for obj in &page.items {
                     let obj = obj.value()?;
                     if selected(&obj) {

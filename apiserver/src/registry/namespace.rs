@@ -34,7 +34,7 @@ impl NamespaceStorage {
         loop {
             let mut left = 0;
             for store in &contents {
-                let Ok(page) = store.list(Some(&name), None, None).await else {
+                let Ok(page) = store.list(Some(&name), None, None, None).await else {
                     left += 1;
                     continue;
                 };

@@ -117,6 +117,7 @@ impl Store {
             StorageError::Gone { requested, oldest } => {
                 ApiError::gone(format!("too old resource version: {requested} ({oldest})"))
             }
+            StorageError::TooNew { requested } => ApiError::timeout(format!("Too large resource version: {requested}")),
             StorageError::Unavailable(m) => ApiError::unavailable(m),
         }
     }
@@ -198,8 +199,13 @@ impl Store {
         namespace: Option<&str>,
         after: Option<String>,
         limit: Option<usize>,
+        at: Option<Revision>,
     ) -> Result<Page, ApiError> {
-        let options = ListOptions { after, limit };
+        let options = ListOptions {
+            after,
+            limit,
+            revision: at,
+        };
         let page = self
             .storage
             .list(&self.prefix(namespace), &options)

@@ -69,8 +69,8 @@ async fn list_pages(store: &dyn Storage, prefix: &str) {
         .list(
             &dir,
             &ListOptions {
-                after: None,
                 limit: Some(3),
+                ..ListOptions::default()
             },
         )
         .await
@@ -83,6 +83,7 @@ async fn list_pages(store: &dyn Storage, prefix: &str) {
             &ListOptions {
                 after: Some(first.items[2].key.clone()),
                 limit: Some(3),
+                revision: Some(first.revision),
             },
         )
         .await
@@ -92,6 +93,22 @@ async fn list_pages(store: &dyn Storage, prefix: &str) {
         [b("d")]
     );
     assert!(!rest.more);
+    assert_eq!(rest.revision, first.revision, "a later page reads as of the first");
+    // After a change under the prefix, a read as of before it is the state of then or Gone, never
+    // the state after.
+    store.create(&format!("{dir}e"), b("e")).await.unwrap();
+    let then = ListOptions {
+        revision: Some(all.revision),
+        ..ListOptions::default()
+    };
+    match store.list(&dir, &then).await {
+        Ok(page) => {
+            assert_eq!(page.revision, all.revision);
+            assert_eq!(page.items, all.items);
+        }
+        Err(StorageError::Gone { requested, .. }) => assert_eq!(requested, all.revision),
+        Err(e) => panic!("a read as of revision {}: {e}", all.revision),
+    }
 }
 
 async fn watch_from_revision(store: &dyn Storage, prefix: &str) {

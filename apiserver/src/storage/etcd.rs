@@ -166,7 +166,22 @@ impl Storage for EtcdStorage {
         if let Some(limit) = options.limit.filter(|l| *l > 0) {
             body["limit"] = json!(limit.to_string());
         }
-        let r = self.call("/v3/kv/range", &body).await?;
+        if let Some(at) = options.revision {
+            body["revision"] = json!(at.to_string());
+        }
+        let r = self
+            .call("/v3/kv/range", &body)
+            .await
+            .map_err(|e| match (e, options.revision) {
+                (StorageError::Unavailable(m), Some(at)) if m.contains("compacted") => StorageError::Gone {
+                    requested: at,
+                    oldest: at + 1,
+                },
+                (StorageError::Unavailable(m), Some(at)) if m.contains("future revision") => {
+                    StorageError::TooNew { requested: at }
+                }
+                (e, _) => e,
+            })?;
         let items = r["kvs"]
             .as_array()
             .map(|kvs| kvs.iter().map(key_value).collect())
@@ -174,7 +189,7 @@ impl Storage for EtcdStorage {
             .unwrap_or_default();
         Ok(ListResult {
             items,
-            revision: num(&r["header"]["revision"]),
+            revision: options.revision.unwrap_or_else(|| num(&r["header"]["revision"])),
             more: r["more"] == true,
         })
     }

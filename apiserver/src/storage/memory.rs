@@ -120,6 +120,24 @@ impl Storage for MemoryStorage {
 
     async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError> {
         let inner = self.lock();
+        // The embedded store keeps only the latest state: it reads as of an older revision when
+        // its history shows that nothing under the prefix changed since, and answers Gone otherwise.
+        if let Some(at) = options.revision {
+            let changed = inner
+                .history
+                .iter()
+                .any(|e| e.kv.mod_revision > at && e.kv.key.starts_with(prefix));
+            let oldest = inner.oldest_watchable();
+            if at > inner.revision {
+                return Err(StorageError::TooNew { requested: at });
+            }
+            if changed || at < oldest {
+                return Err(StorageError::Gone {
+                    requested: at,
+                    oldest: oldest + 1,
+                });
+            }
+        }
         let start = match &options.after {
             Some(after) => Bound::Excluded(after.clone()),
             None => Bound::Included(prefix.to_string()),
@@ -143,7 +161,7 @@ impl Storage for MemoryStorage {
         }
         Ok(ListResult {
             items,
-            revision: inner.revision,
+            revision: options.revision.unwrap_or(inner.revision),
             more,
         })
     }

@@ -71,6 +71,9 @@ pub struct ListOptions {
     pub after: Option<String>,
     /// At most this many items; `None` or 0 for all.
     pub limit: Option<usize>,
+    /// Read as of this revision (a later page of a paginated list, `resourceVersionMatch=Exact`);
+    /// [`StorageError::Gone`] when the store no longer has the state of then.
+    pub revision: Option<Revision>,
 }
 
 /// A watch: events after its start revision, in order, until the receiver is dropped. A channel that
@@ -104,6 +107,12 @@ pub enum StorageError {
         requested: Revision,
         /// The oldest revision still available.
         oldest: Revision,
+    },
+    /// The revision asked for is newer than the store's.
+    #[error("too large resource version: {requested}")]
+    TooNew {
+        /// The revision asked for.
+        requested: Revision,
     },
     /// The backend cannot be reached or refused the request.
     #[error("storage unavailable: {0}")]

@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod api;
 pub mod etcd;
 
 use std::net::SocketAddr;

@@ -1,0 +1,142 @@
+//! The servers the benchmarks load: the sample server on loopback over the embedded store and,
+//! when `/usr/bin/etcd` exists, over a single-member etcd started for the run, each with
+//! namespaces `small` (1k Deployments) and `large` (10k).
+
+// Each benchmark uses part of this module.
+#![allow(dead_code)]
+
+use std::sync::{Arc, LazyLock};
+
+use apiserver::Config;
+use apiserver::storage::Storage;
+use apiserver::storage::memory::MemoryStorage;
+use serde_json::{Value, json};
+
+/// The Deployment every object is a copy of (3.8 KB).
+pub const DEPLOYMENT: &str = include_str!("../deployment.json");
+
+/// A server on loopback with namespaces `small` (1k Deployments) and `large` (10k).
+pub struct Loaded {
+    pub rt: tokio::runtime::Runtime,
+    pub url: String,
+    pub client: reqwest::Client,
+    /// The etcd member, when the backend is etcd; killed on drop.
+    pub etcd: Option<std::process::Child>,
+    /// The etcd member's client URL, when the backend is etcd.
+    pub etcd_endpoint: Option<String>,
+}
+
+impl Drop for Loaded {
+    fn drop(&mut self) {
+        if let Some(c) = self.etcd.as_mut() {
+            let _ = c.kill();
+        }
+    }
+}
+
+fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    let (url, client) = rt.block_on(async {
+        let server = Arc::new(
+            sample_apiserver::server(
+                storage,
+                Config {
+                    max_requests_inflight: 10_000,
+                    ..Config::default()
+                },
+            )
+            .unwrap(),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        tokio::spawn(server.serve(listener, std::future::pending()));
+        let client = reqwest::Client::new();
+        for (ns, count) in [("small", 1_000), ("large", 10_000)] {
+            let body = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}});
+            client
+                .post(format!("{url}/api/v1/namespaces"))
+                .json(&body)
+                .send()
+                .await
+                .unwrap();
+            let mut doc: Value = serde_json::from_str(DEPLOYMENT).unwrap();
+            let posts = (0..count).map(|i| {
+                doc["metadata"]["name"] = json!(format!("d{i:05}"));
+                client
+                    .post(format!("{url}/apis/apps/v1/namespaces/{ns}/deployments"))
+                    .json(&doc)
+                    .send()
+            });
+            for chunk in posts.collect::<Vec<_>>().chunks_mut(64) {
+                for r in futures::future::join_all(chunk.iter_mut()).await {
+                    assert!(r.unwrap().status().is_success());
+                }
+            }
+        }
+        (url, client)
+    });
+    Loaded {
+        rt,
+        url,
+        client,
+        etcd,
+        etcd_endpoint: None,
+    }
+}
+
+pub static MEMORY: LazyLock<Loaded> = LazyLock::new(|| load(Arc::new(MemoryStorage::default()), None));
+
+pub static ETCD: LazyLock<Option<Loaded>> = LazyLock::new(|| {
+    if !std::path::Path::new("/usr/bin/etcd").exists() {
+        return None;
+    }
+    let dir = std::env::temp_dir().join(format!("apiserver-bench-etcd-{}", std::process::id()));
+    let (client, peer) = (free_port(), free_port());
+    let child = std::process::Command::new("/usr/bin/etcd")
+        .args(["--name", "b", "--data-dir"])
+        .arg(&dir)
+        .args([
+            "--listen-client-urls",
+            &format!("http://127.0.0.1:{client}"),
+            "--advertise-client-urls",
+            &format!("http://127.0.0.1:{client}"),
+        ])
+        .args([
+            "--listen-peer-urls",
+            &format!("http://127.0.0.1:{peer}"),
+            "--initial-advertise-peer-urls",
+            &format!("http://127.0.0.1:{peer}"),
+        ])
+        .args(["--initial-cluster", &format!("b=http://127.0.0.1:{peer}")])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let endpoint = format!("http://127.0.0.1:{client}");
+    let storage = apiserver::storage::etcd::EtcdStorage::new(vec![endpoint.clone()]).ok()?;
+    let mut loaded = load(Arc::new(storage), Some(child));
+    loaded.etcd_endpoint = Some(endpoint);
+    Some(loaded)
+});
+
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+pub fn backend(name: &str) -> Option<&'static Loaded> {
+    match name {
+        "memory" => Some(&MEMORY),
+        _ => ETCD.as_ref(),
+    }
+}
+
+pub const BACKENDS: &[&str] = &["memory", "etcd"];

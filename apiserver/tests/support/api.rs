@@ -1,0 +1,57 @@
+//! A JSON client of the sample server for the HTTP tests: it creates namespace `ns` and sends
+//! bodies with a content type, answering the status and the parsed body.
+
+use reqwest::{Client, StatusCode};
+use serde_json::{Value, json};
+
+/// A client of one running server.
+pub struct Api {
+    /// The server's URL.
+    pub url: String,
+    /// The HTTP client.
+    pub client: Client,
+}
+
+impl Api {
+    /// A server on the embedded store, with namespace `ns`.
+    pub async fn new() -> Api {
+        Self::on(super::start()).await
+    }
+
+    /// A client of `server`, which gets namespace `ns`.
+    pub async fn on(server: super::Running) -> Api {
+        let api = Api {
+            url: server.url,
+            client: Client::new(),
+        };
+        let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}});
+        assert_eq!(
+            api.send("POST", "/api/v1/namespaces", "application/json", ns.to_string())
+                .await
+                .0,
+            StatusCode::CREATED
+        );
+        api
+    }
+
+    /// Sends `body` as `content_type`.
+    pub async fn send(&self, method: &str, path: &str, content_type: &str, body: String) -> (StatusCode, Value) {
+        let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
+        let r = self
+            .client
+            .request(method, format!("{}{path}", self.url))
+            .header("content-type", content_type)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let code = r.status();
+        let text = r.text().await.unwrap();
+        (code, serde_json::from_str(&text).unwrap_or(Value::String(text)))
+    }
+
+    /// A GET.
+    pub async fn get(&self, path: &str) -> (StatusCode, Value) {
+        self.send("GET", path, "application/json", String::new()).await
+    }
+}
