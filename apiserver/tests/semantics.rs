@@ -214,3 +214,33 @@ async fn lists_read_as_of_a_revision_on_etcd() {
     let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     lists_read_as_of_a_revision(Api::on(support::start_on(std::sync::Arc::new(storage))).await, true).await;
 }
+
+/// Pods select on the fields Kubernetes indexes for them (`apis/src/core/v1/field_labels.rs`).
+#[tokio::test(flavor = "multi_thread")]
+async fn pods_select_on_their_field_labels() {
+    let api = Api::new().await;
+    let pods = "/api/v1/namespaces/ns/pods";
+    for (name, node) in [("p1", "n1"), ("p2", "n2")] {
+        let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name},
+            "spec": {"nodeName": node, "containers": [{"name": "c", "image": "nginx"}]}});
+        assert_eq!(
+            api.send("POST", pods, "application/json", pod.to_string()).await.0,
+            StatusCode::CREATED
+        );
+    }
+    let (code, list) = api.get(&format!("{pods}?fieldSelector=spec.nodeName%3Dn1")).await;
+    assert_eq!(code, StatusCode::OK, "{list}");
+    let names: Vec<&Value> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["metadata"]["name"])
+        .collect();
+    assert_eq!(names, [&json!("p1")]);
+    let (code, status) = api.get(&format!("{pods}?fieldSelector=spec.containers%3Dx")).await;
+    assert_eq!(code, StatusCode::BAD_REQUEST, "{status}");
+    assert!(
+        status["message"].as_str().unwrap().contains("spec.containers"),
+        "{status}"
+    );
+}

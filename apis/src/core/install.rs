@@ -7,6 +7,7 @@ use runtime::{Scheme, SchemeError};
 pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {
     super::add_to_scheme(scheme)?;
     super::v1::add_to_scheme(scheme)?;
+    super::v1::add_field_label_conversions(scheme);
     scheme.set_version_priority(&[super::v1::SCHEME_GROUP_VERSION])?;
     Ok(())
 }

@@ -9,9 +9,11 @@
 
 mod conversion;
 mod defaults;
+mod field_labels;
 mod types;
 pub use conversion::*;
 pub use defaults::*;
+pub use field_labels::add_field_label_conversions;
 pub use types::*;
 
 #[rustfmt::skip]

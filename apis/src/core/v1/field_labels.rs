@@ -1,0 +1,57 @@
+//! The field selectors core/v1 kinds support beyond `metadata.name` and `metadata.namespace`,
+//! hand-written as in Kubernetes' pkg/apis/core/v1/conversion.go (`AddFieldLabelConversionFunc`):
+//! `kubectl get pods --field-selector status.phase=Running,spec.nodeName=n1`.
+
+use runtime::{ConversionError, Scheme, default_meta_v1_field_selector_conversion};
+
+use super::SCHEME_GROUP_VERSION;
+
+/// Registers the field-label conversions of Pods and Namespaces.
+pub fn add_field_label_conversions(scheme: &mut Scheme) {
+    scheme.add_field_label_conversion_func(SCHEME_GROUP_VERSION.with_kind("Pod"), pod_field_labels);
+    scheme.add_field_label_conversion_func(SCHEME_GROUP_VERSION.with_kind("Namespace"), namespace_field_labels);
+}
+
+/// The Pod fields Kubernetes indexes for field selectors.
+fn pod_field_labels(label: &str, value: &str) -> Result<(String, String), ConversionError> {
+    match label {
+        "spec.nodeName"
+        | "spec.restartPolicy"
+        | "spec.schedulerName"
+        | "spec.serviceAccountName"
+        | "spec.hostNetwork"
+        | "status.phase"
+        | "status.podIP"
+        | "status.nominatedNodeName" => Ok((label.to_string(), value.to_string())),
+        _ => default_meta_v1_field_selector_conversion(label, value),
+    }
+}
+
+/// Namespaces select on their phase.
+fn namespace_field_labels(label: &str, value: &str) -> Result<(String, String), ConversionError> {
+    match label {
+        "status.phase" => Ok((label.to_string(), value.to_string())),
+        _ => default_meta_v1_field_selector_conversion(label, value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pods_and_namespaces_select_on_their_indexed_fields_only() {
+        let mut scheme = Scheme::new();
+        add_field_label_conversions(&mut scheme);
+        let pod = SCHEME_GROUP_VERSION.with_kind("Pod");
+        assert_eq!(
+            scheme.convert_field_label(&pod, "status.phase", "Running").unwrap(),
+            ("status.phase".to_string(), "Running".to_string())
+        );
+        assert!(scheme.convert_field_label(&pod, "metadata.name", "p").is_ok());
+        assert!(scheme.convert_field_label(&pod, "spec.containers", "x").is_err());
+        let ns = SCHEME_GROUP_VERSION.with_kind("Namespace");
+        assert!(scheme.convert_field_label(&ns, "status.phase", "Active").is_ok());
+        assert!(scheme.convert_field_label(&ns, "spec.nodeName", "n").is_err());
+    }
+}
