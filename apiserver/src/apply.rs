@@ -39,12 +39,7 @@ fn fields(applied: &Value, schemas: &Schemas<'_>, schema: Option<&Value>, prefix
         {
             continue;
         }
-        let field = schema.and_then(|s| s.get("properties")).and_then(|p| p.get(key));
-        let field = field.or_else(|| {
-            schema
-                .and_then(|s| s.get("additionalProperties"))
-                .filter(|a| a.is_object())
-        });
+        let field = crate::strategic::field_schema(schema, key);
         prefix.push(format!("f:{key}"));
         match value {
             Value::Object(_) => fields(value, schemas, field, prefix, out),

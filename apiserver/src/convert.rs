@@ -91,7 +91,7 @@ impl Versions {
                     .group_version_kind()
                     .is_some_and(|gvk| gvk.group == expected.group && gvk.kind == expected.kind)
             {
-                let object = Codec::new(&self.scheme)
+                let object = codec
                     .encode_value(obj.as_ref(), storage)
                     .map_err(|e| ApiError::internal(e.to_string()))?;
                 return Ok(Decoded {

@@ -44,6 +44,16 @@ impl<'a> Schemas<'a> {
     }
 }
 
+/// The schema of field `key` of an object whose schema is `schema`: its property, else the value
+/// schema of a map of values (labels), which sits under additionalProperties.
+pub fn field_schema<'a>(schema: Option<&'a Value>, key: &str) -> Option<&'a Value> {
+    let schema = schema?;
+    schema
+        .get("properties")
+        .and_then(|p| p.get(key))
+        .or_else(|| schema.get("additionalProperties").filter(|a| a.is_object()))
+}
+
 /// Where the patch is inside the object: the schema of the current value, if known.
 type At<'a> = Option<&'a Value>;
 
@@ -87,13 +97,7 @@ fn merge_map(
         if key.starts_with('$') {
             continue;
         }
-        let field = schema.and_then(|s| s.get("properties")).and_then(|p| p.get(key));
-        // A map of values (labels) has its value schema under additionalProperties.
-        let field = field.or_else(|| {
-            schema
-                .and_then(|s| s.get("additionalProperties"))
-                .filter(|a| a.is_object())
-        });
+        let field = field_schema(schema, key);
         if value.is_null() {
             out.remove(key);
             continue;
