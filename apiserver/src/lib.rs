@@ -19,6 +19,8 @@ pub mod convert;
 pub mod discovery;
 pub mod handlers;
 pub mod installer;
+#[cfg(feature = "local")]
+pub mod local;
 pub mod openapi;
 pub mod patch;
 pub mod query;

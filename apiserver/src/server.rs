@@ -233,7 +233,7 @@ async fn dispatch(State(server): State<Arc<Server>>, req: Request) -> Response {
     response
 }
 
-fn json_response(value: Value) -> Response {
+pub(crate) fn json_response(value: Value) -> Response {
     (
         StatusCode::OK,
         [("content-type", "application/json")],

@@ -38,6 +38,7 @@ pub struct Config {
     boilerplate: PathBuf,
     documents: Option<PathBuf>,
     crate_name: Option<String>,
+    apis_crate: String,
     runtime_path: String,
 }
 
@@ -51,6 +52,7 @@ impl Config {
             boilerplate: "hack/boilerplate.rs.txt".into(),
             documents: None,
             crate_name: None,
+            apis_crate: "apis".into(),
             runtime_path: DEFAULT_RUNTIME_PATH.into(),
         }
     }
@@ -77,6 +79,13 @@ impl Config {
     /// them to Rust (`get_openapi_definitions()`).
     pub fn crate_name(mut self, name: impl Into<String>) -> Self {
         self.crate_name = Some(name.into());
+        self
+    }
+
+    /// The apis crate's name as the generated crate depends on it (default `apis`): the
+    /// clientset names its types `::<apis_crate>::apps::v1::Deployment`.
+    pub fn apis_crate(mut self, name: impl Into<String>) -> Self {
+        self.apis_crate = name.into();
         self
     }
 

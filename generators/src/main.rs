@@ -22,6 +22,9 @@ struct Args {
     /// With --documents: also generate a crate of this name in their parent directory.
     #[arg(long)]
     crate_name: Option<String>,
+    /// The apis crate's name, as the generated crate (its clientset) depends on it.
+    #[arg(long, default_value = "apis")]
+    apis_crate: String,
     /// File whose text heads every generated file.
     #[arg(long, default_value = "hack/boilerplate.rs.txt")]
     boilerplate: PathBuf,
@@ -49,12 +52,13 @@ fn main() -> ExitCode {
         rerun.push_str(&format!(" --documents {}", d.display()));
     }
     if let Some(n) = &args.crate_name {
-        rerun.push_str(&format!(" --crate-name {n}"));
+        rerun.push_str(&format!(" --crate-name {n} --apis-crate {}", args.apis_crate));
     }
     let mut config = generators::Config::new(args.apis)
         .output(args.output)
         .boilerplate(args.boilerplate)
-        .runtime_path(args.runtime_path);
+        .runtime_path(args.runtime_path)
+        .apis_crate(args.apis_crate);
     if let Some(d) = args.documents {
         config = config.documents(d);
     }

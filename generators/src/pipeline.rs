@@ -59,21 +59,29 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
     if documents.is_none() {
         documents_not_written(&universe, &mut diags);
     }
+    let mut owned: Vec<std::path::PathBuf> = documents
+        .map(|d| vec![d.to_path_buf(), generator::crd::crds_dir(d)])
+        .unwrap_or_default();
+    if let (Some(_), Some(crate_dir)) = (&config.crate_name, documents.and_then(Path::parent)) {
+        // The generated crate's sources: a module a generator no longer writes is stale.
+        owned.push(crate_dir.join("src"));
+    }
     let mut plan = Plan {
         root: config.output.clone(),
-        documents: documents
-            .map(|d| vec![d.to_path_buf(), generator::crd::crds_dir(d)])
-            .unwrap_or_default(),
+        documents: owned,
         ..Plan::default()
     };
     let cx = Context {
         universe: &universe,
         crate_name: config.crate_name.as_deref(),
+        apis_crate: &config.apis_crate,
         boilerplate,
         runtime: &config.runtime_path,
     };
     (plan.files, plan.timings) = generator::run_all(&cx, &config.output, documents, &mut diags);
     plan.tools = generator::all().iter().map(|g| (g.tool(), g.name())).collect();
+    plan.tools
+        .insert(generator::crate_root::TOOL, generator::crate_root::NAME);
     check_module_decls(&universe, &config.apis, &plan, &mut diags);
     plan.notes = diags.take_notes();
     match diags.finish() {

@@ -52,6 +52,8 @@
 #![forbid(unsafe_code)]
 
 mod builder;
+#[cfg(feature = "client")]
+pub mod client;
 pub mod codec;
 pub mod conversion;
 pub mod defaulting;

@@ -327,6 +327,11 @@ impl Store {
             if dry_run {
                 return Ok(new);
             }
+            // A write that changes nothing is not made: the object keeps its resourceVersion
+            // and watchers see no event, as Kubernetes' GuaranteedUpdate short-circuits.
+            if unchanged(&old, &new) {
+                return Ok(old);
+            }
             // An object being deleted goes once its last finalizer is removed.
             if meta::deleting(&new) && !meta::has_finalizers(&new) {
                 return match self.storage.delete(&key, Some(old_rev)).await {
@@ -452,4 +457,18 @@ impl Store {
     pub fn event_object(&self, value: &Bytes, rev: Revision) -> Result<Value, ApiError> {
         self.decode(value, rev)
     }
+}
+
+/// Whether `new` is `old` apart from the resourceVersion it was read at.
+fn unchanged(old: &Value, new: &Value) -> bool {
+    let version = |v: &Value| v.get("metadata").and_then(|m| m.get("resourceVersion")).cloned();
+    if version(old) == version(new) {
+        return old == new;
+    }
+    let mut new = new.clone();
+    match (version(old), meta::meta_mut(&mut new)) {
+        (Some(v), m) => m.insert("resourceVersion".into(), v),
+        (None, m) => m.remove("resourceVersion"),
+    };
+    *old == new
 }

@@ -1,7 +1,10 @@
 //! The generator interface and the registry of generators. Each generator reads the model only
 //! and returns the tokens of one in-package file per package it applies to.
 
+pub mod applyconfigurations;
+pub mod clientset;
 pub mod conversion;
+pub mod crate_root;
 pub mod crd;
 pub mod deepcopy;
 pub mod defaults;
@@ -25,6 +28,8 @@ pub struct Context<'a> {
     pub universe: &'a Universe,
     /// The crate that exposes whole-universe documents to Rust, if one is generated.
     pub crate_name: Option<&'a str>,
+    /// How the generated crate names the apis crate (`apis`), for paths to its types.
+    pub apis_crate: &'a str,
     /// The file header.
     pub boilerplate: &'a str,
     /// How generated code names the runtime crate (`::runtime`), checked to be a path.
@@ -39,6 +44,13 @@ impl Context<'_> {
             // The setting is checked before any generator runs.
             Err(e) => panic!("runtime path `{}` is not a path: {e}", self.runtime),
         }
+    }
+
+    /// A type of the apis crate as the generated crate names it: packages re-export their
+    /// types, so `crate::apps::v1` + `Deployment` is `::apis::apps::v1::Deployment`.
+    pub fn apis_path(&self, package: &str, name: &str) -> String {
+        let below = package.strip_prefix("crate").unwrap_or(package);
+        format!("::{}{below}::{name}", self.apis_crate.replace('-', "_"))
     }
 
     /// The functions the package's generated files register into its SchemeBuilder, in the
@@ -93,6 +105,12 @@ pub trait Generator: Sync {
     /// because generated code elsewhere calls its items through the package's path.
     fn reexported(&self) -> bool {
         false
+    }
+
+    /// The module this generator adds to the generated crate (`--crate-name`), if any; its
+    /// files come from `generate_documents`, below the crate's `src/`.
+    fn crate_module(&self) -> Option<crate_root::CrateModule> {
+        None
     }
 
     /// Whole-universe documents (OpenAPI) as (path under `root`, contents).
@@ -173,6 +191,19 @@ pub fn run_all(
             }
             *timings.entry(generator.name()).or_default() += started.elapsed();
         }
+        if let (Some(name), Some(dir)) = (cx.crate_name, root.parent()) {
+            let started = Instant::now();
+            for (path, contents) in crate_root::files(cx, name, dir, &generators, &files, diags) {
+                files.insert(
+                    path,
+                    GeneratedFile {
+                        generator: crate_root::NAME,
+                        contents,
+                    },
+                );
+            }
+            timings.insert(crate_root::NAME, started.elapsed());
+        }
     }
     (files, timings)
 }
@@ -224,7 +255,36 @@ pub fn all() -> Vec<Box<dyn Generator>> {
         Box::new(lifecycle::Lifecycle),
         Box::new(openapi::OpenApi),
         Box::new(crd::Crd),
+        Box::new(clientset::Clientset),
+        Box::new(applyconfigurations::ApplyConfigurations),
     ]
+}
+
+/// Renders a tera template of a whole-universe generator into `files`, or reports why not at
+/// `at` (the file whose tags asked for the output).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn render_template(
+    cx: &Context<'_>,
+    tool: &str,
+    template: &str,
+    context: &impl serde::Serialize,
+    path: PathBuf,
+    at: &std::sync::Arc<str>,
+    files: &mut Vec<(PathBuf, String)>,
+    diags: &mut Diagnostics,
+) {
+    match crate::render::template::render(tool, cx.boilerplate, template, context) {
+        Ok(text) => files.push((path, text)),
+        Err(e) => {
+            let loc = crate::diag::SourceLoc {
+                file: at.clone(),
+                line: 1,
+                col: 1,
+                len: 1,
+            };
+            diags.push(Diagnostic::error(&loc, e));
+        }
+    }
 }
 
 /// Parses a model path (`crate::apps::v1::types`) joined with a name into a path for generated

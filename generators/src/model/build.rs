@@ -202,6 +202,7 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
                 mod_file: f.display.clone(),
                 api_version: names::api_version(&group, version.as_str()),
                 accessor: names::group_accessor(&go_name, version.as_str()),
+                group_client: names::group_client(&go_name, version.as_str()),
                 group_go_name: go_name,
                 model_package,
                 group,

@@ -28,6 +28,7 @@ pub fn finish(universe: &mut Universe, diags: &mut Diagnostics) {
         kind::build(pkg, diags);
     }
     super::serving::decide(universe, diags);
+    super::apply::decide(universe);
 }
 
 /// Which generators select a type: the package tag unless the type overrides it. A generic type
@@ -40,6 +41,7 @@ fn selection(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Selection {
         defaults: pick(a.defaulter, pkg.attrs.defaulter.is_some()),
         openapi: !pkg.is_internal() && pick(a.openapi.enabled, pkg.attrs.openapi == Some(true)),
         conversion: !a.conversion_opt_out,
+        apply: false,
     };
     if !ty.generic {
         return wanted;

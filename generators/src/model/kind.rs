@@ -188,6 +188,16 @@ pub struct ScalePaths {
 /// A typed client's methods.
 #[derive(Clone, Debug, Default)]
 pub struct Client {
+    /// The group client's accessor of this kind's client (`deployments`, client-go's
+    /// `Deployments(namespace)`).
+    pub accessor: String,
+    /// The typed client's struct (`DeploymentClient`).
+    pub client_type: String,
+    /// The trait of its verbs, implemented by the real and the fake client (client-go's
+    /// `DeploymentInterface`).
+    pub trait_name: String,
+    /// The module of the group client that holds it (`deployment`).
+    pub module: String,
     /// The standard verbs, after every `+genclient:*` option.
     pub verbs: BTreeSet<Verb>,
     /// `+genclient:method=` methods, in tag order.
@@ -199,6 +209,8 @@ pub struct Client {
 pub struct Method {
     /// The method's name as written (`GetScale`).
     pub name: String,
+    /// The Rust method's name (`get_scale`).
+    pub fn_name: String,
     /// Its verb.
     pub verb: Verb,
     /// The subresource it calls, if any.
@@ -480,6 +492,7 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
             };
             Some(Method {
                 name: m.name.clone(),
+                fn_name: names::method_fn(&m.name),
                 verb,
                 subresource: m.subresource.clone(),
                 input: m.input_ty.clone().unwrap_or_else(|| own.clone()),
@@ -488,7 +501,14 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
             })
         })
         .collect();
-    Client { verbs, methods }
+    Client {
+        accessor: names::client_accessor(&ty.name),
+        client_type: names::typed_client(&ty.name),
+        trait_name: names::typed_client_trait(&ty.name),
+        module: names::client_module(&ty.name),
+        verbs,
+        methods,
+    }
 }
 
 /// The kind's lifecycle with upstream's defaults; its absence is an error in a lifecycle package.

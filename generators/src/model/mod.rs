@@ -2,6 +2,7 @@
 //! tags, resolved type references and source locations. Built once, then immutable; all
 //! collections are ordered.
 
+pub mod apply;
 pub mod attrs;
 mod build;
 pub mod check;
@@ -75,6 +76,8 @@ pub struct Package {
     pub group_go_name: String,
     /// The clientset's accessor of this group-version (`apps_v1`).
     pub accessor: String,
+    /// The group-version's typed client and its trait (`AppsV1Client`, `AppsV1Interface`).
+    pub group_client: (String, String),
     /// The OpenAPI model-name prefix of its types (`io.k8s.api.apps.v1`).
     pub model_package: String,
     /// Package tags (`//!` lines of `mod.rs`), for their locations.
@@ -116,6 +119,12 @@ impl Package {
     /// Whether a package tag was written but rejected (and so already reported).
     pub fn tag_rejected(&self, name: &str) -> bool {
         self.written_tags.contains(name) && !self.tags.has(name)
+    }
+
+    /// Whether openapi-gen describes the package's types: an external version tagged
+    /// `+k8s:openapi-gen=true`, or with a type that is.
+    pub fn has_openapi(&self) -> bool {
+        !self.is_internal() && (self.attrs.openapi == Some(true) || self.types.values().any(|t| t.selection.openapi))
     }
 
     /// Types that are kinds (have TypeMeta), in name order, with their kind.
@@ -229,6 +238,8 @@ pub struct Selection {
     pub openapi: bool,
     /// conversion: not `+k8s:conversion-gen=false`.
     pub conversion: bool,
+    /// applyconfigurations: reached from a `+genclient` kind with ObjectMeta (`apply::decide`).
+    pub apply: bool,
 }
 
 impl Type {

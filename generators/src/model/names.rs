@@ -40,6 +40,79 @@ pub fn plural(kind: &str) -> String {
     }
 }
 
+/// A kind's plural with the kind's capitals kept (`PodTemplates`, `Endpoints`,
+/// `PodSecurityPolicies`), as client-gen's public plural namer names getters: the same rules and
+/// exceptions as `plural`.
+pub fn plural_cased(kind: &str) -> String {
+    let lower = plural(kind);
+    // The plural extends or rewrites the kind's tail; the shared head keeps the kind's case.
+    let shared = kind
+        .chars()
+        .zip(lower.chars())
+        .take_while(|(a, b)| a.to_ascii_lowercase() == *b)
+        .count();
+    let head: String = kind.chars().take(shared).collect();
+    let tail: String = lower.chars().skip(shared).collect();
+    format!("{head}{tail}")
+}
+
+/// The group client's accessor of a kind's typed client: `deployments`, `pod_templates`
+/// (client-go's `Deployments()`, `PodTemplates()`).
+pub fn client_accessor(kind: &str) -> String {
+    plural_cased(kind).to_snake_case()
+}
+
+/// A kind's typed client: `DeploymentClient`.
+pub fn typed_client(kind: &str) -> String {
+    format!("{kind}Client")
+}
+
+/// The trait of a kind's typed client: `DeploymentInterface`, as client-go names it.
+pub fn typed_client_trait(kind: &str) -> String {
+    format!("{kind}Interface")
+}
+
+/// The module of a kind's typed client: `deployment`, `custom_resource_definition`.
+pub fn client_module(kind: &str) -> String {
+    kind.to_snake_case()
+}
+
+/// A custom client method (`+genclient:method=GetScale`) in Rust: `get_scale`.
+pub fn method_fn(name: &str) -> String {
+    name.to_snake_case()
+}
+
+/// A group-version's client and its trait: `AppsV1Client`, `AppsV1Interface` (client-go's
+/// `AppsV1Client` and `AppsV1Interface`).
+pub fn group_client(group_go_name: &str, version: &str) -> (String, String) {
+    let base = format!("{group_go_name}{}", version.to_upper_camel_case());
+    (format!("{base}Client"), format!("{base}Interface"))
+}
+
+/// A type's apply configuration: `DeploymentApplyConfiguration`, as applyconfiguration-gen
+/// names it.
+pub fn apply_configuration(type_name: &str) -> String {
+    format!("{type_name}ApplyConfiguration")
+}
+
+/// The constructor of a kind's apply configuration: `deployment`, `custom_resource_definition`
+/// (client-go's `appsv1.Deployment(name, namespace)`).
+pub fn apply_constructor(kind: &str) -> String {
+    kind.to_snake_case()
+}
+
+/// The extractor of a kind's apply configuration from an object's managed fields:
+/// `extract_deployment` (client-go's `ExtractDeployment`).
+pub fn apply_extractor(kind: &str) -> String {
+    format!("extract_{}", kind.to_snake_case())
+}
+
+/// The setter of a field in an apply configuration: `with_replicas`, `with_type` for `type_`.
+pub fn apply_setter(field: &str) -> String {
+    let bare = field.trim_start_matches("r#").trim_end_matches('_');
+    format!("with_{bare}")
+}
+
 /// The singular resource name: the lower-case kind (`deployment`).
 pub fn singular(kind: &str) -> String {
     kind.to_lowercase()
@@ -230,6 +303,45 @@ mod tests {
         );
         assert_eq!(generated_module("deepcopy"), "zz_generated_deepcopy");
         assert!(is_generated_file("zz_generated_deepcopy.rs") && !is_generated_file("types.rs"));
+    }
+
+    #[test]
+    fn client_names_keep_the_kind_s_words() {
+        assert_eq!(plural_cased("PodTemplate"), "PodTemplates");
+        assert_eq!(plural_cased("Endpoints"), "Endpoints");
+        assert_eq!(plural_cased("PodSecurityPolicy"), "PodSecurityPolicies");
+        assert_eq!(plural_cased("Ingress"), "Ingresses");
+        assert_eq!(
+            client_accessor("CustomResourceDefinition"),
+            "custom_resource_definitions"
+        );
+        assert_eq!(client_accessor("Endpoints"), "endpoints");
+        assert_eq!(client_module("CustomResourceDefinition"), "custom_resource_definition");
+        assert_eq!(typed_client("Deployment"), "DeploymentClient");
+        assert_eq!(typed_client_trait("Deployment"), "DeploymentInterface");
+        assert_eq!(method_fn("GetScale"), "get_scale");
+        assert_eq!(
+            group_client("Apiextensions", "v1beta1"),
+            (
+                "ApiextensionsV1beta1Client".to_string(),
+                "ApiextensionsV1beta1Interface".to_string()
+            )
+        );
+    }
+
+    #[test]
+    fn apply_configuration_names() {
+        assert_eq!(
+            apply_configuration("DeploymentSpec"),
+            "DeploymentSpecApplyConfiguration"
+        );
+        assert_eq!(
+            apply_constructor("CustomResourceDefinition"),
+            "custom_resource_definition"
+        );
+        assert_eq!(apply_extractor("Deployment"), "extract_deployment");
+        assert_eq!(apply_setter("type_"), "with_type");
+        assert_eq!(apply_setter("min_ready_seconds"), "with_min_ready_seconds");
     }
 
     #[test]

@@ -1,0 +1,41 @@
+//! What the generated typed clients share (feature `client`): the name of the object a replace
+//! writes, and sending a request whose answer is another type than the client's kind (the
+//! custom `+genclient:method=` verbs, such as `get_scale` answering with a Scale), and the
+//! extraction of a manager's apply configuration from managedFields.
+
+pub mod apply;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// The name in an object's metadata, which a replace (`PUT`) addresses; an object without one is
+/// an error before anything is sent, as kube's own requests validate names.
+pub fn name<K: kube::Resource>(obj: &K) -> kube::Result<&str> {
+    obj.meta().name.as_deref().filter(|n| !n.is_empty()).ok_or_else(|| {
+        kube::Error::BuildRequest(kube::core::request::Error::Validation(
+            "the object has no metadata.name to address".into(),
+        ))
+    })
+}
+
+/// The name an apply configuration is applied to, which it must carry.
+pub fn apply_name(name: Option<&str>) -> kube::Result<&str> {
+    name.filter(|n| !n.is_empty()).ok_or_else(|| {
+        kube::Error::BuildRequest(kube::core::request::Error::Validation(
+            "the apply configuration has no metadata.name to address".into(),
+        ))
+    })
+}
+
+/// The JSON body of a request.
+pub fn body<I: Serialize>(input: &I) -> kube::Result<Vec<u8>> {
+    serde_json::to_vec(input).map_err(kube::Error::SerdeError)
+}
+
+/// Sends a request built by `kube::core::Request` and decodes the answer as `R`.
+pub async fn send<R: DeserializeOwned>(
+    client: &kube::Client,
+    request: Result<http::Request<Vec<u8>>, kube::core::request::Error>,
+) -> kube::Result<R> {
+    client.request::<R>(request.map_err(kube::Error::BuildRequest)?).await
+}
