@@ -39,3 +39,9 @@ pub mod watch;
 
 pub use server::{Config, Server};
 pub use status::ApiError;
+
+/// The README's Rust examples, compiled and run as doc tests (they use this crate's
+/// dev-dependencies: the generated clientset with its fake).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;

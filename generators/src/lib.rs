@@ -112,6 +112,20 @@ impl Config {
     }
 }
 
+/// The generated crate a crate asks for in its manifest, as (crate name, the crate's own
+/// package name): `[package.metadata.codegen] crate-name = "..."`. The fixtures use it to get a
+/// clientset beside them; `None` without the key.
+pub fn generated_crate_of(manifest_dir: &Path) -> Option<(String, String)> {
+    let manifest = std::fs::read_to_string(manifest_dir.join("Cargo.toml")).ok()?;
+    let value = |key: &str| {
+        manifest.lines().find_map(|l| {
+            let (k, v) = l.split_once('=')?;
+            (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+        })
+    };
+    Some((value("crate-name")?, value("name")?))
+}
+
 /// A failed run: every error, plus the sources needed to render them.
 #[derive(Debug)]
 pub struct Failure {

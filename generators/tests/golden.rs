@@ -23,10 +23,17 @@ fn fixture_names() -> Vec<String> {
 
 fn fixture_config(name: &str) -> Config {
     let dir = Path::new("tests/fixtures").join(name);
-    Config::new(dir.join("src"))
+    let config = Config::new(dir.join("src"))
         .output(dir.join("generated"))
         .boilerplate(BOILERPLATE)
-        .documents(dir.join("generated/openapi"))
+        .documents(dir.join("generated/openapi"));
+    match generators::generated_crate_of(&dir) {
+        Some((crate_name, package)) => config
+            .output(dir.join("generated/apis"))
+            .crate_name(crate_name)
+            .apis_crate(package),
+        None => config,
+    }
 }
 
 #[test]

@@ -2,7 +2,8 @@
 //! corpus (`../shared/corpora/k8s-api`, or a tree `go2rs.py` writes from a kubernetes/api mirror
 //! with `--alias-names`) into `target/tmp`, generates into the copy, points its `runtime`
 //! dependency at this workspace's, and builds it as a crate; prints what was generated and how
-//! long each step took. The copy gets one change: its admission packages import `GroupVersionKind`
+//! long each step took. The generated crate (clientset, apply configurations, OpenAPI) is built
+//! beside it, as a workspace of the two. The copy gets one change: its admission packages import `GroupVersionKind`
 //! and `GroupVersionResource` from the runtime crate, since k8s-openapi does not have them.
 
 use std::path::{Path, PathBuf};
@@ -60,6 +61,8 @@ fn check(source: Source) -> Result<(), String> {
     let config = generators::Config::new(work.join("src"))
         .output(work.join("generated/apis"))
         .documents(work.join("generated/openapi"))
+        .crate_name("k8s-api-generated")
+        .apis_crate("k8s-api-corpus")
         .boilerplate(root.join("hack/boilerplate.rs.txt"));
     let plan = generators::generate(&config).map_err(|f| format!("the corpus does not generate:\n{}", f.render()))?;
     let generated = started.elapsed();
@@ -70,6 +73,17 @@ fn check(source: Source) -> Result<(), String> {
         plan.files.len(),
         generated.as_secs_f64() * 1000.0
     );
+    for generator in ["clientset", "applyconfigurations"] {
+        let files: Vec<_> = plan.files.values().filter(|f| f.generator == generator).collect();
+        let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
+        let bytes: usize = files.iter().map(|f| f.contents.len()).sum();
+        let time = plan.timings.get(generator).map_or(0.0, |t| t.as_secs_f64() * 1000.0);
+        println!(
+            "corpus: {generator}: {} files, {lines} lines, {:.1} MB in {time:.0} ms",
+            files.len(),
+            bytes as f64 / 1e6
+        );
+    }
 
     let manifest = work.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
@@ -77,18 +91,13 @@ fn check(source: Source) -> Result<(), String> {
         "runtime = {{ path = {:?} }}",
         root.join("runtime").display().to_string()
     );
-    // serde_json with the features `cargo test --workspace` unifies (the server's raw values,
-    // jsonschema's float round trips): k8s-openapi, which depends on it, is then the build the
-    // tests left in the target directory, not a second one of several minutes.
-    let text = text.replace(r#"runtime = { path = "../runtime" }"#, &runtime).replace(
-        "serde_json = \"1\"\n",
-        "serde_json = { version = \"1\", features = [\"raw_value\", \"float_roundtrip\"] }\n",
-    );
+    let text = text.replace(r#"runtime = { path = "../runtime" }"#, &runtime);
+    let text = text.replace("\n[workspace]\n", &workspace(&root)?);
     std::fs::write(&manifest, text).map_err(|e| e.to_string())?;
     std::fs::copy(root.join("Cargo.lock"), work.join("Cargo.lock")).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--manifest-path"])
+        .args(["build", "--quiet", "--workspace", "--manifest-path"])
         .arg(&manifest)
         // The workspace's target directory: the dependencies it has built (k8s-openapi, serde, the
         // runtime crate) are reused.
@@ -101,6 +110,37 @@ fn check(source: Source) -> Result<(), String> {
     }
     println!("corpus: compiled in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
+}
+
+/// The corpus as a workspace with the generated crate (clientset, apply configurations, OpenAPI)
+/// beside it: this workspace's `[workspace.dependencies]`, paths made absolute, plus the corpus
+/// itself under the name the generated crate depends on.
+fn workspace(root: &Path) -> Result<String, String> {
+    let ours = std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
+    let start = ours
+        .find("[workspace.dependencies]\n")
+        .ok_or("Cargo.toml has no [workspace.dependencies]")?;
+    let section = &ours[start..];
+    let end = section[1..].find("\n[").map_or(section.len(), |i| i + 1);
+    let mut deps = String::new();
+    for line in section[..end].lines() {
+        match line.split_once("path = \"") {
+            Some((head, tail)) => {
+                let (path, rest) = tail.split_once('"').ok_or("unterminated path")?;
+                deps.push_str(&format!(
+                    "{head}path = {:?}{rest}\n",
+                    root.join(path).display().to_string()
+                ));
+            }
+            None => {
+                deps.push_str(line);
+                deps.push('\n');
+            }
+        }
+    }
+    Ok(format!(
+        "\n[workspace]\nmembers = [\".\", \"generated\"]\n\n[workspace.package]\nedition = \"2024\"\n\n{deps}k8s-api-corpus = {{ path = \".\" }}\n"
+    ))
 }
 
 /// The one change the corpus needs to compile (see the module doc).

@@ -100,13 +100,20 @@ fn trees(root: &Path) -> Vec<Config> {
         .unwrap_or_default();
     names.sort();
     for name in names {
-        let case = fixtures.join(name);
-        configs.push(
-            Config::new(case.join("src"))
-                .output(case.join("generated"))
-                .boilerplate(&boilerplate)
-                .documents(case.join("generated/openapi")),
-        );
+        let case = fixtures.join(&name);
+        let config = Config::new(case.join("src"))
+            .output(case.join("generated"))
+            .boilerplate(&boilerplate)
+            .documents(case.join("generated/openapi"));
+        configs.push(match generators::generated_crate_of(&root.join(&case)) {
+            // A fixture with a generated crate keeps its in-package files below it, as this
+            // repository does.
+            Some((crate_name, package)) => config
+                .output(case.join("generated/apis"))
+                .crate_name(crate_name)
+                .apis_crate(package),
+            None => config,
+        });
     }
     configs
 }

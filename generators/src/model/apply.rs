@@ -1,11 +1,12 @@
 //! Which types get an apply configuration, decided across packages (applyconfiguration-gen's
-//! reference graph): the `+genclient` kinds with ObjectMeta of external versions are the roots,
-//! and every struct of the apis crate their fields reach, in any package, gets one too. Types an
+//! reference graph): the `+genclient` kinds with ObjectMeta of external versions and the inputs
+//! of their apply methods are the roots, and every struct of the apis crate their fields reach, in any package, gets one too. Types an
 //! apply configuration uses as they are (string enums, newtypes, unions, hand-written JSON) end
 //! the walk.
 
 use std::collections::BTreeSet;
 
+use super::kind::Verb;
 use super::{Scope, Shape, Type, TypeId, TypeRef, Universe};
 
 /// Sets `selection.apply` on every type that gets an apply configuration.
@@ -17,6 +18,20 @@ pub fn decide(universe: &mut Universe) {
         .filter(|p| !p.is_internal())
         .flat_map(|p| p.kinds().filter(|(t, k)| is_root(t, k)).map(|(t, _)| p.id(&t.name)))
         .collect();
+    // What an apply method sends (`+genclient:method=ApplyScale,verb=apply,input=...Scale`).
+    for pkg in universe.packages.values().filter(|p| !p.is_internal()) {
+        for (t, _) in pkg.kinds() {
+            let methods = t
+                .resource()
+                .and_then(|r| r.client.as_ref())
+                .map(|c| c.methods.as_slice());
+            for m in methods.unwrap_or_default() {
+                if matches!(m.verb, Verb::Apply | Verb::ApplyStatus) {
+                    named(&m.input, &mut queue);
+                }
+            }
+        }
+    }
     while let Some(id) = queue.pop() {
         let Some(ty) = universe.get(&id) else { continue };
         if !has_configuration(ty) || !reached.insert(id) {

@@ -447,13 +447,29 @@ fn printer_column(pairs: &[(String, String)]) -> Option<PrinterColumn> {
 fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut Diagnostics) -> Client {
     let parse = |list: &[String]| -> BTreeSet<Verb> { list.iter().filter_map(|v| Verb::parse(v)).collect() };
     let skip = parse(&tags.skip_verbs);
+    if tags.only_verbs.is_some() && !tags.skip_verbs.is_empty() {
+        // client-go ignores skipVerbs beside onlyVerbs; one list says what is meant.
+        diags.push(
+            Diagnostic::error(
+                &ty.tags.loc(super::tags::name::SKIP_VERBS, &ty.loc),
+                format!(
+                    "`{}` has both `+genclient:onlyVerbs` and `+genclient:skipVerbs`",
+                    ty.name
+                ),
+            )
+            .label("a second list of the same verbs")
+            .help("keep `onlyVerbs` with the verbs the client has, or `skipVerbs` with those it lacks"),
+        );
+    }
     let mut only = tags.only_verbs.as_deref().map(parse);
     if tags.readonly {
         only.get_or_insert_with(BTreeSet::new).extend(Verb::READONLY);
     }
     let mut verbs: BTreeSet<Verb> = match &only {
         Some(only) => {
-            for v in only.intersection(&skip) {
+            // Both lists are reported above; with `:readonly` an overlap is the mistake.
+            let both = tags.only_verbs.is_some() && !tags.skip_verbs.is_empty();
+            for v in only.intersection(&skip).filter(|_| !both) {
                 diags.push(
                     Diagnostic::error(
                         &ty.tags.loc(super::tags::name::SKIP_VERBS, &ty.loc),

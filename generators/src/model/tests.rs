@@ -241,13 +241,24 @@ fn client_verbs_follow_every_genclient_variant() {
     let (_, errors) = package(
         "",
         &kind(
-            "/// +genclient\n/// +genclient:onlyVerbs=get,list\n/// +genclient:skipVerbs=list",
+            "/// +genclient\n/// +genclient:readonly\n/// +genclient:skipVerbs=list",
             true,
         ),
     );
     assert_eq!(
         errors,
         ["src/g/v1/types.rs:5:5: verb `list` is both skipped and the only verbs of `K`"]
+    );
+    let (_, errors) = package(
+        "",
+        &kind(
+            "/// +genclient\n/// +genclient:onlyVerbs=get,list\n/// +genclient:skipVerbs=watch",
+            true,
+        ),
+    );
+    assert_eq!(
+        errors,
+        ["src/g/v1/types.rs:5:5: `K` has both `+genclient:onlyVerbs` and `+genclient:skipVerbs`"]
     );
 }
 

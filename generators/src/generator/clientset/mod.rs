@@ -247,25 +247,24 @@ fn kind_cx(cx: &Context<'_>, pkg: &Package, t: &Type, client: &Client) -> KindCx
             apply: has(Verb::Apply) && t.selection.apply,
             apply_status: has(Verb::ApplyStatus) && t.selection.apply,
         },
-        apply_configuration: t.selection.apply.then(|| {
-            format!(
-                "crate::applyconfigurations::{}::{}",
-                pkg.accessor,
-                names::apply_configuration(&t.name)
-            )
-        }),
+        apply_configuration: apply_configuration(cx, &TypeRef::Named(pkg.id(&t.name))),
         methods: client
             .methods
             .iter()
-            // An apply method needs the apply configuration of its input.
-            .filter(|m| !matches!(m.verb, Verb::Apply | Verb::ApplyStatus) || t.selection.apply)
-            .map(|m| MethodCx {
-                name: m.name.clone(),
-                fn_name: m.fn_name.clone(),
-                verb: m.verb.as_str(),
-                subresource: m.subresource.clone(),
-                input: type_path(cx, &m.input),
-                result: type_path(cx, &m.result),
+            .filter_map(|m| {
+                // An apply method sends its input's apply configuration.
+                let input = match m.verb {
+                    Verb::Apply | Verb::ApplyStatus => apply_configuration(cx, &m.input)?,
+                    _ => type_path(cx, &m.input),
+                };
+                Some(MethodCx {
+                    name: m.name.clone(),
+                    fn_name: m.fn_name.clone(),
+                    verb: m.verb.as_str(),
+                    subresource: m.subresource.clone(),
+                    input,
+                    result: type_path(cx, &m.result),
+                })
             })
             .collect(),
     }
@@ -277,4 +276,16 @@ fn type_path(cx: &Context<'_>, t: &TypeRef) -> String {
         TypeRef::External(_, path) => format!("::{path}"),
         other => other.to_string(),
     }
+}
+
+/// The apply configuration of a named type, when the model gave it one.
+fn apply_configuration(cx: &Context<'_>, t: &TypeRef) -> Option<String> {
+    let TypeRef::Named(id) = t else { return None };
+    let ty = cx.universe.get(id).filter(|ty| ty.selection.apply)?;
+    let pkg = cx.universe.packages.get(&id.package)?;
+    Some(format!(
+        "crate::applyconfigurations::{}::{}",
+        pkg.accessor,
+        names::apply_configuration(&ty.name)
+    ))
 }
