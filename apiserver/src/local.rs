@@ -98,6 +98,50 @@ impl Local {
         kube::Client::new(service, "default")
     }
 
+    /// Creates each object through the server, by its apiVersion and kind, as client-go's
+    /// `NewSimpleClientset(objects...)` fills its tracker; the creates are not recorded as
+    /// actions. An object of a kind the server does not serve, or one it refuses, is an error.
+    pub async fn create_objects(&self, objects: impl IntoIterator<Item = Value>) -> kube::Result<()> {
+        let client = self.client();
+        for object in objects {
+            let path = self
+                .collection_path(&object)
+                .map_err(|e| kube::Error::BuildRequest(kube::core::request::Error::Validation(e)))?;
+            let body = serde_json::to_vec(&object).map_err(kube::Error::SerdeError)?;
+            let request = axum::http::Request::post(path)
+                .header("content-type", "application/json")
+                .body(body)
+                .map_err(|e| kube::Error::BuildRequest(kube::core::request::Error::BuildRequest(e)))?;
+            client.request::<Value>(request).await?;
+        }
+        self.clear_actions();
+        Ok(())
+    }
+
+    /// Where an object is created: `/apis/<group>/<version>/[namespaces/<ns>/]<resource>`.
+    fn collection_path(&self, object: &Value) -> Result<String, String> {
+        let api_version = object["apiVersion"].as_str().ok_or("an object without apiVersion")?;
+        let kind = object["kind"].as_str().ok_or("an object without kind")?;
+        let gv = runtime::GroupVersion::parse_api_version(api_version).map_err(|e| e.to_string())?;
+        let resource = self
+            .server
+            .installed
+            .resources
+            .get(&gv)
+            .and_then(|rs| rs.iter().find(|r| r.subresource.is_none() && r.mapping.kind == kind))
+            .ok_or_else(|| format!("the server does not serve {api_version} {kind}"))?;
+        let root = if gv.group.is_empty() {
+            format!("/api/{}", gv.version)
+        } else {
+            format!("/apis/{}/{}", gv.group, gv.version)
+        };
+        let namespace = object["metadata"]["namespace"].as_str().unwrap_or("default");
+        Ok(match resource.mapping.namespaced() {
+            true => format!("{root}/namespaces/{namespace}/{}", resource.mapping.resource),
+            false => format!("{root}/{}", resource.mapping.resource),
+        })
+    }
+
     /// Puts a reactor before the others (client-go's `PrependReactor`): it sees every action of
     /// `verb` on `resource` (`*` for any) first.
     pub fn prepend_reactor(

@@ -516,6 +516,73 @@ async fn fake_reactors_inject_errors_and_actions_are_recorded() {
     assert!(fake.actions().is_empty());
 }
 
+/// A fake filled with objects of several kinds answers with them and records no action for them.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_fake_starts_with_the_objects_it_is_given() {
+    let fake = generated::clientset::fake::Clientset::with_objects(
+        apis::scheme().unwrap(),
+        [
+            json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "seeded"}}),
+            json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm", "namespace": "seeded"}, "data": {"k": "v"}}),
+            {
+                let mut d = deployment("d");
+                d["metadata"]["namespace"] = json!("seeded");
+                d
+            },
+        ],
+    )
+    .await
+    .unwrap();
+    assert!(fake.actions().is_empty());
+    let cm = fake
+        .core_v1()
+        .config_maps("seeded")
+        .get("cm", &GetParams::default())
+        .await
+        .unwrap();
+    assert_eq!(cm.data.unwrap()["k"], "v");
+    let listed = fake
+        .apps_v1()
+        .deployments("")
+        .list(&ListParams::default())
+        .await
+        .unwrap();
+    assert_eq!(listed.items.len(), 1);
+    let unknown = json!({"apiVersion": "v9", "kind": "Nothing", "metadata": {"name": "x"}});
+    let err = generated::clientset::fake::Clientset::with_objects(apis::scheme().unwrap(), [unknown])
+        .await
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("does not serve v9 Nothing"), "{err}");
+}
+
+/// kube-runtime's Controller reconciles a generated kind through the clientset's `kube::Api`.
+#[tokio::test(flavor = "multi_thread")]
+async fn kube_runtime_s_controller_reconciles_generated_kinds() {
+    use kube::runtime::controller::{Action, Controller};
+    use std::sync::Arc;
+    let server = support::start();
+    let cs = clientset(&server.url).await;
+    namespaces(&cs, &["ctl"]).await;
+    let d = cs.apps_v1().deployments("ctl");
+    d.create(&object(deployment("reconciled")), &PostParams::default())
+        .await
+        .unwrap();
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let reconcile = |obj: Arc<apis::apps::v1::Deployment>, tx: Arc<tokio::sync::mpsc::UnboundedSender<String>>| async move {
+        let _ = tx.send(obj.metadata.name.clone().unwrap_or_default());
+        Ok::<_, kube::Error>(Action::await_change())
+    };
+    let controller = Controller::new(d.api().clone(), kube::runtime::watcher::Config::default())
+        .run(reconcile, |_, _, _| Action::await_change(), Arc::new(tx))
+        .for_each(|_| async {});
+    tokio::spawn(controller);
+    let name = tokio::time::timeout(Duration::from_secs(10), rx.recv())
+        .await
+        .expect("a reconcile within 10 s");
+    assert_eq!(name.as_deref(), Some("reconciled"));
+}
+
 /// The clients' `kube::Api` works with kube-runtime's watcher as any kube-rs client does.
 #[tokio::test(flavor = "multi_thread")]
 async fn kube_runtime_watches_through_the_clientset_s_api() {

@@ -43,6 +43,18 @@ impl Clientset {
             .with_openapi(&crate::openapi_v3_documents());
         Self::on(::apiserver::local::Local::new(server))
     }
+    /// A fake serving every kind of `scheme`, holding `objects` (manifests with apiVersion and
+    /// kind; namespaced ones in their `metadata.namespace`, else `default`), as client-go's
+    /// `NewSimpleClientset(objects...)`. Their namespaces must be among them or created first,
+    /// as on a server.
+    pub async fn with_objects(
+        scheme: ::runtime::Scheme,
+        objects: impl IntoIterator<Item = ::serde_json::Value>,
+    ) -> ::kube::Result<Self> {
+        let fake = Self::new(scheme);
+        fake.local.create_objects(objects).await?;
+        Ok(fake)
+    }
     /// A fake over a server in process built by the caller (admission plugins, printers).
     pub fn on(local: ::apiserver::local::Local) -> Self {
         let clientset = super::Clientset::new(local.client());
