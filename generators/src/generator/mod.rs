@@ -8,7 +8,9 @@ pub mod crate_root;
 pub mod crd;
 pub mod deepcopy;
 pub mod defaults;
+pub mod informers;
 pub mod lifecycle;
+pub mod listers;
 pub mod openapi;
 pub mod register;
 
@@ -257,6 +259,8 @@ pub fn all() -> Vec<Box<dyn Generator>> {
         Box::new(crd::Crd),
         Box::new(clientset::Clientset),
         Box::new(applyconfigurations::ApplyConfigurations),
+        Box::new(listers::Listers),
+        Box::new(informers::Informers),
     ]
 }
 

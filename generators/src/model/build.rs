@@ -203,6 +203,8 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
                 api_version: names::api_version(&group, version.as_str()),
                 accessor: names::group_accessor(&go_name, version.as_str()),
                 group_client: names::group_client(&go_name, version.as_str()),
+                informer_group: names::informer_group(&go_name),
+                informer_version: names::informer_version(&go_name, version.as_str()),
                 group_go_name: go_name,
                 model_package,
                 group,

@@ -202,6 +202,12 @@ pub struct Client {
     pub verbs: BTreeSet<Verb>,
     /// `+genclient:method=` methods, in tag order.
     pub methods: Vec<Method>,
+    /// The lister and namespace lister, when the client can `list` and `get` (lister-gen's
+    /// selection): `DeploymentLister`, `DeploymentNamespaceLister`.
+    pub listers: Option<(String, String)>,
+    /// The typed informer, when the client can `list` and `watch` (informer-gen's selection):
+    /// `DeploymentInformer`.
+    pub informer: Option<String>,
 }
 
 /// One custom client method (`+genclient:method=GetScale,verb=get,subresource=scale,result=...`).
@@ -517,11 +523,14 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
             })
         })
         .collect();
+    let can = |a: Verb, b: Verb| verbs.contains(&a) && verbs.contains(&b);
     Client {
         accessor: names::client_accessor(&ty.name),
         client_type: names::typed_client(&ty.name),
         trait_name: names::typed_client_trait(&ty.name),
         module: names::client_module(&ty.name),
+        listers: can(Verb::List, Verb::Get).then(|| names::listers(&ty.name)),
+        informer: can(Verb::List, Verb::Watch).then(|| names::informer(&ty.name)),
         verbs,
         methods,
     }

@@ -78,6 +78,11 @@ pub struct Package {
     pub accessor: String,
     /// The group-version's typed client and its trait (`AppsV1Client`, `AppsV1Interface`).
     pub group_client: (String, String),
+    /// The informer factory's accessor of the group and the group's informers (`apps`,
+    /// `AppsInformers`).
+    pub informer_group: (String, String),
+    /// The group's accessor of this version's informers and their type (`v1`, `AppsV1Informers`).
+    pub informer_version: (String, String),
     /// The OpenAPI model-name prefix of its types (`io.k8s.api.apps.v1`).
     pub model_package: String,
     /// Package tags (`//!` lines of `mod.rs`), for their locations.
@@ -251,6 +256,16 @@ impl Type {
     /// The resource the kind is served as.
     pub fn resource(&self) -> Option<&Resource> {
         self.kind.as_ref()?.resource.as_ref()
+    }
+
+    /// The typed client the kind's `+genclient` tags ask for, which its lister and informer
+    /// build on; none for a kind served only as another kind's subresource (Scale).
+    pub fn client(&self) -> Option<&kind::Client> {
+        let r = self.resource()?;
+        if r.scope == Scope::Subresource {
+            return None;
+        }
+        r.client.as_ref()
     }
 
     /// Struct fields (empty for enums).

@@ -89,6 +89,32 @@ pub fn group_client(group_go_name: &str, version: &str) -> (String, String) {
     (format!("{base}Client"), format!("{base}Interface"))
 }
 
+/// A kind's lister and its namespace lister: `DeploymentLister`, `DeploymentNamespaceLister`
+/// (lister-gen's names).
+pub fn listers(kind: &str) -> (String, String) {
+    (format!("{kind}Lister"), format!("{kind}NamespaceLister"))
+}
+
+/// A kind's typed informer: `DeploymentInformer` (informer-gen's name).
+pub fn informer(kind: &str) -> String {
+    format!("{kind}Informer")
+}
+
+/// The informer factory's accessor of a group and the group's informers: `apps`,
+/// `AppsInformers` (client-go's `factory.Apps()` returning `apps.Interface`).
+pub fn informer_group(group_go_name: &str) -> (String, String) {
+    (group_go_name.to_snake_case(), format!("{group_go_name}Informers"))
+}
+
+/// A group's accessor of one version's informers and their type: `v1`, `AppsV1Informers`
+/// (client-go's `Apps().V1()` returning `v1.Interface`).
+pub fn informer_version(group_go_name: &str, version: &str) -> (String, String) {
+    (
+        version.to_snake_case(),
+        format!("{group_go_name}{}Informers", version.to_upper_camel_case()),
+    )
+}
+
 /// A type's apply configuration: `DeploymentApplyConfiguration`, as applyconfiguration-gen
 /// names it.
 pub fn apply_configuration(type_name: &str) -> String {

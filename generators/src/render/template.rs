@@ -1,6 +1,7 @@
-//! Tera templates for the outputs that are one shape per kind (clientset, apply configurations):
-//! embedded at build time so the binary runs anywhere, rendered from a serialized context in
-//! which a missing variable is an error, then parsed with syn and formatted like every output.
+//! Tera templates for the outputs that are one shape per kind (clientset, apply configurations,
+//! listers, informers): embedded at build time so the binary runs anywhere, rendered from a
+//! serialized context in which a missing variable is an error, then parsed with syn and
+//! formatted like every output.
 
 use std::sync::OnceLock;
 
@@ -33,6 +34,30 @@ const TEMPLATES: &[(&str, &str)] = &[
     (
         "clientset/typed.rs.tera",
         include_str!("../../../templates/clientset/typed.rs.tera"),
+    ),
+    (
+        "informers/factory.rs.tera",
+        include_str!("../../../templates/informers/factory.rs.tera"),
+    ),
+    (
+        "informers/group.rs.tera",
+        include_str!("../../../templates/informers/group.rs.tera"),
+    ),
+    (
+        "informers/informer.rs.tera",
+        include_str!("../../../templates/informers/informer.rs.tera"),
+    ),
+    (
+        "listers/group.rs.tera",
+        include_str!("../../../templates/listers/group.rs.tera"),
+    ),
+    (
+        "listers/lister.rs.tera",
+        include_str!("../../../templates/listers/lister.rs.tera"),
+    ),
+    (
+        "listers/listers.rs.tera",
+        include_str!("../../../templates/listers/listers.rs.tera"),
     ),
 ];
 

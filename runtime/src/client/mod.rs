@@ -1,9 +1,13 @@
 //! What the generated typed clients share (feature `client`): the name of the object a replace
 //! writes, and sending a request whose answer is another type than the client's kind (the
 //! custom `+genclient:method=` verbs, such as `get_scale` answering with a Scale), and the
-//! extraction of a manager's apply configuration from managedFields.
+//! extraction of a manager's apply configuration from managedFields; the indexed cache, the
+//! shared informers that fill it and the listers that read it.
 
 pub mod apply;
+pub mod cache;
+pub mod informer;
+pub mod lister;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -33,7 +33,7 @@ impl Generator for Clientset {
     }
 
     fn applies(&self, pkg: &Package) -> bool {
-        !pkg.is_internal() && pkg.kinds().any(|(t, _)| client_of(t).is_some())
+        !pkg.is_internal() && pkg.kinds().any(|(t, _)| t.client().is_some())
     }
 
     fn per_package(&self) -> bool {
@@ -73,7 +73,7 @@ impl Generator for Clientset {
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             let kinds: Vec<KindCx> = pkg
                 .kinds()
-                .filter_map(|(t, _)| Some(kind_cx(cx, pkg, t, client_of(t)?)))
+                .filter_map(|(t, _)| Some(kind_cx(cx, pkg, t, t.client()?)))
                 .collect();
             let group = GroupCx {
                 module: pkg.accessor.clone(),
@@ -144,16 +144,6 @@ impl Generator for Clientset {
         }
         files
     }
-}
-
-/// The client a kind's tags ask for.
-fn client_of(t: &Type) -> Option<&Client> {
-    let r = t.resource()?;
-    // A kind served only as another kind's subresource (Scale) has no client of its own.
-    if r.scope == Scope::Subresource {
-        return None;
-    }
-    r.client.as_ref()
 }
 
 /// The clientset's context: its group-versions in module-path order.

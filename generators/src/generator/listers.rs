@@ -1,0 +1,161 @@
+//! lister-gen: typed listers in the generated crate's `listers` module, rendered from
+//! `templates/listers/`: per kind whose client can `list` and `get` (the model decides which),
+//! a lister over an informer's cache, with a namespace lister for namespaced kinds.
+
+use std::path::{Path, PathBuf};
+
+use proc_macro2::TokenStream;
+use serde::Serialize;
+
+use super::{Context, Generator, crate_root::CrateModule, render_template};
+use crate::diag::Diagnostics;
+use crate::model::{Package, Scope};
+
+/// The listers generator.
+pub struct Listers;
+
+/// The tool name in the files' marker.
+const TOOL: &str = "lister-gen";
+
+impl Generator for Listers {
+    fn name(&self) -> &'static str {
+        "listers"
+    }
+
+    fn tool(&self) -> &'static str {
+        TOOL
+    }
+
+    fn activation(&self) -> &'static str {
+        "`+genclient` kind of an external version whose client can list and get"
+    }
+
+    fn applies(&self, pkg: &Package) -> bool {
+        !pkg.is_internal()
+            && pkg
+                .kinds()
+                .any(|(t, _)| t.client().is_some_and(|c| c.listers.is_some()))
+    }
+
+    fn per_package(&self) -> bool {
+        false
+    }
+
+    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
+        None
+    }
+
+    fn crate_module(&self) -> Option<CrateModule> {
+        Some(CrateModule {
+            name: "listers",
+            summary: "listers",
+            reexports: &[],
+            dependencies: &["apis", "runtime/client", "kube"],
+            features: &[],
+        })
+    }
+
+    fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+        let (Some(_), Some(crate_dir)) = (cx.crate_name, root.parent()) else {
+            return Vec::new();
+        };
+        let dir = crate_dir.join("src").join("listers");
+        let mut files = Vec::new();
+        let mut groups = Vec::new();
+        for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
+            let kinds: Vec<ListerCx> = pkg
+                .kinds()
+                .filter_map(|(t, _)| {
+                    let client = t.client()?;
+                    let (lister, namespace_lister) = client.listers.clone()?;
+                    Some(ListerCx {
+                        rt: cx.runtime.to_string(),
+                        kind: t.name.clone(),
+                        api_version: pkg.api_version.clone(),
+                        type_path: cx.apis_path(&pkg.path, &t.name),
+                        module: client.module.clone(),
+                        accessor: client.accessor.clone(),
+                        namespaced: t.resource().is_some_and(|r| r.scope == Scope::Namespaced),
+                        lister,
+                        namespace_lister,
+                    })
+                })
+                .collect();
+            let group = GroupCx {
+                module: pkg.accessor.clone(),
+                api_version: pkg.api_version.clone(),
+                kinds,
+            };
+            let gdir = dir.join(&group.module);
+            for k in &group.kinds {
+                let path = gdir.join(format!("{}.rs", k.module));
+                render_template(
+                    cx,
+                    TOOL,
+                    "listers/lister.rs.tera",
+                    k,
+                    path,
+                    &pkg.mod_file,
+                    &mut files,
+                    diags,
+                );
+            }
+            let path = gdir.join("mod.rs");
+            render_template(
+                cx,
+                TOOL,
+                "listers/group.rs.tera",
+                &group,
+                path,
+                &pkg.mod_file,
+                &mut files,
+                diags,
+            );
+            groups.push(group);
+        }
+        if let Some(first) = cx.universe.packages.values().next().filter(|_| !groups.is_empty()) {
+            let path = dir.join("mod.rs");
+            let top = ListersCx { groups };
+            render_template(
+                cx,
+                TOOL,
+                "listers/listers.rs.tera",
+                &top,
+                path,
+                &first.mod_file,
+                &mut files,
+                diags,
+            );
+        }
+        files
+    }
+}
+
+/// The listers' root: its group-versions in module-path order.
+#[derive(Serialize)]
+struct ListersCx {
+    groups: Vec<GroupCx>,
+}
+
+/// One group-version's listers.
+#[derive(Serialize)]
+struct GroupCx {
+    module: String,
+    api_version: String,
+    kinds: Vec<ListerCx>,
+}
+
+/// One kind's lister.
+#[derive(Serialize)]
+struct ListerCx {
+    rt: String,
+    kind: String,
+    api_version: String,
+    type_path: String,
+    module: String,
+    /// The namespace lister's accessor: the clientset's (`deployments`).
+    accessor: String,
+    namespaced: bool,
+    lister: String,
+    namespace_lister: String,
+}

@@ -1,0 +1,269 @@
+//! A shared informer (client-go's `sharedIndexInformer`): one list-watch through kube-runtime's
+//! `watcher` (relists, backoff, bookmarks and 410 handling are kube's) feeding one [`Indexer`],
+//! and any number of event handlers, each told every change in order on a task of its own.
+//!
+//! The cache and the handlers are changed under one lock: a handler added late receives a
+//! synthetic add for every cached object before any later change, as client-go's informers do,
+//! and a slow handler delays only itself (its queue is unbounded, as client-go's listeners are).
+
+mod factory;
+mod handler;
+#[cfg(test)]
+mod tests;
+
+pub use factory::{GenericInformer, InformerFactory, NoInformer, TweakFn};
+pub use handler::{Deleted, EventHandler, HandlerFns, HandlerId};
+
+use std::collections::BTreeMap;
+use std::fmt::Debug;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use kube::runtime::WatchStreamExt;
+use kube::runtime::watcher::{self, Event};
+use serde::de::DeserializeOwned;
+use tokio::sync::{mpsc, watch};
+
+use super::cache::{Indexer, key_of};
+use handler::Notification;
+
+/// A function applied to every object before it is cached (client-go's `SetTransform`), such
+/// as one that drops `managedFields` to save memory.
+pub type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
+
+/// The changes an informer reads: kube-runtime's watcher events.
+pub type EventStream<K> = BoxStream<'static, Result<Event<K>, watcher::Error>>;
+
+/// The informer was asked to change what only an unstarted informer may change.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the informer has already started")]
+pub struct AlreadyStarted;
+
+/// A shared informer of kind `K`. Clones share one watch, one cache and one set of handlers.
+pub struct SharedInformer<K> {
+    shared: Arc<Shared<K>>,
+}
+
+impl<K> Clone for SharedInformer<K> {
+    fn clone(&self) -> Self {
+        Self {
+            shared: self.shared.clone(),
+        }
+    }
+}
+
+struct Shared<K> {
+    indexer: Arc<Indexer<K>>,
+    state: Mutex<State<K>>,
+    synced: watch::Sender<bool>,
+    resync: Option<Duration>,
+}
+
+struct State<K> {
+    /// The watch, until the informer starts and takes it.
+    source: Option<Box<dyn FnOnce() -> EventStream<K> + Send>>,
+    task: Option<tokio::task::JoinHandle<()>>,
+    transform: Option<Transform<K>>,
+    listeners: Vec<(HandlerId, mpsc::UnboundedSender<Notification<K>>)>,
+    next_id: u64,
+}
+
+impl<K> SharedInformer<K>
+where
+    K: kube::Resource + Clone + DeserializeOwned + Debug + Send + Sync + 'static,
+{
+    /// An informer of the objects `api` reaches that `config` selects; `resync`, when given, is
+    /// how often every handler is told an update for every cached object, changed or not.
+    /// Nothing is sent until [`Self::run`].
+    pub fn new(api: kube::Api<K>, config: watcher::Config, resync: Option<Duration>) -> Self {
+        Self::from_stream(move || watcher::watcher(api, config).default_backoff().boxed(), resync)
+    }
+
+    /// An informer over any source of watcher events (the stream is made when it starts).
+    pub fn from_stream(source: impl FnOnce() -> EventStream<K> + Send + 'static, resync: Option<Duration>) -> Self {
+        Self {
+            shared: Arc::new(Shared {
+                indexer: Arc::new(Indexer::new()),
+                state: Mutex::new(State {
+                    source: Some(Box::new(source)),
+                    task: None,
+                    transform: None,
+                    listeners: Vec::new(),
+                    next_id: 0,
+                }),
+                synced: watch::channel(false).0,
+                resync,
+            }),
+        }
+    }
+
+    /// The cache the informer keeps current, which listers read.
+    pub fn indexer(&self) -> &Arc<Indexer<K>> {
+        &self.shared.indexer
+    }
+
+    /// Sets the function applied to every object before it is cached; only before it runs.
+    pub fn set_transform(&self, transform: impl Fn(K) -> K + Send + Sync + 'static) -> Result<(), AlreadyStarted> {
+        let mut state = self.shared.state();
+        if state.source.is_none() {
+            return Err(AlreadyStarted);
+        }
+        state.transform = Some(Arc::new(transform));
+        Ok(())
+    }
+
+    /// Starts the list-watch on the current Tokio runtime; a second call does nothing.
+    pub fn run(&self) {
+        let mut state = self.shared.state();
+        let Some(source) = state.source.take() else { return };
+        let shared = self.shared.clone();
+        state.task = Some(tokio::spawn(async move { shared.run(source()).await }));
+    }
+
+    /// Stops the list-watch; handlers receive what was already sent to them and then stop.
+    pub fn stop(&self) {
+        let mut state = self.shared.state();
+        if let Some(task) = state.task.take() {
+            task.abort();
+        }
+        state.listeners.clear();
+    }
+
+    /// Whether the first full list has reached the cache.
+    pub fn has_synced(&self) -> bool {
+        *self.shared.synced.borrow()
+    }
+
+    /// Waits until the first full list has reached the cache; `false` when `timeout` passed
+    /// first.
+    pub async fn wait_for_sync(&self, timeout: Duration) -> bool {
+        let mut synced = self.shared.synced.subscribe();
+        matches!(tokio::time::timeout(timeout, synced.wait_for(|s| *s)).await, Ok(Ok(_)))
+    }
+
+    /// A receiver of the synced flag, for waiting on several informers at once.
+    pub fn synced(&self) -> watch::Receiver<bool> {
+        self.shared.synced.subscribe()
+    }
+
+    /// Adds a handler (client-go's `AddEventHandler`) and starts its task on the current Tokio
+    /// runtime. It first receives an add for every object already cached, then every change.
+    pub fn add_event_handler(&self, handler: impl EventHandler<K>) -> HandlerId {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let mut state = self.shared.state();
+        for obj in self.shared.indexer.list() {
+            let _ = tx.send(Notification::Add(obj, true));
+        }
+        let id = HandlerId(state.next_id);
+        state.next_id += 1;
+        state.listeners.push((id, tx));
+        tokio::spawn(handler::deliver(rx, handler));
+        id
+    }
+
+    /// Removes a handler: it receives what was already sent to it, then nothing more.
+    pub fn remove_event_handler(&self, id: HandlerId) {
+        self.shared.state().listeners.retain(|(i, _)| *i != id);
+    }
+}
+
+impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
+    fn state(&self) -> MutexGuard<'_, State<K>> {
+        // The state is consistent after every statement, so a poisoned lock is still usable.
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    async fn run(self: Arc<Self>, mut events: EventStream<K>) {
+        let transform = self.state().transform.clone();
+        let prepare = |obj: K| {
+            Arc::new(match &transform {
+                Some(t) => t(obj),
+                None => obj,
+            })
+        };
+        // A relist's objects, gathered until it is complete, then swapped in at once.
+        let mut listing: Option<BTreeMap<String, Arc<K>>> = None;
+        let mut resync = self.resync.map(|period| {
+            let mut interval = tokio::time::interval_at(tokio::time::Instant::now() + period, period);
+            // Ticks missed before the first sync are not made up in a burst.
+            interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            interval
+        });
+        loop {
+            tokio::select! {
+                event = events.next() => match event {
+                    None => return,
+                    Some(Ok(Event::Init)) => listing = Some(BTreeMap::new()),
+                    Some(Ok(Event::InitApply(obj))) => {
+                        let obj = prepare(obj);
+                        listing.get_or_insert_with(BTreeMap::new).insert(key_of(obj.as_ref()), obj);
+                    }
+                    Some(Ok(Event::InitDone)) => self.replace(listing.take().unwrap_or_default()),
+                    Some(Ok(Event::Apply(obj))) => self.apply(prepare(obj)),
+                    Some(Ok(Event::Delete(obj))) => self.delete(prepare(obj)),
+                    // kube's watcher recovers by itself (re-watch or relist) after its backoff.
+                    Some(Err(error)) => tracing::debug!(%error, kind = std::any::type_name::<K>(), "informer watch failed; retrying"),
+                },
+                _ = tick(&mut resync), if *self.synced.borrow() => self.resync(),
+            }
+        }
+    }
+
+    fn notify(state: &mut State<K>, notification: Notification<K>) {
+        // A handler whose task has ended (it panicked) no longer receives anything.
+        state.listeners.retain(|(_, tx)| tx.send(notification.clone()).is_ok());
+    }
+
+    /// A complete list: what is new is added, what was cached is updated (client-go's Replaced
+    /// deltas), what is gone is deleted as a tombstone, since its deletion was missed.
+    fn replace(&self, listed: BTreeMap<String, Arc<K>>) {
+        let mut state = self.state();
+        let first = !*self.synced.borrow();
+        let mut old = self.indexer.replace(listed.values().cloned());
+        for (key, obj) in listed {
+            let n = match old.remove(&key) {
+                Some(previous) => Notification::Update(previous, obj),
+                None => Notification::Add(obj, first),
+            };
+            Self::notify(&mut state, n);
+        }
+        for (key, last_known) in old {
+            Self::notify(&mut state, Notification::Delete(Deleted::Tombstone { key, last_known }));
+        }
+        self.synced.send_replace(true);
+    }
+
+    fn apply(&self, obj: Arc<K>) {
+        let mut state = self.state();
+        let n = match self.indexer.upsert(obj.clone()) {
+            Some(old) => Notification::Update(old, obj),
+            None => Notification::Add(obj, false),
+        };
+        Self::notify(&mut state, n);
+    }
+
+    fn delete(&self, obj: Arc<K>) {
+        let mut state = self.state();
+        self.indexer.delete(&key_of(obj.as_ref()));
+        Self::notify(&mut state, Notification::Delete(Deleted::Object(obj)));
+    }
+
+    /// Every cached object as an update to itself (client-go's resync).
+    fn resync(&self) {
+        let mut state = self.state();
+        for obj in self.indexer.list() {
+            Self::notify(&mut state, Notification::Update(obj.clone(), obj));
+        }
+    }
+}
+
+async fn tick(interval: &mut Option<tokio::time::Interval>) {
+    match interval {
+        Some(interval) => {
+            interval.tick().await;
+        }
+        None => std::future::pending().await,
+    }
+}
