@@ -2,9 +2,10 @@
 //! corpus (`../shared/corpora/k8s-api`, or a tree `go2rs.py` writes from a kubernetes/api mirror
 //! with `--alias-names`) into `target/tmp`, generates into the copy, points its `runtime`
 //! dependency at this workspace's, and builds it as a crate; prints what was generated and how
-//! long each step took. The generated crate (clientset, apply configurations, OpenAPI) is built
-//! beside it, as a workspace of the two. The copy gets one change: its admission packages import `GroupVersionKind`
-//! and `GroupVersionResource` from the runtime crate, since k8s-openapi does not have them.
+//! long each step took. The generated crate (clientset, apply configurations, listers,
+//! informers, OpenAPI) is built beside it, as a workspace of the two. The copy gets one change:
+//! its admission packages import `GroupVersionKind` and `GroupVersionResource` from the runtime
+//! crate, since k8s-openapi does not have them.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -73,7 +74,7 @@ fn check(source: Source) -> Result<(), String> {
         plan.files.len(),
         generated.as_secs_f64() * 1000.0
     );
-    for generator in ["clientset", "applyconfigurations"] {
+    for generator in ["clientset", "applyconfigurations", "listers", "informers"] {
         let files: Vec<_> = plan.files.values().filter(|f| f.generator == generator).collect();
         let lines: usize = files.iter().map(|f| f.contents.lines().count()).sum();
         let bytes: usize = files.iter().map(|f| f.contents.len()).sum();
@@ -112,7 +113,7 @@ fn check(source: Source) -> Result<(), String> {
     Ok(())
 }
 
-/// The corpus as a workspace with the generated crate (clientset, apply configurations, OpenAPI)
+/// The corpus as a workspace with the generated crate (clients, listers, informers, OpenAPI)
 /// beside it: this workspace's `[workspace.dependencies]`, paths made absolute, plus the corpus
 /// itself under the name the generated crate depends on.
 fn workspace(root: &Path) -> Result<String, String> {

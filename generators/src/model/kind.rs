@@ -321,6 +321,15 @@ impl Resource {
                         m.loc
                     ));
                 }
+                let lister = c
+                    .listers
+                    .as_ref()
+                    .map_or("no lister (needs list and get)", |_| "a lister");
+                let informer = c
+                    .informer
+                    .as_ref()
+                    .map_or("no informer (needs list and watch)", |_| "an informer");
+                out.push_str(&format!("; {lister}, {informer}"));
             }
         }
         out

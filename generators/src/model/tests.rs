@@ -299,6 +299,37 @@ fn resources_decide_plural_scope_subresources_and_methods() {
     );
 }
 
+/// lister-gen selects kinds whose client can list and get, informer-gen those that can list and
+/// watch; the model decides both once, with their names.
+#[test]
+fn listers_and_informers_follow_the_client_verbs() {
+    let cases = [
+        ("/// +genclient", true, true),
+        ("/// +genclient\n/// +genclient:readonly", true, true),
+        ("/// +genclient\n/// +genclient:onlyVerbs=list,get", true, false),
+        ("/// +genclient\n/// +genclient:onlyVerbs=list,watch", false, true),
+        ("/// +genclient\n/// +genclient:skipVerbs=watch", true, false),
+        ("/// +genclient\n/// +genclient:noVerbs", false, false),
+    ];
+    for (tags, lister, informer) in cases {
+        let (u, errors) = package("", &kind(tags, true));
+        assert!(errors.is_empty(), "{tags}: {errors:?}");
+        let pkg = &u.packages["crate::g::v1"];
+        let client = pkg.types["K"].client().unwrap();
+        assert_eq!(client.listers.is_some(), lister, "{tags}: lister");
+        assert_eq!(client.informer.is_some(), informer, "{tags}: informer");
+        if lister && informer {
+            assert_eq!(
+                client.listers.clone().unwrap(),
+                ("KLister".into(), "KNamespaceLister".into())
+            );
+            assert_eq!(client.informer.as_deref(), Some("KInformer"));
+            assert_eq!(pkg.informer_group, ("g".into(), "GInformers".into()));
+            assert_eq!(pkg.informer_version, ("v1".into(), "GV1Informers".into()));
+        }
+    }
+}
+
 /// Three versions of group `g.example.dev`, each with `K` and its list; `tagged` versions carry
 /// `+k8s:crd-gen:storageversion` on `K`.
 fn versions(tagged: &[&str]) -> Universe {
