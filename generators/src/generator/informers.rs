@@ -6,7 +6,6 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use proc_macro2::TokenStream;
 use serde::Serialize;
 
 use super::{Context, Generator, crate_root::CrateModule, render_template};
@@ -43,10 +42,6 @@ impl Generator for Informers {
         false
     }
 
-    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
-        None
-    }
-
     fn crate_module(&self) -> Option<CrateModule> {
         Some(CrateModule {
             name: "informers",
@@ -58,10 +53,9 @@ impl Generator for Informers {
     }
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        let (Some(_), Some(crate_dir)) = (cx.crate_name, root.parent()) else {
+        let Some(dir) = cx.crate_module_dir(root, "informers") else {
             return Vec::new();
         };
-        let dir = crate_dir.join("src").join("informers");
         let mut files = Vec::new();
         let mut versions = Vec::new();
         let mut groups: BTreeMap<String, GroupCx> = BTreeMap::new();

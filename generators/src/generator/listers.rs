@@ -4,7 +4,6 @@
 
 use std::path::{Path, PathBuf};
 
-use proc_macro2::TokenStream;
 use serde::Serialize;
 
 use super::{Context, Generator, crate_root::CrateModule, render_template};
@@ -41,10 +40,6 @@ impl Generator for Listers {
         false
     }
 
-    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
-        None
-    }
-
     fn crate_module(&self) -> Option<CrateModule> {
         Some(CrateModule {
             name: "listers",
@@ -56,10 +51,9 @@ impl Generator for Listers {
     }
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        let (Some(_), Some(crate_dir)) = (cx.crate_name, root.parent()) else {
+        let Some(dir) = cx.crate_module_dir(root, "listers") else {
             return Vec::new();
         };
-        let dir = crate_dir.join("src").join("listers");
         let mut files = Vec::new();
         let mut groups = Vec::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {

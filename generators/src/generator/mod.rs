@@ -39,6 +39,13 @@ pub struct Context<'a> {
 }
 
 impl Context<'_> {
+    /// The directory of a module of the generated crate (`src/clientset`), when the run
+    /// generates the crate: it is the parent of the documents directory `root`.
+    pub fn crate_module_dir(&self, root: &Path, module: &str) -> Option<PathBuf> {
+        self.crate_name?;
+        Some(root.parent()?.join("src").join(module))
+    }
+
     /// The runtime crate's path, for `quote!`: `#rt::Scheme`.
     pub fn rt(&self) -> syn::Path {
         match syn::parse_str(self.runtime) {
@@ -88,8 +95,11 @@ pub trait Generator: Sync {
     /// The tags that make `applies` true, for messages.
     fn activation(&self) -> &'static str;
 
-    /// The file's items for one package, or `None` with errors pushed into `diags`.
-    fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream>;
+    /// The file's items for one package, or `None` with errors pushed into `diags`. Generators
+    /// that write only whole-universe documents (`per_package` false) keep this default.
+    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
+        None
+    }
 
     /// Whether the generator writes one file per package (`generate_package`), or only
     /// documents about the whole universe (`generate_documents`).

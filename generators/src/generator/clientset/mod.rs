@@ -5,7 +5,6 @@
 
 use std::path::{Path, PathBuf};
 
-use proc_macro2::TokenStream;
 use serde::Serialize;
 
 use super::{Context, Generator, crate_root::CrateModule, render_template};
@@ -40,10 +39,6 @@ impl Generator for Clientset {
         false
     }
 
-    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
-        None
-    }
-
     fn crate_module(&self) -> Option<CrateModule> {
         Some(CrateModule {
             name: "clientset",
@@ -64,10 +59,9 @@ impl Generator for Clientset {
     }
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        let (Some(_), Some(crate_dir)) = (cx.crate_name, root.parent()) else {
+        let Some(dir) = cx.crate_module_dir(root, "clientset") else {
             return Vec::new();
         };
-        let dir = crate_dir.join("src").join("clientset");
         let mut files = Vec::new();
         let mut groups = Vec::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {

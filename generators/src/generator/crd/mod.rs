@@ -20,7 +20,6 @@ pub mod structural;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use proc_macro2::TokenStream;
 use serde_json::{Map, Value, json};
 
 use super::{Context, Generator};
@@ -52,10 +51,6 @@ impl Generator for Crd {
 
     fn per_package(&self) -> bool {
         false
-    }
-
-    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
-        None
     }
 
     fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {

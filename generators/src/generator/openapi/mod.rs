@@ -9,7 +9,6 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use proc_macro2::TokenStream;
 use serde_json::{Map, Value, json};
 
 use super::{Context, Generator};
@@ -39,10 +38,6 @@ impl Generator for OpenApi {
 
     fn per_package(&self) -> bool {
         false
-    }
-
-    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
-        None
     }
 
     fn crate_module(&self) -> Option<super::crate_root::CrateModule> {
