@@ -389,7 +389,7 @@ async fn informers_against_the_fake_clientset() {
     let fake = generated::clientset::fake::Clientset::new(apis::scheme().unwrap());
     let local = fake.local().clone();
     let watches = move || local.actions().iter().filter(|a| a.verb == "watch").count();
-    suite(&Clientset::new(fake.client().clone()), Arc::new(watches)).await;
+    suite(fake.clientset(), Arc::new(watches)).await;
 }
 
 /// The server goes away; while it is down objects are deleted and created (more changes than

@@ -7,7 +7,7 @@
 //! (type, format, `$ref`, items, additional properties, enum, description, required, the
 //! `x-kubernetes-*` extensions) is equal, except the differences listed in `KNOWN` with their reason
 //! (differences between Kubernetes v1.23.0 and the v0.23.17 sources, and openapi-gen fixes made since).
-//! Compiling the generated corpus is `cargo xtask corpus`, a step of `.ci/run`.
+//! Type-checking the generated corpus is `cargo xtask corpus`, a step of `.ci/run`.
 //!
 //! The corpus is data outside this repository: `$K8S_API_CORPUS`, else `../shared/corpora/k8s-api`
 //! beside the checkout. Where neither exists the test says so and checks nothing.

@@ -89,6 +89,11 @@ impl Clientset {
     pub fn client(&self) -> &::kube::Client {
         self.clientset.client()
     }
+    /// The typed clientset over the server in process, for what takes a `Clientset` (such as
+    /// the informer factory); reactors and the action record see its calls too.
+    pub fn clientset(&self) -> &super::Clientset {
+        &self.clientset
+    }
     /// The `apiextensions.k8s.io/v1` client.
     pub fn apiextensions_v1(&self) -> super::apiextensions_v1::ApiextensionsV1Client {
         self.clientset.apiextensions_v1()
