@@ -196,15 +196,44 @@ fn using(entries: &[Value], manager: &str) -> String {
         .unwrap_or_default()
 }
 
+/// What a write that is not an apply may change, as the strategies decide: the whole object, the
+/// object but its status (which only `/status` writes), or only the status (a `/status` write,
+/// whose entries say `subresource: status`, as Kubernetes records them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    /// A kind without a status subresource.
+    Whole,
+    /// The object of a kind with a status subresource: its status is kept.
+    AllButStatus,
+    /// The `/status` subresource.
+    Status,
+}
+
+impl Written {
+    fn covers(self, path: &Path) -> bool {
+        let status = path.first().is_some_and(|f| f == "f:status");
+        match self {
+            Written::Whole => true,
+            Written::AllButStatus => !status,
+            Written::Status => status,
+        }
+    }
+
+    fn subresource(self) -> Option<&'static str> {
+        (self == Written::Status).then_some("status")
+    }
+}
+
 /// Records a write that is not an apply by `manager`: the fields `after` sets differently from
-/// `before` become the manager's (operation `Update`, merged with what it owned) and leave every
-/// other manager's set. `after`'s managedFields (echoed by the client, or the stored ones) are the
-/// starting point.
+/// `before`, of those the write may change, become the manager's (operation `Update`, merged
+/// with what it owned) and leave every other manager's set. `after`'s managedFields (echoed by
+/// the client, or the stored ones) are the starting point.
 pub fn record_update(
     before: Option<&Value>,
     after: &mut Value,
     manager: &str,
     api_version: &str,
+    written: Written,
     schemas: &Schemas<'_>,
     root: Option<&Value>,
 ) {
@@ -214,7 +243,7 @@ pub fn record_update(
     let before = before.unwrap_or(&empty);
     let changed: Vec<Path> = now
         .into_iter()
-        .filter(|p| value_at(before, p) != value_at(after, p))
+        .filter(|p| written.covers(p) && value_at(before, p) != value_at(after, p))
         .collect();
     if changed.is_empty() {
         return;
@@ -223,7 +252,13 @@ pub fn record_update(
     if entries.is_empty() {
         entries = managed(before);
     }
-    let is_mine = |e: &Value| e["manager"] == manager && e["operation"] == "Update" && e["apiVersion"] == api_version;
+    let subresource = written.subresource();
+    let is_mine = |e: &Value| {
+        e["manager"] == manager
+            && e["operation"] == "Update"
+            && e["apiVersion"] == api_version
+            && e.get("subresource").and_then(Value::as_str) == subresource
+    };
     let mut mine = Vec::new();
     for entry in entries.iter_mut() {
         let mut owned = Vec::new();
@@ -242,14 +277,18 @@ pub fn record_update(
             mine.push(p);
         }
     }
-    entries.push(json!({
+    let mut entry = json!({
         "manager": manager,
         "operation": "Update",
         "apiVersion": api_version,
         "time": meta::now(),
         "fieldsType": "FieldsV1",
         "fieldsV1": to_fields_v1(&mine),
-    }));
+    });
+    if let Some(s) = subresource {
+        entry["subresource"] = json!(s);
+    }
+    entries.push(entry);
     meta::meta_mut(after).insert("managedFields".into(), Value::Array(entries));
 }
 
@@ -430,7 +469,15 @@ mod tests {
         let applied = run(None, json!({"spec": {"replicas": 1}}), "a", false).unwrap();
         let mut edited = applied.clone();
         edited["spec"]["replicas"] = json!(4);
-        record_update(Some(&applied), &mut edited, "editor", "g/v1", &s, s.named("D"));
+        record_update(
+            Some(&applied),
+            &mut edited,
+            "editor",
+            "g/v1",
+            Written::Whole,
+            &s,
+            s.named("D"),
+        );
         let entries = edited["metadata"]["managedFields"].as_array().unwrap();
         assert_eq!(entries.len(), 1, "a lost its only field to the editor: {entries:?}");
         assert_eq!(

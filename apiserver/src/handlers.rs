@@ -81,12 +81,18 @@ impl Call<'_> {
         self.info.name.as_deref().unwrap_or("")
     }
 
-    /// Records a write that is not an apply in managedFields (`apply::record_update`); the
-    /// subresources (`/status`, `/scale`) are not tracked.
+    /// Records a write that is not an apply in managedFields (`apply::record_update`): of the
+    /// object, all but its status when `/status` writes that; of `/status`, the status only.
+    /// `/scale` writes are not tracked (Kubernetes maps them onto the parent's replicas).
     fn record(&self, before: Option<&Value>, after: &mut Value) {
-        if self.resource.subresource.is_some() {
-            return;
-        }
+        let written = match self.resource.subresource {
+            None if self.resource.mapping.subresources.iter().any(|s| s.name == "status") => {
+                crate::apply::Written::AllButStatus
+            }
+            None => crate::apply::Written::Whole,
+            Some("status") => crate::apply::Written::Status,
+            Some(_) => return,
+        };
         let agent = self
             .headers
             .get("user-agent")
@@ -99,7 +105,7 @@ impl Call<'_> {
         let schemas = crate::strategic::Schemas::new(doc);
         let root = schema.as_ref().and_then(|(_, name)| schemas.named(name));
         let api_version = self.request_version().api_version();
-        crate::apply::record_update(before, after, &manager, &api_version, &schemas, root);
+        crate::apply::record_update(before, after, &manager, &api_version, written, &schemas, root);
     }
 
     /// The request's admission attributes for a write of `obj`.

@@ -1,7 +1,8 @@
 //! Watch (`?watch=true` and the `/watch/` paths): a stream of JSON lines
 //! `{"type": "ADDED"|"MODIFIED"|"DELETED"|"BOOKMARK"|"ERROR", "object": ...}` from a
 //! resourceVersion, with label and field selectors applied to both sides of each change, so an
-//! object leaving the selection arrives as DELETED and one entering it as ADDED.
+//! object leaving the selection arrives as DELETED and one entering it as ADDED; a client that
+//! asks for Tables gets each object as a Table of one row.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -87,6 +88,8 @@ pub async fn watch(c: &Call<'_>, server: Arc<Server>, resource: Arc<ApiResource>
         }
         Err(e) => return Err(e),
     };
+    // `kubectl get -w` asks for Tables: each event's object is then a Table of its one row.
+    let table = c.negotiated.table.then(|| server.table(&resource));
     if let Some(mut events) = events {
         let resource = resource.clone();
         tokio::spawn(async move {
@@ -95,13 +98,20 @@ pub async fn watch(c: &Call<'_>, server: Arc<Server>, resource: Arc<ApiResource>
                 let resource = &resource;
                 let request = &request;
                 let tx = &tx;
+                let table = &table;
                 let kind = kind.to_string();
                 async move {
                     let obj = match server
                         .versions
                         .to_version(obj, &resource.mapping.storage_group_version(), request)
                     {
-                        Ok(o) => o,
+                        Ok(o) => match table {
+                            Some(convertor) => {
+                                let rv = o["metadata"]["resourceVersion"].clone();
+                                crate::table::table(&**convertor, &[o], &rv)
+                            }
+                            None => o,
+                        },
                         Err(e) => e.to_status(),
                     };
                     tx.send(Ok(line(&kind, obj))).await.is_ok()

@@ -642,3 +642,114 @@ async fn conversion_reviews_are_answered_from_the_scheme() {
     let (code, _) = api.send("POST", "/convert", "application/json", "{".into()).await;
     assert_eq!(code, StatusCode::BAD_REQUEST);
 }
+
+/// A watch that asks for Tables (`kubectl get -w`) gets each object as a Table of its one row,
+/// with the kind's columns (a Deployment's READY, UP-TO-DATE, AVAILABLE), for every event type.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_watch_that_asks_for_tables_gets_rows() {
+    let api = Api::new().await;
+    let (_, list) = api.get(DEPLOYMENTS).await;
+    let from = list["metadata"]["resourceVersion"].as_str().unwrap().to_string();
+    let mut stream = api
+        .client
+        .get(format!("{}{DEPLOYMENTS}?watch=true&resourceVersion={from}", api.url))
+        .header(
+            "accept",
+            "application/json;as=Table;v=v1;g=meta.k8s.io,application/json",
+        )
+        .send()
+        .await
+        .unwrap();
+    let (code, _) = api
+        .send("POST", DEPLOYMENTS, "application/json", deployment("t").to_string())
+        .await;
+    assert_eq!(code, StatusCode::CREATED);
+    let (code, _) = api
+        .send("DELETE", &format!("{DEPLOYMENTS}/t"), "application/json", String::new())
+        .await;
+    assert_eq!(code, StatusCode::OK);
+    let mut events: Vec<Value> = Vec::new();
+    let mut buf = Vec::new();
+    while events.len() < 2 {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("events within 10 s")
+            .unwrap()
+            .expect("the watch stays open");
+        buf.extend_from_slice(&chunk);
+        while let Some(end) = buf.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = buf.drain(..=end).collect();
+            events.push(serde_json::from_slice(&line).unwrap());
+        }
+    }
+    let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    assert_eq!(types, ["ADDED", "DELETED"]);
+    for event in &events {
+        let table = &event["object"];
+        assert_eq!(table["kind"], "Table", "{event}");
+        let columns: Vec<&str> = table["columnDefinitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            columns[..4],
+            ["Name", "Ready", "Up-to-date", "Available"],
+            "{columns:?}"
+        );
+        assert_eq!(table["rows"].as_array().unwrap().len(), 1);
+        assert_eq!(table["rows"][0]["cells"][0], "t");
+        assert_eq!(table["rows"][0]["object"]["kind"], "PartialObjectMetadata");
+        assert!(table["metadata"]["resourceVersion"].is_string());
+    }
+}
+
+/// Writes that are not applies record who changed what: a plain update claims the object but
+/// not its status (which it cannot change), a `/status` update only the status, in an entry
+/// marked `subresource: status`, as Kubernetes records them.
+#[tokio::test(flavor = "multi_thread")]
+async fn status_writes_are_recorded_as_the_status_subresource_s() {
+    let api = Api::new().await;
+    let (code, created) = api
+        .send(
+            "POST",
+            &format!("{DEPLOYMENTS}?fieldManager=creator"),
+            "application/json",
+            deployment("owned").to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    let mut update = created.clone();
+    update["spec"]["replicas"] = json!(4);
+    update["status"] = json!({"replicas": 9});
+    let url = format!("{DEPLOYMENTS}/owned?fieldManager=scaler");
+    let (code, updated) = api.send("PUT", &url, "application/json", update.to_string()).await;
+    assert_eq!(code, StatusCode::OK, "{updated}");
+    let mut status = updated.clone();
+    status["status"] = json!({"replicas": 4, "readyReplicas": 4});
+    let url = format!("{DEPLOYMENTS}/owned/status?fieldManager=controller");
+    let (code, after) = api.send("PUT", &url, "application/json", status.to_string()).await;
+    assert_eq!(code, StatusCode::OK, "{after}");
+    let entries = after["metadata"]["managedFields"].as_array().unwrap();
+    let entry = |manager: &str| {
+        entries
+            .iter()
+            .find(|e| e["manager"] == manager)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let scaler = entry("scaler");
+    assert_eq!(scaler["fieldsV1"], json!({"f:spec": {"f:replicas": {}}}), "{entries:?}");
+    assert!(scaler.get("subresource").is_none());
+    let controller = entry("controller");
+    assert_eq!(controller["subresource"], "status", "{entries:?}");
+    assert_eq!(
+        controller["fieldsV1"],
+        json!({"f:status": {"f:readyReplicas": {}, "f:replicas": {}}})
+    );
+    assert!(entry("creator")["fieldsV1"].get("f:status").is_none());
+    // What the store keeps is what the response said.
+    let (_, stored) = api.get(&format!("{DEPLOYMENTS}/owned")).await;
+    assert_eq!(stored["metadata"]["managedFields"], after["metadata"]["managedFields"]);
+}

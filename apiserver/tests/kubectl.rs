@@ -361,6 +361,12 @@ fn watch(k: Kubectl) {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    // The default output: the watch's events arrive as Table rows with the Deployment columns.
+    let table = k
+        .command(&["get", "deploy", "-w", "--request-timeout=8s"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(1500));
     for r in ["3", "4"] {
         k.ok(&[
@@ -376,6 +382,13 @@ fn watch(k: Kubectl) {
     let out = watch.wait_with_output().unwrap();
     let events = String::from_utf8_lossy(&out.stdout);
     assert_eq!(events, "ADDED 2\nMODIFIED 3\nMODIFIED 4\nDELETED 4\n");
+    let out = table.wait_with_output().unwrap();
+    let rows: Vec<Vec<String>> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| l.split_whitespace().take(2).map(str::to_string).collect())
+        .collect();
+    let ready: Vec<&str> = rows.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(ready[..4], ["READY", "0/2", "0/3", "0/4"], "{rows:?}");
 }
 
 #[test]

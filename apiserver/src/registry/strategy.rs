@@ -91,9 +91,12 @@ impl Strategy for GenericStrategy {
                 None => m.remove("status"),
             };
         }
-        // The client's resourceVersion stays the precondition.
-        if let Some(rv) = new.get("metadata").and_then(|m| m.get("resourceVersion")).cloned() {
-            meta::meta_mut(&mut merged).insert("resourceVersion".into(), rv);
+        // The client's resourceVersion stays the precondition, and the managedFields the
+        // handler recorded for this status write are kept.
+        for kept in ["resourceVersion", "managedFields"] {
+            if let Some(v) = new.get("metadata").and_then(|m| m.get(kept)).cloned() {
+                meta::meta_mut(&mut merged).insert(kept.into(), v);
+            }
         }
         *new = merged;
     }
