@@ -107,9 +107,10 @@ async fn openapi_v2_merges_every_group_into_one_swagger_document() {
     );
 }
 
-/// `resourceVersionMatch` and continue tokens: later pages read as of the first (etcd) or expire
-/// (the embedded store, which keeps only the latest state), Exact reads a revision, NotOlderThan
-/// a revision the store has not reached is 504, and Kubernetes' checks of the combination.
+/// `resourceVersionMatch` and continue tokens: later pages read as of the first, or expire once
+/// the store's history no longer reaches that revision (`keeps_history` false: a store that
+/// keeps two changes), Exact reads a revision, NotOlderThan a revision the store has not reached
+/// is 504, and Kubernetes' checks of the combination.
 async fn lists_read_as_of_a_revision(api: Api, keeps_history: bool) {
     let path = "/api/v1/namespaces/ns/configmaps";
     for name in ["a", "b"] {
@@ -130,11 +131,20 @@ async fn lists_read_as_of_a_revision(api: Api, keeps_history: bool) {
         (StatusCode::OK, Some(2)),
         "{exact}"
     );
-    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "aa"}});
-    assert_eq!(
-        api.send("POST", path, "application/json", cm.to_string()).await.0,
-        StatusCode::CREATED
-    );
+    // Three changes: one under the listed prefix, and two elsewhere that push the revision out of
+    // a history of two.
+    for (path, name) in [
+        (path, "aa"),
+        ("/api/v1/namespaces", "elsewhere-1"),
+        ("/api/v1/namespaces", "elsewhere-2"),
+    ] {
+        let kind = if name == "aa" { "ConfigMap" } else { "Namespace" };
+        let obj = json!({"apiVersion": "v1", "kind": kind, "metadata": {"name": name}});
+        assert_eq!(
+            api.send("POST", path, "application/json", obj.to_string()).await.0,
+            StatusCode::CREATED
+        );
+    }
 
     let (code, next) = api.get(&format!("{path}?limit=1&continue={token}")).await;
     let (old, _) = api
@@ -205,7 +215,13 @@ async fn lists_read_as_of_a_revision(api: Api, keeps_history: bool) {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn lists_read_as_of_a_revision_on_the_embedded_store() {
-    lists_read_as_of_a_revision(Api::new().await, false).await;
+    lists_read_as_of_a_revision(Api::new().await, true).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn lists_as_of_a_revision_the_history_lost_expire() {
+    let storage = apiserver::storage::memory::MemoryStorage::with_history(2);
+    lists_read_as_of_a_revision(Api::on(support::start_on(std::sync::Arc::new(storage))).await, false).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -1,6 +1,7 @@
 //! The embedded store: keys in an ordered map behind one lock, a revision counter every write
-//! advances, a bounded history of recent events for watches that start in the past, and the
-//! watchers, fed under the same lock so no event is missed or reordered between history and live.
+//! advances, a bounded history of recent events (for watches that start in the past, and for
+//! reads as of a past revision, which undo the changes made since), and the watchers, fed under
+//! the same lock so no event is missed or reordered between history and live.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
@@ -27,9 +28,16 @@ pub struct MemoryStorage {
 struct Inner {
     data: BTreeMap<String, (Bytes, Revision)>,
     revision: Revision,
-    history: VecDeque<Event>,
+    history: VecDeque<Past>,
     history_limit: usize,
     watchers: Vec<Watcher>,
+}
+
+/// One change in the history, with the revision the key had before it (none for a creation), so
+/// a read as of an older revision can undo it.
+struct Past {
+    event: Event,
+    prior: Option<Revision>,
 }
 
 struct Watcher {
@@ -67,7 +75,14 @@ impl MemoryStorage {
 impl Inner {
     /// Records one change: advances the revision, keeps it in the history and sends it to every
     /// watcher of a matching prefix. Watchers whose queue is full or closed are dropped.
-    fn commit(&mut self, kind: EventType, key: &str, value: Bytes, prev: Option<Bytes>) -> Revision {
+    fn commit(
+        &mut self,
+        kind: EventType,
+        key: &str,
+        value: Bytes,
+        prev: Option<Bytes>,
+        prior: Option<Revision>,
+    ) -> Revision {
         self.revision += 1;
         let event = Event {
             kind,
@@ -83,15 +98,51 @@ impl Inner {
         if self.history.len() == self.history_limit {
             self.history.pop_front();
         }
-        self.history.push_back(event);
+        self.history.push_back(Past { event, prior });
         self.revision
+    }
+
+    /// The keys under `prefix` as they were at revision `at`, when anything under it changed
+    /// since (`None`: the current state is that state). `at` is within the history.
+    fn as_of(&self, prefix: &str, at: Revision) -> Option<BTreeMap<String, (Bytes, Revision)>> {
+        let newer = || {
+            self.history
+                .iter()
+                .rev()
+                .take_while(|p| p.event.kv.mod_revision > at)
+                .filter(|p| p.event.kv.key.starts_with(prefix))
+        };
+        newer().next()?;
+        let mut then: BTreeMap<String, (Bytes, Revision)> = self
+            .data
+            .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
+            .take_while(|(k, _)| k.starts_with(prefix))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        for past in newer() {
+            let kv = &past.event.kv;
+            match (past.event.kind, past.prior) {
+                (EventType::Added, _) | (_, None) => {
+                    then.remove(&kv.key);
+                }
+                (EventType::Modified, Some(prior)) => {
+                    let before = past.event.prev.clone().unwrap_or_default();
+                    then.insert(kv.key.clone(), (before, prior));
+                }
+                // A deletion's event carries the value the key had.
+                (EventType::Deleted, Some(prior)) => {
+                    then.insert(kv.key.clone(), (kv.value.clone(), prior));
+                }
+            }
+        }
+        Some(then)
     }
 
     /// The oldest revision a watch can start after.
     fn oldest_watchable(&self) -> Revision {
         match self.history.front() {
             // Once the history has dropped events, a watch must start at or after the first kept one.
-            Some(first) if self.history.len() == self.history_limit => first.kv.mod_revision - 1,
+            Some(first) if self.history.len() == self.history_limit => first.event.kv.mod_revision - 1,
             _ => 0,
         }
     }
@@ -104,7 +155,7 @@ impl Storage for MemoryStorage {
         if inner.data.contains_key(key) {
             return Err(StorageError::AlreadyExists(key.to_string()));
         }
-        let rev = inner.commit(EventType::Added, key, value.clone(), None);
+        let rev = inner.commit(EventType::Added, key, value.clone(), None, None);
         inner.data.insert(key.to_string(), (value, rev));
         Ok(rev)
     }
@@ -120,24 +171,21 @@ impl Storage for MemoryStorage {
 
     async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError> {
         let inner = self.lock();
-        // The embedded store keeps only the latest state: it reads as of an older revision when
-        // its history shows that nothing under the prefix changed since, and answers Gone otherwise.
-        if let Some(at) = options.revision {
-            let changed = inner
-                .history
-                .iter()
-                .any(|e| e.kv.mod_revision > at && e.kv.key.starts_with(prefix));
-            let oldest = inner.oldest_watchable();
-            if at > inner.revision {
-                return Err(StorageError::TooNew { requested: at });
-            }
-            if changed || at < oldest {
+        // A read as of an older revision undoes, newest first, the changes under the prefix
+        // made since (etcd's MVCC, within the history the store keeps); before the history it
+        // is Gone, as a compacted etcd revision is.
+        let past = match options.revision {
+            Some(at) if at > inner.revision => return Err(StorageError::TooNew { requested: at }),
+            Some(at) if at < inner.oldest_watchable() => {
                 return Err(StorageError::Gone {
                     requested: at,
-                    oldest: oldest + 1,
+                    oldest: inner.oldest_watchable() + 1,
                 });
             }
-        }
+            Some(at) => inner.as_of(prefix, at),
+            None => None,
+        };
+        let data = past.as_ref().unwrap_or(&inner.data);
         let start = match &options.after {
             Some(after) => Bound::Excluded(after.clone()),
             None => Bound::Included(prefix.to_string()),
@@ -145,7 +193,7 @@ impl Storage for MemoryStorage {
         let limit = options.limit.filter(|l| *l > 0).unwrap_or(usize::MAX);
         let mut items = Vec::new();
         let mut more = false;
-        for (key, (value, rev)) in inner.data.range((start, Bound::Unbounded)) {
+        for (key, (value, rev)) in data.range((start, Bound::Unbounded)) {
             if !key.starts_with(prefix) {
                 break;
             }
@@ -179,7 +227,7 @@ impl Storage for MemoryStorage {
                 actual,
             });
         }
-        let rev = inner.commit(EventType::Modified, key, value.clone(), Some(prev));
+        let rev = inner.commit(EventType::Modified, key, value.clone(), Some(prev), Some(actual));
         inner.data.insert(key.to_string(), (value, rev));
         Ok(rev)
     }
@@ -198,7 +246,7 @@ impl Storage for MemoryStorage {
             });
         }
         inner.data.remove(key);
-        let rev = inner.commit(EventType::Deleted, key, value.clone(), None);
+        let rev = inner.commit(EventType::Deleted, key, value.clone(), None, Some(actual));
         Ok((
             KeyValue {
                 key: key.to_string(),
@@ -225,6 +273,7 @@ impl Storage for MemoryStorage {
         for event in inner
             .history
             .iter()
+            .map(|p| &p.event)
             .filter(|e| e.kv.mod_revision > after && e.kv.key.starts_with(prefix))
         {
             if tx.try_send(Ok(event.clone())).is_err() {
@@ -250,6 +299,45 @@ mod tests {
     #[tokio::test]
     async fn the_conformance_suite_passes() {
         super::super::conformance::run(&MemoryStorage::default()).await;
+    }
+
+    /// A read as of a past revision undoes what happened since: a creation, a modification
+    /// (the old value with its old revision) and a deletion; before the history it is Gone.
+    #[tokio::test]
+    async fn reads_as_of_a_past_revision_undo_the_changes_since() {
+        let store = MemoryStorage::with_history(4);
+        let b = |s: &'static str| Bytes::from_static(s.as_bytes());
+        let r_a = store.create("/k/a", b("a1")).await.unwrap();
+        let r_b = store.create("/k/b", b("b1")).await.unwrap();
+        let then = store.revision().await.unwrap();
+        store.update("/k/a", b("a2"), r_a).await.unwrap();
+        store.delete("/k/b", None).await.unwrap();
+        store.create("/k/c", b("c1")).await.unwrap();
+        let at = |revision| ListOptions {
+            revision: Some(revision),
+            ..ListOptions::default()
+        };
+        let past = store.list("/k/", &at(then)).await.unwrap();
+        let seen: Vec<(&str, &[u8], Revision)> = past
+            .items
+            .iter()
+            .map(|kv| (kv.key.as_str(), &kv.value[..], kv.mod_revision))
+            .collect();
+        assert_eq!(seen, [("/k/a", &b"a1"[..], r_a), ("/k/b", &b"b1"[..], r_b)]);
+        assert_eq!(past.revision, then);
+        // Pages of the past read on from a key.
+        let page = ListOptions {
+            after: Some("/k/a".into()),
+            ..at(then)
+        };
+        assert_eq!(store.list("/k/", &page).await.unwrap().items.len(), 1);
+        // Two more changes push `then` out of a history of four.
+        store.create("/k/d", b("d1")).await.unwrap();
+        store.create("/k/e", b("e1")).await.unwrap();
+        assert!(matches!(
+            store.list("/k/", &at(then)).await,
+            Err(StorageError::Gone { .. })
+        ));
     }
 
     #[tokio::test]
