@@ -16,7 +16,7 @@ use crate::status::ApiError;
 use crate::strategic::{self, Schemas};
 
 /// One leaf of a field set, as a path of FieldsV1 keys (`f:spec`, `f:replicas`).
-type Path = Vec<String>;
+pub(crate) type Path = Vec<String>;
 
 /// The fields `applied` sets, as FieldsV1 paths, walking `schema` for list merge keys.
 fn fields(applied: &Value, schemas: &Schemas<'_>, schema: Option<&Value>, prefix: &mut Path, out: &mut Vec<Path>) {
@@ -73,7 +73,7 @@ fn fields(applied: &Value, schemas: &Schemas<'_>, schema: Option<&Value>, prefix
 }
 
 /// A FieldsV1 object of `paths`.
-fn to_fields_v1(paths: &[Path]) -> Value {
+pub(crate) fn to_fields_v1(paths: &[Path]) -> Value {
     let mut root = Map::new();
     for p in paths {
         let mut cur = &mut root;
@@ -89,7 +89,7 @@ fn to_fields_v1(paths: &[Path]) -> Value {
 }
 
 /// The leaf paths of a FieldsV1 object.
-fn from_fields_v1(v: &Value, prefix: &mut Path, out: &mut Vec<Path>) {
+pub(crate) fn from_fields_v1(v: &Value, prefix: &mut Path, out: &mut Vec<Path>) {
     match v.as_object() {
         Some(m) if !m.is_empty() => {
             for (k, child) in m {
@@ -177,7 +177,7 @@ fn display(path: &[String]) -> String {
 }
 
 /// The managedFields entries of an object.
-fn managed(obj: &Value) -> Vec<Value> {
+pub(crate) fn managed(obj: &Value) -> Vec<Value> {
     obj.get("metadata")
         .and_then(|m| m.get("managedFields"))
         .and_then(Value::as_array)

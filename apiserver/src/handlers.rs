@@ -82,8 +82,8 @@ impl Call<'_> {
     }
 
     /// Records a write that is not an apply in managedFields (`apply::record_update`): of the
-    /// object, all but its status when `/status` writes that; of `/status`, the status only.
-    /// `/scale` writes are not tracked (Kubernetes maps them onto the parent's replicas).
+    /// object, all but its status when `/status` writes that; of `/status`, the status only; of
+    /// a Scale, its spec (the scale storage moves that onto the object's replicas).
     fn record(&self, before: Option<&Value>, after: &mut Value) {
         let written = match self.resource.subresource {
             None if self.resource.mapping.subresources.iter().any(|s| s.name == "status") => {
@@ -91,6 +91,7 @@ impl Call<'_> {
             }
             None => crate::apply::Written::Whole,
             Some("status") => crate::apply::Written::Status,
+            Some("scale") => crate::apply::Written::AllButStatus,
             Some(_) => return,
         };
         let agent = self

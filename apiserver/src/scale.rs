@@ -1,6 +1,9 @@
 //! `/scale` (Kubernetes' `ScaleREST` of Deployments, ReplicaSets and StatefulSets, and the CRD scale
 //! subresource): an autoscaling/v1 Scale read off the object at the paths its mapping names, and
-//! writes that change only the object's desired replicas.
+//! writes that change only the object's desired replicas, moving their ownership in the object's
+//! managedFields to the writer (`owners.rs`).
+
+mod owners;
 
 use std::sync::Arc;
 
@@ -78,6 +81,18 @@ fn format_selector(selector: &Value) -> String {
 }
 
 impl ScaleStorage {
+    /// The object's desired replicas as a FieldsV1 path (`f:spec`, `f:replicas`).
+    fn replicas_field(&self) -> Vec<String> {
+        owners::fields_path(self.paths.spec_replicas)
+    }
+
+    /// The object after a Scale write: its desired replicas, and their owners.
+    fn scaled(&self, obj: &Value, before: &Value, scale: &Value) -> Result<Value, ApiError> {
+        let mut next = self.apply_scale(obj, scale)?;
+        owners::from_scale(&mut next, before, scale, &self.replicas_field());
+        Ok(next)
+    }
+
     /// The Scale of a stored object.
     fn scale_of(&self, obj: &Value) -> Value {
         let m = &obj["metadata"];
@@ -93,6 +108,10 @@ impl ScaleStorage {
             if !text.is_empty() {
                 status["selector"] = json!(text);
             }
+        }
+        let owners = owners::to_scale(obj, &self.replicas_field(), &self.api_version);
+        if !owners.is_empty() {
+            metadata["managedFields"] = Value::Array(owners);
         }
         json!({
             "kind": "Scale",
@@ -146,7 +165,7 @@ impl Updater for ScaleStorage {
     ) -> Result<Value, ApiError> {
         let precondition = meta::resource_version(&scale).map_err(ApiError::bad_request)?;
         let next = |obj: &Value| {
-            let mut next = self.apply_scale(obj, &scale)?;
+            let mut next = self.scaled(obj, &self.scale_of(obj), &scale)?;
             meta::meta_mut(&mut next).remove("resourceVersion");
             Ok(next)
         };
@@ -169,8 +188,9 @@ impl Patcher for ScaleStorage {
         mutation: Mutation<'_>,
     ) -> Result<Value, ApiError> {
         let next = |obj: &Value| {
-            let scale = mutation(&self.scale_of(obj))?;
-            self.apply_scale(obj, &scale)
+            let before = self.scale_of(obj);
+            let scale = mutation(&before)?;
+            self.scaled(obj, &before, &scale)
         };
         let updated = self
             .store

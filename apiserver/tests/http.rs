@@ -753,3 +753,45 @@ async fn status_writes_are_recorded_as_the_status_subresource_s() {
     let (_, stored) = api.get(&format!("{DEPLOYMENTS}/owned")).await;
     assert_eq!(stored["metadata"]["managedFields"], after["metadata"]["managedFields"]);
 }
+
+/// A `/scale` write moves the object's replicas to its writer, as Kubernetes' scale handler
+/// does: on the Deployment in an entry marked `subresource: scale` in apps/v1, and the Scale shows
+/// its owner of `spec.replicas`.
+#[tokio::test(flavor = "multi_thread")]
+async fn scale_writes_move_the_replicas_to_their_writer() {
+    let api = Api::new().await;
+    let mut d = deployment("scaled");
+    d["spec"]["replicas"] = json!(2);
+    let url = format!("{DEPLOYMENTS}?fieldManager=creator");
+    let (code, _) = api.send("POST", &url, "application/json", d.to_string()).await;
+    assert_eq!(code, StatusCode::CREATED);
+    let (_, scale) = api.get(&format!("{DEPLOYMENTS}/scaled/scale")).await;
+    assert_eq!(scale["metadata"]["managedFields"][0]["manager"], "creator", "{scale}");
+    let mut next = scale.clone();
+    next["spec"]["replicas"] = json!(5);
+    next["metadata"].as_object_mut().unwrap().remove("managedFields");
+    let url = format!("{DEPLOYMENTS}/scaled/scale?fieldManager=scaler");
+    let (code, scaled) = api.send("PUT", &url, "application/json", next.to_string()).await;
+    assert_eq!(code, StatusCode::OK, "{scaled}");
+    let owners: Vec<&Value> = scaled["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["manager"])
+        .collect();
+    assert_eq!(owners, [&json!("scaler")], "{scaled}");
+    let (_, stored) = api.get(&format!("{DEPLOYMENTS}/scaled")).await;
+    let entries = stored["metadata"]["managedFields"].as_array().unwrap();
+    let scaler = entries
+        .iter()
+        .find(|e| e["manager"] == "scaler")
+        .expect("the scaler's entry");
+    assert_eq!(
+        (scaler["subresource"].as_str(), scaler["apiVersion"].as_str()),
+        (Some("scale"), Some("apps/v1"))
+    );
+    assert_eq!(scaler["fieldsV1"], json!({"f:spec": {"f:replicas": {}}}));
+    let creator = entries.iter().find(|e| e["manager"] == "creator").unwrap();
+    assert!(creator["fieldsV1"]["f:spec"].get("f:replicas").is_none(), "{creator}");
+    assert!(creator["fieldsV1"]["f:spec"].get("f:template").is_some());
+}
