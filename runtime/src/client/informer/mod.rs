@@ -33,6 +33,10 @@ use handler::Notification;
 /// as one that drops `managedFields` to save memory.
 pub type Transform<K> = Arc<dyn Fn(K) -> K + Send + Sync>;
 
+/// Told each failure of the list-watch (client-go's `WatchErrorHandler`); the watch retries by
+/// itself after kube's backoff either way.
+pub type WatchErrorHandler = Arc<dyn Fn(&watcher::Error) + Send + Sync>;
+
 /// The changes an informer reads: kube-runtime's watcher events.
 pub type EventStream<K> = BoxStream<'static, Result<Event<K>, watcher::Error>>;
 
@@ -66,6 +70,7 @@ struct State<K> {
     source: Option<Box<dyn FnOnce() -> EventStream<K> + Send>>,
     task: Option<tokio::task::JoinHandle<()>>,
     transform: Option<Transform<K>>,
+    on_error: Option<WatchErrorHandler>,
     listeners: Vec<(HandlerId, mpsc::UnboundedSender<Notification<K>>)>,
     next_id: u64,
 }
@@ -90,6 +95,7 @@ where
                     source: Some(Box::new(source)),
                     task: None,
                     transform: None,
+                    on_error: None,
                     listeners: Vec::new(),
                     next_id: 0,
                 }),
@@ -114,6 +120,20 @@ where
         Ok(())
     }
 
+    /// Sets what is told each failure of the list-watch (client-go's `SetWatchErrorHandler`);
+    /// only before it runs. Without one, failures are logged at debug level.
+    pub fn set_watch_error_handler(
+        &self,
+        handler: impl Fn(&watcher::Error) + Send + Sync + 'static,
+    ) -> Result<(), AlreadyStarted> {
+        let mut state = self.shared.state();
+        if state.source.is_none() {
+            return Err(AlreadyStarted);
+        }
+        state.on_error = Some(Arc::new(handler));
+        Ok(())
+    }
+
     /// Starts the list-watch on the current Tokio runtime; a second call does nothing.
     pub fn run(&self) {
         let mut state = self.shared.state();
@@ -122,7 +142,8 @@ where
         state.task = Some(tokio::spawn(async move { shared.run(source()).await }));
     }
 
-    /// Stops the list-watch; handlers receive what was already sent to them and then stop.
+    /// Stops the list-watch; handlers receive what was already sent to them and then stop. A
+    /// stopped informer does not run again (its cache keeps what it had).
     pub fn stop(&self) {
         let mut state = self.shared.state();
         if let Some(task) = state.task.take() {
@@ -176,7 +197,10 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
     }
 
     async fn run(self: Arc<Self>, mut events: EventStream<K>) {
-        let transform = self.state().transform.clone();
+        let (transform, on_error) = {
+            let state = self.state();
+            (state.transform.clone(), state.on_error.clone())
+        };
         let prepare = |obj: K| {
             Arc::new(match &transform {
                 Some(t) => t(obj),
@@ -204,7 +228,10 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
                     Some(Ok(Event::Apply(obj))) => self.apply(prepare(obj)),
                     Some(Ok(Event::Delete(obj))) => self.delete(prepare(obj)),
                     // kube's watcher recovers by itself (re-watch or relist) after its backoff.
-                    Some(Err(error)) => tracing::debug!(%error, kind = std::any::type_name::<K>(), "informer watch failed; retrying"),
+                    Some(Err(error)) => match &on_error {
+                        Some(handler) => handler(&error),
+                        None => tracing::debug!(%error, kind = std::any::type_name::<K>(), "informer watch failed; retrying"),
+                    },
                 },
                 _ = tick(&mut resync), if *self.synced.borrow() => self.resync(),
             }

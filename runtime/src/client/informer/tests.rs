@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use k8s_openapi::api::core::v1::ConfigMap;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ManagedFieldsEntry, ObjectMeta};
-use kube::runtime::watcher::Event;
+use kube::runtime::watcher::{self, Event};
 use tokio::sync::mpsc;
 
 use super::*;
@@ -204,4 +204,25 @@ async fn wait_for_sync_gives_up_after_its_timeout() {
     let (informer, _tx) = scripted(None);
     informer.run();
     assert!(!informer.wait_for_sync(Duration::from_millis(20)).await);
+}
+
+#[tokio::test]
+async fn watch_failures_reach_the_error_handler_and_the_informer_goes_on() {
+    let (tx, rx) = mpsc::unbounded_channel::<Result<Event<ConfigMap>, watcher::Error>>();
+    let stream = futures::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (e, rx)) });
+    let informer = SharedInformer::from_stream(move || stream.boxed(), None);
+    let failures: Arc<Mutex<Vec<String>>> = Arc::default();
+    let seen = failures.clone();
+    informer
+        .set_watch_error_handler(move |e| seen.lock().unwrap().push(e.to_string()))
+        .unwrap();
+    informer.run();
+    assert_eq!(informer.set_watch_error_handler(|_| ()), Err(AlreadyStarted));
+    tx.send(Err(watcher::Error::NoResourceVersion)).unwrap();
+    tx.send(Ok(Event::Init)).unwrap();
+    tx.send(Ok(Event::InitApply(cm("a", "1")))).unwrap();
+    tx.send(Ok(Event::InitDone)).unwrap();
+    assert!(informer.wait_for_sync(Duration::from_secs(5)).await);
+    assert_eq!(failures.lock().unwrap().len(), 1);
+    assert_eq!(informer.indexer().list_keys(), ["ns/a"]);
 }
