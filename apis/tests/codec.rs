@@ -295,3 +295,26 @@ fn v1beta1_crd_top_level_fields_move_into_every_v1_version_and_back() -> Result<
     assert!(v1beta1["spec"]["versions"][0].get("schema").is_none());
     Ok(())
 }
+
+/// Strict decoding knows every top-level key a generated kind reads (register-gen lists them), so
+/// an unknown one is reported even when its value is empty, on both decode paths (bytes and a
+/// parsed value); known keys with empty values and lenient decoding are untouched.
+#[test]
+fn strict_decoding_reports_unknown_top_level_keys_with_empty_values() -> Result<()> {
+    let scheme = scheme();
+    let strict = Codec::new(&scheme).with_strict(true);
+    for empty in ["null", "0", "false", "\"\""] {
+        let text = format!(
+            r#"{{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"x"}},"data":null,"dataa":{empty}}}"#
+        );
+        let err = strict.decode(text.as_bytes()).err().ok_or("decoded")?.to_string();
+        assert!(err.contains("unknown field \"dataa\""), "{empty}: {err}");
+        let value: Value = serde_json::from_str(&text)?;
+        let err = strict.decode_value(&value).err().ok_or("decoded")?.to_string();
+        assert!(err.contains("unknown field \"dataa\""), "{empty}: {err}");
+        Codec::new(&scheme).decode(text.as_bytes())?;
+    }
+    let known = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x"},"data":null,"binaryData":null}"#;
+    strict.decode(known.as_bytes())?;
+    Ok(())
+}

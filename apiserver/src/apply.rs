@@ -385,16 +385,27 @@ pub fn apply(
     {
         remove_at(&mut object, p);
     }
-    entries.retain(|e| !(e["manager"] == manager && e["operation"] == "Apply"));
+    // An applier whose fields are the same as before keeps its entry as it was, time included:
+    // an apply that changes nothing is no write, as in Kubernetes, not a new timestamp.
+    let fields_v1 = to_fields_v1(&new_fields);
+    let same = |e: &Value| {
+        e["manager"] == manager
+            && e["operation"] == "Apply"
+            && e["apiVersion"] == api_version
+            && e["fieldsV1"] == fields_v1
+    };
+    if !entries.iter().any(same) {
+        entries.retain(|e| !(e["manager"] == manager && e["operation"] == "Apply"));
+        entries.push(json!({
+            "manager": manager,
+            "operation": "Apply",
+            "apiVersion": api_version,
+            "time": meta::now(),
+            "fieldsType": "FieldsV1",
+            "fieldsV1": fields_v1,
+        }));
+    }
     entries.retain(|e| e["fieldsV1"].as_object().is_some_and(|m| !m.is_empty()));
-    entries.push(json!({
-        "manager": manager,
-        "operation": "Apply",
-        "apiVersion": api_version,
-        "time": meta::now(),
-        "fieldsType": "FieldsV1",
-        "fieldsV1": to_fields_v1(&new_fields),
-    }));
     meta::meta_mut(&mut object).insert("managedFields".into(), Value::Array(entries));
     Ok(object)
 }

@@ -110,6 +110,10 @@ pub struct Kind {
     pub resource: Option<Resource>,
     /// The API lifecycle, when the kind's package generates it.
     pub lifecycle: Option<Lifecycle>,
+    /// The JSON keys its objects may have at the top level (`apiVersion`, `kind`, every field's
+    /// name and aliases), which strict decoding checks an input's keys against; `None` when a
+    /// field other than TypeMeta is flattened into it.
+    pub wire_keys: Option<Vec<String>>,
 }
 
 /// What the API server serves for a kind.
@@ -360,7 +364,23 @@ fn kind_of(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Kind> {
         list,
         resource,
         lifecycle,
+        wire_keys: wire_keys(ty, &type_meta.name),
     })
+}
+
+/// The top-level JSON keys of a kind whose TypeMeta field is `type_meta`.
+fn wire_keys(ty: &Type, type_meta: &str) -> Option<Vec<String>> {
+    let mut keys = vec!["apiVersion".to_string(), "kind".to_string()];
+    for f in ty.fields().iter().filter(|f| f.name != type_meta && !f.skip) {
+        if f.flatten {
+            return None;
+        }
+        keys.push(f.json_name.clone());
+        keys.extend(f.aliases.iter().cloned());
+    }
+    keys.sort();
+    keys.dedup();
+    Some(keys)
 }
 
 /// A list kind's `items` must be a `Vec` of the kind it lists.

@@ -148,9 +148,8 @@ impl<'a> Codec<'a> {
         };
         let mut obj = decoded.object;
         if self.strict {
-            let written = (fns.top_level_keys)(obj.as_ref());
             let input = peek.keys.iter().map(|(k, empty)| (k.as_ref(), *empty));
-            let unknown = strict::unknown_fields(input, &written, decoded.skipped);
+            let unknown = strict::unknown(fns, obj.as_ref(), input, decoded.skipped);
             if !unknown.is_empty() {
                 return Err(DecodeError::UnknownFields(unknown));
             }
@@ -287,13 +286,12 @@ impl<'a> Codec<'a> {
         })?;
         let mut obj = decoded.object;
         if self.strict {
-            let written = (fns.top_level_keys)(obj.as_ref());
             let input = value
                 .as_object()
                 .into_iter()
                 .flatten()
                 .map(|(k, v)| (k.as_str(), strict::is_empty(v)));
-            let unknown = strict::unknown_fields(input, &written, decoded.skipped);
+            let unknown = strict::unknown(fns, obj.as_ref(), input, decoded.skipped);
             if !unknown.is_empty() {
                 return Err(DecodeError::UnknownFields(unknown));
             }

@@ -8,9 +8,11 @@
 //! goes unseen. There the input's keys are compared with the keys the decoded object writes
 //! (`keys::top_level`).
 //!
-//! The one gap is a top-level key whose value is empty (`null`, `false`, `0`, `""`): a known
-//! optional field that is absent, or an omitempty value field that is zero, writes no key either, so
-//! such a key cannot be told from a known one and is never reported.
+//! Generated registrations list every key a kind reads at its top level
+//! (`Scheme::add_known_type_serde_keys`), and then any other key is reported. Without that list the
+//! one gap is a top-level key whose value is empty (`null`, `false`, `0`, `""`): a known optional
+//! field that is absent, or an omitempty value field that is zero, writes no key either, so such a
+//! key cannot be told from a known one and is not reported.
 
 use std::collections::BTreeSet;
 
@@ -59,6 +61,29 @@ pub(crate) fn unknown_fields<'k>(
         }
     }
     unknown.into_iter().collect()
+}
+
+/// The unknown fields of a decoded object: with the type's registered keys every other input
+/// key, else [`unknown_fields`] against the keys the object writes.
+pub(crate) fn unknown<'k>(
+    fns: &crate::scheme::SerdeFns,
+    obj: &dyn crate::Object,
+    input: impl IntoIterator<Item = (&'k str, bool)>,
+    skipped: Vec<String>,
+) -> Vec<String> {
+    match fns.wire_keys {
+        Some(keys) => {
+            let mut unknown: BTreeSet<String> = skipped.into_iter().collect();
+            unknown.extend(
+                input
+                    .into_iter()
+                    .filter(|(k, _)| !keys.contains(k))
+                    .map(|(k, _)| k.to_owned()),
+            );
+            unknown.into_iter().collect()
+        }
+        None => unknown_fields(input, &(fns.top_level_keys)(obj), skipped),
+    }
 }
 
 /// Whether a JSON value is empty in the sense of [`unknown_fields`].

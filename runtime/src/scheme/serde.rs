@@ -31,6 +31,9 @@ pub(crate) struct SerdeFns {
     pub(crate) decode_json: fn(&[u8], bool) -> Option<Decoded>,
     /// The keys the object writes at its top level, which strict decoding compares with its input.
     pub(crate) top_level_keys: fn(&dyn Object) -> Vec<String>,
+    /// Every key the type reads at its top level, when its registration listed them: strict
+    /// decoding then reports any other key, empty or not.
+    pub(crate) wire_keys: Option<&'static [&'static str]>,
     /// The object as a JSON value.
     pub(crate) to_value: fn(&dyn Object) -> Result<serde_json::Value, String>,
     /// The object's bytes in `format`, fields in the order serde emits them, ending in a newline.
@@ -47,6 +50,32 @@ impl Scheme {
     where
         T: Object + Default + ::serde::Serialize + ::serde::de::DeserializeOwned,
     {
+        self.add_serde::<T>(gvk, None)
+    }
+
+    /// Registers `T` as [`Scheme::add_known_type_serde`] does, with every JSON key it reads at its
+    /// top level (`apiVersion`, `kind` and its fields' names), so strict decoding reports any
+    /// other key, even one whose value is empty, which the object's own keys cannot tell from an
+    /// absent optional field. Generated registration code calls this when the model can list them.
+    pub fn add_known_type_serde_keys<T>(
+        &mut self,
+        gvk: GroupVersionKind,
+        keys: &'static [&'static str],
+    ) -> Result<(), SchemeError>
+    where
+        T: Object + Default + ::serde::Serialize + ::serde::de::DeserializeOwned,
+    {
+        self.add_serde::<T>(gvk, Some(keys))
+    }
+
+    fn add_serde<T>(
+        &mut self,
+        gvk: GroupVersionKind,
+        wire_keys: Option<&'static [&'static str]>,
+    ) -> Result<(), SchemeError>
+    where
+        T: Object + Default + ::serde::Serialize + ::serde::de::DeserializeOwned,
+    {
         self.add_known_type::<T>(gvk)?;
         self.serde_fns.insert(
             TypeId::of::<T>(),
@@ -54,6 +83,7 @@ impl Scheme {
                 decode: decode_as::<T>,
                 decode_json: decode_json_as::<T>,
                 top_level_keys: top_level_keys_as::<T>,
+                wire_keys,
                 to_value: to_value_as::<T>,
                 encode: encode_as::<T>,
             },

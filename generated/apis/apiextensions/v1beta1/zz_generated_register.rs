@@ -44,13 +44,19 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apiextensions::v1beta1::types::CustomResourceDefinition,
-        >(SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinition"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinition"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
-        >(SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinitionList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinitionList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

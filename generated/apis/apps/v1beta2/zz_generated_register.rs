@@ -44,29 +44,47 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::Deployment,
-        >(SCHEME_GROUP_VERSION.with_kind("Deployment"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Deployment"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::DeploymentList,
-        >(SCHEME_GROUP_VERSION.with_kind("DeploymentList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("DeploymentList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::ReplicaSet,
-        >(SCHEME_GROUP_VERSION.with_kind("ReplicaSet"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ReplicaSet"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::ReplicaSetList,
-        >(SCHEME_GROUP_VERSION.with_kind("ReplicaSetList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ReplicaSetList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::StatefulSet,
-        >(SCHEME_GROUP_VERSION.with_kind("StatefulSet"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("StatefulSet"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::StatefulSetList,
-        >(SCHEME_GROUP_VERSION.with_kind("StatefulSetList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("StatefulSetList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

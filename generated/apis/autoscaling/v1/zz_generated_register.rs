@@ -43,9 +43,12 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::autoscaling::v1::types::Scale,
-        >(SCHEME_GROUP_VERSION.with_kind("Scale"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Scale"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

@@ -44,45 +44,83 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::ConfigMap,
-        >(SCHEME_GROUP_VERSION.with_kind("ConfigMap"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ConfigMap"),
+            &["apiVersion", "binaryData", "data", "immutable", "kind", "metadata"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::ConfigMapList,
-        >(SCHEME_GROUP_VERSION.with_kind("ConfigMapList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ConfigMapList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::Namespace,
-        >(SCHEME_GROUP_VERSION.with_kind("Namespace"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Namespace"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::NamespaceList,
-        >(SCHEME_GROUP_VERSION.with_kind("NamespaceList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("NamespaceList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::Pod,
-        >(SCHEME_GROUP_VERSION.with_kind("Pod"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Pod"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::PodList,
-        >(SCHEME_GROUP_VERSION.with_kind("PodList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::PodLogOptions,
-        >(SCHEME_GROUP_VERSION.with_kind("PodLogOptions"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodLogOptions"),
+            &[
+                "apiVersion",
+                "container",
+                "follow",
+                "kind",
+                "limitBytes",
+                "previous",
+                "sinceSeconds",
+                "sinceTime",
+                "tailLines",
+                "timestamps",
+            ],
+        )?;
     scheme
         .add_query_decoder::<
             crate::core::v1::types::PodLogOptions,
         >(SCHEME_GROUP_VERSION.with_kind("PodLogOptions"));
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::PodTemplate,
-        >(SCHEME_GROUP_VERSION.with_kind("PodTemplate"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodTemplate"),
+            &["apiVersion", "kind", "metadata", "template"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::core::v1::types::PodTemplateList,
-        >(SCHEME_GROUP_VERSION.with_kind("PodTemplateList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodTemplateList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

@@ -44,21 +44,33 @@ pub fn add_known_types(
     scheme: &mut ::runtime::Scheme,
 ) -> ::core::result::Result<(), ::runtime::SchemeError> {
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::widgets::v1alpha1::types::Widget,
-        >(SCHEME_GROUP_VERSION.with_kind("Widget"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Widget"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::widgets::v1alpha1::types::WidgetClass,
-        >(SCHEME_GROUP_VERSION.with_kind("WidgetClass"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("WidgetClass"),
+            &["apiVersion", "kind", "metadata", "spec"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::widgets::v1alpha1::types::WidgetClassList,
-        >(SCHEME_GROUP_VERSION.with_kind("WidgetClassList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("WidgetClassList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     scheme
-        .add_known_type_serde::<
+        .add_known_type_serde_keys::<
             crate::widgets::v1alpha1::types::WidgetList,
-        >(SCHEME_GROUP_VERSION.with_kind("WidgetList"))?;
+        >(
+            SCHEME_GROUP_VERSION.with_kind("WidgetList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

@@ -78,10 +78,14 @@ impl Generator for Register {
         // External kinds (with serde) also register their wire format, so the codec can decode and
         // encode them; internal kinds never go on the wire. Kinds decoded from query parameters
         // (`+k8s:conversion-gen:explicit-from=net/url.Values`) register that decoding too.
-        let adds = kinds.iter().map(|(k, _)| {
+        // Wire formats come with the kind's top-level keys when the model could list them, so strict decoding
+        // reports an unknown key even when its value is empty.
+        let adds = kinds.iter().map(|(k, meta)| {
             let path = type_path(&k.module, &k.name);
             let kind = &k.name;
-            let add = if k.serde {
+            let add = if k.serde && let Some(keys) = &meta.wire_keys {
+                quote! { scheme.add_known_type_serde_keys::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind), &[#(#keys),*])?; }
+            } else if k.serde {
                 quote! { scheme.add_known_type_serde::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
             } else {
                 quote! { scheme.add_known_type::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
