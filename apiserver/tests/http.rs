@@ -395,25 +395,14 @@ async fn watchers_see_every_change_once_in_order(api: Api, etcd: Option<String>)
     }
     for mut stream in streams {
         let mut seen: Vec<(u64, String)> = Vec::new();
-        let mut buf = Vec::new();
-        while seen.len() < changes {
-            let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
-                .await
-                .expect("events within 10 s")
+        for event in support::api::events(&mut stream, changes).await {
+            assert_eq!(event["type"], "MODIFIED", "{event}");
+            let rv = event["object"]["metadata"]["resourceVersion"]
+                .as_str()
                 .unwrap()
-                .expect("the watch stays open");
-            buf.extend_from_slice(&chunk);
-            while let Some(end) = buf.iter().position(|b| *b == b'\n') {
-                let line: Vec<u8> = buf.drain(..=end).collect();
-                let event: Value = serde_json::from_slice(&line).unwrap();
-                assert_eq!(event["type"], "MODIFIED", "{event}");
-                let rv = event["object"]["metadata"]["resourceVersion"]
-                    .as_str()
-                    .unwrap()
-                    .parse()
-                    .unwrap();
-                seen.push((rv, event["object"]["data"]["n"].as_str().unwrap().to_string()));
-            }
+                .parse()
+                .unwrap();
+            seen.push((rv, event["object"]["data"]["n"].as_str().unwrap().to_string()));
         }
         let values: Vec<String> = seen.iter().map(|(_, n)| n.clone()).collect();
         let expected: Vec<String> = (1..=changes).map(|i| i.to_string()).collect();
@@ -668,20 +657,7 @@ async fn a_watch_that_asks_for_tables_gets_rows() {
         .send("DELETE", &format!("{DEPLOYMENTS}/t"), "application/json", String::new())
         .await;
     assert_eq!(code, StatusCode::OK);
-    let mut events: Vec<Value> = Vec::new();
-    let mut buf = Vec::new();
-    while events.len() < 2 {
-        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
-            .await
-            .expect("events within 10 s")
-            .unwrap()
-            .expect("the watch stays open");
-        buf.extend_from_slice(&chunk);
-        while let Some(end) = buf.iter().position(|b| *b == b'\n') {
-            let line: Vec<u8> = buf.drain(..=end).collect();
-            events.push(serde_json::from_slice(&line).unwrap());
-        }
-    }
+    let events = support::api::events(&mut stream, 2).await;
     let types: Vec<&str> = events.iter().map(|e| e["type"].as_str().unwrap()).collect();
     assert_eq!(types, ["ADDED", "DELETED"]);
     for event in &events {

@@ -1,5 +1,5 @@
 //! A JSON client of the sample server for the HTTP tests: it creates namespace `ns` and sends
-//! bodies with a content type, answering the status and the parsed body.
+//! bodies with a content type, answering the status and the parsed body; and reads watch events.
 
 use reqwest::{Client, StatusCode};
 use serde_json::{Value, json};
@@ -54,4 +54,23 @@ impl Api {
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
         self.send("GET", path, "application/json", String::new()).await
     }
+}
+
+/// The first `n` events of a watch response (JSON lines), each within 10 s of the last.
+pub async fn events(stream: &mut reqwest::Response, n: usize) -> Vec<Value> {
+    let mut events = Vec::new();
+    let mut buf = Vec::new();
+    while events.len() < n {
+        let chunk = tokio::time::timeout(std::time::Duration::from_secs(10), stream.chunk())
+            .await
+            .expect("events within 10 s")
+            .unwrap()
+            .expect("the watch stays open");
+        buf.extend_from_slice(&chunk);
+        while let Some(end) = buf.iter().position(|b| *b == b'\n') {
+            let line: Vec<u8> = buf.drain(..=end).collect();
+            events.push(serde_json::from_slice(&line).unwrap());
+        }
+    }
+    events
 }
