@@ -144,8 +144,7 @@ fn version_cx(cx: &Context<'_>, pkg: &Package) -> VersionCx {
                 namespaced: resource.scope == Scope::Namespaced,
                 informer: client.informer.clone()?,
                 lister: client.listers.as_ref().map(|(lister, _)| lister.clone()),
-                group_module: pkg.accessor.clone(),
-                group_accessor: pkg.accessor.clone(),
+                group: pkg.accessor.clone(),
             })
         })
         .collect();
@@ -217,8 +216,7 @@ struct InformerCx {
     namespaced: bool,
     informer: String,
     lister: Option<String>,
-    /// The listers' module of its group-version (`apps_v1`).
-    group_module: String,
-    /// The clientset's accessor of its group-version (`apps_v1`).
-    group_accessor: String,
+    /// Its group-version as the clientset's accessor and the listers' module name it, one name
+    /// (`apps_v1`).
+    group: String,
 }

@@ -107,8 +107,8 @@ impl<K: kube::Resource + Send + Sync + 'static> Indexer<K> {
         self.write().remove(key)
     }
 
-    /// Replaces the whole content (a relist), returning what was cached before.
-    pub fn replace(&self, objects: impl IntoIterator<Item = Arc<K>>) -> BTreeMap<String, Arc<K>> {
+    /// Replaces the whole content (a relist), returning what was cached before, by key.
+    pub fn replace(&self, objects: impl IntoIterator<Item = Arc<K>>) -> BTreeMap<Arc<str>, Arc<K>> {
         let mut inner = self.write();
         inner.items.clear();
         let old = std::mem::take(&mut inner.sorted);
@@ -121,7 +121,7 @@ impl<K: kube::Resource + Send + Sync + 'static> Indexer<K> {
             inner.remove(&key);
             inner.insert(key, obj);
         }
-        old.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+        old
     }
 
     /// The object with this key.

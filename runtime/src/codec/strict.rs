@@ -53,13 +53,25 @@ pub(crate) fn unknown_fields<'k>(
     written: &[String],
     skipped: Vec<String>,
 ) -> Vec<String> {
+    collect(input, skipped, |key, empty| {
+        empty || key == "apiVersion" || key == "kind" || written.iter().any(|w| w == key)
+    })
+}
+
+/// The skipped paths and the `input` keys that are not `known` (given the key and whether its
+/// value is empty), sorted and without repeats.
+fn collect<'k>(
+    input: impl IntoIterator<Item = (&'k str, bool)>,
+    skipped: Vec<String>,
+    known: impl Fn(&str, bool) -> bool,
+) -> Vec<String> {
     let mut unknown: BTreeSet<String> = skipped.into_iter().collect();
-    for (key, empty) in input {
-        let type_meta = key == "apiVersion" || key == "kind";
-        if !empty && !type_meta && !written.iter().any(|w| w == key) {
-            unknown.insert(key.to_owned());
-        }
-    }
+    unknown.extend(
+        input
+            .into_iter()
+            .filter(|(k, e)| !known(k, *e))
+            .map(|(k, _)| k.to_owned()),
+    );
     unknown.into_iter().collect()
 }
 
@@ -72,16 +84,7 @@ pub(crate) fn unknown<'k>(
     skipped: Vec<String>,
 ) -> Vec<String> {
     match fns.wire_keys {
-        Some(keys) => {
-            let mut unknown: BTreeSet<String> = skipped.into_iter().collect();
-            unknown.extend(
-                input
-                    .into_iter()
-                    .filter(|(k, _)| !keys.contains(k))
-                    .map(|(k, _)| k.to_owned()),
-            );
-            unknown.into_iter().collect()
-        }
+        Some(keys) => collect(input, skipped, |key, _| keys.contains(&key)),
         None => unknown_fields(input, &(fns.top_level_keys)(obj), skipped),
     }
 }

@@ -250,13 +250,14 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
         let first = !*self.synced.borrow();
         let mut old = self.indexer.replace(listed.values().cloned());
         for (key, obj) in listed {
-            let n = match old.remove(&key) {
+            let n = match old.remove(key.as_str()) {
                 Some(previous) => Notification::Update(previous, obj),
                 None => Notification::Add(obj, first),
             };
             Self::notify(&mut state, n);
         }
         for (key, last_known) in old {
+            let key = key.to_string();
             Self::notify(&mut state, Notification::Delete(Deleted::Tombstone { key, last_known }));
         }
         self.synced.send_replace(true);
