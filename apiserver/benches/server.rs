@@ -37,6 +37,37 @@ fn codec_decode_to_internal(b: Bencher, strict: bool) {
     b.bench(|| codec.decode(DEPLOYMENT.as_bytes()).unwrap());
 }
 
+/// The same Deployment as a protobuf body (client-go's typed clients send these).
+static PROTOBUF: LazyLock<Vec<u8>> = LazyLock::new(|| {
+    let codec = runtime::codec::Codec::new(VERSIONS.scheme());
+    let value: Value = serde_json::from_str(DEPLOYMENT).unwrap();
+    codec.protobuf_from_value(&value).unwrap().unwrap()
+});
+
+/// The protobuf message alone: bytes to the typed v1 Deployment (protobuf-gen's code).
+#[divan::bench]
+fn protobuf_alone(b: Bencher) {
+    let raw = runtime::protobuf::Unknown::decode(&PROTOBUF).unwrap().raw;
+    b.bench(|| runtime::protobuf::decode_message::<apis::apps::v1::Deployment>(&raw).unwrap());
+}
+
+/// A protobuf body to the internal object (envelope, message, defaults, conversion).
+#[divan::bench]
+fn protobuf_decode_to_internal(b: Bencher) {
+    let codec = runtime::codec::Codec::new(VERSIONS.scheme());
+    b.bench(|| codec.decode(&PROTOBUF).unwrap());
+}
+
+/// The typed v1 Deployment written as a protobuf message, against serde_json writing it.
+#[divan::bench(args = ["protobuf", "json"])]
+fn encode_typed(b: Bencher, format: &str) {
+    let typed: apis::apps::v1::Deployment = serde_json::from_str(DEPLOYMENT).unwrap();
+    match format {
+        "protobuf" => b.bench(|| runtime::protobuf::encode_message(&typed)),
+        _ => b.bench(|| serde_json::to_vec(&typed).unwrap()),
+    }
+}
+
 /// What the server does with a create body: strict decode to the storage version, as a value.
 #[divan::bench]
 fn decode_body_to_storage_version(b: Bencher) {

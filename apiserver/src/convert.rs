@@ -84,6 +84,9 @@ impl Versions {
         storage: &GroupVersion,
         validation: FieldValidation,
     ) -> Result<Decoded, ApiError> {
+        if runtime::protobuf::is_protobuf(body) {
+            return self.decode_protobuf(body, expected, storage);
+        }
         if Format::sniff(body) == Format::Json {
             let codec = Codec::new(&self.scheme).with_strict(validation != FieldValidation::Ignore);
             if let Ok(obj) = codec.decode_to_version(body, storage)
@@ -104,6 +107,28 @@ impl Versions {
         self.to_storage(&value, expected, storage, validation)
     }
 
+    /// Decodes a protobuf body as [`Versions::decode_body`] decodes JSON. `fieldValidation` does
+    /// not apply: protobuf has no unknown field names, and Kubernetes ignores it there too.
+    fn decode_protobuf(
+        &self,
+        body: &[u8],
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+    ) -> Result<Decoded, ApiError> {
+        let envelope = runtime::protobuf::Unknown::decode(body)
+            .map_err(|e| ApiError::bad_request(format!("couldn't get version/kind; protobuf parse error: {e}")))?;
+        check_kind(&envelope.api_version, &envelope.kind, expected)?;
+        let codec = Codec::new(&self.scheme);
+        let obj = codec.decode_to_version(body, storage).map_err(decode_error)?;
+        let object = codec
+            .encode_value(obj.as_ref(), storage)
+            .map_err(|e| ApiError::internal(e.to_string()))?;
+        Ok(Decoded {
+            object,
+            warnings: Vec::new(),
+        })
+    }
+
     /// Decodes `value` (a kind of `expected`'s group and kind, in any served version), defaults it
     /// and converts it to `storage`.
     pub fn to_storage(
@@ -115,17 +140,7 @@ impl Versions {
     ) -> Result<Decoded, ApiError> {
         let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
-        let gv = GroupVersion::parse_api_version(api_version)
-            .map_err(|_| ApiError::bad_request(format!("invalid apiVersion \"{api_version}\"")))?;
-        if gv.group != expected.group || kind != expected.kind {
-            return Err(ApiError::bad_request(format!(
-                "the API version in the data ({api_version}) and kind ({kind}) do not match the resource's {}, Kind={}: send a {} of group \"{}\"",
-                expected.group_version(),
-                expected.kind,
-                expected.kind,
-                expected.group
-            )));
-        }
+        check_kind(api_version, kind, expected)?;
         let strict = Codec::new(&self.scheme).with_strict(true);
         let mut warnings = Vec::new();
         let internal = match strict.decode_value(value) {
@@ -157,6 +172,22 @@ impl Versions {
             .encode_value(internal.as_ref(), target)
             .map_err(|e| ApiError::internal(e.to_string()))
     }
+}
+
+/// The body's apiVersion and kind must name the path's group and kind (in any version).
+fn check_kind(api_version: &str, kind: &str, expected: &GroupVersionKind) -> Result<(), ApiError> {
+    let gv = GroupVersion::parse_api_version(api_version)
+        .map_err(|_| ApiError::bad_request(format!("invalid apiVersion \"{api_version}\"")))?;
+    if gv.group != expected.group || kind != expected.kind {
+        return Err(ApiError::bad_request(format!(
+            "the API version in the data ({api_version}) and kind ({kind}) do not match the resource's {}, Kind={}: send a {} of group \"{}\"",
+            expected.group_version(),
+            expected.kind,
+            expected.kind,
+            expected.group
+        )));
+    }
+    Ok(())
 }
 
 /// A decode error as the API server reports it: unknown fields and type errors are BadRequest.

@@ -72,6 +72,33 @@ impl Call<'_> {
             .to_version(stored, &self.storage_version(), &self.request_version())
     }
 
+    /// One object as negotiated: protobuf when the client prefers it and the kind has a protobuf
+    /// form, else JSON, YAML or a Table.
+    fn object(&self, code: StatusCode, obj: Value, warnings: &[String]) -> Result<Response, ApiError> {
+        if let Some(body) = self.protobuf(&obj)? {
+            return Ok(respond::protobuf(code, body, warnings));
+        }
+        respond::object(&self.negotiated, code, obj, warnings, &*self.table())
+    }
+
+    /// A list as negotiated, as [`Call::object`] answers.
+    fn list(&self, list: Value) -> Result<Response, ApiError> {
+        if let Some(body) = self.protobuf(&list)? {
+            return Ok(respond::protobuf(StatusCode::OK, body, &[]));
+        }
+        respond::list(&self.negotiated, list, &*self.table())
+    }
+
+    /// The protobuf body of `value`, when the client asked for protobuf and its kind has one.
+    fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError> {
+        if !self.negotiated.protobuf {
+            return Ok(None);
+        }
+        runtime::codec::Codec::new(self.server.versions.scheme())
+            .protobuf_from_value(value)
+            .map_err(|e| ApiError::internal(e.to_string()))
+    }
+
     /// The resource's table convertor (its own, or the default).
     fn table(&self) -> std::sync::Arc<dyn crate::table::TableConvertor> {
         self.server.table(self.resource)
@@ -182,7 +209,7 @@ impl Call<'_> {
 pub async fn get(c: &Call<'_>) -> Result<Response, ApiError> {
     let getter = c.resource.storage.getter().ok_or_else(|| c.not_supported())?;
     let obj = getter.get(c.namespace(), c.name()).await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], &*c.table())
+    c.object(StatusCode::OK, c.out(obj)?, &[])
 }
 
 /// `GET .../<resource>`: a page of the selected objects.
@@ -197,8 +224,11 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
     };
     // A JSON list in the storage version without a field selector is written from the stored
     // bytes; anything else parses each object.
-    let spliced =
-        !c.negotiated.table && !c.negotiated.yaml && fields.is_empty() && c.storage_version() == c.request_version();
+    let spliced = !c.negotiated.table
+        && !c.negotiated.yaml
+        && !c.negotiated.protobuf
+        && fields.is_empty()
+        && c.storage_version() == c.request_version();
     let want = c.params.limit;
     let (mut raw, mut parsed) = (Vec::new(), Vec::new());
     let (revision, next) = loop {
@@ -266,7 +296,7 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         "metadata": metadata,
         "items": out,
     });
-    respond::list(&c.negotiated, list, &*c.table())
+    c.list(list)
 }
 
 /// A JSON list written around the stored objects' bytes, with the keys in the order the parsed
@@ -303,13 +333,7 @@ pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     c.admit(Operation::Create, &mut obj).await?;
     c.record(None, &mut obj);
     let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
-    respond::object(
-        &c.negotiated,
-        StatusCode::CREATED,
-        c.out(created)?,
-        &warnings,
-        &*c.table(),
-    )
+    c.object(StatusCode::CREATED, c.out(created)?, &warnings)
 }
 
 /// `PUT .../{name}`.
@@ -332,7 +356,7 @@ pub async fn update(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     }
     c.admit(Operation::Update, &mut obj).await?;
     let updated = updater.update(c.namespace(), c.name(), obj, c.params.dry_run).await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(updated)?, &warnings, &*c.table())
+    c.object(StatusCode::OK, c.out(updated)?, &warnings)
 }
 
 /// `PATCH .../{name}`: the patch applies to the object in the request's version.
@@ -367,7 +391,7 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let patched = patcher
         .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
         .await?;
-    respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], &*c.table())
+    c.object(StatusCode::OK, c.out(patched)?, &[])
 }
 
 /// `DELETE .../{name}`: 200 with the object when it is gone, 202 when finalizers keep it.
@@ -378,8 +402,8 @@ pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         .delete(c.namespace(), c.name(), precondition, c.params.dry_run)
         .await?
     {
-        Deleted::Gone(obj) => respond::object(&c.negotiated, StatusCode::OK, c.out(obj)?, &[], &*c.table()),
-        Deleted::Marked(obj) => respond::object(&c.negotiated, StatusCode::ACCEPTED, c.out(obj)?, &[], &*c.table()),
+        Deleted::Gone(obj) => c.object(StatusCode::OK, c.out(obj)?, &[]),
+        Deleted::Marked(obj) => c.object(StatusCode::ACCEPTED, c.out(obj)?, &[]),
     }
 }
 
@@ -415,7 +439,7 @@ pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
         "metadata": {"resourceVersion": page.revision.to_string()},
         "items": items,
     });
-    respond::object(&c.negotiated, StatusCode::OK, list, &[], &*c.table())
+    c.object(StatusCode::OK, list, &[])
 }
 
 /// The resourceVersion precondition of a `DeleteOptions` body, if any.
@@ -486,7 +510,7 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
             let patched = patcher
                 .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
                 .await?;
-            respond::object(&c.negotiated, StatusCode::OK, c.out(patched)?, &[], &*c.table())
+            c.object(StatusCode::OK, c.out(patched)?, &[])
         }
         Err(e) if e.code == 404 => {
             let creater = c.resource.storage.creater().ok_or_else(|| c.not_supported())?;
@@ -494,7 +518,7 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
             let mut obj = versions.to_storage(&created, &kind, &storage, validation)?.object;
             c.admit(Operation::Create, &mut obj).await?;
             let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;
-            respond::object(&c.negotiated, StatusCode::CREATED, c.out(created)?, &[], &*c.table())
+            c.object(StatusCode::CREATED, c.out(created)?, &[])
         }
         Err(e) => Err(e),
     }

@@ -1,5 +1,7 @@
-//! Response encoding: JSON or YAML by `Accept`, a `Table` (`table.rs`) when the client asks for one
-//! (kubectl's `get`), and `Warning` headers.
+//! Response encoding: JSON, YAML or protobuf by `Accept`, a `Table` (`table.rs`) when the client
+//! asks for one (kubectl's `get`), and `Warning` headers. Protobuf is answered for kinds that have a
+//! protobuf form; anything else (a Table, a Status, a custom resource) falls back to JSON, which
+//! every client that asks for protobuf (client-go's typed clients) also accepts.
 
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -9,12 +11,14 @@ use crate::status::ApiError;
 use crate::table::TableConvertor;
 
 /// What the client accepts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Negotiated {
     /// YAML instead of JSON.
     pub yaml: bool,
     /// A `meta.k8s.io` Table instead of the object or list.
     pub table: bool,
+    /// Protobuf (`application/vnd.kubernetes.protobuf`), where the kind has a protobuf form.
+    pub protobuf: bool,
 }
 
 impl Negotiated {
@@ -22,10 +26,7 @@ impl Negotiated {
     pub fn from_headers(headers: &HeaderMap) -> Result<Negotiated, ApiError> {
         let accept = headers.get("accept").and_then(|v| v.to_str().ok()).unwrap_or("");
         if accept.trim().is_empty() {
-            return Ok(Negotiated {
-                yaml: false,
-                table: false,
-            });
+            return Ok(Negotiated::default());
         }
         for clause in accept.split(',') {
             let mut parts = clause.split(';').map(str::trim);
@@ -40,11 +41,25 @@ impl Negotiated {
             if table && (param("g") != Some("meta.k8s.io") || !matches!(param("v"), Some("v1") | Some("v1beta1"))) {
                 continue;
             }
+            let negotiated = Negotiated {
+                table,
+                ..Negotiated::default()
+            };
             match media {
-                "application/json" | "application/*" | "*/*" | "application/json+table" => {
-                    return Ok(Negotiated { yaml: false, table });
+                "application/json" | "application/*" | "*/*" | "application/json+table" => return Ok(negotiated),
+                "application/yaml" => {
+                    return Ok(Negotiated {
+                        yaml: true,
+                        ..negotiated
+                    });
                 }
-                "application/yaml" => return Ok(Negotiated { yaml: true, table }),
+                // Tables are written as JSON only.
+                runtime::protobuf::CONTENT_TYPE if !table => {
+                    return Ok(Negotiated {
+                        protobuf: true,
+                        ..negotiated
+                    });
+                }
                 _ => {}
             }
         }
@@ -63,13 +78,28 @@ pub fn encode(n: &Negotiated, code: StatusCode, value: &Value, warnings: &[Strin
             "application/json",
         )
     };
-    let mut response = (code, [("content-type", content_type)], body).into_response();
+    Ok(with_warnings(
+        (code, [("content-type", content_type)], body).into_response(),
+        warnings,
+    ))
+}
+
+/// A protobuf body already written.
+pub fn protobuf(code: StatusCode, body: Vec<u8>, warnings: &[String]) -> Response {
+    with_warnings(
+        (code, [("content-type", runtime::protobuf::CONTENT_TYPE)], body).into_response(),
+        warnings,
+    )
+}
+
+/// `response` with a `Warning` header per warning.
+fn with_warnings(mut response: Response, warnings: &[String]) -> Response {
     for w in warnings {
         if let Ok(v) = HeaderValue::from_str(&format!("299 - \"{}\"", w.replace('"', "'"))) {
             response.headers_mut().append("warning", v);
         }
     }
-    Ok(response)
+    response
 }
 
 /// A JSON body already written.
@@ -121,25 +151,28 @@ mod tests {
         assert_eq!(
             negotiate(kubectl_get).unwrap(),
             Negotiated {
-                yaml: false,
-                table: true
+                table: true,
+                ..Negotiated::default()
             }
         );
         assert_eq!(
             negotiate("application/yaml").unwrap(),
             Negotiated {
                 yaml: true,
-                table: false
+                ..Negotiated::default()
             }
         );
         let discovery = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json";
+        assert_eq!(negotiate(discovery).unwrap(), Negotiated::default());
+        // client-go's typed clients: protobuf first, JSON for kinds without a protobuf form.
         assert_eq!(
-            negotiate(discovery).unwrap(),
+            negotiate("application/vnd.kubernetes.protobuf, */*").unwrap(),
             Negotiated {
-                yaml: false,
-                table: false
+                protobuf: true,
+                ..Negotiated::default()
             }
         );
-        assert_eq!(negotiate("application/vnd.kubernetes.protobuf").unwrap_err().code, 406);
+        let protobuf_table = "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io";
+        assert_eq!(negotiate(protobuf_table).unwrap_err().code, 406);
     }
 }

@@ -369,7 +369,10 @@ async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> 
             .and_then(|v| v.to_str().ok())
             .unwrap_or("application/json");
         let media = content_type.split(';').next().unwrap_or("").trim();
-        if !matches!(media, "application/json" | "application/yaml" | "" | "*/*") {
+        if !matches!(
+            media,
+            "application/json" | "application/yaml" | runtime::protobuf::CONTENT_TYPE | "" | "*/*"
+        ) {
             return Err(ApiError::unsupported_media_type(content_type));
         }
     }

@@ -178,7 +178,7 @@ impl ApiError {
             415,
             "UnsupportedMediaType",
             format!(
-                "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml (not {content_type})"
+                "the body of the request was in an unknown format - accepted media types include: application/json, application/yaml, application/vnd.kubernetes.protobuf (not {content_type})"
             ),
         )
     }

@@ -9,6 +9,7 @@
 
 #![deny(missing_docs)]
 
+pub mod corpus;
 mod diag;
 mod generator;
 mod layout;

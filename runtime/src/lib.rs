@@ -65,6 +65,7 @@ mod lifecycle;
 pub mod meta;
 mod object;
 pub mod openapi;
+pub mod protobuf;
 pub mod query;
 mod rest_mapping;
 mod scheme;

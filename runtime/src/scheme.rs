@@ -9,6 +9,7 @@
 mod convert;
 mod funcs;
 mod lifecycle;
+mod protobuf;
 mod query;
 mod rest;
 mod serde;
@@ -50,6 +51,8 @@ pub struct Scheme {
     field_label_conversions: BTreeMap<GroupVersionKind, FieldLabelConversionFn>,
     /// Type -> how to decode and encode it, for kinds registered with `add_known_type_serde`.
     serde_fns: HashMap<TypeId, SerdeFns>,
+    /// Type -> how to read and write its protobuf message, for kinds registered with `add_protobuf`.
+    protobuf_fns: HashMap<TypeId, protobuf::ProtobufFns>,
     /// GVK -> how to decode it from URL query parameters, for the options kinds.
     query_decoders: BTreeMap<GroupVersionKind, QueryDecodeFn>,
     /// GVR -> how the resource is served, as register-gen records it.

@@ -4,9 +4,8 @@
 //! dependency at this workspace's, and type-checks it as a crate (`cargo check`; `--build`
 //! builds it); prints what was generated and how long each step took. The generated crate
 //! (clientset, apply configurations, listers, informers, OpenAPI) is checked beside it, as a
-//! workspace of the two. The copy gets one change:
-//! its admission packages import `GroupVersionKind` and `GroupVersionResource` from the runtime
-//! crate, since k8s-openapi does not have them.
+//! workspace of the two. The copy gets the changes `generators::corpus` makes (the admission
+//! packages' imports, protobuf-gen's module declarations).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -19,10 +18,6 @@ pub enum Source {
     /// `go2rs.py --alias-names` over a kubernetes/api mirror.
     AliasNames { mirror: PathBuf, go2rs: PathBuf },
 }
-
-const FROM: &str =
-    "use k8s_openapi::apimachinery::pkg::apis::meta::v1::{GroupVersionKind, GroupVersionResource, Status};";
-const TO: &str = "use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;\nuse runtime::meta::v1::{GroupVersionKind, GroupVersionResource};";
 
 /// Runs the check (`build`: a full build); the workspace root is the current directory.
 pub fn run(source: Source, build: bool) -> ExitCode {
@@ -151,15 +146,20 @@ fn workspace(root: &Path) -> Result<String, String> {
     ))
 }
 
-/// The one change the corpus needs to compile (see the module doc).
+/// The changes the corpus needs to generate and compile (`generators::corpus`), made to the copy.
 fn patch(work: &Path) -> Result<(), String> {
-    for version in ["v1", "v1beta1"] {
-        let file = work.join("src/admission").join(version).join("types.rs");
-        let text = std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
-        if !text.contains(FROM) {
-            return Err(format!("{}: the import to change is not there", file.display()));
+    let src = work.join("src");
+    let sources = generators::read_sources(&src).map_err(|e| format!("{}: {e}", src.display()))?;
+    let mut changed = 0;
+    for (rel, text) in sources {
+        let adapted = generators::corpus::adapt(&rel, &text);
+        if adapted != text {
+            std::fs::write(src.join(&rel), adapted).map_err(|e| e.to_string())?;
+            changed += 1;
         }
-        std::fs::write(&file, text.replace(FROM, TO)).map_err(|e| e.to_string())?;
+    }
+    if changed == 0 {
+        return Err("none of the corpus's files needed the changes: is this the corpus?".into());
     }
     Ok(())
 }

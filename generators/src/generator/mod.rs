@@ -12,6 +12,7 @@ pub mod informers;
 pub mod lifecycle;
 pub mod listers;
 pub mod openapi;
+pub mod protobuf;
 pub mod register;
 
 use std::collections::BTreeMap;
@@ -267,6 +268,7 @@ pub fn all() -> Vec<Box<dyn Generator>> {
         Box::new(lifecycle::Lifecycle),
         Box::new(openapi::OpenApi),
         Box::new(crd::Crd),
+        Box::new(protobuf::Protobuf),
         Box::new(clientset::Clientset),
         Box::new(applyconfigurations::ApplyConfigurations),
         Box::new(listers::Listers),

@@ -32,6 +32,8 @@ pub struct PackageAttrs {
     pub lifecycle: bool,
     /// `+k8s:crd-gen=true`.
     pub crd: bool,
+    /// `+k8s:protobuf-gen=package`: the package's types are protobuf messages.
+    pub protobuf: bool,
 }
 
 /// Which types of a `+k8s:defaulter-gen` package are object roots.
@@ -69,6 +71,7 @@ impl PackageAttrs {
             openapi_model_package: value(tag::OPENAPI_MODEL_PACKAGE),
             lifecycle: tags.value(tag::LIFECYCLE) == Some("true"),
             crd: tags.value(tag::CRD) == Some("true"),
+            protobuf: tags.value(tag::PROTOBUF_GEN) == Some("package"),
         }
     }
 }
@@ -111,6 +114,8 @@ pub struct TypeAttrs {
     pub validations: Map<String, Value>,
     /// `+k8s:crd-gen:*`.
     pub crd: CrdAttrs,
+    /// `+protobuf=true|false`: a message or not, whatever the package says.
+    pub protobuf: Option<bool>,
 }
 
 /// `+k8s:openapi-gen` on a type or field.
@@ -343,6 +348,7 @@ impl TypeAttrs {
             union: tags.has(tag::UNION),
             validations: validation::schema(tags),
             crd: CrdAttrs::from_tags(tags),
+            protobuf: bool_of(tag::PROTOBUF),
         }
     }
 }
@@ -435,6 +441,8 @@ pub struct FieldAttrs {
     pub union_deprecated: bool,
     /// kube-openapi value validations and CEL rules, as schema keys.
     pub validations: Map<String, Value>,
+    /// `+protobuf=<number>`: the field's protobuf field number.
+    pub protobuf: Option<u32>,
 }
 
 impl FieldAttrs {
@@ -455,6 +463,7 @@ impl FieldAttrs {
             union_discriminator: tags.has(tag::UNION_DISCRIMINATOR),
             union_deprecated: tags.has(tag::UNION_DEPRECATED),
             validations: validation::schema(tags),
+            protobuf: tags.value(tag::PROTOBUF).and_then(|v| v.parse().ok()),
         }
     }
 

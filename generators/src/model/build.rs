@@ -543,6 +543,7 @@ pub(super) fn new_type(
         object: None,
         selection: Default::default(),
         transparent: false,
+        protobuf: None,
     }
 }
 

@@ -29,6 +29,7 @@ pub fn finish(universe: &mut Universe, diags: &mut Diagnostics) {
     }
     super::serving::decide(universe, diags);
     super::apply::decide(universe);
+    super::protobuf::decide(universe, diags);
 }
 
 /// Which generators select a type: the package tag unless the type overrides it. A generic type

@@ -13,6 +13,7 @@ pub mod kind;
 pub mod known;
 pub mod names;
 mod primitive;
+pub mod protobuf;
 mod resolve;
 pub mod schema;
 pub mod serving;
@@ -215,6 +216,8 @@ pub struct Type {
     pub serde: bool,
     /// `#[serde(transparent)]`: serialized as its one field.
     pub transparent: bool,
+    /// Its protobuf form, when it is a message (`protobuf::decide`).
+    pub protobuf: Option<protobuf::Message>,
 }
 
 /// Where a `runtime::Object` keeps its apiVersion and kind.

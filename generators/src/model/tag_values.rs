@@ -103,6 +103,23 @@ pub(super) fn check_value(rule: Value, value: Option<&str>) -> Result<(), String
         }
         Method => check_method(need(value)?),
         KeyValues(allowed, required) => check_key_values(need(value)?, allowed, required),
+        FieldNumber => {
+            let v = need(value)?;
+            match v.parse::<u32>() {
+                Ok(n)
+                    if (1..=super::protobuf::MAX_FIELD_NUMBER).contains(&n)
+                        && !super::protobuf::RESERVED.contains(&n) =>
+                {
+                    Ok(())
+                }
+                _ => Err(format!(
+                    "a protobuf field number: 1 to {}, not {}-{} (reserved by protobuf)",
+                    super::protobuf::MAX_FIELD_NUMBER,
+                    super::protobuf::RESERVED.start(),
+                    super::protobuf::RESERVED.end()
+                )),
+            }
+        }
         JsonOf(shape) => {
             let v = need(value)?;
             let json: Option<serde_json::Value> = serde_json::from_str(v).ok();

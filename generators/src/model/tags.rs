@@ -63,6 +63,8 @@ pub mod name {
     pub const CRD_SHORT_NAMES: &str = "k8s:crd-gen:shortNames";
     pub const CRD_CATEGORIES: &str = "k8s:crd-gen:categories";
     pub const CRD_WEBHOOK: &str = "k8s:crd-gen:webhook";
+    pub const PROTOBUF_GEN: &str = "k8s:protobuf-gen";
+    pub const PROTOBUF: &str = "protobuf";
     /// The prefix of kube-openapi's value validations: `+k8s:validation:minimum=0`.
     pub const VALIDATION: &str = "k8s:validation:";
     /// The prefix of one CEL rule's parts: `+k8s:validation:cel[0]:rule="self > 0"`.
@@ -130,6 +132,8 @@ pub(super) enum Value {
     Label,
     /// A JSON value of one shape: `number`, `count` (an integer >= 0), `bool`, `string`, `array`.
     JsonOf(&'static str),
+    /// A protobuf field number: 1 to 2^29 - 1, outside protobuf's reserved 19000-19999.
+    FieldNumber,
 }
 
 pub(super) const VERBS: &[&str] = &[
@@ -293,6 +297,8 @@ static TABLE: &[Spec] = &[
         None,
         false,
     ),
+    spec(n::PROTOBUF_GEN, Some(OneOf(&["package", "false"])), None, None, false),
+    spec(n::PROTOBUF, None, Some(OneOf(BOOL)), Some(FieldNumber), false),
     validation("k8s:validation:minimum", "number"),
     validation("k8s:validation:maximum", "number"),
     validation("k8s:validation:multipleOf", "number"),
@@ -440,7 +446,7 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
 /// Whether a tag name belongs to our namespaces (known, `k8s:`/`genclient` prefixed, or a typo of a
 /// known name).
 pub fn in_our_namespace(name: &str) -> bool {
-    if FOREIGN.contains(&name) {
+    if foreign(name) {
         return false;
     }
     TABLE.iter().any(|s| s.name == table_name(name))
@@ -450,12 +456,19 @@ pub fn in_our_namespace(name: &str) -> bool {
 }
 
 /// Tags in the `+k8s:` namespace that belong to Kubernetes' other tools, known and ignored:
-/// go-to-protobuf's package switch (in every doc.go of k8s.io/api) and its reserved field numbers.
-const FOREIGN: &[&str] = &["k8s:protobuf-gen", "k8s:deprecated"];
+/// Kubernetes' reserved field numbers (`+k8s:deprecated=podIP,protobuf=7`), and go-to-protobuf's
+/// Go-only options (`+protobuf.nullable`, `+protobuf.options.*`, `+protobuf.as`), which say how Go
+/// types map to gogo-protobuf and mean nothing for Rust types.
+const FOREIGN: &[&str] = &["k8s:deprecated"];
+
+/// Whether a tag belongs to another tool (see [`FOREIGN`]).
+fn foreign(name: &str) -> bool {
+    FOREIGN.contains(&name) || name.starts_with("protobuf.")
+}
 
 /// The error for a tag that is not in the table, if the tag is in our namespace.
 fn unknown(tag: &RawTag) -> Option<Diagnostic> {
-    if FOREIGN.contains(&tag.name.as_str()) {
+    if foreign(&tag.name) {
         return None;
     }
     let suggestion = suggest(&tag.name);

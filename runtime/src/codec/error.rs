@@ -105,6 +105,9 @@ pub enum DecodeError {
         /// The error in that document.
         source: Box<DecodeError>,
     },
+    /// A protobuf body is not the message its envelope names.
+    #[error("malformed protobuf: {0}")]
+    Protobuf(String),
     /// An error in one item of a `List`.
     #[error("items[{index}]: {source}")]
     Item {
@@ -137,6 +140,21 @@ pub enum EncodeError {
         /// The output format.
         format: Format,
         /// The serializer's description.
+        message: String,
+    },
+    /// The kind in the target version has no protobuf form (protobuf-gen did not make it a
+    /// message).
+    #[error("{gvk} has no protobuf form")]
+    NoProtobuf {
+        /// The kind in the target version.
+        gvk: GroupVersionKind,
+    },
+    /// The object could not be written as protobuf.
+    #[error("writing {gvk} as protobuf: {message}")]
+    Protobuf {
+        /// The kind being written.
+        gvk: GroupVersionKind,
+        /// What went wrong.
         message: String,
     },
     /// An error in one object of a stream.

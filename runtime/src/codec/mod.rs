@@ -23,6 +23,7 @@ mod document;
 mod error;
 mod keys;
 mod peek;
+mod protobuf;
 mod review;
 mod strict;
 #[cfg(test)]
@@ -116,6 +117,9 @@ impl<'a> Codec<'a> {
     /// The one object of `bytes` in its own version, defaulted: in a single pass when it is a JSON
     /// object of a registered kind that decodes cleanly, on the general path otherwise.
     fn decode_one(&self, bytes: &[u8]) -> Result<Box<dyn Object>, DecodeError> {
+        if crate::protobuf::is_protobuf(bytes) {
+            return self.decode_protobuf(bytes);
+        }
         if let Some(obj) = self.decode_single_pass(bytes)? {
             return Ok(obj);
         }
@@ -162,6 +166,9 @@ impl<'a> Codec<'a> {
     /// `kind: List` into its items, and returns them internal, in input order. An error names the
     /// document (its number and first line) and, inside a `List`, the item.
     pub fn decode_stream(&self, bytes: &[u8]) -> Result<Vec<Box<dyn Object>>, DecodeError> {
+        if crate::protobuf::is_protobuf(bytes) {
+            return Ok(vec![self.decode(bytes)?]);
+        }
         let mut objects = Vec::new();
         for doc in document::read(bytes, self.strict)? {
             let in_document = |source| DecodeError::Document {
@@ -272,13 +279,7 @@ impl<'a> Codec<'a> {
     fn decode_external(&self, value: &Value, default: bool) -> Result<Box<dyn Object>, DecodeError> {
         let gvk = type_meta(value)?;
         let Some(fns) = self.scheme.serde_fns_for_gvk(&gvk) else {
-            let versions = self
-                .scheme
-                .versions_for_group_kind(&gvk.group_kind())
-                .into_iter()
-                .filter(|gv| self.scheme.has_wire_format(&gv.with_kind(gvk.kind.as_ref())))
-                .collect();
-            return Err(DecodeError::UnknownKind { gvk, versions });
+            return Err(self.unknown_kind(gvk, Scheme::has_wire_format));
         };
         let decoded = (fns.decode)(value, self.strict).map_err(|e| DecodeError::Field {
             path: field_path(e.path()),
@@ -300,6 +301,17 @@ impl<'a> Codec<'a> {
             self.scheme.default(obj.as_mut());
         }
         Ok(obj)
+    }
+
+    /// The error for a kind `gvk` that `has` no decoder for, naming the group's versions that do.
+    fn unknown_kind(&self, gvk: GroupVersionKind, has: fn(&Scheme, &GroupVersionKind) -> bool) -> DecodeError {
+        let versions = self
+            .scheme
+            .versions_for_group_kind(&gvk.group_kind())
+            .into_iter()
+            .filter(|gv| has(self.scheme, &gv.with_kind(gvk.kind.as_ref())))
+            .collect();
+        DecodeError::UnknownKind { gvk, versions }
     }
 
     /// Converts a decoded object, naming both versions when that fails.

@@ -1,5 +1,6 @@
 //! The v1beta1 version of the apiextensions.k8s.io API group: how its objects are serialized to storage and network.
 //! +k8s:deepcopy-gen=package
+//! +k8s:protobuf-gen=package
 //! +k8s:openapi-gen=true
 //! +groupName=apiextensions.k8s.io
 //! +k8s:openapi-model-package=io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1
@@ -35,3 +36,6 @@ pub use zz_generated_defaults::*;
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/apiextensions/v1beta1/zz_generated_prerelease_lifecycle.rs"]
 mod zz_generated_prerelease_lifecycle;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apiextensions/v1beta1/zz_generated_protobuf.rs"]
+mod zz_generated_protobuf;

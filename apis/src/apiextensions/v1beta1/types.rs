@@ -22,6 +22,7 @@ pub struct CustomResourceDefinitionSpec {
     /// group is the API group of the defined custom resource.
     /// The custom resources are served under `/apis/<group>/...`.
     /// Must match the name of the CustomResourceDefinition (in the form `<names.plural>.<group>`).
+    /// +protobuf=1
     pub group: String,
     /// version is the API version of the defined custom resource.
     /// The custom resources are served under `/apis/<group>/<version>/...`.
@@ -29,23 +30,28 @@ pub struct CustomResourceDefinitionSpec {
     /// Optional if `versions` is specified.
     /// Deprecated: use `versions` instead.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
     /// names specify the resource and kind names for the custom resource.
+    /// +protobuf=3
     pub names: CustomResourceDefinitionNames,
     /// scope indicates whether the defined custom resource is cluster- or namespace-scoped.
     /// Allowed values are `Cluster` and `Namespaced`. Default is `Namespaced`.
+    /// +protobuf=4
     pub scope: String,
     /// validation describes the schema used for validation and pruning of the custom resource.
     /// If present, this validation schema is used to validate all versions.
     /// Top-level and per-version schemas are mutually exclusive.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub validation: Option<CustomResourceValidation>,
     /// subresources specify what subresources the defined custom resource has.
     /// If present, this field configures subresources for all versions.
     /// Top-level and per-version subresources are mutually exclusive.
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subresources: Option<CustomResourceSubresources>,
     /// versions is the list of all API versions of the defined custom resource.
@@ -60,6 +66,7 @@ pub struct CustomResourceDefinitionSpec {
     /// v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub versions: Option<Vec<CustomResourceDefinitionVersion>>,
     /// additionalPrinterColumns specifies additional columns returned in Table output.
@@ -69,6 +76,7 @@ pub struct CustomResourceDefinitionSpec {
     /// If no top-level or per-version columns are specified, a single column displaying the age of the custom resource is used.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_printer_columns: Option<Vec<CustomResourceColumnDefinition>>,
     /// selectableFields specifies paths to fields that may be used as field selectors.
@@ -77,10 +85,12 @@ pub struct CustomResourceDefinitionSpec {
     /// +featureGate=CustomResourceFieldSelectors
     /// +optional
     /// +listType=atomic
+    /// +protobuf=11
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selectable_fields: Option<Vec<SelectableField>>,
     /// conversion defines conversion settings for the CRD.
     /// +optional
+    /// +protobuf=9
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversion: Option<CustomResourceConversion>,
     /// preserveUnknownFields indicates that object fields which are not specified
@@ -92,6 +102,7 @@ pub struct CustomResourceDefinitionSpec {
     /// in the validation schema using the `x-kubernetes-preserve-unknown-fields: true` extension.
     /// See https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#field-pruning for details.
     /// +optional
+    /// +protobuf=10
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub preserve_unknown_fields: Option<bool>,
 }
@@ -104,10 +115,12 @@ pub struct CustomResourceConversion {
     /// - `None`: The converter only change the apiVersion and would not touch any other field in the custom resource.
     /// - `Webhook`: API Server will call to an external webhook to do the conversion. Additional information
     ///   is needed for this option. This requires spec.preserveUnknownFields to be false, and spec.conversion.webhookClientConfig to be set.
+    /// +protobuf=1
     pub strategy: String,
     /// webhookClientConfig is the instructions for how to call the webhook if strategy is `Webhook`.
     /// Required when `strategy` is set to `Webhook`.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webhook_client_config: Option<WebhookClientConfig>,
     /// conversionReviewVersions is an ordered list of preferred `ConversionReview`
@@ -119,6 +132,7 @@ pub struct CustomResourceConversion {
     /// Defaults to `["v1beta1"]`.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conversion_review_versions: Option<Vec<String>>,
 }
@@ -154,6 +168,7 @@ pub struct WebhookClientConfig {
     /// allowed, either.
     ///
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
     /// service is a reference to the service for this webhook. Either
@@ -162,11 +177,13 @@ pub struct WebhookClientConfig {
     /// If the webhook is running within the cluster, then you should use `service`.
     ///
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service: Option<ServiceReference>,
     /// caBundle is a PEM encoded CA bundle which will be used to validate the webhook's server certificate.
     /// If unspecified, system trust roots on the apiserver are used.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ca_bundle: Option<ByteString>,
 }
@@ -177,18 +194,22 @@ pub struct WebhookClientConfig {
 pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
+    /// +protobuf=1
     pub namespace: String,
     /// name is the name of the service.
     /// Required
+    /// +protobuf=2
     pub name: String,
     /// path is an optional URL path at which the webhook will be contacted.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// port is an optional service port at which the webhook will be contacted.
     /// `port` should be a valid port number (1-65535, inclusive).
     /// Defaults to 443 for backward compatibility.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub port: Option<i32>,
 }
@@ -199,16 +220,20 @@ pub struct ServiceReference {
 pub struct CustomResourceDefinitionVersion {
     /// name is the version name, e.g. “v1”, “v2beta1”, etc.
     /// The custom resources are served under this version at `/apis/<group>/<version>/...` if `served` is true.
+    /// +protobuf=1
     pub name: String,
     /// served is a flag enabling/disabling this version from being served via REST APIs
+    /// +protobuf=2
     pub served: bool,
     /// storage indicates this version should be used when persisting custom resources to storage.
     /// There must be exactly one version with storage=true.
+    /// +protobuf=3
     pub storage: bool,
     /// deprecated indicates this version of the custom resource API is deprecated.
     /// When set to true, API requests to this version receive a warning header in the server response.
     /// Defaults to false.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecated: Option<bool>,
     /// deprecationWarning overrides the default warning returned to API clients.
@@ -216,18 +241,21 @@ pub struct CustomResourceDefinitionVersion {
     /// The default warning indicates this version is deprecated and recommends use
     /// of the newest served version of equal or greater stability, if one exists.
     /// +optional
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deprecation_warning: Option<String>,
     /// schema describes the schema used for validation and pruning of this version of the custom resource.
     /// Top-level and per-version schemas are mutually exclusive.
     /// Per-version schemas must not all be set to identical values (top-level validation schema should be used instead).
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<CustomResourceValidation>,
     /// subresources specify what subresources this version of the defined custom resource have.
     /// Top-level and per-version subresources are mutually exclusive.
     /// Per-version subresources must not all be set to identical values (top-level subresources should be used instead).
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub subresources: Option<CustomResourceSubresources>,
     /// additionalPrinterColumns specifies additional columns returned in Table output.
@@ -237,6 +265,7 @@ pub struct CustomResourceDefinitionVersion {
     /// If no top-level or per-version columns are specified, a single column displaying the age of the custom resource is used.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_printer_columns: Option<Vec<CustomResourceColumnDefinition>>,
     /// selectableFields specifies paths to fields that may be used as field selectors.
@@ -245,6 +274,7 @@ pub struct CustomResourceDefinitionVersion {
     /// +featureGate=CustomResourceFieldSelectors
     /// +optional
     /// +listType=atomic
+    /// +protobuf=9
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selectable_fields: Option<Vec<SelectableField>>,
 }
@@ -261,6 +291,7 @@ pub struct SelectableField {
     /// If jsonPath refers to absent field in a resource, the jsonPath evaluates to an empty string.
     /// Must not point to metdata fields.
     /// Required.
+    /// +protobuf=1
     pub json_path: String,
 }
 
@@ -269,29 +300,35 @@ pub struct SelectableField {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceColumnDefinition {
     /// name is a human readable name for the column.
+    /// +protobuf=1
     pub name: String,
     /// type is an OpenAPI type definition for this column.
     /// See https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types for details.
+    /// +protobuf=2
     #[serde(rename = "type")]
     pub type_: String,
     /// format is an optional OpenAPI type definition for this column. The 'name' format is applied
     /// to the primary identifier column to assist in clients identifying column is the resource name.
     /// See https://github.com/OAI/OpenAPI-Specification/blob/master/versions/2.0.md#data-types for details.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// description is a human readable description of this column.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// priority is an integer defining the relative importance of this column compared to others. Lower
     /// numbers are considered higher priority. Columns that may be omitted in limited space scenarios
     /// should be given a priority greater than 0.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
     /// JSONPath is a simple JSON path (i.e. with array notation) which is evaluated against
     /// each custom resource to produce the value for this column.
+    /// +protobuf=6
     #[serde(rename = "JSONPath")]
     pub json_path: String,
 }
@@ -304,9 +341,11 @@ pub struct CustomResourceDefinitionNames {
     /// The custom resources are served under `/apis/<group>/<version>/.../<plural>`.
     /// Must match the name of the CustomResourceDefinition (in the form `<names.plural>.<group>`).
     /// Must be all lowercase.
+    /// +protobuf=1
     pub plural: String,
     /// singular is the singular name of the resource. It must be all lowercase. Defaults to lowercased `kind`.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub singular: Option<String>,
     /// shortNames are short names for the resource, exposed in API discovery documents,
@@ -314,13 +353,16 @@ pub struct CustomResourceDefinitionNames {
     /// It must be all lowercase.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub short_names: Option<Vec<String>>,
     /// kind is the serialized kind of the resource. It is normally CamelCase and singular.
     /// Custom resource instances will use this value as the `kind` attribute in API calls.
+    /// +protobuf=4
     pub kind: String,
     /// listKind is the serialized kind of the list for this resource. Defaults to "`kind`List".
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub list_kind: Option<String>,
     /// categories is a list of grouped resources this custom resource belongs to (e.g. 'all').
@@ -328,6 +370,7 @@ pub struct CustomResourceDefinitionNames {
     /// `kubectl get all`.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub categories: Option<Vec<String>>,
 }
@@ -337,21 +380,26 @@ pub struct CustomResourceDefinitionNames {
 #[serde(rename_all = "camelCase")]
 pub struct CustomResourceDefinitionCondition {
     /// type is the type of the condition. Types include Established, NamesAccepted and Terminating.
+    /// +protobuf=1
     #[serde(rename = "type")]
     pub type_: String,
     /// status is the status of the condition.
     /// Can be True, False, Unknown.
+    /// +protobuf=2
     pub status: String,
     /// lastTransitionTime last time the condition transitioned from one status to another.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
     /// reason is a unique, one-word, CamelCase reason for the condition's last transition.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// message is a human-readable message indicating details about last transition.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon.
@@ -359,6 +407,7 @@ pub struct CustomResourceDefinitionCondition {
     /// with respect to the current state of the instance.
     /// +featureGate=CRDObservedGenerationTracking
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
 }
@@ -371,11 +420,13 @@ pub struct CustomResourceDefinitionStatus {
     /// +optional
     /// +listType=map
     /// +listMapKey=type
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<CustomResourceDefinitionCondition>>,
     /// acceptedNames are the names that are actually being used to serve discovery.
     /// They may be different than the names in spec.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted_names: Option<CustomResourceDefinitionNames>,
     /// storedVersions lists all versions of CustomResources that were ever persisted. Tracking these
@@ -386,11 +437,13 @@ pub struct CustomResourceDefinitionStatus {
     /// Versions may not be removed from `spec.versions` while they exist in this list.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stored_versions: Option<Vec<String>>,
     /// The generation observed by the CRD controller.
     /// +featureGate=CRDObservedGenerationTracking
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub observed_generation: Option<i64>,
 }
@@ -415,12 +468,15 @@ pub struct CustomResourceDefinition {
     /// Standard object's metadata
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// spec describes how the user wants the resources to appear
+    /// +protobuf=2
     pub spec: CustomResourceDefinitionSpec,
     /// status indicates the actual state of the CustomResourceDefinition
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<CustomResourceDefinitionStatus>,
 }
@@ -440,9 +496,11 @@ pub struct CustomResourceDefinitionList {
     /// Standard object's metadata
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// items list individual CustomResourceDefinition objects
+    /// +protobuf=2
     pub items: Vec<CustomResourceDefinition>,
 }
 
@@ -452,6 +510,7 @@ pub struct CustomResourceDefinitionList {
 pub struct CustomResourceValidation {
     /// openAPIV3Schema is the OpenAPI v3 schema to use for validation and pruning.
     /// +optional
+    /// +protobuf=1
     #[serde(rename = "openAPIV3Schema", default, skip_serializing_if = "Option::is_none")]
     pub open_api_v3_schema: Option<JSONSchemaProps>,
 }
@@ -465,10 +524,12 @@ pub struct CustomResourceSubresources {
     /// 1. requests to the custom resource primary endpoint ignore changes to the `status` stanza of the object.
     /// 2. requests to the custom resource `/status` subresource ignore changes to anything other than the `status` stanza of the object.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<CustomResourceSubresourceStatus>,
     /// scale indicates the custom resource should serve a `/scale` subresource that returns an `autoscaling/v1` Scale object.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<CustomResourceSubresourceScale>,
 }
@@ -490,12 +551,14 @@ pub struct CustomResourceSubresourceScale {
     /// Only JSON paths without the array notation are allowed.
     /// Must be a JSON Path under `.spec`.
     /// If there is no value under the given path in the custom resource, the `/scale` subresource will return an error on GET.
+    /// +protobuf=1
     pub spec_replicas_path: String,
     /// statusReplicasPath defines the JSON path inside of a custom resource that corresponds to Scale `status.replicas`.
     /// Only JSON paths without the array notation are allowed.
     /// Must be a JSON Path under `.status`.
     /// If there is no value under the given path in the custom resource, the `status.replicas` value in the `/scale` subresource
     /// will default to 0.
+    /// +protobuf=2
     pub status_replicas_path: String,
     /// labelSelectorPath defines the JSON path inside of a custom resource that corresponds to Scale `status.selector`.
     /// Only JSON paths without the array notation are allowed.
@@ -507,6 +570,7 @@ pub struct CustomResourceSubresourceScale {
     /// If there is no value under the given path in the custom resource, the `status.selector` value in the `/scale`
     /// subresource will default to the empty string.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector_path: Option<String>,
 }

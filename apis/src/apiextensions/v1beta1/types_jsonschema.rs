@@ -16,14 +16,19 @@ use std::collections::BTreeMap;
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct JSONSchemaProps {
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
+    /// +protobuf=2
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
+    /// +protobuf=3
     #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
     pub ref_: Option<String>,
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// +protobuf=5
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
@@ -52,43 +57,57 @@ pub struct JSONSchemaProps {
     /// - date: a date string like "2006-01-02" as defined by full-date in RFC3339
     /// - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format
     /// - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// default is a default value for undefined object fields.
     /// Defaulting is a beta feature under the CustomResourceDefaulting feature gate.
     /// CustomResourceDefinitions with defaults must be created using the v1 (or newer) CustomResourceDefinition API.
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<JSON>,
+    /// +protobuf=9
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         serialize_with = "super::marshal::serialize_go_float"
     )]
     pub maximum: Option<f64>,
+    /// +protobuf=10
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_maximum: Option<bool>,
+    /// +protobuf=11
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         serialize_with = "super::marshal::serialize_go_float"
     )]
     pub minimum: Option<f64>,
+    /// +protobuf=12
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_minimum: Option<bool>,
+    /// +protobuf=13
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_length: Option<i64>,
+    /// +protobuf=14
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_length: Option<i64>,
+    /// +protobuf=15
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
+    /// +protobuf=16
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_items: Option<i64>,
+    /// +protobuf=17
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_items: Option<i64>,
+    /// +protobuf=18
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unique_items: Option<bool>,
+    /// +protobuf=19
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -96,44 +115,62 @@ pub struct JSONSchemaProps {
     )]
     pub multiple_of: Option<f64>,
     /// +listType=atomic
+    /// +protobuf=20
     #[serde(rename = "enum", default, skip_serializing_if = "Option::is_none")]
     pub enum_: Option<Vec<JSON>>,
+    /// +protobuf=21
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_properties: Option<i64>,
+    /// +protobuf=22
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_properties: Option<i64>,
     /// +listType=atomic
+    /// +protobuf=23
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub required: Option<Vec<String>>,
+    /// +protobuf=24
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub items: Option<JSONSchemaPropsOrArray>,
     /// +listType=atomic
+    /// +protobuf=25
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub all_of: Option<Vec<JSONSchemaProps>>,
     /// +listType=atomic
+    /// +protobuf=26
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub one_of: Option<Vec<JSONSchemaProps>>,
     /// +listType=atomic
+    /// +protobuf=27
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub any_of: Option<Vec<JSONSchemaProps>>,
+    /// +protobuf=28
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub not: Option<Box<JSONSchemaProps>>,
+    /// +protobuf=29
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub properties: Option<BTreeMap<String, JSONSchemaProps>>,
+    /// +protobuf=30
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_properties: Option<JSONSchemaPropsOrBool>,
+    /// +protobuf=31
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern_properties: Option<BTreeMap<String, JSONSchemaProps>>,
+    /// +protobuf=32
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dependencies: Option<BTreeMap<String, JSONSchemaPropsOrStringArray>>,
+    /// +protobuf=33
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub additional_items: Option<JSONSchemaPropsOrBool>,
+    /// +protobuf=34
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub definitions: Option<BTreeMap<String, JSONSchemaProps>>,
+    /// +protobuf=35
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_docs: Option<ExternalDocumentation>,
+    /// +protobuf=36
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<JSON>,
+    /// +protobuf=37
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nullable: Option<bool>,
     /// x-kubernetes-preserve-unknown-fields stops the API server
@@ -142,6 +179,7 @@ pub struct JSONSchemaProps {
     /// but switches back to normal pruning behaviour if nested
     /// properties or additionalProperties are specified in the schema.
     /// This can either be true or undefined. False is forbidden.
+    /// +protobuf=38
     #[serde(
         rename = "x-kubernetes-preserve-unknown-fields",
         default,
@@ -155,6 +193,7 @@ pub struct JSONSchemaProps {
     /// are validated automatically. x-kubernetes-preserve-unknown-fields
     /// is allowed to be true, but does not have to be if the object
     /// is fully specified (up to kind, apiVersion, metadata).
+    /// +protobuf=39
     #[serde(
         rename = "x-kubernetes-embedded-resource",
         default,
@@ -174,6 +213,7 @@ pub struct JSONSchemaProps {
     ///      - type: integer
     ///      - type: string
     ///    - ... zero or more
+    /// +protobuf=40
     #[serde(
         rename = "x-kubernetes-int-or-string",
         default,
@@ -192,6 +232,7 @@ pub struct JSONSchemaProps {
     ///
     /// +optional
     /// +listType=atomic
+    /// +protobuf=41
     #[serde(
         rename = "x-kubernetes-list-map-keys",
         default,
@@ -214,6 +255,7 @@ pub struct JSONSchemaProps {
     ///      must only be used on a list with elements of type object.
     /// Defaults to atomic for arrays.
     /// +optional
+    /// +protobuf=42
     #[serde(rename = "x-kubernetes-list-type", default, skip_serializing_if = "Option::is_none")]
     pub x_list_type: Option<String>,
     /// x-kubernetes-map-type annotates an object to further describe its topology.
@@ -226,6 +268,7 @@ pub struct JSONSchemaProps {
     /// 2) `atomic`: the list is treated as a single entity, like a scalar.
     ///      Atomic maps will be entirely replaced when updated.
     /// +optional
+    /// +protobuf=43
     #[serde(rename = "x-kubernetes-map-type", default, skip_serializing_if = "Option::is_none")]
     pub x_map_type: Option<String>,
     /// x-kubernetes-validations describes a list of validation rules written in the CEL expression language.
@@ -233,6 +276,7 @@ pub struct JSONSchemaProps {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=rule
+    /// +protobuf=44
     #[serde(
         rename = "x-kubernetes-validations",
         default,
@@ -311,11 +355,13 @@ pub struct ValidationRule {
     /// skipped if an old value could not be found. You can opt a transition
     /// rule into unconditional evaluation by setting `optionalOldSelf` to true.
     ///
+    /// +protobuf=1
     pub rule: String,
     /// Message represents the message displayed when validation fails. The message is required if the Rule contains
     /// line breaks. The message must not contain line breaks.
     /// If unset, the message is "failed rule: {Rule}".
     /// e.g. "must be a URL with the host matching spec.host"
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
     /// MessageExpression declares a CEL expression that evaluates to the validation failure message that is returned when this rule fails.
@@ -329,6 +375,7 @@ pub struct ValidationRule {
     /// Example:
     /// "x must be less than max ("+string(self.max)+")"
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub message_expression: Option<String>,
     /// reason provides a machine-readable validation failure reason that is returned to the caller when a request fails this validation rule.
@@ -337,6 +384,7 @@ pub struct ValidationRule {
     /// If not set, default to use "FieldValueInvalid".
     /// All future added reasons must be accepted by clients when reading this value and unknown reasons should be treated as FieldValueInvalid.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// fieldPath represents the field path returned when the validation fails.
@@ -349,6 +397,7 @@ pub struct ValidationRule {
     /// For field name which contains special characters, use `['specialName']` to refer the field name.
     /// e.g. for attribute `foo.34$` appears in a list `testList`, the fieldPath could be set to `.testList['foo.34$']`
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub field_path: Option<String>,
     /// optionalOldSelf is used to opt a transition rule into evaluation
@@ -367,6 +416,7 @@ pub struct ValidationRule {
     ///
     /// +featureGate=CRDValidationRatcheting
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optional_old_self: Option<bool>,
 }
@@ -375,8 +425,10 @@ pub struct ValidationRule {
 /// or an array of JSONSchemaProps. Mainly here for serialization purposes.
 #[derive(Debug, Default, PartialEq)]
 pub struct JSONSchemaPropsOrArray {
+    /// +protobuf=1
     pub schema: Option<Box<JSONSchemaProps>>,
     /// +listType=atomic
+    /// +protobuf=2
     pub json_schemas: Vec<JSONSchemaProps>,
 }
 
@@ -384,15 +436,19 @@ pub struct JSONSchemaPropsOrArray {
 /// Defaults to true for the boolean property.
 #[derive(Debug, Default, PartialEq)]
 pub struct JSONSchemaPropsOrBool {
+    /// +protobuf=1
     pub allows: bool,
+    /// +protobuf=2
     pub schema: Option<Box<JSONSchemaProps>>,
 }
 
 /// JSONSchemaPropsOrStringArray represents a JSONSchemaProps or a string array.
 #[derive(Debug, Default, PartialEq)]
 pub struct JSONSchemaPropsOrStringArray {
+    /// +protobuf=1
     pub schema: Option<Box<JSONSchemaProps>>,
     /// +listType=atomic
+    /// +protobuf=2
     pub property: Vec<String>,
 }
 
@@ -400,8 +456,10 @@ pub struct JSONSchemaPropsOrStringArray {
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ExternalDocumentation {
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }

@@ -30,14 +30,17 @@ pub struct StatefulSet {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Spec defines the desired identities of pods in this set.
     /// +required
+    /// +protobuf=2
     pub spec: StatefulSetSpec,
     /// Status is the current status of Pods in this StatefulSet. This data
     /// may be out of date by some window of time.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<StatefulSetStatus>,
 }
@@ -51,10 +54,12 @@ pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// Default is RollingUpdate.
     /// +optional
+    /// +protobuf=1
     #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
     pub type_: String,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateStatefulSetStrategy>,
 }
@@ -68,6 +73,7 @@ pub struct RollingUpdateStatefulSetStrategy {
     /// Partition are updated. All pods from ordinal Partition-1 to 0 remain untouched.
     /// This is helpful in being able to do a canary based deployment. The default value is 0.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partition: Option<i32>,
     /// The maximum number of pods that can be unavailable during the update.
@@ -79,6 +85,7 @@ pub struct RollingUpdateStatefulSetStrategy {
     /// This setting might not be effective for the OrderedReady podManagementPolicy. That policy ensures pods are created and become ready one at a time.
     /// +featureGate=MaxUnavailableStatefulSet
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<IntOrString>,
 }
@@ -93,6 +100,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// of `Retain` causes PVCs to not be affected by StatefulSet deletion. The
     /// `Delete` policy causes those PVCs to be deleted.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub when_deleted: String,
     /// WhenScaled specifies what happens to PVCs created from StatefulSet
@@ -101,6 +109,7 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// `Delete` policy causes the associated PVCs for any excess pods above
     /// the replica count to be deleted.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub when_scaled: String,
 }
@@ -119,6 +128,7 @@ pub struct StatefulSetOrdinals {
     /// If unset, defaults to 0. Replica indices will be in the range:
     ///   [0, .spec.replicas).
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<i32>,
 }
@@ -133,12 +143,14 @@ pub struct StatefulSetSpec {
     /// If unspecified, defaults to 1.
     /// TODO: Consider a rename of this field.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// selector is a label query over pods that should match the replica count.
     /// It must match the pod template's labels.
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
     /// +required
+    /// +protobuf=2
     pub selector: LabelSelector,
     /// template is the object that describes the pod that will be created if
     /// insufficient replicas are detected. Each pod stamped out by the StatefulSet
@@ -148,6 +160,7 @@ pub struct StatefulSetSpec {
     /// "web" with index number "3" would be named "web-3".
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// +required
+    /// +protobuf=3
     pub template: PodTemplateSpec,
     /// volumeClaimTemplates is a list of claims that pods are allowed to reference.
     /// The StatefulSet controller is responsible for mapping network identities to
@@ -158,6 +171,7 @@ pub struct StatefulSetSpec {
     /// TODO: Define the behavior if a claim already exists with the same name.
     /// +optional
     /// +listType=atomic
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub volume_claim_templates: Option<Vec<PersistentVolumeClaim>>,
     /// serviceName is the name of the service that governs this StatefulSet.
@@ -166,6 +180,7 @@ pub struct StatefulSetSpec {
     /// pattern: pod-specific-string.serviceName.default.svc.cluster.local
     /// where "pod-specific-string" is managed by the StatefulSet controller.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_name: Option<String>,
     /// podManagementPolicy controls how pods are created during initial scale up,
@@ -177,12 +192,14 @@ pub struct StatefulSetSpec {
     /// to match the desired scale without waiting, and on scale down will delete
     /// all pods at once.
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub pod_management_policy: String,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
     /// Template.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub update_strategy: Option<StatefulSetUpdateStrategy>,
     /// revisionHistoryLimit is the maximum number of revisions that will
@@ -190,12 +207,14 @@ pub struct StatefulSetSpec {
     /// consists of all revisions not represented by a currently applied
     /// StatefulSetSpec version. The default value is 10.
     /// +optional
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
+    /// +protobuf=9
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
@@ -205,12 +224,14 @@ pub struct StatefulSetSpec {
     /// volume claims when their stateful set is deleted, or when their pod is scaled
     /// down.
     /// +optional
+    /// +protobuf=10
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persistent_volume_claim_retention_policy: Option<StatefulSetPersistentVolumeClaimRetentionPolicy>,
     /// ordinals controls the numbering of replica indices in a StatefulSet. The
     /// default ordinals behavior assigns a "0" index to the first replica and
     /// increments the index by one for each additional replica requested.
     /// +optional
+    /// +protobuf=11
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ordinals: Option<StatefulSetOrdinals>,
 }
@@ -222,33 +243,41 @@ pub struct StatefulSetStatus {
     /// observedGeneration is the most recent generation observed for this StatefulSet. It corresponds to the
     /// StatefulSet's generation, which is updated on mutation by the API Server.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub observed_generation: i64,
     /// replicas is the number of Pods created by the StatefulSet controller.
+    /// +protobuf=2
     pub replicas: i32,
     /// readyReplicas is the number of pods created for this StatefulSet with a Ready Condition.
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence [0,currentReplicas).
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub current_revision: String,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// [replicas-updatedReplicas,replicas)
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub update_revision: String,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ControllerRevision.
     /// +optional
+    /// +protobuf=9
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
     /// Represents the latest available observations of a statefulset's current state.
@@ -257,10 +286,12 @@ pub struct StatefulSetStatus {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=type
+    /// +protobuf=10
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<StatefulSetCondition>>,
     /// Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset.
     /// +optional
+    /// +protobuf=11
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub available_replicas: Option<i32>,
 }
@@ -271,22 +302,27 @@ pub struct StatefulSetStatus {
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     /// +optional
+    /// +protobuf=1
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Status of the condition, one of True, False, Unknown.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// Last time the condition transitioned from one status to another.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
@@ -303,9 +339,11 @@ pub struct StatefulSetList {
     /// Standard list's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// Items is the list of stateful sets.
+    /// +protobuf=2
     pub items: Vec<StatefulSet>,
 }
 
@@ -326,13 +364,16 @@ pub struct Deployment {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Specification of the desired behavior of the Deployment.
     /// +required
+    /// +protobuf=2
     pub spec: DeploymentSpec,
     /// Most recently observed status of the Deployment.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<DeploymentStatus>,
 }
@@ -344,36 +385,43 @@ pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Label selector for pods. Existing ReplicaSets whose pods are
     /// selected by this will be the ones affected by this deployment.
     /// It must match the pod template's labels.
     /// +required
+    /// +protobuf=2
     pub selector: LabelSelector,
     /// Template describes the pods that will be created.
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// +required
+    /// +protobuf=3
     pub template: PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     /// +optional
     /// +patchStrategy=retainKeys
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strategy: Option<DeploymentStrategy>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
     /// Indicates that the deployment is paused.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub paused: bool,
     /// The maximum time in seconds for a deployment to make progress before it
@@ -382,6 +430,7 @@ pub struct DeploymentSpec {
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. Defaults to 600s.
     /// +optional
+    /// +protobuf=9
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,
 }
@@ -392,11 +441,13 @@ pub struct DeploymentSpec {
 pub struct DeploymentStrategy {
     /// Type of deployment. Can be "Recreate" or "RollingUpdate". Default is RollingUpdate.
     /// +optional
+    /// +protobuf=1
     #[serde(rename = "type", default, skip_serializing_if = "String::is_empty")]
     pub type_: String,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<RollingUpdateDeployment>,
 }
@@ -416,6 +467,7 @@ pub struct RollingUpdateDeployment {
     /// that the total number of pods available at all times during the update is at
     /// least 70% of desired pods.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_unavailable: Option<IntOrString>,
     /// The maximum number of pods that can be scheduled above the desired number of
@@ -430,6 +482,7 @@ pub struct RollingUpdateDeployment {
     /// new ReplicaSet can be scaled up further, ensuring that total number of pods running
     /// at any time during the update is at most 130% of desired pods.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_surge: Option<IntOrString>,
 }
@@ -440,28 +493,34 @@ pub struct RollingUpdateDeployment {
 pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
@@ -469,6 +528,7 @@ pub struct DeploymentStatus {
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
     /// +optional
+    /// +protobuf=9
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
     /// Represents the latest available observations of a deployment's current state.
@@ -476,12 +536,14 @@ pub struct DeploymentStatus {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=type
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<DeploymentCondition>>,
     /// Count of hash collisions for the Deployment. The Deployment controller uses this
     /// field as a collision avoidance mechanism when it needs to create the name for the
     /// newest ReplicaSet.
     /// +optional
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collision_count: Option<i32>,
 }
@@ -492,26 +554,32 @@ pub struct DeploymentStatus {
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     /// +optional
+    /// +protobuf=1
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Status of the condition, one of True, False, Unknown.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// The last time this condition was updated.
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_update_time: Option<Time>,
     /// Last time the condition transitioned from one status to another.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
@@ -527,9 +595,11 @@ pub struct DeploymentList {
     pub type_meta: Option<TypeMeta>,
     /// Standard list metadata.
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// Items is the list of Deployments.
+    /// +protobuf=2
     pub items: Vec<Deployment>,
 }
 
@@ -552,11 +622,13 @@ pub struct ReplicaSet {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Spec defines the specification of the desired behavior of the ReplicaSet.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +required
+    /// +protobuf=2
     pub spec: ReplicaSetSpec,
     /// Status is the most recently observed status of the ReplicaSet.
     /// This data may be out of date by some window of time.
@@ -564,6 +636,7 @@ pub struct ReplicaSet {
     /// Read-only.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ReplicaSetStatus>,
 }
@@ -580,10 +653,12 @@ pub struct ReplicaSetList {
     /// Standard list metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// List of ReplicaSets.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
+    /// +protobuf=2
     pub items: Vec<ReplicaSet>,
 }
 
@@ -596,12 +671,14 @@ pub struct ReplicaSetSpec {
     /// Defaults to 1.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
@@ -609,11 +686,13 @@ pub struct ReplicaSetSpec {
     /// It must match the pod template's labels.
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors
     /// +required
+    /// +protobuf=2
     pub selector: LabelSelector,
     /// Template is the object that describes the pod that will be created if
     /// insufficient replicas are detected.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset/#pod-template
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<PodTemplateSpec>,
 }
@@ -624,17 +703,21 @@ pub struct ReplicaSetSpec {
 pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
+    /// +protobuf=1
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
@@ -642,10 +725,12 @@ pub struct ReplicaSetStatus {
     ///
     /// This is a beta field and requires enabling DeploymentReplicaSetTerminatingReplicas feature (enabled by default).
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub terminating_replicas: Option<i32>,
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
@@ -654,6 +739,7 @@ pub struct ReplicaSetStatus {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=type
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<ReplicaSetCondition>>,
 }
@@ -664,22 +750,27 @@ pub struct ReplicaSetStatus {
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     /// +optional
+    /// +protobuf=1
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// Status of the condition, one of True, False, Unknown.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<String>,
     /// The last time the condition transitioned from one status to another.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
     /// The reason for the condition's last transition.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// A human readable message indicating details about the transition.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }

@@ -1,5 +1,6 @@
 //! The v1beta2 version of the apps API group: how its objects are serialized to storage and network.
 //! +k8s:deepcopy-gen=package
+//! +k8s:protobuf-gen=package
 //! +k8s:openapi-gen=true
 //! +groupName=apps
 //! +k8s:conversion-gen=crate::apps
@@ -35,3 +36,6 @@ pub use zz_generated_defaults::*;
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/apps/v1beta2/zz_generated_prerelease_lifecycle.rs"]
 mod zz_generated_prerelease_lifecycle;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1beta2/zz_generated_protobuf.rs"]
+mod zz_generated_protobuf;

@@ -16,14 +16,17 @@ pub struct Scale {
     pub type_meta: Option<TypeMeta>,
     /// metadata is the standard object metadata; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata.
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// spec defines the behavior of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<ScaleSpec>,
     /// status is the current status of the scale. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status. Read-only.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<ScaleStatus>,
 }
@@ -35,6 +38,7 @@ pub struct ScaleSpec {
     /// replicas is the desired number of instances for the scaled object.
     /// +optional
     /// +default=0
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub replicas: i32,
 }
@@ -44,12 +48,14 @@ pub struct ScaleSpec {
 #[serde(rename_all = "camelCase")]
 pub struct ScaleStatus {
     /// replicas is the actual number of observed instances of the scaled object.
+    /// +protobuf=1
     pub replicas: i32,
     /// selector is the label query over pods that should match the replicas count. This is same
     /// as the label selector but in the string format to avoid introspection
     /// by clients. The string will be in the same format as the query-param syntax.
     /// More info about label selectors: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub selector: String,
 }

@@ -1,5 +1,6 @@
 //! The v1 version of the core API group: how its objects are serialized to storage and network.
 //! +k8s:deepcopy-gen=package
+//! +k8s:protobuf-gen=package
 //! +k8s:openapi-gen=true
 //! +groupName=
 //! +k8s:conversion-gen=crate::core
@@ -34,3 +35,6 @@ pub use zz_generated_defaults::*;
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/core/v1/zz_generated_prerelease_lifecycle.rs"]
 mod zz_generated_prerelease_lifecycle;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/core/v1/zz_generated_protobuf.rs"]
+mod zz_generated_protobuf;

@@ -23,11 +23,13 @@ pub struct Pod {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Specification of the desired behavior of the pod.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<PodSpec>,
     /// Most recently observed status of the pod.
@@ -36,6 +38,7 @@ pub struct Pod {
     /// Read-only.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<PodStatus>,
 }
@@ -52,10 +55,12 @@ pub struct PodList {
     /// Standard list metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// List of pods.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md
+    /// +protobuf=2
     pub items: Vec<Pod>,
 }
 
@@ -80,6 +85,7 @@ pub struct PodSpec {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=name
+    /// +protobuf=20
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub init_containers: Option<Vec<Container>>,
     /// List of containers belonging to the pod.
@@ -90,12 +96,14 @@ pub struct PodSpec {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=name
+    /// +protobuf=2
     pub containers: Vec<Container>,
     /// Restart policy for all containers within the pod.
     /// One of Always, OnFailure, Never. In some contexts, only a subset of those values may be permitted.
     /// Default to Always.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle/#restart-policy
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub restart_policy: String,
     /// Optional duration in seconds the pod needs to terminate gracefully. May be decreased in delete request.
@@ -107,12 +115,14 @@ pub struct PodSpec {
     /// Set this value longer than the expected cleanup time for your process.
     /// Defaults to 30 seconds.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
     /// Optional duration in seconds the pod may be active on the node relative to
     /// StartTime before the system will actively try to mark it failed and kill associated containers.
     /// Value must be a positive integer.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub active_deadline_seconds: Option<i64>,
     /// Set DNS policy for the pod.
@@ -122,6 +132,7 @@ pub struct PodSpec {
     /// To have DNS options set along with hostNetwork, you have to specify DNS policy
     /// explicitly to 'ClusterFirstWithHostNet'.
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub dns_policy: String,
     /// NodeSelector is a selector which must be true for the pod to fit on a node.
@@ -129,15 +140,18 @@ pub struct PodSpec {
     /// More info: https://kubernetes.io/docs/concepts/configuration/assign-pod-node/
     /// +optional
     /// +mapType=atomic
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub node_selector: Option<BTreeMap<String, String>>,
     /// ServiceAccountName is the name of the ServiceAccount to use to run this pod.
     /// More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/
     /// +optional
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub service_account_name: String,
     /// AutomountServiceAccountToken indicates whether a service account token should be automatically mounted.
     /// +optional
+    /// +protobuf=21
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub automount_service_account_token: Option<bool>,
     /// NodeName indicates in which node this pod is scheduled.
@@ -146,6 +160,7 @@ pub struct PodSpec {
     /// This field should not be used to express a desire for the pod to be scheduled on a specific node.
     /// https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename
     /// +optional
+    /// +protobuf=10
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub node_name: String,
     /// Host networking requested for this pod. Use the host's network namespace.
@@ -154,6 +169,7 @@ pub struct PodSpec {
     /// and unspecified `hostPort` fields in port definitions are defaulted to match `containerPort`.
     /// Default to false.
     /// +optional
+    /// +protobuf=11
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub host_network: bool,
     /// ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec.
@@ -164,11 +180,13 @@ pub struct PodSpec {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=name
+    /// +protobuf=15
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub image_pull_secrets: Option<Vec<LocalObjectReference>>,
     /// If specified, the pod will be dispatched by specified scheduler.
     /// If not specified, the pod will be dispatched by default scheduler.
     /// +optional
+    /// +protobuf=19
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub scheduler_name: String,
     /// If specified, indicates the pod's priority. "system-node-critical" and
@@ -178,6 +196,7 @@ pub struct PodSpec {
     /// If not specified, the pod priority will be default or zero if there is no
     /// default.
     /// +optional
+    /// +protobuf=24
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub priority_class_name: String,
     /// The priority value. Various system components use this field to find the
@@ -186,6 +205,7 @@ pub struct PodSpec {
     /// this field from PriorityClassName.
     /// The higher the value, the higher the priority.
     /// +optional
+    /// +protobuf=25
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
 }
@@ -215,6 +235,7 @@ pub struct PodStatus {
     ///
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-phase
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub phase: String,
     /// Current service state of pod.
@@ -224,26 +245,31 @@ pub struct PodStatus {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=type
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<PodCondition>>,
     /// A human readable message indicating details about why the pod is in this condition.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
     /// A brief CamelCase message indicating details about why the pod is in this state.
     /// e.g. 'Evicted'
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// hostIP holds the IP address of the host to which the pod is assigned. Empty if the pod has not started yet.
     /// A pod can be assigned to a node that has a problem in kubelet which in turns mean that HostIP will
     /// not be updated even if there is a node is assigned to pod
     /// +optional
+    /// +protobuf=5
     #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
     pub host_ip: String,
     /// podIP address allocated to the pod. Routable at least within the cluster.
     /// Empty if not yet allocated.
     /// +optional
+    /// +protobuf=6
     #[serde(rename = "podIP", default, skip_serializing_if = "String::is_empty")]
     pub pod_ip: String,
     /// podIPs holds the IP addresses allocated to the pod. If this field is specified, the 0th entry must
@@ -254,11 +280,13 @@ pub struct PodStatus {
     /// +patchMergeKey=ip
     /// +listType=map
     /// +listMapKey=ip
+    /// +protobuf=12
     #[serde(rename = "podIPs", default, skip_serializing_if = "Option::is_none")]
     pub pod_ips: Option<Vec<PodIP>>,
     /// RFC 3339 date and time at which the object was acknowledged by the Kubelet.
     /// This is before the Kubelet pulled the container image(s) for the pod.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<Time>,
 }
@@ -269,30 +297,37 @@ pub struct PodStatus {
 pub struct PodCondition {
     /// Type is the type of the condition.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
+    /// +protobuf=1
     #[serde(rename = "type")]
     pub type_: String,
     /// If set, this represents the .metadata.generation that the pod condition was set based upon.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub observed_generation: i64,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
+    /// +protobuf=2
     pub status: String,
     /// Last time we probed the condition.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_probe_time: Option<Time>,
     /// Last time the condition transitioned from one status to another.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_transition_time: Option<Time>,
     /// Unique, one-word, CamelCase reason for the condition's last transition.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// Human-readable message indicating details about last transition.
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub message: String,
 }
@@ -303,6 +338,7 @@ pub struct PodCondition {
 pub struct PodIP {
     /// IP is the IP address assigned to the pod
     /// +required
+    /// +protobuf=1
     pub ip: String,
 }
 
@@ -313,12 +349,14 @@ pub struct Container {
     /// Name of the container specified as a DNS_LABEL.
     /// Each container in a pod must have a unique name (DNS_LABEL).
     /// Cannot be updated.
+    /// +protobuf=1
     pub name: String,
     /// Container image name.
     /// More info: https://kubernetes.io/docs/concepts/containers/images
     /// This field is optional to allow higher level config management to default or override
     /// container images in workload controllers like Deployments and StatefulSets.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub image: String,
     /// Entrypoint array. Not executed within a shell.
@@ -331,6 +369,7 @@ pub struct Container {
     /// More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell
     /// +optional
     /// +listType=atomic
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub command: Option<Vec<String>>,
     /// Arguments to the entrypoint.
@@ -343,6 +382,7 @@ pub struct Container {
     /// More info: https://kubernetes.io/docs/tasks/inject-data-application/define-command-argument-container/#running-a-command-in-a-shell
     /// +optional
     /// +listType=atomic
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub args: Option<Vec<String>>,
     /// Container's working directory.
@@ -350,6 +390,7 @@ pub struct Container {
     /// might be configured in the container image.
     /// Cannot be updated.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub working_dir: String,
     /// List of ports to expose from the container. Not specifying a port here
@@ -365,6 +406,7 @@ pub struct Container {
     /// +listType=map
     /// +listMapKey=containerPort
     /// +listMapKey=protocol
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<ContainerPort>>,
     /// List of environment variables to set in the container.
@@ -374,12 +416,14 @@ pub struct Container {
     /// +patchStrategy=merge
     /// +listType=map
     /// +listMapKey=name
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub env: Option<Vec<EnvVar>>,
     /// Compute Resources required by this container.
     /// Cannot be updated.
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +optional
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceRequirements>,
     /// Optional: Path at which the file to which the container's termination message
@@ -390,6 +434,7 @@ pub struct Container {
     /// Defaults to /dev/termination-log.
     /// Cannot be updated.
     /// +optional
+    /// +protobuf=13
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub termination_message_path: String,
     /// Indicate how the termination message should be populated. File will use the contents of
@@ -400,6 +445,7 @@ pub struct Container {
     /// Defaults to File.
     /// Cannot be updated.
     /// +optional
+    /// +protobuf=20
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub termination_message_policy: String,
     /// Image pull policy.
@@ -408,6 +454,7 @@ pub struct Container {
     /// Cannot be updated.
     /// More info: https://kubernetes.io/docs/concepts/containers/images#updating-images
     /// +optional
+    /// +protobuf=14
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub image_pull_policy: String,
 }
@@ -420,6 +467,7 @@ pub struct ContainerPort {
     /// named port in a pod must have a unique name. Name for the port that can be
     /// referred to by services.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
     /// Number of port to expose on the host.
@@ -427,19 +475,23 @@ pub struct ContainerPort {
     /// If HostNetwork is specified, this must match ContainerPort.
     /// Most containers do not need this.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub host_port: i32,
     /// Number of port to expose on the pod's IP address.
     /// This must be a valid port number, 0 < x < 65536.
+    /// +protobuf=3
     pub container_port: i32,
     /// Protocol for port. Must be UDP, TCP, or SCTP.
     /// Defaults to "TCP".
     /// +optional
     /// +default="TCP"
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub protocol: String,
     /// What host IP to bind the external port to.
     /// +optional
+    /// +protobuf=5
     #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
     pub host_ip: String,
 }
@@ -450,6 +502,7 @@ pub struct ContainerPort {
 pub struct EnvVar {
     /// Name of the environment variable.
     /// May consist of any printable ASCII characters except '='.
+    /// +protobuf=1
     pub name: String,
     /// Variable references $(VAR_NAME) are expanded
     /// using the previously defined environment variables in the container and
@@ -461,6 +514,7 @@ pub struct EnvVar {
     /// exists or not.
     /// Defaults to "".
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub value: String,
 }
@@ -472,6 +526,7 @@ pub struct ResourceRequirements {
     /// Limits describes the maximum amount of compute resources allowed.
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<BTreeMap<String, Quantity>>,
     /// Requests describes the minimum amount of compute resources required.
@@ -479,6 +534,7 @@ pub struct ResourceRequirements {
     /// otherwise to an implementation-defined value. Requests cannot exceed Limits.
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests: Option<BTreeMap<String, Quantity>>,
 }
@@ -496,6 +552,7 @@ pub struct LocalObjectReference {
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
     /// +optional
     /// +default=""
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub name: String,
 }
@@ -507,11 +564,13 @@ pub struct PodTemplateSpec {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<ObjectMeta>,
     /// Specification of the desired behavior of the pod.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<PodSpec>,
 }
@@ -529,11 +588,13 @@ pub struct PodTemplate {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Template defines the pods that will be created from this pod template.
     /// https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<PodTemplateSpec>,
 }
@@ -550,9 +611,11 @@ pub struct PodTemplateList {
     /// Standard list metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// List of pod templates
+    /// +protobuf=2
     pub items: Vec<PodTemplate>,
 }
 
@@ -570,6 +633,7 @@ pub struct ConfigMap {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Immutable, if set to true, ensures that data stored in the ConfigMap cannot
@@ -577,6 +641,7 @@ pub struct ConfigMap {
     /// If not set to true, the field can be modified at any time.
     /// Defaulted to nil.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub immutable: Option<bool>,
     /// Data contains the configuration data.
@@ -585,6 +650,7 @@ pub struct ConfigMap {
     /// The keys stored in Data must not overlap with the keys in
     /// the BinaryData field, this is enforced during validation process.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub data: Option<BTreeMap<String, String>>,
     /// BinaryData contains the binary data.
@@ -597,6 +663,7 @@ pub struct ConfigMap {
     /// Note: BinaryData keys are not currently propagated to container env vars
     /// via ConfigMapKeyRef or ConfigMapRef env sources; only Data keys are used.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binary_data: Option<BTreeMap<String, ByteString>>,
 }
@@ -612,9 +679,11 @@ pub struct ConfigMapList {
     pub type_meta: Option<TypeMeta>,
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// Items is the list of ConfigMaps.
+    /// +protobuf=2
     pub items: Vec<ConfigMap>,
 }
 
@@ -635,16 +704,19 @@ pub struct Namespace {
     /// Standard object's metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Spec defines the behavior of the Namespace.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub spec: Option<NamespaceSpec>,
     /// Status describes the current status of a Namespace.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<NamespaceStatus>,
 }
@@ -661,10 +733,12 @@ pub struct NamespaceList {
     /// Standard list metadata.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
     /// +optional
+    /// +protobuf=1
     #[serde(default)]
     pub metadata: ListMeta,
     /// Items is the list of Namespace objects in the list.
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
+    /// +protobuf=2
     pub items: Vec<Namespace>,
 }
 
@@ -676,6 +750,7 @@ pub struct NamespaceSpec {
     /// More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/
     /// +optional
     /// +listType=atomic
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finalizers: Option<Vec<String>>,
 }
@@ -687,6 +762,7 @@ pub struct NamespaceStatus {
     /// Phase is the current lifecycle phase of the namespace.
     /// More info: https://kubernetes.io/docs/tasks/administer-cluster/namespaces/
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub phase: String,
 }
@@ -703,34 +779,42 @@ pub struct PodLogOptions {
     pub type_meta: Option<TypeMeta>,
     /// The container for which to stream logs. Defaults to only container if there is one container in the pod.
     /// +optional
+    /// +protobuf=1
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub container: String,
     /// Follow the log stream of the pod. Defaults to false.
     /// +optional
+    /// +protobuf=2
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub follow: bool,
     /// Return previous terminated container logs. Defaults to false.
     /// +optional
+    /// +protobuf=3
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub previous: bool,
     /// A relative time in seconds before the current time from which to show logs.
     /// +optional
+    /// +protobuf=4
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since_seconds: Option<i64>,
     /// An RFC3339 timestamp from which to show logs.
     /// +optional
+    /// +protobuf=5
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub since_time: Option<Time>,
     /// If true, add an RFC3339 or RFC3339Nano timestamp at the beginning of every line of log output. Defaults to false.
     /// +optional
+    /// +protobuf=6
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub timestamps: bool,
     /// If set, the number of lines from the end of the logs to show.
     /// +optional
+    /// +protobuf=7
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tail_lines: Option<i64>,
     /// If set, the number of bytes to read from the server before terminating the log output.
     /// +optional
+    /// +protobuf=8
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit_bytes: Option<i64>,
 }

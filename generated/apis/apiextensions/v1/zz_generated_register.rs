@@ -50,6 +50,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinition"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::apiextensions::v1::types::CustomResourceDefinition>();
     scheme
         .add_known_type_serde_keys::<
             crate::apiextensions::v1::types::CustomResourceDefinitionList,
@@ -57,6 +58,8 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinitionList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme
+        .add_protobuf::<crate::apiextensions::v1::types::CustomResourceDefinitionList>();
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

@@ -51,12 +51,20 @@ pub fn add_known_types(
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
     scheme
+        .add_protobuf::<
+            crate::apiextensions::v1beta1::types::CustomResourceDefinition,
+        >();
+    scheme
         .add_known_type_serde_keys::<
             crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
         >(
             SCHEME_GROUP_VERSION.with_kind("CustomResourceDefinitionList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme
+        .add_protobuf::<
+            crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
+        >();
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

@@ -50,6 +50,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("Deployment"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::Deployment>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta1::types::DeploymentList,
@@ -57,6 +58,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("DeploymentList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::DeploymentList>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta1::types::StatefulSet,
@@ -64,6 +66,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("StatefulSet"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::StatefulSet>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta1::types::StatefulSetList,
@@ -71,6 +74,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("StatefulSetList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::StatefulSetList>();
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

@@ -50,6 +50,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("Deployment"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::Deployment>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::DeploymentList,
@@ -57,6 +58,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("DeploymentList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::DeploymentList>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::ReplicaSet,
@@ -64,6 +66,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("ReplicaSet"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::ReplicaSet>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::ReplicaSetList,
@@ -71,6 +74,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("ReplicaSetList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::ReplicaSetList>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::StatefulSet,
@@ -78,6 +82,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("StatefulSet"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::StatefulSet>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::StatefulSetList,
@@ -85,6 +90,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("StatefulSetList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::StatefulSetList>();
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

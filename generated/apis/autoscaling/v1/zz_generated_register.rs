@@ -49,6 +49,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("Scale"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::autoscaling::v1::types::Scale>();
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

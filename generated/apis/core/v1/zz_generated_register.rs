@@ -50,6 +50,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("ConfigMap"),
             &["apiVersion", "binaryData", "data", "immutable", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::ConfigMap>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::ConfigMapList,
@@ -57,6 +58,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("ConfigMapList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::ConfigMapList>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::Namespace,
@@ -64,6 +66,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("Namespace"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::Namespace>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::NamespaceList,
@@ -71,6 +74,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("NamespaceList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::NamespaceList>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::Pod,
@@ -78,6 +82,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("Pod"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::Pod>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::PodList,
@@ -85,6 +90,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("PodList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodList>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::PodLogOptions,
@@ -103,6 +109,7 @@ pub fn add_known_types(
                 "timestamps",
             ],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodLogOptions>();
     scheme
         .add_query_decoder::<
             crate::core::v1::types::PodLogOptions,
@@ -114,6 +121,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("PodTemplate"),
             &["apiVersion", "kind", "metadata", "template"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodTemplate>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::PodTemplateList,
@@ -121,6 +129,7 @@ pub fn add_known_types(
             SCHEME_GROUP_VERSION.with_kind("PodTemplateList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodTemplateList>();
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

@@ -90,6 +90,12 @@ impl Generator for Register {
             } else {
                 quote! { scheme.add_known_type::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
             };
+            // Protobuf messages (protobuf-gen) also register their protobuf form.
+            let add = if k.serde && k.protobuf.is_some() {
+                quote! { #add scheme.add_protobuf::<#path>(); }
+            } else {
+                add
+            };
             if k.attrs.from_query {
                 quote! { #add scheme.add_query_decoder::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind)); }
             } else {

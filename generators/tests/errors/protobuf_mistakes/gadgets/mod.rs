@@ -1,0 +1,3 @@
+//! The gadgets API group: external versions only, served by CRDs.
+
+pub mod v1;
