@@ -91,9 +91,13 @@ impl Server {
                     let generic = GenericStrategy {
                         status_subresource: m.subresource("status").is_some(),
                         label_names: is_namespaces(m),
+                        generation: m.generation,
                     };
                     let strategy: Arc<dyn Strategy> = if generic.label_names {
-                        Arc::new(NamespaceStrategy(generic))
+                        Arc::new(NamespaceStrategy(GenericStrategy {
+                            generation: false,
+                            ..generic
+                        }))
                     } else {
                         Arc::new(generic)
                     };

@@ -563,6 +563,10 @@ fn typed(k: Kubectl) {
     .unwrap();
     assert_eq!(cm["data"]["mode"], "fast");
     assert_eq!(cm["metadata"]["namespace"], "shop");
+    assert!(
+        cm["metadata"].get("generation").is_none(),
+        "a ConfigMap has no spec to count: {cm}"
+    );
     let created: serde_json::Value = serde_json::from_str(&k.ok(&[
         "create",
         "deployment",

@@ -36,6 +36,9 @@ pub struct GenericStrategy {
     pub status_subresource: bool,
     /// Whether names must be DNS labels rather than subdomains (namespaces).
     pub label_names: bool,
+    /// Whether `metadata.generation` counts spec changes (the model's `generation`: kinds with a
+    /// spec); other objects carry none, as a ConfigMap in Kubernetes does.
+    pub generation: bool,
 }
 
 /// The object without metadata and status: what a generation counts changes of.
@@ -57,7 +60,11 @@ impl Strategy for GenericStrategy {
         {
             m.remove("status");
         }
-        meta::meta_mut(obj).insert("generation".into(), json!(1));
+        if self.generation {
+            meta::meta_mut(obj).insert("generation".into(), json!(1));
+        } else {
+            meta::meta_mut(obj).remove("generation");
+        }
     }
 
     fn prepare_for_update(&self, new: &mut Value, old: &Value) {
@@ -68,6 +75,10 @@ impl Strategy for GenericStrategy {
                 Some(s) => m.insert("status".into(), s.clone()),
                 None => m.remove("status"),
             };
+        }
+        if !self.generation {
+            meta::meta_mut(new).remove("generation");
+            return;
         }
         let generation = old
             .get("metadata")
@@ -106,8 +117,8 @@ impl Strategy for GenericStrategy {
     }
 }
 
-/// Namespaces: a DNS-label name, and `status.phase` Active from creation (Kubernetes'
-/// namespace strategy).
+/// Namespaces: a DNS-label name, `status.phase` Active from creation, and no generation although
+/// a namespace has a spec (Kubernetes' namespace strategy counts none).
 #[derive(Clone, Copy, Debug)]
 pub struct NamespaceStrategy(pub GenericStrategy);
 
@@ -137,7 +148,23 @@ mod tests {
     const S: GenericStrategy = GenericStrategy {
         status_subresource: true,
         label_names: false,
+        generation: true,
     };
+
+    #[test]
+    fn kinds_without_a_spec_carry_no_generation() {
+        let plain = GenericStrategy {
+            status_subresource: false,
+            generation: false,
+            ..S
+        };
+        let mut created = json!({"metadata": {"name": "a", "generation": 4}, "data": {"k": "v"}});
+        plain.prepare_for_create(&mut created);
+        assert_eq!(created, json!({"metadata": {"name": "a"}, "data": {"k": "v"}}));
+        let mut updated = json!({"metadata": {"name": "a", "generation": 2}, "data": {"k": "w"}});
+        plain.prepare_for_update(&mut updated, &created);
+        assert_eq!(updated, json!({"metadata": {"name": "a"}, "data": {"k": "w"}}));
+    }
 
     #[test]
     fn plain_updates_keep_status_and_bump_generation_on_spec_changes() {

@@ -131,6 +131,10 @@ pub struct Resource {
     pub categories: Vec<String>,
     /// `/status`: the kind has a `status` field and no `+genclient:noStatus`.
     pub status: bool,
+    /// Whether `metadata.generation` counts the changes of the object's desired state: the kind
+    /// has a `spec`, as Kubernetes' strategies for spec/status kinds and its custom resources
+    /// count them (a ConfigMap has none).
+    pub generation: bool,
     /// `/scale`: a custom client method or a CRD scale tag names it.
     pub scale: bool,
     /// The generated client, when the kind is tagged `+genclient`.
@@ -436,12 +440,14 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
         );
     }
     let status = ty.fields().iter().any(|f| f.name == "status") && !a.client.no_status;
+    let generation = ty.fields().iter().any(|f| f.json_name == "spec" && !f.skip);
     let client = a.client.genclient.then(|| client(pkg, ty, &a.client, status, diags));
     let scale = a.crd.scale.is_some()
         || client
             .as_ref()
             .is_some_and(|c| c.methods.iter().any(|m| m.subresource.as_deref() == Some("scale")));
     Resource {
+        generation,
         plural,
         singular: names::singular(&ty.name),
         scope,

@@ -6,8 +6,9 @@
 //! A field's number is its `+protobuf=<n>` tag, Go's `protobuf:"bytes,<n>,opt"`; a field without
 //! one takes the next number after the struct's highest, in declaration order, as go-to-protobuf
 //! numbers new fields. (go-to-protobuf then writes the number back into the Go source; we never
-//! touch sources, so the generated `.proto` records them and a field that has been published
-//! should carry its number.) The TypeMeta a kind flattens in is no field: the envelope carries it.
+//! touch sources, so `zz_generated_protobuf.rs` shows the numbers assigned, and a field that has
+//! been published should carry its number.) The TypeMeta a kind flattens in is no field: the
+//! envelope carries it.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;

@@ -74,6 +74,7 @@ mod tests {
         }],
         storage_version: "v1",
         printer_columns: &[],
+        generation: true,
     };
 
     #[test]

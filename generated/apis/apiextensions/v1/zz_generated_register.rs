@@ -96,6 +96,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     ::core::result::Result::Ok(())
 }

@@ -138,6 +138,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -172,6 +173,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -206,6 +208,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     ::core::result::Result::Ok(())
 }

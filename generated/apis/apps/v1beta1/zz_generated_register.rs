@@ -111,6 +111,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -134,6 +135,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     ::core::result::Result::Ok(())
 }

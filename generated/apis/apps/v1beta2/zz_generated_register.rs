@@ -127,6 +127,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -150,6 +151,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -173,6 +175,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     ::core::result::Result::Ok(())
 }

@@ -158,6 +158,7 @@ pub fn add_rest_mappings(
             subresources: &[],
             storage_version: "v1",
             printer_columns: &[],
+            generation: false,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -181,6 +182,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -204,6 +206,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -219,6 +222,7 @@ pub fn add_rest_mappings(
             subresources: &[],
             storage_version: "v1",
             printer_columns: &[],
+            generation: false,
         })?;
     ::core::result::Result::Ok(())
 }

@@ -151,6 +151,7 @@ pub fn add_rest_mappings(
                     json_path: ".metadata.creationTimestamp",
                 },
             ],
+            generation: true,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {
@@ -183,6 +184,7 @@ pub fn add_rest_mappings(
                     json_path: ".metadata.creationTimestamp",
                 },
             ],
+            generation: true,
         })?;
     ::core::result::Result::Ok(())
 }

@@ -39,7 +39,7 @@ fn mapping(rt: &syn::Path, pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStr
         Some(l) => quote! { ::core::option::Option::Some(#l) },
         None => quote! { ::core::option::Option::None },
     };
-    let (short, categories) = (&r.short_names, &r.categories);
+    let (short, categories, generation) = (&r.short_names, &r.categories, r.generation);
     let subresources = r.subresources.iter().map(|s| {
         let (name, g, v, kind) = (&s.name, &s.group, &s.version, &s.kind);
         let scale = match &s.scale {
@@ -90,6 +90,7 @@ fn mapping(rt: &syn::Path, pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStr
             subresources: &[#(#subresources),*],
             storage_version: #storage,
             printer_columns: &[#(#columns),*],
+            generation: #generation,
         }
     })
 }
