@@ -38,6 +38,11 @@ pub(crate) fn check(config: &Config) -> Vec<(PathBuf, String)> {
             flag: "--documents",
             path: crate::generator::crd::crds_dir(docs),
         });
+        targets.push(Target {
+            role: "the protobuf IDL directory (`proto/` beside the documents directory)",
+            flag: "--documents",
+            path: crate::generator::protobuf::proto_dir(docs),
+        });
         if config.crate_name.is_some() {
             // The crate's Cargo.toml and src/lib.rs go into the documents directory's parent.
             if let Some(dir) = docs.parent() {

@@ -60,7 +60,13 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         documents_not_written(&universe, &mut diags);
     }
     let mut owned: Vec<std::path::PathBuf> = documents
-        .map(|d| vec![d.to_path_buf(), generator::crd::crds_dir(d)])
+        .map(|d| {
+            vec![
+                d.to_path_buf(),
+                generator::crd::crds_dir(d),
+                generator::protobuf::proto_dir(d),
+            ]
+        })
         .unwrap_or_default();
     if let (Some(_), Some(crate_dir)) = (&config.crate_name, documents.and_then(Path::parent)) {
         // The generated crate's sources: a module a generator no longer writes is stale.

@@ -2,7 +2,12 @@
 //! (`model::protobuf`), go-to-protobuf's counterpart. Each struct gets `runtime::protobuf::Message`
 //! (its fields by number, written in number order) and `Field` (length-delimited inside another
 //! message); each string enum a `Field` that writes its JSON string. The field values' own impls
-//! live in the runtime, so a field is one call whatever its type.
+//! live in the runtime, so a field is one call whatever its type. With a documents directory it
+//! also writes each package's `generated.proto` (`idl.rs`).
+
+mod idl;
+
+use std::path::{Path, PathBuf};
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -32,6 +37,20 @@ impl Generator for Protobuf {
 
     fn applies(&self, pkg: &Package) -> bool {
         !pkg.is_internal() && (pkg.attrs.protobuf || pkg.types.values().any(|t| t.attrs.protobuf == Some(true)))
+    }
+
+    fn generate_documents(&self, cx: &Context<'_>, root: &Path, _diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+        let dir = proto_dir(root);
+        cx.universe
+            .packages
+            .values()
+            .filter(|p| self.applies(p))
+            .filter(|p| p.types.values().any(|t| matches!(t.protobuf, Some(Message::Struct(_)))))
+            .map(|p| {
+                let path = dir.join(idl::import_path(&idl::proto_package(p)));
+                (path, idl::render(cx.universe, p, cx.boilerplate))
+            })
+            .collect()
     }
 
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
@@ -78,6 +97,11 @@ impl Generator for Protobuf {
         }
         Some(quote! { #(#items)* })
     }
+}
+
+/// Where `.proto` files go: `proto/` beside the documents directory.
+pub fn proto_dir(documents: &Path) -> PathBuf {
+    documents.parent().unwrap_or(documents).join("proto")
 }
 
 /// `Message` and `Field` for one struct.
