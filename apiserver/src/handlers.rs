@@ -447,13 +447,29 @@ fn delete_precondition(body: &Bytes) -> Result<Option<u64>, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    let options: Value =
-        serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("DeleteOptions: {e}")))?;
-    match options
-        .get("preconditions")
-        .and_then(|p| p.get("resourceVersion"))
-        .and_then(Value::as_str)
-    {
+    let resource_version = if runtime::protobuf::is_protobuf(body) {
+        // client-go's typed clients send their DeleteOptions as protobuf, in the envelope of the
+        // group-version they talk to.
+        let bad = |e: runtime::protobuf::DecodeError| ApiError::bad_request(format!("DeleteOptions: {e}"));
+        let envelope = runtime::protobuf::Unknown::decode(body).map_err(bad)?;
+        if envelope.kind != "DeleteOptions" {
+            return Err(ApiError::bad_request(format!(
+                "the body of a delete is DeleteOptions, not {}",
+                envelope.kind
+            )));
+        }
+        let options: k8s_openapi::apimachinery::pkg::apis::meta::v1::DeleteOptions = envelope.object().map_err(bad)?;
+        options.preconditions.and_then(|p| p.resource_version)
+    } else {
+        let options: Value =
+            serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("DeleteOptions: {e}")))?;
+        options
+            .get("preconditions")
+            .and_then(|p| p.get("resourceVersion"))
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    };
+    match resource_version.as_deref() {
         Some(rv) => rv
             .parse()
             .map(Some)

@@ -159,3 +159,45 @@ async fn bad_protobuf_bodies_are_400_and_store_nothing() {
     let obj = Codec::new(&scheme).decode(&deployment_body(&scheme, "x")).unwrap();
     assert_eq!(obj.group_version_kind().unwrap().kind, "Deployment");
 }
+
+/// client-go's typed clients send DeleteOptions as protobuf: a stale precondition is a 409, a
+/// current one deletes, and a body of another kind is a 400.
+#[tokio::test(flavor = "multi_thread")]
+async fn protobuf_delete_options() {
+    use k8s_openapi::apimachinery::pkg::apis::meta::v1::{DeleteOptions, Preconditions};
+    let api = Api::new().await;
+    let scheme = scheme();
+    let path = "/apis/apps/v1/namespaces/ns/deployments";
+    let created = post(&api, path, deployment_body(&scheme, "gone")).await;
+    assert_eq!(created.status(), StatusCode::CREATED);
+    let (_, read) = api.get(&format!("{path}/gone")).await;
+    let rv = read["metadata"]["resourceVersion"].as_str().unwrap().to_string();
+    let options = |rv: &str| {
+        let options = DeleteOptions {
+            preconditions: Some(Preconditions {
+                resource_version: Some(rv.into()),
+                uid: None,
+            }),
+            ..Default::default()
+        };
+        Unknown::wrap("apps/v1", "DeleteOptions", &options).encode()
+    };
+    let delete = |body: Vec<u8>| {
+        api.client
+            .delete(format!("{}{path}/gone", api.url))
+            .header("content-type", CONTENT_TYPE)
+            .header("accept", ACCEPT)
+            .body(body)
+            .send()
+    };
+    let stale = delete(options("1")).await.unwrap();
+    assert_eq!(stale.status(), StatusCode::CONFLICT);
+    let wrong = delete(Unknown::wrap("apps/v1", "Deployment", &apps::v1::Deployment::default()).encode())
+        .await
+        .unwrap();
+    assert_eq!(wrong.status(), StatusCode::BAD_REQUEST);
+    let deleted = delete(options(&rv)).await.unwrap();
+    assert_eq!(deleted.status(), StatusCode::OK);
+    assert_eq!(content_type(&deleted), CONTENT_TYPE, "the deleted object, in protobuf");
+    assert_eq!(api.get(&format!("{path}/gone")).await.0, StatusCode::NOT_FOUND);
+}
