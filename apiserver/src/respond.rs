@@ -22,16 +22,32 @@ pub struct Negotiated {
 }
 
 impl Negotiated {
-    /// Reads `Accept`: the first media type this server can produce wins.
+    /// Reads `Accept`: of the media types this server can produce, the one with the highest `q`
+    /// wins, the first written among equals (as Kubernetes' goautoneg orders them); `q=0` is
+    /// refused.
     pub fn from_headers(headers: &HeaderMap) -> Result<Negotiated, ApiError> {
         let accept = headers.get("accept").and_then(|v| v.to_str().ok()).unwrap_or("");
         if accept.trim().is_empty() {
             return Ok(Negotiated::default());
         }
-        for clause in accept.split(',') {
-            let mut parts = clause.split(';').map(str::trim);
-            let media = parts.next().unwrap_or("");
-            let params: Vec<(&str, &str)> = parts.filter_map(|p| p.split_once('=')).collect();
+        let mut clauses: Vec<(f64, Vec<&str>)> = accept
+            .split(',')
+            .map(|clause| {
+                let parts: Vec<&str> = clause.split(';').map(str::trim).collect();
+                let q = parts
+                    .iter()
+                    .filter_map(|p| p.strip_prefix("q="))
+                    .find_map(|q| q.parse::<f64>().ok())
+                    .unwrap_or(1.0);
+                (q, parts)
+            })
+            .filter(|(q, _)| *q > 0.0)
+            .collect();
+        // A stable sort keeps the written order among equal weights.
+        clauses.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (_, parts) in &clauses {
+            let media = parts.first().copied().unwrap_or("");
+            let params: Vec<(&str, &str)> = parts[1..].iter().filter_map(|p| p.split_once('=')).collect();
             let param = |k: &str| params.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
             let table = param("as") == Some("Table");
             if param("as").is_some_and(|a| a != "Table") {
@@ -172,6 +188,12 @@ mod tests {
                 ..Negotiated::default()
             }
         );
+        assert_eq!(
+            negotiate("application/vnd.kubernetes.protobuf;q=0.5, application/json").unwrap(),
+            Negotiated::default(),
+            "the higher q wins"
+        );
+        assert_eq!(negotiate("application/json;q=0").unwrap_err().code, 406);
         let protobuf_table = "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io";
         assert_eq!(negotiate(protobuf_table).unwrap_err().code, 406);
     }
