@@ -189,7 +189,7 @@ fn protoc(args: &[&str], stdin: &[u8]) -> Vec<u8> {
 }
 
 const CORE_V1: &str = "k8s.io/api/core/v1/generated.proto";
-const APIEXTENSIONS_V1: &str = "k8s.io/apiextensions_apiserver/pkg/apis/apiextensions/v1/generated.proto";
+const APIEXTENSIONS_V1: &str = "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto";
 
 /// The generated `.proto` files compile, and protoc (a protobuf implementation that is not ours)
 /// reads what the runtime writes and writes what it reads. apps' files are left out: they name
@@ -201,7 +201,7 @@ fn protoc_reads_and_writes_what_the_idl_describes() {
         CORE_V1,
         "k8s.io/api/autoscaling/v1/generated.proto",
         APIEXTENSIONS_V1,
-        "k8s.io/apiextensions_apiserver/pkg/apis/apiextensions/v1beta1/generated.proto",
+        "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1/generated.proto",
     ] {
         protoc(&["--descriptor_set_out=/dev/null", file], b"");
     }

@@ -34,11 +34,12 @@ impl Negotiated {
             .split(',')
             .map(|clause| {
                 let parts: Vec<&str> = clause.split(';').map(str::trim).collect();
+                // A weight that does not parse counts as 0, as goautoneg reads it.
                 let q = parts
                     .iter()
-                    .filter_map(|p| p.strip_prefix("q="))
-                    .find_map(|q| q.parse::<f64>().ok())
-                    .unwrap_or(1.0);
+                    .filter_map(|p| p.split_once('='))
+                    .find(|(name, _)| name.trim().eq_ignore_ascii_case("q"))
+                    .map_or(1.0, |(_, q)| q.trim().parse::<f64>().unwrap_or(0.0));
                 (q, parts)
             })
             .filter(|(q, _)| *q > 0.0)
@@ -46,7 +47,7 @@ impl Negotiated {
         // A stable sort keeps the written order among equal weights.
         clauses.sort_by(|a, b| b.0.total_cmp(&a.0));
         for (_, parts) in &clauses {
-            let media = parts.first().copied().unwrap_or("");
+            let media = parts.first().copied().unwrap_or("").to_ascii_lowercase();
             let params: Vec<(&str, &str)> = parts[1..].iter().filter_map(|p| p.split_once('=')).collect();
             let param = |k: &str| params.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
             let table = param("as") == Some("Table");
@@ -61,7 +62,7 @@ impl Negotiated {
                 table,
                 ..Negotiated::default()
             };
-            match media {
+            match media.as_str() {
                 "application/json" | "application/*" | "*/*" | "application/json+table" => return Ok(negotiated),
                 "application/yaml" => {
                     return Ok(Negotiated {
@@ -194,6 +195,10 @@ mod tests {
             "the higher q wins"
         );
         assert_eq!(negotiate("application/json;q=0").unwrap_err().code, 406);
+        assert_eq!(
+            negotiate("Application/YAML;Q=abc, application/json").unwrap(),
+            Negotiated::default()
+        );
         let protobuf_table = "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io";
         assert_eq!(negotiate(protobuf_table).unwrap_err().code, 406);
     }

@@ -74,8 +74,8 @@ pub struct RestMapping {
     pub storage_version: &'static str,
     /// The columns a Table of the resource shows after the name (a CRD's printer columns).
     pub printer_columns: &'static [PrinterColumn],
-    /// Whether `metadata.generation` counts changes of the desired state (the kind has a
-    /// `spec`); a ConfigMap's objects carry no generation.
+    /// Whether `metadata.generation` counts changes of the desired state (custom resources, and
+    /// kinds with a `spec` or a `template`); a ConfigMap's objects carry no generation.
     pub generation: bool,
 }
 

@@ -131,9 +131,9 @@ pub struct Resource {
     pub categories: Vec<String>,
     /// `/status`: the kind has a `status` field and no `+genclient:noStatus`.
     pub status: bool,
-    /// Whether `metadata.generation` counts the changes of the object's desired state: the kind
-    /// has a `spec`, as Kubernetes' strategies for spec/status kinds and its custom resources
-    /// count them (a ConfigMap has none).
+    /// Whether `metadata.generation` counts the changes of the object's desired state: always for
+    /// custom resources, else when the kind has a `spec` or a `template`, as Kubernetes'
+    /// strategies count them (a ConfigMap has none).
     pub generation: bool,
     /// `/scale`: a custom client method or a CRD scale tag names it.
     pub scale: bool,
@@ -440,7 +440,13 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
         );
     }
     let status = ty.fields().iter().any(|f| f.name == "status") && !a.client.no_status;
-    let generation = ty.fields().iter().any(|f| f.json_name == "spec" && !f.skip);
+    // Custom resources always count generations (Kubernetes' custom-resource strategy); other
+    // kinds when they have desired state: a `spec`, or a PodTemplate's `template`.
+    let generation = pkg.attrs.crd
+        || ty
+            .fields()
+            .iter()
+            .any(|f| matches!(f.json_name.as_str(), "spec" | "template") && !f.skip);
     let client = a.client.genclient.then(|| client(pkg, ty, &a.client, status, diags));
     let scale = a.crd.scale.is_some()
         || client

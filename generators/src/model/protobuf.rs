@@ -268,7 +268,7 @@ fn supported(t: &TypeRef, messages: &BTreeSet<TypeId>, universe: &Universe) -> R
                 {
                     supported(items, messages, universe)
                 }
-                TypeRef::Vec(_) | TypeRef::Map { .. } | TypeRef::Option(_) => {
+                TypeRef::Vec(_) | TypeRef::Map { .. } | TypeRef::Option(_) | TypeRef::Box(_) => {
                     Err(format!("protobuf has no map of `{value}` (wrap the value in a struct)"))
                 }
                 _ => supported(value, messages, universe),

@@ -93,8 +93,8 @@ impl<'a> Codec<'a> {
         Self { strict, ..self }
     }
 
-    /// Decodes one object from JSON or YAML, defaults it, and converts it to its group's internal
-    /// version. The input must hold exactly one document that is not a `List`.
+    /// Decodes one object from JSON, YAML or protobuf, defaults it, and converts it to its group's
+    /// internal version. The input must hold exactly one document that is not a `List`.
     pub fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Object>, DecodeError> {
         let external = self.decode_one(bytes)?;
         self.convert(external.as_ref(), &internal_version(external.as_ref()))

@@ -106,18 +106,27 @@ pub(super) mod value {
 /// The nanoseconds Go writes: none for `Time` (JSON keeps seconds only), microseconds for
 /// `MicroTime`.
 fn nanos(t: &Timestamp, micro: bool) -> i32 {
-    if micro { t.subsec_nanosecond() / 1000 * 1000 } else { 0 }
+    if micro { split(t).1 / 1000 * 1000 } else { 0 }
+}
+
+/// Seconds and nanoseconds as Go's `Unix()` gives them: seconds rounded down, nanoseconds from 0
+/// to 999,999,999 (jiff rounds toward zero and gives a negative fraction before 1970).
+fn split(t: &Timestamp) -> (i64, i32) {
+    match t.subsec_nanosecond() {
+        n if n < 0 => (t.as_second() - 1, n + 1_000_000_000),
+        n => (t.as_second(), n),
+    }
 }
 
 /// The length of a `Timestamp{seconds = 1, nanos = 2}` message, both always written.
 fn timestamp_len(t: &Timestamp, micro: bool) -> usize {
-    t.as_second().field_len(1) + nanos(t, micro).field_len(2)
+    split(t).0.field_len(1) + nanos(t, micro).field_len(2)
 }
 
 /// Writes a time as field `number`: a timestamp message.
 fn encode_time(t: &Timestamp, micro: bool, number: u32, buf: &mut Vec<u8>) {
     encode_delimited_header(number, timestamp_len(t, micro), buf);
-    t.as_second().encode_field(1, buf);
+    split(t).0.encode_field(1, buf);
     nanos(t, micro).encode_field(2, buf);
 }
 

@@ -222,7 +222,7 @@ pub fn add_rest_mappings(
             subresources: &[],
             storage_version: "v1",
             printer_columns: &[],
-            generation: false,
+            generation: true,
         })?;
     ::core::result::Result::Ok(())
 }

@@ -22,11 +22,13 @@ pub fn proto_package(pkg: &Package) -> String {
     }
 }
 
-/// The import path of a proto package's file (`k8s.io/api/apps/v1/generated.proto`).
-pub fn import_path(package: &str) -> String {
-    let path = match package.strip_prefix("k8s.io.") {
+/// The import path of a package's proto file: Go's import path for Kubernetes' packages, hyphens
+/// kept (`k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto`).
+pub fn import_path(pkg: &Package) -> String {
+    let model = &pkg.model_package;
+    let path = match model.strip_prefix("io.k8s.") {
         Some(rest) => format!("k8s.io/{}", rest.replace('.', "/")),
-        None => package.replace('.', "/"),
+        None => model.replace('.', "/"),
     };
     format!("{path}/generated.proto")
 }
@@ -41,7 +43,7 @@ pub fn render(universe: &Universe, pkg: &Package, boilerplate: &str) -> String {
             message(universe, pkg, ty, fields, &mut imports, &mut body);
         }
     }
-    imports.remove(&import_path(&package));
+    imports.remove(&import_path(pkg));
     let mut out = String::new();
     for line in boilerplate.lines() {
         let _ = writeln!(out, "{line}");
@@ -156,9 +158,8 @@ fn scalar_or_message(universe: &Universe, pkg: &Package, t: &TypeRef, imports: &
             _ if id.package == pkg.path => id.name.clone(),
             _ => match universe.packages.get(&id.package) {
                 Some(other) => {
-                    let package = proto_package(other);
-                    imports.insert(import_path(&package));
-                    format!(".{package}.{}", id.name)
+                    imports.insert(import_path(other));
+                    format!(".{}.{}", proto_package(other), id.name)
                 }
                 None => id.name.clone(),
             },

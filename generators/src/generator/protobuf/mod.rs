@@ -47,7 +47,7 @@ impl Generator for Protobuf {
             .filter(|p| self.applies(p))
             .filter(|p| p.types.values().any(|t| matches!(t.protobuf, Some(Message::Struct(_)))))
             .map(|p| {
-                let path = dir.join(idl::import_path(&idl::proto_package(p)));
+                let path = dir.join(idl::import_path(p));
                 (path, idl::render(cx.universe, p, cx.boilerplate))
             })
             .collect()
@@ -252,6 +252,8 @@ fn string_enum_impl(rt: &syn::Path, ty: &Type) -> TokenStream {
             ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
                 *self = match #rt::protobuf::take_str(wire_type, buf)? {
                     #( #wire => #path::#names, )*
+                    // Go writes an unset string field as "".
+                    "" => <Self as #rt::protobuf::Field>::empty(),
                     other => {
                         return ::core::result::Result::Err(#rt::protobuf::DecodeError::new(::std::format!(
                             "unknown {} value {:?}", #type_name, other
