@@ -224,6 +224,8 @@ fn string_enum_impl(rt: &syn::Path, ty: &Type) -> TokenStream {
     } else {
         quote! { #path::#first }
     };
+    // Go writes an unset string field as "": the default, unless a variant is written so.
+    let unset = (!wire.contains(&"")).then(|| quote! { "" => <Self as #rt::protobuf::Field>::empty(), });
     let as_str = quote::format_ident!("{}_protobuf_str", heck::ToSnakeCase::to_snake_case(ty.name.as_str()));
     quote! {
         /// The value's protobuf string: its JSON string.
@@ -252,8 +254,7 @@ fn string_enum_impl(rt: &syn::Path, ty: &Type) -> TokenStream {
             ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
                 *self = match #rt::protobuf::take_str(wire_type, buf)? {
                     #( #wire => #path::#names, )*
-                    // Go writes an unset string field as "".
-                    "" => <Self as #rt::protobuf::Field>::empty(),
+                    #unset
                     other => {
                         return ::core::result::Result::Err(#rt::protobuf::DecodeError::new(::std::format!(
                             "unknown {} value {:?}", #type_name, other
