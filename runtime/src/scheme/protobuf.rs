@@ -55,12 +55,5 @@ fn decode_as<T: Object + Default + Message>(bytes: &[u8]) -> Result<Box<dyn Obje
 }
 
 fn encode_as<T: Object + Message>(obj: &dyn Object) -> Result<Vec<u8>, String> {
-    let typed = obj.downcast_ref::<T>().ok_or_else(|| {
-        format!(
-            "the protobuf form of {} was asked to encode a {}",
-            std::any::type_name::<T>(),
-            obj.type_name()
-        )
-    })?;
-    Ok(encode_message(typed))
+    Ok(encode_message(super::serde::typed::<T>(obj)?))
 }

@@ -209,7 +209,7 @@ fn encode_as<T: Object + ::serde::Serialize>(obj: &dyn Object, format: Format) -
 
 /// `obj` as a `T`. The table is keyed by `TypeId`, so a mismatch means the table itself is broken;
 /// it is still reported as an error rather than a panic.
-fn typed<T: Object>(obj: &dyn Object) -> Result<&T, String> {
+pub(super) fn typed<T: Object>(obj: &dyn Object) -> Result<&T, String> {
     obj.downcast_ref::<T>().ok_or_else(|| {
         format!(
             "the wire format of {} was asked to encode a {}",

@@ -83,27 +83,9 @@ for crate::apiextensions::v1::types::CustomResourceColumnDefinition {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceColumnDefinition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceColumnDefinition
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceConversion {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -142,27 +124,9 @@ for crate::apiextensions::v1::types::CustomResourceConversion {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceConversion {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceConversion
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceDefinition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -206,27 +170,9 @@ for crate::apiextensions::v1::types::CustomResourceDefinition {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceDefinition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceDefinition
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceDefinitionCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -300,27 +246,9 @@ for crate::apiextensions::v1::types::CustomResourceDefinitionCondition {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceDefinitionCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceDefinitionCondition
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceDefinitionList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -354,27 +282,9 @@ for crate::apiextensions::v1::types::CustomResourceDefinitionList {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceDefinitionList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceDefinitionList
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceDefinitionNames {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -448,27 +358,9 @@ for crate::apiextensions::v1::types::CustomResourceDefinitionNames {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceDefinitionNames {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceDefinitionNames
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceDefinitionSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -536,27 +428,9 @@ for crate::apiextensions::v1::types::CustomResourceDefinitionSpec {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceDefinitionSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceDefinitionSpec
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceDefinitionStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -615,27 +489,9 @@ for crate::apiextensions::v1::types::CustomResourceDefinitionStatus {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceDefinitionStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceDefinitionStatus
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceDefinitionVersion {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -745,27 +601,9 @@ for crate::apiextensions::v1::types::CustomResourceDefinitionVersion {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceDefinitionVersion {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceDefinitionVersion
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceSubresourceScale {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -814,27 +652,9 @@ for crate::apiextensions::v1::types::CustomResourceSubresourceScale {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceSubresourceScale {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceSubresourceScale
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceSubresourceStatus {
     fn encode_raw(&self, _buf: &mut ::std::vec::Vec<u8>) {}
@@ -851,27 +671,9 @@ for crate::apiextensions::v1::types::CustomResourceSubresourceStatus {
         ::runtime::protobuf::skip(wire_type, number, buf)
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceSubresourceStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceSubresourceStatus
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceSubresources {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -905,27 +707,9 @@ for crate::apiextensions::v1::types::CustomResourceSubresources {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceSubresources {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceSubresources
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::CustomResourceValidation {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -954,27 +738,9 @@ for crate::apiextensions::v1::types::CustomResourceValidation {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::CustomResourceValidation {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::CustomResourceValidation
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types_jsonschema::ExternalDocumentation {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1008,27 +774,9 @@ for crate::apiextensions::v1::types_jsonschema::ExternalDocumentation {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types_jsonschema::ExternalDocumentation {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types_jsonschema::ExternalDocumentation
+);
 impl ::runtime::protobuf::Message for crate::apiextensions::v1::types_jsonschema::JSON {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.0, 1u32, buf);
@@ -1049,26 +797,7 @@ impl ::runtime::protobuf::Message for crate::apiextensions::v1::types_jsonschema
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apiextensions::v1::types_jsonschema::JSON {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apiextensions::v1::types_jsonschema::JSON);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types_jsonschema::JSONSchemaProps {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1502,27 +1231,9 @@ for crate::apiextensions::v1::types_jsonschema::JSONSchemaProps {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types_jsonschema::JSONSchemaProps {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types_jsonschema::JSONSchemaProps
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1561,27 +1272,9 @@ for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1620,27 +1313,9 @@ for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1679,27 +1354,9 @@ for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray
+);
 impl ::runtime::protobuf::Message for crate::apiextensions::v1::types::SelectableField {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.json_path, 1u32, buf);
@@ -1727,26 +1384,7 @@ impl ::runtime::protobuf::Message for crate::apiextensions::v1::types::Selectabl
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apiextensions::v1::types::SelectableField {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apiextensions::v1::types::SelectableField);
 impl ::runtime::protobuf::Message for crate::apiextensions::v1::types::ServiceReference {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.namespace, 1u32, buf);
@@ -1789,26 +1427,7 @@ impl ::runtime::protobuf::Message for crate::apiextensions::v1::types::ServiceRe
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apiextensions::v1::types::ServiceReference {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apiextensions::v1::types::ServiceReference);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types_jsonschema::ValidationRule {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1882,27 +1501,9 @@ for crate::apiextensions::v1::types_jsonschema::ValidationRule {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types_jsonschema::ValidationRule {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types_jsonschema::ValidationRule
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::WebhookClientConfig {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1946,27 +1547,9 @@ for crate::apiextensions::v1::types::WebhookClientConfig {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1::types::WebhookClientConfig {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1::types::WebhookClientConfig
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1::types::WebhookConversion {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -2012,23 +1595,4 @@ for crate::apiextensions::v1::types::WebhookConversion {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apiextensions::v1::types::WebhookConversion {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apiextensions::v1::types::WebhookConversion);

@@ -83,27 +83,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceColumnDefinition
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceConversion {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -159,27 +141,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceConversion {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceConversion {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceConversion
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceDefinition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -223,27 +187,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinition {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceDefinition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceDefinition
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -317,27 +263,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceDefinitionCondition
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceDefinitionList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -371,27 +299,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionList {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceDefinitionList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceDefinitionList
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -465,27 +375,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceDefinitionNames
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -609,27 +501,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceDefinitionSpec
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -688,27 +562,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceDefinitionStatus
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -818,27 +674,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceDefinitionVersion
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -887,27 +725,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceSubresourceScale
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus {
     fn encode_raw(&self, _buf: &mut ::std::vec::Vec<u8>) {}
@@ -924,27 +744,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus {
         ::runtime::protobuf::skip(wire_type, number, buf)
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceSubresourceStatus
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceSubresources {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -978,27 +780,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceSubresources {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceSubresources {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceSubresources
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::CustomResourceValidation {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1027,27 +811,9 @@ for crate::apiextensions::v1beta1::types::CustomResourceValidation {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::CustomResourceValidation {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::CustomResourceValidation
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1081,27 +847,9 @@ for crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types_jsonschema::JSON {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1123,27 +871,9 @@ for crate::apiextensions::v1beta1::types_jsonschema::JSON {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types_jsonschema::JSON {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types_jsonschema::JSON
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1577,27 +1307,9 @@ for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1636,27 +1348,9 @@ for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1695,27 +1389,9 @@ for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1754,27 +1430,9 @@ for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArra
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::SelectableField {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1803,27 +1461,9 @@ for crate::apiextensions::v1beta1::types::SelectableField {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::SelectableField {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::SelectableField
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::ServiceReference {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1867,27 +1507,9 @@ for crate::apiextensions::v1beta1::types::ServiceReference {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::ServiceReference {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::ServiceReference
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types_jsonschema::ValidationRule {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1961,27 +1583,9 @@ for crate::apiextensions::v1beta1::types_jsonschema::ValidationRule {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types_jsonschema::ValidationRule {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types_jsonschema::ValidationRule
+);
 impl ::runtime::protobuf::Message
 for crate::apiextensions::v1beta1::types::WebhookClientConfig {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -2025,24 +1629,6 @@ for crate::apiextensions::v1beta1::types::WebhookClientConfig {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apiextensions::v1beta1::types::WebhookClientConfig {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apiextensions::v1beta1::types::WebhookClientConfig
+);

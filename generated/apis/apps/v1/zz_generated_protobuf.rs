@@ -57,26 +57,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::Deployment {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::Deployment {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::Deployment);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -149,26 +130,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentConditio
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::DeploymentCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::DeploymentCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -201,26 +163,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentList {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::DeploymentList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::DeploymentList);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -329,26 +272,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentSpec {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::DeploymentSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::DeploymentSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.observed_generation, 1u32, buf);
@@ -456,26 +380,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentStatus {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::DeploymentStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::DeploymentStatus);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -508,26 +413,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::DeploymentStrategy
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::DeploymentStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::DeploymentStrategy);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSet {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -570,26 +456,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSet {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::ReplicaSet {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::ReplicaSet);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -652,26 +519,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetConditio
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::ReplicaSetCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::ReplicaSetCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -704,26 +552,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetList {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::ReplicaSetList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::ReplicaSetList);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -781,26 +610,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetSpec {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::ReplicaSetSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::ReplicaSetSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -892,26 +702,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::ReplicaSetStatus {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::ReplicaSetStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::ReplicaSetStatus);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::RollingUpdateDeployment {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.max_unavailable, 1u32, buf);
@@ -949,26 +740,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::RollingUpdateDeplo
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::RollingUpdateDeployment {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::RollingUpdateDeployment);
 impl ::runtime::protobuf::Message
 for crate::apps::v1::types::RollingUpdateStatefulSetStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1007,27 +779,9 @@ for crate::apps::v1::types::RollingUpdateStatefulSetStrategy {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1::types::RollingUpdateStatefulSetStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1::types::RollingUpdateStatefulSetStrategy
+);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSet {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -1070,26 +824,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSet {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::StatefulSet {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::StatefulSet);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -1152,26 +887,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetConditi
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::StatefulSetCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::StatefulSetCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -1204,26 +920,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetList {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::StatefulSetList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::StatefulSetList);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetOrdinals {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.start, 1u32, buf);
@@ -1246,26 +943,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetOrdinal
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::StatefulSetOrdinals {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::StatefulSetOrdinals);
 impl ::runtime::protobuf::Message
 for crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1304,27 +982,9 @@ for crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy
+);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -1466,26 +1126,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetSpec {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::StatefulSetSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::StatefulSetSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.observed_generation, 1u32, buf);
@@ -1603,26 +1244,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetStatus 
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::StatefulSetStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::StatefulSetStatus);
 impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetUpdateStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -1655,23 +1277,4 @@ impl ::runtime::protobuf::Message for crate::apps::v1::types::StatefulSetUpdateS
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1::types::StatefulSetUpdateStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1::types::StatefulSetUpdateStrategy);

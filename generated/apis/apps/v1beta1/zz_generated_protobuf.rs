@@ -57,26 +57,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::Deployment {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::Deployment {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::Deployment);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -149,26 +130,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentCon
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::DeploymentCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::DeploymentCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -201,26 +163,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentLis
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::DeploymentList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::DeploymentList);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -339,26 +282,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentSpe
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::DeploymentSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::DeploymentSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.observed_generation, 1u32, buf);
@@ -466,26 +390,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentSta
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::DeploymentStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::DeploymentStatus);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -518,26 +423,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::DeploymentStr
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::DeploymentStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::DeploymentStrategy);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::RollbackConfig {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.revision, 1u32, buf);
@@ -565,26 +451,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::RollbackConfi
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::RollbackConfig {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::RollbackConfig);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta1::types::RollingUpdateDeployment {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -623,27 +490,9 @@ for crate::apps::v1beta1::types::RollingUpdateDeployment {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta1::types::RollingUpdateDeployment {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta1::types::RollingUpdateDeployment
+);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -682,27 +531,9 @@ for crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta1::types::RollingUpdateStatefulSetStrategy
+);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSet {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -745,26 +576,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSet {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::StatefulSet {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::StatefulSet);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -827,26 +639,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetCo
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::StatefulSetCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::StatefulSetCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -879,26 +672,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetLi
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::StatefulSetList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::StatefulSetList);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetOrdinals {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.start, 1u32, buf);
@@ -921,26 +695,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetOr
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::StatefulSetOrdinals {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::StatefulSetOrdinals);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -979,27 +734,9 @@ for crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy
+);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -1141,26 +878,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetSp
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::StatefulSetSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::StatefulSetSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.observed_generation, 1u32, buf);
@@ -1278,26 +996,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta1::types::StatefulSetSt
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta1::types::StatefulSetStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta1::types::StatefulSetStatus);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta1::types::StatefulSetUpdateStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1331,24 +1030,6 @@ for crate::apps::v1beta1::types::StatefulSetUpdateStrategy {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta1::types::StatefulSetUpdateStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta1::types::StatefulSetUpdateStrategy
+);

@@ -57,26 +57,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::Deployment {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::Deployment {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::Deployment);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -149,26 +130,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentCon
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::DeploymentCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::DeploymentCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -201,26 +163,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentLis
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::DeploymentList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::DeploymentList);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -329,26 +272,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentSpe
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::DeploymentSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::DeploymentSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.observed_generation, 1u32, buf);
@@ -456,26 +380,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentSta
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::DeploymentStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::DeploymentStatus);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -508,26 +413,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::DeploymentStr
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::DeploymentStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::DeploymentStrategy);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSet {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -570,26 +456,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSet {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::ReplicaSet {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::ReplicaSet);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -652,26 +519,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetCon
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::ReplicaSetCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::ReplicaSetCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -704,26 +552,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetLis
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::ReplicaSetList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::ReplicaSetList);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -781,26 +610,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetSpe
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::ReplicaSetSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::ReplicaSetSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -892,26 +702,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::ReplicaSetSta
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::ReplicaSetStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::ReplicaSetStatus);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta2::types::RollingUpdateDeployment {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -950,27 +741,9 @@ for crate::apps::v1beta2::types::RollingUpdateDeployment {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta2::types::RollingUpdateDeployment {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta2::types::RollingUpdateDeployment
+);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1009,27 +782,9 @@ for crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta2::types::RollingUpdateStatefulSetStrategy
+);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSet {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -1072,26 +827,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSet {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::StatefulSet {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::StatefulSet);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetCondition {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.type_, 1u32, buf);
@@ -1154,26 +890,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetCo
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::StatefulSetCondition {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::StatefulSetCondition);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetList {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -1206,26 +923,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetLi
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::StatefulSetList {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::StatefulSetList);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetOrdinals {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.start, 1u32, buf);
@@ -1248,26 +946,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetOr
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::StatefulSetOrdinals {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::StatefulSetOrdinals);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1306,27 +985,9 @@ for crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy
+);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -1468,26 +1129,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetSp
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::StatefulSetSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::StatefulSetSpec);
 impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.observed_generation, 1u32, buf);
@@ -1605,26 +1247,7 @@ impl ::runtime::protobuf::Message for crate::apps::v1beta2::types::StatefulSetSt
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::apps::v1beta2::types::StatefulSetStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::apps::v1beta2::types::StatefulSetStatus);
 impl ::runtime::protobuf::Message
 for crate::apps::v1beta2::types::StatefulSetUpdateStrategy {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
@@ -1658,24 +1281,6 @@ for crate::apps::v1beta2::types::StatefulSetUpdateStrategy {
         }
     }
 }
-impl ::runtime::protobuf::Field
-for crate::apps::v1beta2::types::StatefulSetUpdateStrategy {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(
+    crate ::apps::v1beta2::types::StatefulSetUpdateStrategy
+);

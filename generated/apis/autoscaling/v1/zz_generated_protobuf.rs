@@ -57,26 +57,7 @@ impl ::runtime::protobuf::Message for crate::autoscaling::v1::types::Scale {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::autoscaling::v1::types::Scale {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::autoscaling::v1::types::Scale);
 impl ::runtime::protobuf::Message for crate::autoscaling::v1::types::ScaleSpec {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -104,26 +85,7 @@ impl ::runtime::protobuf::Message for crate::autoscaling::v1::types::ScaleSpec {
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::autoscaling::v1::types::ScaleSpec {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::autoscaling::v1::types::ScaleSpec);
 impl ::runtime::protobuf::Message for crate::autoscaling::v1::types::ScaleStatus {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.replicas, 1u32, buf);
@@ -161,23 +123,4 @@ impl ::runtime::protobuf::Message for crate::autoscaling::v1::types::ScaleStatus
         }
     }
 }
-impl ::runtime::protobuf::Field for crate::autoscaling::v1::types::ScaleStatus {
-    const WIRE_TYPE: ::runtime::protobuf::WireType = ::runtime::protobuf::WireType::LengthDelimited;
-    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-        ::runtime::protobuf::encode_message_field(self, number, buf)
-    }
-    fn field_len(&self, number: u32) -> usize {
-        ::runtime::protobuf::message_field_len(self, number)
-    }
-    fn merge(
-        &mut self,
-        wire_type: ::runtime::protobuf::WireType,
-        buf: &mut &[u8],
-        depth: u32,
-    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
-        ::runtime::protobuf::merge_message_field(self, wire_type, buf, depth)
-    }
-    fn empty() -> Self {
-        ::core::default::Default::default()
-    }
-}
+::runtime::protobuf_message_field!(crate ::autoscaling::v1::types::ScaleStatus);

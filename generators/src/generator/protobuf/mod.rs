@@ -133,7 +133,6 @@ fn message_impl(rt: &syn::Path, ty: &Type, fields: &[MessageField]) -> TokenStre
             }
         })
         .collect();
-    let field = quote! { #rt::protobuf::Field };
     // A struct without fields reads nothing and writes nothing: its parameters go unused.
     let (buf, depth) = if fields.is_empty() {
         (quote! { _buf }, quote! { _depth })
@@ -184,30 +183,8 @@ fn message_impl(rt: &syn::Path, ty: &Type, fields: &[MessageField]) -> TokenStre
             #merge
         }
 
-        impl #field for #path {
-            const WIRE_TYPE: #rt::protobuf::WireType = #rt::protobuf::WireType::LengthDelimited;
-
-            fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
-                #rt::protobuf::encode_message_field(self, number, buf)
-            }
-
-            fn field_len(&self, number: u32) -> usize {
-                #rt::protobuf::message_field_len(self, number)
-            }
-
-            fn merge(
-                &mut self,
-                wire_type: #rt::protobuf::WireType,
-                buf: &mut &[u8],
-                depth: u32,
-            ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
-                #rt::protobuf::merge_message_field(self, wire_type, buf, depth)
-            }
-
-            fn empty() -> Self {
-                ::core::default::Default::default()
-            }
-        }
+        // Inside another message it is length-delimited, as the runtime's macro writes it.
+        #rt::protobuf_message_field!(#path);
     }
 }
 
