@@ -1,6 +1,6 @@
-//! The version edges of a request (seed 002's server Scheme at work): a body of any served version
-//! of the path's group is decoded, defaulted and converted through the internal version to the
-//! storage version; a stored object is converted to the version the request asked for.
+//! The version edges of a request, where the server's Scheme does its work: a body of any served
+//! version of the path's group is decoded, defaulted and converted through the internal version to
+//! the storage version; a stored object is converted to the version the request asked for.
 
 use std::sync::Arc;
 

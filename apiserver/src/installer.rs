@@ -1,7 +1,7 @@
-//! The route installer (seed 003's `APIInstaller`): for every served group-version and resource,
-//! the storage's capabilities decide the action table: which verbs on which paths, each with
-//! Kubernetes' operation id. Discovery's verbs and the OpenAPI paths are read off the same table,
-//! so what is advertised is exactly what is served.
+//! The route installer, as k8s.io/apiserver's `APIInstaller` builds routes: for every served
+//! group-version and resource, the storage's capabilities decide the action table: which verbs on
+//! which paths, each with Kubernetes' operation id. Discovery's verbs and the OpenAPI paths are
+//! read off the same table, so what is advertised is exactly what is served.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;

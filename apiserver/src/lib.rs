@@ -1,10 +1,9 @@
-//! The generic API server machinery, the Rust reading of k8s.io/apiserver as seed 003 describes
-//! it: [`storage`] (a key-value store with revisions and watches: embedded or etcd), the generic
-//! [`registry`] store with per-kind strategies, the capability traits of [`rest`], the route
-//! [`installer`] that turns each resource's capabilities into Kubernetes' action table, the
-//! request flow in [`handlers`] (decode any served version, default, convert through the internal
-//! version, admit, validate, store in the storage version, answer in the request's version),
-//! [`watch`] streams, and [`discovery`].
+//! The generic API server machinery, a Rust reading of k8s.io/apiserver: [`storage`] (a key-value
+//! store with revisions and watches: embedded or etcd), the generic [`registry`] store with
+//! per-kind strategies, the capability traits of [`rest`], the route [`installer`] that turns each
+//! resource's capabilities into Kubernetes' action table, the request flow in [`handlers`] (decode
+//! any served version, default, convert through the internal version, admit, validate, store in the
+//! storage version, answer in the request's version), [`watch`] streams, and [`discovery`].
 //!
 //! Everything per kind comes from the Scheme the generated code fills: [`runtime::RestMapping`]s
 //! say which resources exist, their scope, subresources and storage version; the codec decodes,

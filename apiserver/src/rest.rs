@@ -1,9 +1,9 @@
-//! The capabilities of a resource's storage, after seed 003's `rest.Creater`, `rest.Getter`, ...:
-//! Go's installer finds them by type assertion on one storage value; Rust has none on trait
-//! objects, so a storage answers `fn getter(&self) -> Option<&dyn Getter>` per capability. That
-//! keeps Go's shape (one value, capabilities discovered, not declared twice) and lets a subresource
-//! storage offer only some: `/status` gets and updates, it does not create or list. Objects are
-//! JSON in the storage version; the handlers convert at the edges.
+//! The capabilities of a resource's storage, after k8s.io/apiserver's `rest.Creater`,
+//! `rest.Getter`, ...: Go's installer finds them by type assertion on one storage value; Rust has
+//! none on trait objects, so a storage answers `fn getter(&self) -> Option<&dyn Getter>` per
+//! capability. That keeps Go's shape (one value, capabilities discovered, not declared twice) and
+//! lets a subresource storage offer only some: `/status` gets and updates, it does not create or
+//! list. Objects are JSON in the storage version; the handlers convert at the edges.
 
 use async_trait::async_trait;
 use serde_json::Value;

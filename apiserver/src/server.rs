@@ -94,10 +94,7 @@ impl Server {
                         generation: m.generation,
                     };
                     let strategy: Arc<dyn Strategy> = if generic.label_names {
-                        Arc::new(NamespaceStrategy(GenericStrategy {
-                            generation: false,
-                            ..generic
-                        }))
+                        Arc::new(NamespaceStrategy(generic))
                     } else {
                         Arc::new(generic)
                     };

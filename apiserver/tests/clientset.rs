@@ -1,13 +1,13 @@
 //! The generated typed clientset against the sample API server on loopback (embedded store and
-//! etcd) and against the fake clientset: one behavioural suite, written against the clientset's
-//! traits, run on each backend, so the three must agree on every case.
+//! etcd) and against the fake clientset: one behavioural suite, written against the `Clientset`
+//! (which the fake dereferences to), run on each backend, so the three must agree on every case.
 
 mod support;
 
 use std::time::Duration;
 
 use futures::StreamExt;
-use generated::clientset::Interface;
+use generated::clientset::Clientset;
 use generated::clientset::prelude::*;
 use kube::api::{DeleteParams, GetParams, ListParams, Patch, PatchParams, PostParams, WatchEvent, WatchParams};
 use serde_json::{Value, json};
@@ -85,7 +85,7 @@ macro_rules! crud {
 
 /// Creates the namespaces the cases write into (the server refuses writes into a namespace
 /// that does not exist, as Kubernetes' NamespaceLifecycle does).
-async fn namespaces(cs: &dyn Interface, names: &[&str]) {
+async fn namespaces(cs: &Clientset, names: &[&str]) {
     for name in names {
         let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": name}});
         cs.core_v1()
@@ -97,7 +97,7 @@ async fn namespaces(cs: &dyn Interface, names: &[&str]) {
 }
 
 /// Every behaviour the clientset promises, on one backend.
-async fn suite(cs: &dyn Interface) {
+async fn suite(cs: &Clientset) {
     namespaces(cs, &["ns", "status", "scale", "select", "watch", "conflict", "apply"]).await;
     every_kind(cs).await;
     status_and_spec(cs).await;
@@ -108,7 +108,7 @@ async fn suite(cs: &dyn Interface) {
     apply_with_two_managers(cs).await;
 }
 
-async fn every_kind(cs: &dyn Interface) {
+async fn every_kind(cs: &Clientset) {
     let core = cs.core_v1();
     crud!(
         core.namespaces(),
@@ -179,7 +179,7 @@ async fn every_kind(cs: &dyn Interface) {
 }
 
 /// Plain updates keep the stored status, status updates keep the stored spec.
-async fn status_and_spec(cs: &dyn Interface) {
+async fn status_and_spec(cs: &Clientset) {
     let d = cs.apps_v1().deployments("status");
     let created = d
         .create(&object(deployment("s")), &PostParams::default())
@@ -208,7 +208,7 @@ async fn status_and_spec(cs: &dyn Interface) {
 }
 
 /// `+genclient:method=GetScale/UpdateScale`: the scale subresource with autoscaling/v1 Scale.
-async fn scale(cs: &dyn Interface) {
+async fn scale(cs: &Clientset) {
     let d = cs.apps_v1().deployments("scale");
     d.create(&object(deployment("web")), &PostParams::default())
         .await
@@ -229,7 +229,7 @@ async fn scale(cs: &dyn Interface) {
 }
 
 /// Label and field selectors, and pages of a list that add up to the whole.
-async fn selectors_and_pages(cs: &dyn Interface) {
+async fn selectors_and_pages(cs: &Clientset) {
     let cms = cs.core_v1().config_maps("select");
     for i in 0..5 {
         let tier = if i % 2 == 0 { "front" } else { "back" };
@@ -276,7 +276,7 @@ async fn selectors_and_pages(cs: &dyn Interface) {
 }
 
 /// A watch from a list's resourceVersion sees the create, the update and the delete, in order.
-async fn watch_in_order(cs: &dyn Interface) {
+async fn watch_in_order(cs: &Clientset) {
     let d = cs.apps_v1().deployments("watch");
     let from = d
         .list(&ListParams::default())
@@ -313,7 +313,7 @@ async fn watch_in_order(cs: &dyn Interface) {
 }
 
 /// An update with a stale resourceVersion is 409 Conflict and changes nothing.
-async fn conflicts(cs: &dyn Interface) {
+async fn conflicts(cs: &Clientset) {
     let d = cs.apps_v1().deployments("conflict");
     let first = d
         .create(&object(deployment("c")), &PostParams::default())
@@ -365,7 +365,7 @@ fn applied(
 /// Server-side apply by two managers through typed apply configurations: the second's change
 /// of the first's field conflicts unless forced, then the field is the second's; extracting
 /// each manager's configuration gives back what it owns.
-async fn apply_with_two_managers(cs: &dyn Interface) {
+async fn apply_with_two_managers(cs: &Clientset) {
     use generated::applyconfigurations::apps_v1;
     let d = cs.apps_v1().deployments("apply");
     let config = applied("a", "apply", 2);

@@ -14,7 +14,6 @@ use apis::core::v1::ConfigMap;
 use apiserver::storage::Storage;
 use apiserver::storage::memory::MemoryStorage;
 use generated::clientset::Clientset;
-use generated::clientset::prelude::*;
 use generated::informers::SharedInformerFactory;
 use kube::api::{DeleteParams, ListParams, PostParams};
 use kube::core::Selector;

@@ -509,8 +509,8 @@ fn server_side_apply(k: Kubectl) {
     let without = k.file("without.yaml", &DEPLOYMENT.replace("  replicas: 2\n", ""));
     k.ok(&["apply", "--server-side", "-f", &without]);
     assert_eq!(k.ok(&["get", "deploy", "web", "-o", "jsonpath={.spec.replicas}"]), "3");
-    // A plain patch takes ownership of what it changes (operation Update); the applier that owned
-    // the field now conflicts with it.
+    // A plain patch takes ownership of what it changes (operation Update), so the applier that owned
+    // the field conflicts with the patcher when it applies again.
     k.ok(&[
         "patch",
         "deploy",

@@ -9,7 +9,6 @@
 
 #![deny(missing_docs)]
 
-pub mod corpus;
 mod diag;
 mod generator;
 mod layout;
@@ -29,6 +28,10 @@ pub use render::output::{Counts, GeneratedFile, Plan, Problem, is_generated, ver
 
 /// The default path generated code names the runtime crate by.
 pub const DEFAULT_RUNTIME_PATH: &str = "::runtime";
+/// The default path generated code names k8s-openapi by.
+pub const DEFAULT_K8S_OPENAPI_PATH: &str = "::k8s_openapi";
+/// The default path generated code names kube by.
+pub const DEFAULT_KUBE_PATH: &str = "::kube";
 
 /// What to generate from where, built from the apis directory with chained settings:
 /// `Config::new("apis/src").output("generated/apis").documents("generated/openapi")`.
@@ -41,6 +44,8 @@ pub struct Config {
     crate_name: Option<String>,
     apis_crate: String,
     runtime_path: String,
+    k8s_openapi_path: String,
+    kube_path: String,
 }
 
 impl Config {
@@ -55,6 +60,8 @@ impl Config {
             crate_name: None,
             apis_crate: "apis".into(),
             runtime_path: DEFAULT_RUNTIME_PATH.into(),
+            k8s_openapi_path: DEFAULT_K8S_OPENAPI_PATH.into(),
+            kube_path: DEFAULT_KUBE_PATH.into(),
         }
     }
 
@@ -92,8 +99,22 @@ impl Config {
 
     /// How generated code names the runtime crate (default `::runtime`), like prost-build's
     /// `prost_path`: for a crate that re-exports it, `crate::runtime` or `::my_api::runtime`.
+    /// The generated crate's manifest depends on the crate a `::<name>` path starts with.
     pub fn runtime_path(mut self, path: impl Into<String>) -> Self {
         self.runtime_path = path.into();
+        self
+    }
+
+    /// How generated code names k8s-openapi (default `::k8s_openapi`), like prost-build's
+    /// `extern_path`: `::my_api::k8s_openapi` for a crate that re-exports it.
+    pub fn k8s_openapi_path(mut self, path: impl Into<String>) -> Self {
+        self.k8s_openapi_path = path.into();
+        self
+    }
+
+    /// How generated code names kube (default `::kube`).
+    pub fn kube_path(mut self, path: impl Into<String>) -> Self {
+        self.kube_path = path.into();
         self
     }
 
@@ -113,18 +134,52 @@ impl Config {
     }
 }
 
-/// The generated crate a crate asks for in its manifest, as (crate name, the crate's own
-/// package name): `[package.metadata.codegen] crate-name = "..."`. The fixtures use it to get a
-/// clientset beside them; `None` without the key.
-pub fn generated_crate_of(manifest_dir: &Path) -> Option<(String, String)> {
-    let manifest = std::fs::read_to_string(manifest_dir.join("Cargo.toml")).ok()?;
-    let value = |key: &str| {
-        manifest.lines().find_map(|l| {
-            let (k, v) = l.split_once('=')?;
-            (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+/// The generated crate a crate asks for in its manifest (`[package.metadata.codegen]`), which
+/// the fixtures use to get a clientset beside them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GeneratedCrate {
+    /// `crate-name = "..."`: the generated crate's name.
+    pub crate_name: String,
+    /// The crate's own package name, which the generated crate depends on.
+    pub package: String,
+    /// `runtime-path`, `kube-path`, `k8s-openapi-path`: how generated code names those crates,
+    /// where not the default.
+    pub paths: Vec<(String, String)>,
+}
+
+impl GeneratedCrate {
+    /// The settings of the crate in `manifest_dir`; `None` without `crate-name`.
+    pub fn of(manifest_dir: &Path) -> Option<Self> {
+        let manifest = std::fs::read_to_string(manifest_dir.join("Cargo.toml")).ok()?;
+        let value = |key: &str| {
+            manifest.lines().find_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+            })
+        };
+        let paths = ["runtime-path", "kube-path", "k8s-openapi-path"]
+            .into_iter()
+            .filter_map(|k| Some((k.to_string(), value(k)?)))
+            .collect();
+        Some(GeneratedCrate {
+            crate_name: value("crate-name")?,
+            package: value("name")?,
+            paths,
         })
-    };
-    Some((value("crate-name")?, value("name")?))
+    }
+
+    /// `config` generating this crate: its name, the apis crate it depends on, the paths.
+    pub fn configure(&self, config: Config) -> Config {
+        let mut config = config.crate_name(&self.crate_name).apis_crate(&self.package);
+        for (key, path) in &self.paths {
+            config = match key.as_str() {
+                "runtime-path" => config.runtime_path(path),
+                "kube-path" => config.kube_path(path),
+                _ => config.k8s_openapi_path(path),
+            };
+        }
+        config
+    }
 }
 
 /// A failed run: every error, plus the sources needed to render them.

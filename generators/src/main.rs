@@ -34,6 +34,12 @@ struct Args {
     /// How generated code names the runtime crate.
     #[arg(long, default_value = generators::DEFAULT_RUNTIME_PATH)]
     runtime_path: String,
+    /// How generated code names k8s-openapi.
+    #[arg(long, default_value = generators::DEFAULT_K8S_OPENAPI_PATH)]
+    k8s_openapi_path: String,
+    /// How generated code names kube.
+    #[arg(long, default_value = generators::DEFAULT_KUBE_PATH)]
+    kube_path: String,
     /// Also print what was skipped on purpose (untagged packages and types, foreign tags,
     /// files no module declares).
     #[arg(long, short)]
@@ -58,6 +64,8 @@ fn main() -> ExitCode {
         .output(args.output)
         .boilerplate(args.boilerplate)
         .runtime_path(args.runtime_path)
+        .k8s_openapi_path(args.k8s_openapi_path)
+        .kube_path(args.kube_path)
         .apis_crate(args.apis_crate);
     if let Some(d) = args.documents {
         config = config.documents(d);

@@ -82,7 +82,11 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         crate_name: config.crate_name.as_deref(),
         apis_crate: &config.apis_crate,
         boilerplate,
-        runtime: &config.runtime_path,
+        paths: generator::Paths {
+            rt: config.runtime_path.clone(),
+            k8s: config.k8s_openapi_path.clone(),
+            kube: config.kube_path.clone(),
+        },
     };
     (plan.files, plan.timings) = generator::run_all(&cx, &config.output, documents, &mut diags);
     plan.tools = generator::all().iter().map(|g| (g.tool(), g.name())).collect();
@@ -99,14 +103,17 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
 /// What is wrong with the run's flags and boilerplate, as (path, message) pairs.
 fn config_problems(config: &Config, boilerplate: &str) -> Vec<(std::path::PathBuf, String)> {
     let mut problems = Vec::new();
-    if syn::parse_str::<syn::Path>(&config.runtime_path).is_err() {
-        problems.push((
-            config.apis.clone(),
-            format!(
-                "runtime path `{}` is not a Rust path (such as `::runtime` or `crate::runtime`)",
-                config.runtime_path
-            ),
-        ));
+    for (what, path, example) in [
+        ("runtime", &config.runtime_path, "`::runtime` or `crate::runtime`"),
+        ("k8s-openapi", &config.k8s_openapi_path, "`::k8s_openapi`"),
+        ("kube", &config.kube_path, "`::kube`"),
+    ] {
+        if syn::parse_str::<syn::Path>(path).is_err() {
+            problems.push((
+                config.apis.clone(),
+                format!("{what} path `{path}` is not a Rust path (such as {example})"),
+            ));
+        }
     }
     if let Some(name) = config.crate_name.as_deref().filter(|n| !valid_crate_name(n)) {
         problems.push((

@@ -27,11 +27,8 @@ fn fixture_config(name: &str) -> Config {
         .output(dir.join("generated"))
         .boilerplate(BOILERPLATE)
         .documents(dir.join("generated/openapi"));
-    match generators::generated_crate_of(&dir) {
-        Some((crate_name, package)) => config
-            .output(dir.join("generated/apis"))
-            .crate_name(crate_name)
-            .apis_crate(package),
+    match generators::GeneratedCrate::of(&dir) {
+        Some(generated) => generated.configure(config.output(dir.join("generated/apis"))),
         None => config,
     }
 }

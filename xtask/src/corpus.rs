@@ -4,8 +4,8 @@
 //! dependency at this workspace's, and type-checks it as a crate (`cargo check`; `--build`
 //! builds it); prints what was generated and how long each step took. The generated crate
 //! (clientset, apply configurations, listers, informers, OpenAPI) is checked beside it, as a
-//! workspace of the two. The copy gets the changes `generators::corpus` makes (the admission
-//! packages' imports, protobuf-gen's module declarations).
+//! workspace of the two. The corpus is read as it is: it imports the runtime's meta wire types
+//! and declares the protobuf modules itself.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -51,7 +51,6 @@ fn check(source: Source, build: bool) -> Result<(), String> {
             }
         }
     }
-    patch(&work)?;
     println!("corpus: prepared in {:.2} s", started.elapsed().as_secs_f64());
 
     let started = Instant::now();
@@ -144,24 +143,6 @@ fn workspace(root: &Path) -> Result<String, String> {
     Ok(format!(
         "\n[workspace]\nmembers = [\".\", \"generated\"]\n\n[workspace.package]\nedition = \"2024\"\n\n{deps}k8s-api-corpus = {{ path = \".\" }}\n"
     ))
-}
-
-/// The changes the corpus needs to generate and compile (`generators::corpus`), made to the copy.
-fn patch(work: &Path) -> Result<(), String> {
-    let src = work.join("src");
-    let sources = generators::read_sources(&src).map_err(|e| format!("{}: {e}", src.display()))?;
-    let mut changed = 0;
-    for (rel, text) in sources {
-        let adapted = generators::corpus::adapt(&rel, &text);
-        if adapted != text {
-            std::fs::write(src.join(&rel), adapted).map_err(|e| e.to_string())?;
-            changed += 1;
-        }
-    }
-    if changed == 0 {
-        return Err("none of the corpus's files needed the changes: is this the corpus?".into());
-    }
-    Ok(())
 }
 
 fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {

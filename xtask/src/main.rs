@@ -1,4 +1,4 @@
-//! `cargo xtask codegen` and `cargo xtask verify-codegen` for this repository: a thin clap front-end
+//! `cargo xtask codegen`, `verify-codegen`, `test` and `corpus` for this repository: a thin clap front-end
 //! over the generators library, run from the workspace root so that every path it prints or
 //! writes into generated code is relative.
 
@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod corpus;
+mod test;
 
 use clap::{Parser, Subcommand};
 use generators::Config;
@@ -27,6 +28,9 @@ enum Command {
     Codegen,
     /// Check that generated code is up to date; writes nothing, exits 1 with a diff if not.
     VerifyCodegen,
+    /// Every test on a fresh machine: installs the Debian packages the tests need (etcd,
+    /// protoc, python3-kubernetes) when missing, then runs the workspace tests and the corpus.
+    Test,
     /// Generate all of k8s.io/api (the shared corpus) into a scratch copy and type-check it
     /// (`cargo check`), or build it with `--build`.
     Corpus {
@@ -57,6 +61,7 @@ fn main() -> ExitCode {
     let mode = match cli.command {
         Command::Codegen => Mode::Write,
         Command::VerifyCodegen => Mode::Verify,
+        Command::Test => return test::run(),
         Command::Corpus {
             build,
             corpus,
@@ -112,13 +117,10 @@ fn trees(root: &Path) -> Vec<Config> {
             .output(case.join("generated"))
             .boilerplate(&boilerplate)
             .documents(case.join("generated/openapi"));
-        configs.push(match generators::generated_crate_of(&root.join(&case)) {
+        configs.push(match generators::GeneratedCrate::of(&root.join(&case)) {
             // A fixture with a generated crate keeps its in-package files below it, as this
             // repository does.
-            Some((crate_name, package)) => config
-                .output(case.join("generated/apis"))
-                .crate_name(crate_name)
-                .apis_crate(package),
+            Some(generated) => generated.configure(config.output(case.join("generated/apis"))),
             None => config,
         });
     }
@@ -129,8 +131,8 @@ fn trees(root: &Path) -> Vec<Config> {
 mod tests {
     use super::*;
 
-    /// The checked-in generated code matches what the generators produce now, so plain
-    /// `cargo test --workspace` fails on a stale tree (prost's bootstrap test).
+    /// The checked-in generated code matches what the generators produce from the current sources,
+    /// so plain `cargo test --workspace` fails on a stale tree (prost's bootstrap test).
     #[test]
     fn generated_code_is_up_to_date() {
         let root = workspace_root();

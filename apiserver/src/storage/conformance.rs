@@ -142,7 +142,7 @@ async fn watch_from_revision(store: &dyn Storage, prefix: &str) {
         ],
         "events in revision order; a deletion carries the last value"
     );
-    // A watch from now sees only what comes next.
+    // A watch from the current revision sees only the changes that follow it.
     let mut later = store.watch(&dir, r3).await.unwrap();
     let r4 = store.create(&a, b("4")).await.unwrap();
     let e = tokio::time::timeout(Duration::from_secs(10), later.recv())

@@ -97,7 +97,7 @@ pub enum StorageError {
         key: String,
         /// The revision the caller based its write on.
         expected: Revision,
-        /// The key's revision now.
+        /// The key's current revision.
         actual: Revision,
     },
     /// The revision is older than the history the store keeps.

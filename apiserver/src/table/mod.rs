@@ -1,7 +1,7 @@
 //! Tables (`Accept: application/json;as=Table;g=meta.k8s.io;v=v1`, what `kubectl get` prints):
-//! seed 003's TableConvertor capability. Kinds without a convertor get apiserver's default (name
-//! and creation time); a server registers per-kind columns, as kube-apiserver's printers do for
-//! Deployments and Pods.
+//! k8s.io/apiserver's `rest.TableConvertor` capability. Kinds without a convertor get apiserver's
+//! default (name and creation time); a server registers per-kind columns, as kube-apiserver's
+//! printers do for Deployments and Pods.
 
 use std::borrow::Cow;
 

@@ -222,6 +222,12 @@ impl CustomResourceDefinitionApplyConfiguration {
         self
     }
 }
+impl ::runtime::client::ApplyConfiguration
+for CustomResourceDefinitionApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        CustomResourceDefinitionApplyConfiguration::name(self)
+    }
+}
 /// An apply configuration of a CustomResourceDefinition named `name`, with its
 /// apiVersion and kind set (client-go's `CustomResourceDefinition(name)`).
 pub fn custom_resource_definition(

@@ -121,6 +121,11 @@ impl DeploymentApplyConfiguration {
         self
     }
 }
+impl ::runtime::client::ApplyConfiguration for DeploymentApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        DeploymentApplyConfiguration::name(self)
+    }
+}
 /// An apply configuration of a Deployment named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `Deployment(name, namespace)`).
 pub fn deployment(
@@ -647,6 +652,11 @@ impl StatefulSetApplyConfiguration {
     ) -> Self {
         self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
         self
+    }
+}
+impl ::runtime::client::ApplyConfiguration for StatefulSetApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        StatefulSetApplyConfiguration::name(self)
     }
 }
 /// An apply configuration of a StatefulSet named `name` in `namespace`, with its

@@ -131,6 +131,11 @@ impl ConfigMapApplyConfiguration {
         self
     }
 }
+impl ::runtime::client::ApplyConfiguration for ConfigMapApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        ConfigMapApplyConfiguration::name(self)
+    }
+}
 /// An apply configuration of a ConfigMap named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `ConfigMap(name, namespace)`).
 pub fn config_map(
@@ -475,6 +480,11 @@ impl NamespaceApplyConfiguration {
         self
     }
 }
+impl ::runtime::client::ApplyConfiguration for NamespaceApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        NamespaceApplyConfiguration::name(self)
+    }
+}
 /// An apply configuration of a Namespace named `name`, with its
 /// apiVersion and kind set (client-go's `Namespace(name)`).
 pub fn namespace(name: impl Into<String>) -> NamespaceApplyConfiguration {
@@ -647,6 +657,11 @@ impl PodApplyConfiguration {
     ) -> Self {
         self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
         self
+    }
+}
+impl ::runtime::client::ApplyConfiguration for PodApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        PodApplyConfiguration::name(self)
     }
 }
 /// An apply configuration of a Pod named `name` in `namespace`, with its
@@ -1125,6 +1140,11 @@ impl PodTemplateApplyConfiguration {
     ) -> Self {
         self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
         self
+    }
+}
+impl ::runtime::client::ApplyConfiguration for PodTemplateApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        PodTemplateApplyConfiguration::name(self)
     }
 }
 /// An apply configuration of a PodTemplate named `name` in `namespace`, with its

@@ -121,6 +121,11 @@ impl WidgetApplyConfiguration {
         self
     }
 }
+impl ::runtime::client::ApplyConfiguration for WidgetApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        WidgetApplyConfiguration::name(self)
+    }
+}
 /// An apply configuration of a Widget named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `Widget(name, namespace)`).
 pub fn widget(
@@ -251,6 +256,11 @@ impl WidgetClassApplyConfiguration {
     ) -> Self {
         self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
         self
+    }
+}
+impl ::runtime::client::ApplyConfiguration for WidgetClassApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        WidgetClassApplyConfiguration::name(self)
     }
 }
 /// An apply configuration of a WidgetClass named `name`, with its

@@ -17,9 +17,8 @@
 
 //! The fake clientset (client-go's `fake.NewSimpleClientset`, feature `fake`): the typed clients
 //! of [`super::Clientset`] over the API server in process on the embedded store, with reactors
-//! that answer in its place and a record of every action. It implements [`super::Interface`],
-//! so code written against the traits runs on it unchanged.
-use super::Interface;
+//! that answer in its place and a record of every action. It dereferences to the real
+//! [`super::Clientset`] over that server, so code written for the clientset runs on it unchanged.
 /// A clientset answered in process: every call goes through the server's registry (resource
 /// versions, conflicts, selectors, status, watch and apply as a server has them), unless a
 /// reactor answers first.
@@ -94,70 +93,11 @@ impl Clientset {
     pub fn clientset(&self) -> &super::Clientset {
         &self.clientset
     }
-    /// The `apiextensions.k8s.io/v1` client.
-    pub fn apiextensions_v1(&self) -> super::apiextensions_v1::ApiextensionsV1Client {
-        self.clientset.apiextensions_v1()
-    }
-    /// The `apiextensions.k8s.io/v1beta1` client.
-    pub fn apiextensions_v1beta1(
-        &self,
-    ) -> super::apiextensions_v1beta1::ApiextensionsV1beta1Client {
-        self.clientset.apiextensions_v1beta1()
-    }
-    /// The `apps/v1` client.
-    pub fn apps_v1(&self) -> super::apps_v1::AppsV1Client {
-        self.clientset.apps_v1()
-    }
-    /// The `apps/v1beta1` client.
-    pub fn apps_v1beta1(&self) -> super::apps_v1beta1::AppsV1beta1Client {
-        self.clientset.apps_v1beta1()
-    }
-    /// The `apps/v1beta2` client.
-    pub fn apps_v1beta2(&self) -> super::apps_v1beta2::AppsV1beta2Client {
-        self.clientset.apps_v1beta2()
-    }
-    /// The `v1` client.
-    pub fn core_v1(&self) -> super::core_v1::CoreV1Client {
-        self.clientset.core_v1()
-    }
-    /// The `widgets.example.dev/v1` client.
-    pub fn widgets_v1(&self) -> super::widgets_v1::WidgetsV1Client {
-        self.clientset.widgets_v1()
-    }
-    /// The `widgets.example.dev/v1alpha1` client.
-    pub fn widgets_v1alpha1(&self) -> super::widgets_v1alpha1::WidgetsV1alpha1Client {
-        self.clientset.widgets_v1alpha1()
-    }
 }
-impl Interface for Clientset {
-    fn apiextensions_v1(
-        &self,
-    ) -> Box<dyn super::apiextensions_v1::ApiextensionsV1Interface> {
-        Interface::apiextensions_v1(&self.clientset)
-    }
-    fn apiextensions_v1beta1(
-        &self,
-    ) -> Box<dyn super::apiextensions_v1beta1::ApiextensionsV1beta1Interface> {
-        Interface::apiextensions_v1beta1(&self.clientset)
-    }
-    fn apps_v1(&self) -> Box<dyn super::apps_v1::AppsV1Interface> {
-        Interface::apps_v1(&self.clientset)
-    }
-    fn apps_v1beta1(&self) -> Box<dyn super::apps_v1beta1::AppsV1beta1Interface> {
-        Interface::apps_v1beta1(&self.clientset)
-    }
-    fn apps_v1beta2(&self) -> Box<dyn super::apps_v1beta2::AppsV1beta2Interface> {
-        Interface::apps_v1beta2(&self.clientset)
-    }
-    fn core_v1(&self) -> Box<dyn super::core_v1::CoreV1Interface> {
-        Interface::core_v1(&self.clientset)
-    }
-    fn widgets_v1(&self) -> Box<dyn super::widgets_v1::WidgetsV1Interface> {
-        Interface::widgets_v1(&self.clientset)
-    }
-    fn widgets_v1alpha1(
-        &self,
-    ) -> Box<dyn super::widgets_v1alpha1::WidgetsV1alpha1Interface> {
-        Interface::widgets_v1alpha1(&self.clientset)
+impl ::core::ops::Deref for Clientset {
+    type Target = super::Clientset;
+    /// The typed clientset over the server in process: `fake.apps_v1().deployments(ns)`.
+    fn deref(&self) -> &super::Clientset {
+        &self.clientset
     }
 }

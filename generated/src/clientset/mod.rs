@@ -17,7 +17,7 @@
 
 //! The typed clientset (client-go's `kubernetes.Clientset`): [`Clientset`] with one client per
 //! served group-version, each with a typed client per `+genclient` kind and exactly the verbs
-//! its tags allow, over `kube::Client`; the trait [`Interface`] is shared with the fake clientset.
+//! its tags allow, over `kube::Client`.
 pub mod apiextensions_v1;
 pub mod apiextensions_v1beta1;
 pub mod apps_v1;
@@ -28,59 +28,12 @@ pub mod widgets_v1;
 pub mod widgets_v1alpha1;
 #[cfg(feature = "fake")]
 pub mod fake;
-/// Every client trait, imported without names: `use generated::clientset::prelude::*;` makes
-/// the verbs callable on the concrete clients (`DeploymentClient::get`), with no clash between
-/// the versions' traits of one kind.
+/// The traits of the kinds' custom `+genclient:method=` methods, imported without names:
+/// `use generated::clientset::prelude::*;` makes them callable (`deployments(ns).get_scale(..)`).
 pub mod prelude {
-    pub use super::Interface as _;
-    pub use super::apiextensions_v1::ApiextensionsV1Interface as _;
-    pub use super::apiextensions_v1::CustomResourceDefinitionInterface as _;
-    pub use super::apiextensions_v1beta1::ApiextensionsV1beta1Interface as _;
-    pub use super::apiextensions_v1beta1::CustomResourceDefinitionInterface as _;
-    pub use super::apps_v1::AppsV1Interface as _;
-    pub use super::apps_v1::DeploymentInterface as _;
-    pub use super::apps_v1::ReplicaSetInterface as _;
-    pub use super::apps_v1::StatefulSetInterface as _;
-    pub use super::apps_v1beta1::AppsV1beta1Interface as _;
-    pub use super::apps_v1beta1::DeploymentInterface as _;
-    pub use super::apps_v1beta1::StatefulSetInterface as _;
-    pub use super::apps_v1beta2::AppsV1beta2Interface as _;
-    pub use super::apps_v1beta2::DeploymentInterface as _;
-    pub use super::apps_v1beta2::ReplicaSetInterface as _;
-    pub use super::apps_v1beta2::StatefulSetInterface as _;
-    pub use super::core_v1::CoreV1Interface as _;
-    pub use super::core_v1::ConfigMapInterface as _;
-    pub use super::core_v1::NamespaceInterface as _;
-    pub use super::core_v1::PodInterface as _;
-    pub use super::core_v1::PodTemplateInterface as _;
-    pub use super::widgets_v1::WidgetsV1Interface as _;
-    pub use super::widgets_v1::WidgetInterface as _;
-    pub use super::widgets_v1::WidgetClassInterface as _;
-    pub use super::widgets_v1alpha1::WidgetsV1alpha1Interface as _;
-    pub use super::widgets_v1alpha1::WidgetInterface as _;
-    pub use super::widgets_v1alpha1::WidgetClassInterface as _;
-}
-/// Every group-version's client (client-go's `kubernetes.Interface`), implemented by
-/// [`Clientset`] and by the fake clientset, so code written against it runs on either.
-pub trait Interface: Send + Sync {
-    /// The `apiextensions.k8s.io/v1` client.
-    fn apiextensions_v1(&self) -> Box<dyn apiextensions_v1::ApiextensionsV1Interface>;
-    /// The `apiextensions.k8s.io/v1beta1` client.
-    fn apiextensions_v1beta1(
-        &self,
-    ) -> Box<dyn apiextensions_v1beta1::ApiextensionsV1beta1Interface>;
-    /// The `apps/v1` client.
-    fn apps_v1(&self) -> Box<dyn apps_v1::AppsV1Interface>;
-    /// The `apps/v1beta1` client.
-    fn apps_v1beta1(&self) -> Box<dyn apps_v1beta1::AppsV1beta1Interface>;
-    /// The `apps/v1beta2` client.
-    fn apps_v1beta2(&self) -> Box<dyn apps_v1beta2::AppsV1beta2Interface>;
-    /// The `v1` client.
-    fn core_v1(&self) -> Box<dyn core_v1::CoreV1Interface>;
-    /// The `widgets.example.dev/v1` client.
-    fn widgets_v1(&self) -> Box<dyn widgets_v1::WidgetsV1Interface>;
-    /// The `widgets.example.dev/v1alpha1` client.
-    fn widgets_v1alpha1(&self) -> Box<dyn widgets_v1alpha1::WidgetsV1alpha1Interface>;
+    pub use super::apps_v1::DeploymentExt as _;
+    pub use super::apps_v1::ReplicaSetExt as _;
+    pub use super::apps_v1::StatefulSetExt as _;
 }
 /// The clientset of an API server: cloning it is cheap (the `kube::Client` is shared).
 #[derive(Clone)]
@@ -134,33 +87,5 @@ impl Clientset {
     /// The `widgets.example.dev/v1alpha1` client.
     pub fn widgets_v1alpha1(&self) -> widgets_v1alpha1::WidgetsV1alpha1Client {
         widgets_v1alpha1::WidgetsV1alpha1Client::new(self.client.clone())
-    }
-}
-impl Interface for Clientset {
-    fn apiextensions_v1(&self) -> Box<dyn apiextensions_v1::ApiextensionsV1Interface> {
-        Box::new(Clientset::apiextensions_v1(self))
-    }
-    fn apiextensions_v1beta1(
-        &self,
-    ) -> Box<dyn apiextensions_v1beta1::ApiextensionsV1beta1Interface> {
-        Box::new(Clientset::apiextensions_v1beta1(self))
-    }
-    fn apps_v1(&self) -> Box<dyn apps_v1::AppsV1Interface> {
-        Box::new(Clientset::apps_v1(self))
-    }
-    fn apps_v1beta1(&self) -> Box<dyn apps_v1beta1::AppsV1beta1Interface> {
-        Box::new(Clientset::apps_v1beta1(self))
-    }
-    fn apps_v1beta2(&self) -> Box<dyn apps_v1beta2::AppsV1beta2Interface> {
-        Box::new(Clientset::apps_v1beta2(self))
-    }
-    fn core_v1(&self) -> Box<dyn core_v1::CoreV1Interface> {
-        Box::new(Clientset::core_v1(self))
-    }
-    fn widgets_v1(&self) -> Box<dyn widgets_v1::WidgetsV1Interface> {
-        Box::new(Clientset::widgets_v1(self))
-    }
-    fn widgets_v1alpha1(&self) -> Box<dyn widgets_v1alpha1::WidgetsV1alpha1Interface> {
-        Box::new(Clientset::widgets_v1alpha1(self))
     }
 }

@@ -1,6 +1,6 @@
 //! applyconfiguration-gen: the generated crate's `applyconfigurations` module, rendered from
 //! `templates/applyconfigurations/`: per package a module with an all-optional builder for every
-//! type the model selected (`selection.apply`), constructors that set apiVersion and kind for the
+//! type the model gave one (`Type::apply_configuration`), constructors that set apiVersion and kind for the
 //! client kinds, and extractors that rebuild a manager's configuration from managedFields.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::{Context, Generator, crate_root::CrateModule, render_template};
 use crate::diag::Diagnostics;
 use crate::model::attrs::{ListType, MapType};
-use crate::model::{External, Field, Package, Scope, Type, TypeRef, Universe, names};
+use crate::model::{External, Field, Package, Type, TypeRef, Universe, names};
 
 /// The apply configuration generator.
 pub struct ApplyConfigurations;
@@ -31,7 +31,7 @@ impl Generator for ApplyConfigurations {
     }
 
     fn applies(&self, pkg: &Package) -> bool {
-        pkg.types.values().any(|t| t.selection.apply)
+        pkg.types.values().any(|t| t.apply_configuration.is_some())
     }
 
     fn per_package(&self) -> bool {
@@ -61,7 +61,7 @@ impl Generator for ApplyConfigurations {
                 types: pkg
                     .types
                     .values()
-                    .filter(|t| t.selection.apply)
+                    .filter(|t| t.apply_configuration.is_some())
                     .map(|t| type_cx(cx, pkg, t))
                     .collect(),
             };
@@ -140,6 +140,8 @@ struct RootCx {
     metadata: String,
     /// The metadata setters no field setter shadows.
     metadata_setters: Vec<&'static str>,
+    /// Whether the configuration has fields besides metadata, which its constructor leaves unset.
+    more_fields: bool,
 }
 
 /// One field.
@@ -180,26 +182,26 @@ fn type_cx(cx: &Context<'_>, pkg: &Package, t: &Type) -> TypeCx {
         .map(|f| field_cx(cx, f))
         .collect();
     let root = t.kind.as_ref().and_then(|k| {
-        let r = t
-            .resource()
-            .filter(|r| r.scope != Scope::Subresource && r.client.is_some())?;
+        t.client()?;
+        let r = t.resource()?;
         let metadata = k.object_meta.clone()?;
         Some(RootCx {
             constructor: names::apply_constructor(&t.name),
             extractor: names::apply_extractor(&t.name),
             kind: t.name.clone(),
-            namespaced: r.scope == Scope::Namespaced,
+            namespaced: r.namespaced(),
             metadata,
             metadata_setters: METADATA_SETTERS
                 .into_iter()
-                .filter(|s| r.scope == Scope::Namespaced || *s != "with_namespace")
+                .filter(|s| r.namespaced() || *s != "with_namespace")
                 .filter(|s| !fields.iter().any(|f| f.setter == *s))
                 .collect(),
+            more_fields: fields.len() > 1,
         })
     });
     TypeCx {
         name: t.name.clone(),
-        config: names::apply_configuration(&t.name),
+        config: t.apply_configuration.clone().unwrap_or_default(),
         source: cx.apis_path(&pkg.path, &t.name),
         type_meta,
         root,
@@ -250,27 +252,13 @@ fn field_cx(cx: &Context<'_>, f: &Field) -> FieldCx {
 }
 
 /// A field type in an apply configuration: named types with a configuration of their own are
-/// replaced by it, maps are ordered (the patch's bytes do not depend on hashing), the rest is
-/// the type itself.
+/// replaced by it, the rest is the type itself.
 fn rust_type(cx: &Context<'_>, u: &Universe, t: &TypeRef) -> String {
-    match t {
-        TypeRef::Primitive(p) => p.as_str().to_string(),
-        TypeRef::String => "String".into(),
-        TypeRef::Option(i) => format!("Option<{}>", rust_type(cx, u, i)),
-        TypeRef::Vec(i) => format!("Vec<{}>", rust_type(cx, u, i)),
-        TypeRef::Box(i) => format!("Box<{}>", rust_type(cx, u, i)),
-        TypeRef::Map { key, value, .. } => format!(
-            "::std::collections::BTreeMap<{}, {}>",
-            rust_type(cx, u, key),
-            rust_type(cx, u, value)
-        ),
-        TypeRef::Named(id) => match (u.get(id), u.packages.get(&id.package)) {
-            (Some(ty), Some(p)) if ty.selection.apply => {
-                format!("super::{}::{}", p.accessor, names::apply_configuration(&id.name))
-            }
-            _ => cx.apis_path(&id.package, &id.name),
-        },
-        TypeRef::External(_, path) => format!("::{}", path.trim_start_matches("::")),
-        TypeRef::Unsupported(written, _) | TypeRef::Unresolved(written) => written.clone(),
-    }
+    cx.rust_type(t, &|id| match (
+        u.get(id).and_then(|t| t.apply_configuration.as_deref()),
+        u.packages.get(&id.package),
+    ) {
+        (Some(config), Some(p)) => format!("super::{}::{config}", p.accessor),
+        _ => cx.apis_path(&id.package, &id.name),
+    })
 }

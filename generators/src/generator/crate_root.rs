@@ -30,6 +30,36 @@ pub struct CrateModule {
     pub features: &'static [(&'static str, &'static str)],
 }
 
+/// The dependency a module's code reaches as `dep`, named as the configuration says, and whether
+/// it is that crate itself (not another crate's re-export of it): `apis` is the apis crate; the
+/// runtime, kube and k8s-openapi are the crates their configured paths start with
+/// (`--runtime-path ::my_api::runtime` depends on `my_api`, the apis crate when it is that one),
+/// none for a path into the crate itself (`crate::runtime`).
+fn dependency_name(cx: &Context<'_>, dep: &str) -> Option<(String, bool)> {
+    let configured = |path: &str, default: &str| {
+        if path == default {
+            return Some((dep.to_string(), true));
+        }
+        let first = super::Paths::dependency(path)?;
+        let apis = cx.apis_crate.replace('-', "_") == first;
+        Some((
+            if apis {
+                cx.apis_crate.to_string()
+            } else {
+                first.to_string()
+            },
+            false,
+        ))
+    };
+    match dep {
+        "apis" => Some((cx.apis_crate.to_string(), true)),
+        "runtime" => configured(&cx.paths.rt, crate::DEFAULT_RUNTIME_PATH),
+        "kube" => configured(&cx.paths.kube, crate::DEFAULT_KUBE_PATH),
+        "k8s-openapi" => configured(&cx.paths.k8s, crate::DEFAULT_K8S_OPENAPI_PATH),
+        other => Some((other.to_string(), true)),
+    }
+}
+
 /// The crate's `Cargo.toml` and `src/lib.rs` for the modules whose files are in `files`.
 pub fn files(
     cx: &Context<'_>,
@@ -53,23 +83,28 @@ pub fn files(
     }
     let summary = modules.iter().map(|m| m.summary).collect::<Vec<_>>().join("; ");
     // Each dependency with its features and whether only a feature of the crate turns it on.
-    let mut dependencies: BTreeMap<&str, (BTreeSet<&str>, bool)> = BTreeMap::new();
-    let mut features: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+    let mut dependencies: BTreeMap<String, (BTreeSet<&str>, bool)> = BTreeMap::new();
+    let mut features: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     let mut add = |d: &'static str, optional: bool| {
         let (dep, feature) = d.split_once('/').map_or((d, None), |(n, f)| (n, Some(f)));
-        let dep = if dep == "apis" { cx.apis_crate } else { dep };
-        let entry = dependencies.entry(dep).or_insert_with(|| (BTreeSet::new(), optional));
+        let (dep, own) = dependency_name(cx, dep)?;
+        // A crate reached through another's re-export comes with the features that crate gives it.
+        let feature = feature.filter(|_| own);
+        let entry = dependencies
+            .entry(dep.clone())
+            .or_insert_with(|| (BTreeSet::new(), optional));
         entry.0.extend(feature);
         entry.1 &= optional;
-        dep
+        Some(dep)
     };
     for m in &modules {
         for d in m.dependencies {
             add(d, false);
         }
         for (feature, d) in m.features {
-            let dep = add(d, true);
-            features.entry(feature).or_default().insert(dep);
+            if let Some(dep) = add(d, true) {
+                features.entry(feature).or_default().insert(dep);
+            }
         }
     }
     let mut manifest = format!(

@@ -320,13 +320,14 @@ fn object_impl(cx: &Context<'_>, pkg: &Package, ty: &Type, diags: &mut Diagnosti
         }
     };
     // Kinds with ObjectMeta give the server its accessor (Go's meta.Accessor).
+    let k8s = cx.k8s();
     let meta = ty.kind.as_ref().and_then(|k| k.object_meta.as_deref()).map(|field| {
         let field = names::member(field);
         quote! {
-            fn object_meta(&self) -> ::core::option::Option<&::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
+            fn object_meta(&self) -> ::core::option::Option<&#k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
                 ::core::option::Option::Some(&self.#field)
             }
-            fn object_meta_mut(&mut self) -> ::core::option::Option<&mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
+            fn object_meta_mut(&mut self) -> ::core::option::Option<&mut #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
                 ::core::option::Option::Some(&mut self.#field)
             }
         }

@@ -10,7 +10,7 @@ use serde::Serialize;
 
 use super::{Context, Generator, crate_root::CrateModule, render_template};
 use crate::diag::Diagnostics;
-use crate::model::{Package, Scope};
+use crate::model::Package;
 
 /// The informers generator.
 pub struct Informers;
@@ -107,7 +107,6 @@ impl Generator for Informers {
         }
         if let Some(first) = cx.universe.packages.values().next().filter(|_| !versions.is_empty()) {
             let top = FactoryCx {
-                rt: cx.runtime.to_string(),
                 versions,
                 groups: groups.into_values().collect(),
             };
@@ -134,14 +133,13 @@ fn version_cx(cx: &Context<'_>, pkg: &Package) -> VersionCx {
             let client = t.client()?;
             let resource = t.resource()?;
             Some(InformerCx {
-                rt: cx.runtime.to_string(),
                 kind: t.name.clone(),
                 api_version: pkg.api_version.clone(),
                 type_path: cx.apis_path(&pkg.path, &t.name),
                 module: client.module.clone(),
                 accessor: client.accessor.clone(),
                 plural: resource.plural.clone(),
-                namespaced: resource.scope == Scope::Namespaced,
+                namespaced: resource.namespaced(),
                 informer: client.informer.clone()?,
                 lister: client.listers.as_ref().map(|(lister, _)| lister.clone()),
                 group: pkg.accessor.clone(),
@@ -163,7 +161,6 @@ fn version_cx(cx: &Context<'_>, pkg: &Package) -> VersionCx {
 /// The factory: every group-version with informers, and the groups that reach them.
 #[derive(Serialize)]
 struct FactoryCx {
-    rt: String,
     versions: Vec<VersionCx>,
     groups: Vec<GroupCx>,
 }
@@ -204,7 +201,6 @@ struct VersionCx {
 /// One kind's informer.
 #[derive(Serialize)]
 struct InformerCx {
-    rt: String,
     kind: String,
     api_version: String,
     type_path: String,

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::{Context, Generator, crate_root::CrateModule, render_template};
 use crate::diag::Diagnostics;
-use crate::model::{Package, Scope};
+use crate::model::Package;
 
 /// The listers generator.
 pub struct Listers;
@@ -63,13 +63,12 @@ impl Generator for Listers {
                     let client = t.client()?;
                     let (lister, namespace_lister) = client.listers.clone()?;
                     Some(ListerCx {
-                        rt: cx.runtime.to_string(),
                         kind: t.name.clone(),
                         api_version: pkg.api_version.clone(),
                         type_path: cx.apis_path(&pkg.path, &t.name),
                         module: client.module.clone(),
                         accessor: client.accessor.clone(),
-                        namespaced: t.resource().is_some_and(|r| r.scope == Scope::Namespaced),
+                        namespaced: t.resource().is_some_and(|r| r.namespaced()),
                         lister,
                         namespace_lister,
                     })
@@ -142,7 +141,6 @@ struct GroupCx {
 /// One kind's lister.
 #[derive(Serialize)]
 struct ListerCx {
-    rt: String,
     kind: String,
     api_version: String,
     type_path: String,

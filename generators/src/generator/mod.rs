@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 use proc_macro2::TokenStream;
 
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::model::{Package, Universe, names};
+use crate::model::{Package, TypeId, TypeRef, Universe, names};
 use crate::render::output::GeneratedFile;
 
 /// What every generator sees besides the package at hand.
@@ -35,8 +35,29 @@ pub struct Context<'a> {
     pub apis_crate: &'a str,
     /// The file header.
     pub boilerplate: &'a str,
-    /// How generated code names the runtime crate (`::runtime`), checked to be a path.
-    pub runtime: &'a str,
+    /// How generated code names the crates it links against, checked to be paths.
+    pub paths: Paths,
+}
+
+/// How generated code names the crates it links against (`Config::runtime_path`,
+/// `k8s_openapi_path`, `kube_path`); templates read them as `paths.rt`, `paths.k8s`, `paths.kube`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Paths {
+    /// The runtime crate (`::runtime`).
+    pub rt: String,
+    /// k8s-openapi (`::k8s_openapi`).
+    pub k8s: String,
+    /// kube (`::kube`).
+    pub kube: String,
+}
+
+impl Paths {
+    /// The crate a path names by its first segment, as the generated crate's manifest depends on
+    /// it (`::runtime` -> `runtime`); `None` for a path into the crate itself (`crate::...`).
+    pub fn dependency(path: &str) -> Option<&str> {
+        let first = path.strip_prefix("::")?.split("::").next()?;
+        (!first.is_empty()).then_some(first)
+    }
 }
 
 impl Context<'_> {
@@ -49,11 +70,50 @@ impl Context<'_> {
 
     /// The runtime crate's path, for `quote!`: `#rt::Scheme`.
     pub fn rt(&self) -> syn::Path {
-        match syn::parse_str(self.runtime) {
-            Ok(p) => p,
-            // The setting is checked before any generator runs.
-            Err(e) => panic!("runtime path `{}` is not a path: {e}", self.runtime),
+        parsed(&self.paths.rt)
+    }
+
+    /// k8s-openapi's path, for `quote!`: `#k8s::NamespaceResourceScope`.
+    pub fn k8s(&self) -> syn::Path {
+        parsed(&self.paths.k8s)
+    }
+
+    /// A type in code of the generated crate: `named` writes a type of the apis crate (its own
+    /// path, or its apply configuration's), an external type goes through the configured crate
+    /// paths, and maps are ordered, so output does not depend on hashing.
+    pub fn rust_type(&self, t: &TypeRef, named: &dyn Fn(&TypeId) -> String) -> String {
+        match t {
+            TypeRef::Primitive(p) => p.as_str().to_string(),
+            TypeRef::String => "String".into(),
+            TypeRef::Option(i) => format!("Option<{}>", self.rust_type(i, named)),
+            TypeRef::Vec(i) => format!("Vec<{}>", self.rust_type(i, named)),
+            TypeRef::Box(i) => format!("Box<{}>", self.rust_type(i, named)),
+            TypeRef::Map { key, value, .. } => format!(
+                "::std::collections::BTreeMap<{}, {}>",
+                self.rust_type(key, named),
+                self.rust_type(value, named)
+            ),
+            TypeRef::Named(id) => named(id),
+            TypeRef::External(_, path) => self.external_path(path),
+            TypeRef::Unsupported(written, _) | TypeRef::Unresolved(written) => written.clone(),
         }
+    }
+
+    /// A k8s-openapi, runtime or kube type as generated code names it: through the configured
+    /// path of its crate (`k8s_openapi::api::core::v1::Pod` -> `::k8s_openapi::api::core::v1::Pod`).
+    pub fn external_path(&self, path: &str) -> String {
+        let path = path.trim_start_matches("::");
+        let crates = [
+            ("k8s_openapi::", &self.paths.k8s),
+            ("runtime::", &self.paths.rt),
+            ("kube::", &self.paths.kube),
+        ];
+        for (prefix, to) in crates {
+            if let Some(rest) = path.strip_prefix(prefix) {
+                return format!("{to}::{rest}");
+            }
+        }
+        format!("::{path}")
     }
 
     /// A type of the apis crate as the generated crate names it: packages re-export their
@@ -75,6 +135,14 @@ impl Context<'_> {
                 Some(type_path(&format!("super::{module}"), f))
             })
             .collect()
+    }
+}
+
+/// A configured crate path; the settings are checked before any generator runs.
+fn parsed(path: &str) -> syn::Path {
+    match syn::parse_str(path) {
+        Ok(p) => p,
+        Err(e) => panic!("crate path `{path}` is not a path: {e}"),
     }
 }
 
@@ -289,7 +357,7 @@ pub(crate) fn render_template(
     files: &mut Vec<(PathBuf, String)>,
     diags: &mut Diagnostics,
 ) {
-    match crate::render::template::render(tool, cx.boilerplate, template, context) {
+    match crate::render::template::render(tool, cx.boilerplate, template, context, &cx.paths) {
         Ok(text) => files.push((path, text)),
         Err(e) => {
             let loc = crate::diag::SourceLoc {

@@ -3,10 +3,13 @@
 //! Generators never look at a tag's text; where a diagnostic needs a tag's place, `Tags::loc`
 //! gives it.
 
+use std::collections::BTreeSet;
+
 use serde_json::{Map, Value};
 
 use super::tags::{Tags, key_values, name as tag};
 use super::validation;
+use super::verb::Verb;
 
 /// The package tags, typed.
 #[derive(Clone, Debug, Default)]
@@ -177,9 +180,9 @@ pub struct ClientTags {
     /// `+genclient:readonly`.
     pub readonly: bool,
     /// `+genclient:onlyVerbs=...`.
-    pub only_verbs: Option<Vec<String>>,
+    pub only_verbs: Option<BTreeSet<Verb>>,
     /// `+genclient:skipVerbs=...`.
-    pub skip_verbs: Vec<String>,
+    pub skip_verbs: BTreeSet<Verb>,
     /// `+genclient:method=...` entries, unresolved.
     pub methods: Vec<MethodTag>,
 }
@@ -189,8 +192,8 @@ pub struct ClientTags {
 pub struct MethodTag {
     /// The method's name.
     pub name: String,
-    /// `verb=`.
-    pub verb: String,
+    /// `verb=`; `None` when it names no verb, which the tag check reports.
+    pub verb: Option<Verb>,
     /// `subresource=`.
     pub subresource: Option<String>,
     /// `input=`, a Rust path.
@@ -203,6 +206,11 @@ pub struct MethodTag {
     pub result_ty: Option<super::TypeRef>,
     /// Where the tag is.
     pub loc: crate::diag::SourceLoc,
+}
+
+/// The verbs of a `onlyVerbs`/`skipVerbs` list; a name that is no verb is the tag check's error.
+fn verbs(v: &str) -> BTreeSet<Verb> {
+    list(v).iter().filter_map(|v| Verb::parse(v)).collect()
 }
 
 fn list(v: &str) -> Vec<String> {
@@ -221,7 +229,7 @@ impl ClientTags {
                 let name = parts.next()?.trim().to_string();
                 let mut m = MethodTag {
                     name,
-                    verb: String::new(),
+                    verb: None,
                     subresource: None,
                     input: None,
                     result: None,
@@ -232,7 +240,7 @@ impl ClientTags {
                 for (k, v) in parts.filter_map(|p| p.split_once('=')) {
                     let v = v.trim().to_string();
                     match k.trim() {
-                        "verb" => m.verb = v,
+                        "verb" => m.verb = Verb::parse(&v),
                         "subresource" => m.subresource = Some(v),
                         "input" => m.input = Some(v),
                         "result" => m.result = Some(v),
@@ -248,8 +256,8 @@ impl ClientTags {
             no_verbs: tags.has(tag::NO_VERBS),
             no_status: tags.has(tag::NO_STATUS),
             readonly: tags.has(tag::READONLY),
-            only_verbs: tags.value(tag::ONLY_VERBS).map(list),
-            skip_verbs: tags.value(tag::SKIP_VERBS).map(list).unwrap_or_default(),
+            only_verbs: tags.value(tag::ONLY_VERBS).map(verbs),
+            skip_verbs: tags.value(tag::SKIP_VERBS).map(verbs).unwrap_or_default(),
             methods,
         }
     }

@@ -542,6 +542,7 @@ pub(super) fn new_type(
         kind: None,
         object: None,
         selection: Default::default(),
+        apply_configuration: None,
         transparent: false,
         protobuf: None,
     }

@@ -27,8 +27,10 @@ pub fn finish(universe: &mut Universe, diags: &mut Diagnostics) {
         lifecycle_tags_without_package_tag(pkg, diags);
         kind::build(pkg, diags);
     }
+    // Apply configurations complete the clients (their apply verbs), which the notes of
+    // `serving::decide` describe.
+    super::apply::decide(universe, diags);
     super::serving::decide(universe, diags);
-    super::apply::decide(universe);
     super::protobuf::decide(universe, diags);
 }
 
@@ -42,7 +44,6 @@ fn selection(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Selection {
         defaults: pick(a.defaulter, pkg.attrs.defaulter.is_some()),
         openapi: !pkg.is_internal() && pick(a.openapi.enabled, pkg.attrs.openapi == Some(true)),
         conversion: !a.conversion_opt_out,
-        apply: false,
     };
     if !ty.generic {
         return wanted;

@@ -5,82 +5,12 @@
 use std::collections::BTreeSet;
 
 use super::attrs::{ClientTags, Release};
+pub use super::verb::Verb;
 use super::{External, Package, Type, TypeRef, names};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 
-/// A verb of client-gen's generated clients.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Verb {
-    /// `create`.
-    Create,
-    /// `update`.
-    Update,
-    /// `updateStatus`.
-    UpdateStatus,
-    /// `delete`.
-    Delete,
-    /// `deleteCollection`.
-    DeleteCollection,
-    /// `get`.
-    Get,
-    /// `list`.
-    List,
-    /// `watch`.
-    Watch,
-    /// `patch`.
-    Patch,
-    /// `apply`.
-    Apply,
-    /// `applyStatus`.
-    ApplyStatus,
-}
-
-impl Verb {
-    /// Every verb, in client-gen's order (`SupportedVerbs`).
-    pub const ALL: [Verb; 11] = [
-        Verb::Create,
-        Verb::Update,
-        Verb::UpdateStatus,
-        Verb::Delete,
-        Verb::DeleteCollection,
-        Verb::Get,
-        Verb::List,
-        Verb::Watch,
-        Verb::Patch,
-        Verb::Apply,
-        Verb::ApplyStatus,
-    ];
-
-    /// The verbs of `+genclient:readonly`.
-    pub const READONLY: [Verb; 3] = [Verb::Get, Verb::List, Verb::Watch];
-
-    /// The name tags use: `updateStatus`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Verb::Create => "create",
-            Verb::Update => "update",
-            Verb::UpdateStatus => "updateStatus",
-            Verb::Delete => "delete",
-            Verb::DeleteCollection => "deleteCollection",
-            Verb::Get => "get",
-            Verb::List => "list",
-            Verb::Watch => "watch",
-            Verb::Patch => "patch",
-            Verb::Apply => "apply",
-            Verb::ApplyStatus => "applyStatus",
-        }
-    }
-
-    /// The verb a tag names.
-    pub fn parse(s: &str) -> Option<Verb> {
-        Verb::ALL.into_iter().find(|v| v.as_str() == s)
-    }
-
-    /// Whether the verb writes the status subresource.
-    pub fn is_status(self) -> bool {
-        matches!(self, Verb::UpdateStatus | Verb::ApplyStatus)
-    }
-}
+/// The autoscaling/v1 Scale kind, which a CRD's scale subresource serves (`+k8s:crd-gen:scale`).
+const CRD_SCALE: (&str, &str, &str) = ("autoscaling", "v1", "Scale");
 
 /// Where a resource lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,19 +59,18 @@ pub struct Resource {
     pub short_names: Vec<String>,
     /// Categories (`+k8s:crd-gen:categories`).
     pub categories: Vec<String>,
-    /// `/status`: the kind has a `status` field and no `+genclient:noStatus`.
-    pub status: bool,
     /// Whether `metadata.generation` counts the changes of the object's desired state: always for
     /// custom resources, else when the kind has a `spec` or a `template`, as Kubernetes'
     /// strategies count them (a ConfigMap has none).
     pub generation: bool,
-    /// `/scale`: a custom client method or a CRD scale tag names it.
-    pub scale: bool,
     /// The generated client, when the kind is tagged `+genclient`.
     pub client: Option<Client>,
     /// The version its group stores it in (`model/serving.rs` decides it across the group).
     pub storage_version: String,
-    /// Its subresources with the kinds they serve (`model/serving.rs`).
+    /// Its subresources with the kinds they serve: `status` when the kind has a `status` field
+    /// and no `+genclient:noStatus`; `scale` when a custom client method or a CRD scale tag
+    /// names it, serving the kind its `get` method answers (`model/serving.rs`), else
+    /// autoscaling/v1 Scale.
     pub subresources: Vec<Subresource>,
     /// The columns `kubectl get` shows besides the name (`+k8s:crd-gen:printcolumn`), in tag
     /// order; the CRD generator checks their values against the schema.
@@ -199,15 +128,20 @@ pub struct Client {
     /// The group client's accessor of this kind's client (`deployments`, client-go's
     /// `Deployments(namespace)`).
     pub accessor: String,
-    /// The typed client's struct (`DeploymentClient`).
+    /// The typed client's name (`DeploymentClient`).
     pub client_type: String,
-    /// The trait of its verbs, implemented by the real and the fake client (client-go's
-    /// `DeploymentInterface`).
-    pub trait_name: String,
-    /// The module of the group client that holds it (`deployment`).
+    /// The marker type whose trait impls are the client's verbs (`DeploymentVerbs`).
+    pub verbs_marker: String,
+    /// The trait of the custom methods (`DeploymentExt`), when the kind has any.
+    pub extension: Option<String>,
+    /// The module of the kind's lister and informer (`deployment`).
     pub module: String,
-    /// The standard verbs, after every `+genclient:*` option.
+    /// The standard verbs the client has: what every `+genclient:*` option leaves, without the
+    /// status verbs of a kind without status, and without `apply` and `applyStatus` unless the
+    /// kind has an apply configuration (`apply::decide`).
     pub verbs: BTreeSet<Verb>,
+    /// The kind's apply configuration, which `apply` and `applyStatus` send (`apply::decide`).
+    pub apply_configuration: Option<ApplyConfigurationRef>,
     /// `+genclient:method=` methods, in tag order.
     pub methods: Vec<Method>,
     /// The lister and namespace lister, when the client can `list` and `get` (lister-gen's
@@ -233,8 +167,19 @@ pub struct Method {
     pub input: TypeRef,
     /// The response's type (the kind itself unless `result=`).
     pub result: TypeRef,
+    /// For an apply method, the input's apply configuration, which it sends (`apply::decide`).
+    pub apply_configuration: Option<ApplyConfigurationRef>,
     /// Where the tag is.
     pub loc: SourceLoc,
+}
+
+/// An apply configuration as the generated crate's `applyconfigurations` module holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ApplyConfigurationRef {
+    /// The module of its package (`apps_v1`, the package's accessor).
+    pub module: String,
+    /// Its name (`DeploymentApplyConfiguration`).
+    pub name: String,
 }
 
 /// A kind's API lifecycle with upstream's defaults applied.
@@ -282,6 +227,11 @@ pub fn build(pkg: &mut Package, diags: &mut Diagnostics) {
 }
 
 impl Resource {
+    /// Whether the resource lives below a namespace (`/namespaces/{ns}/<plural>`).
+    pub fn namespaced(&self) -> bool {
+        self.scope == Scope::Namespaced
+    }
+
     /// What was decided, in one line: `deployments (Namespaced), subresources status, scale;
     /// client verbs create, update, ...; methods GetScale(get scale: Deployment -> Scale)`.
     pub fn describe(&self) -> String {
@@ -291,10 +241,7 @@ impl Resource {
             Scope::Subresource => "a subresource",
         };
         let mut out = format!("resource `{}`, singular `{}` ({scope})", self.plural, self.singular);
-        let subresources: Vec<&str> = [(self.status, "status"), (self.scale, "scale")]
-            .into_iter()
-            .filter_map(|(on, name)| on.then_some(name))
-            .collect();
+        let subresources: Vec<&str> = self.subresources.iter().map(|s| s.name.as_str()).collect();
         if !subresources.is_empty() {
             out.push_str(&format!(", subresources {}", subresources.join(", ")));
         }
@@ -318,6 +265,9 @@ impl Resource {
                         verbs.join(", ")
                     }
                 ));
+                if let Some(a) = &c.apply_configuration {
+                    out.push_str(&format!("; apply configuration {}::{}", a.module, a.name));
+                }
                 for m in &c.methods {
                     let sub = m.subresource.as_deref().map(|s| format!(" {s}")).unwrap_or_default();
                     out.push_str(&format!(
@@ -441,17 +391,40 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
     }
     let status = ty.fields().iter().any(|f| f.name == "status") && !a.client.no_status;
     // Custom resources always count generations (Kubernetes' custom-resource strategy); other
-    // kinds when they have desired state: a `spec`, or a PodTemplate's `template`.
+    // kinds when they have desired state, a `spec` or a PodTemplate's `template`, unless their
+    // strategy in Kubernetes counts none (namespaces).
     let generation = pkg.attrs.crd
-        || ty
+        || (ty
             .fields()
             .iter()
-            .any(|f| matches!(f.json_name.as_str(), "spec" | "template") && !f.skip);
-    let client = a.client.genclient.then(|| client(pkg, ty, &a.client, status, diags));
+            .any(|f| matches!(f.json_name.as_str(), "spec" | "template") && !f.skip)
+            && !super::known::counts_no_generation(&pkg.group, &plural));
+    // A kind served only as another kind's subresource (Scale) has no client of its own.
+    let client = (a.client.genclient && scope != Scope::Subresource).then(|| client(pkg, ty, &a.client, status, diags));
     let scale = a.crd.scale.is_some()
         || client
             .as_ref()
             .is_some_and(|c| c.methods.iter().any(|m| m.subresource.as_deref() == Some("scale")));
+    let mut subresources = Vec::new();
+    if status {
+        subresources.push(Subresource {
+            name: "status".into(),
+            group: pkg.group.clone(),
+            version: pkg.version.as_str().to_string(),
+            kind: ty.name.clone(),
+            scale: None,
+        });
+    }
+    if scale {
+        let (group, version, kind) = CRD_SCALE;
+        subresources.push(Subresource {
+            name: "scale".into(),
+            group: group.into(),
+            version: version.into(),
+            kind: kind.into(),
+            scale: Some(scale_paths(ty)),
+        });
+    }
     Resource {
         generation,
         plural,
@@ -459,17 +432,34 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
         scope,
         short_names: a.crd.short_names.as_ref().map(|l| l.value.clone()).unwrap_or_default(),
         categories: a.crd.categories.as_ref().map(|l| l.value.clone()).unwrap_or_default(),
-        status,
-        scale,
         client,
         storage_version: pkg.version.as_str().to_string(),
-        subresources: Vec::new(),
+        subresources,
         printer_columns: a
             .crd
             .print_columns
             .iter()
             .filter_map(|t| printer_column(&t.value))
             .collect(),
+    }
+}
+
+/// The CRD scale tag's paths (`specpath`, `statuspath`, `selectorpath`), or the ones Kubernetes'
+/// hand-written scale storage of Deployments, ReplicaSets and StatefulSets reads.
+fn scale_paths(t: &Type) -> ScalePaths {
+    let pairs = t.attrs.crd.scale.as_ref().map(|l| l.value.clone()).unwrap_or_default();
+    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    match (get("specpath"), get("statuspath")) {
+        (Some(spec), Some(status)) => ScalePaths {
+            spec_replicas: spec,
+            status_replicas: status,
+            label_selector: get("selectorpath"),
+        },
+        _ => ScalePaths {
+            spec_replicas: ".spec.replicas".into(),
+            status_replicas: ".status.replicas".into(),
+            label_selector: Some(".spec.selector".into()),
+        },
     }
 }
 
@@ -492,8 +482,7 @@ fn printer_column(pairs: &[(String, String)]) -> Option<PrinterColumn> {
 
 /// The verbs client-gen generates for a `+genclient` kind.
 fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut Diagnostics) -> Client {
-    let parse = |list: &[String]| -> BTreeSet<Verb> { list.iter().filter_map(|v| Verb::parse(v)).collect() };
-    let skip = parse(&tags.skip_verbs);
+    let skip = &tags.skip_verbs;
     if tags.only_verbs.is_some() && !tags.skip_verbs.is_empty() {
         // client-go ignores skipVerbs beside onlyVerbs; one list says what is meant.
         diags.push(
@@ -508,7 +497,7 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
             .help("keep `onlyVerbs` with the verbs the client has, or `skipVerbs` with those it lacks"),
         );
     }
-    let mut only = tags.only_verbs.as_deref().map(parse);
+    let mut only = tags.only_verbs.clone();
     if tags.readonly {
         only.get_or_insert_with(BTreeSet::new).extend(Verb::READONLY);
     }
@@ -516,7 +505,7 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
         Some(only) => {
             // Both lists are reported above; with `:readonly` an overlap is the mistake.
             let both = tags.only_verbs.is_some() && !tags.skip_verbs.is_empty();
-            for v in only.intersection(&skip).filter(|_| !both) {
+            for v in only.intersection(skip).filter(|_| !both) {
                 diags.push(
                     Diagnostic::error(
                         &ty.tags.loc(super::tags::name::SKIP_VERBS, &ty.loc),
@@ -530,7 +519,7 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
                     .help("keep the verb in one of the two lists"),
                 );
             }
-            only.difference(&skip).copied().collect()
+            only.difference(skip).copied().collect()
         }
         None => Verb::ALL.into_iter().filter(|v| !skip.contains(v)).collect(),
     };
@@ -543,11 +532,12 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
     let own = TypeRef::Named(pkg.id(&ty.name));
     let list = names::list_kind(&ty.name);
     let own_list = pkg.types.contains_key(&list).then(|| TypeRef::Named(pkg.id(&list)));
-    let methods = tags
+    let methods: Vec<Method> = tags
         .methods
         .iter()
+        // A method tag without a verb is reported by the tag check, which ends the run.
         .filter_map(|m| {
-            let verb = Verb::parse(&m.verb)?;
+            let verb = m.verb?;
             // A list method answers with the kind's list, as client-gen's does.
             let default_result = match (verb, &own_list) {
                 (Verb::List, Some(l)) => l.clone(),
@@ -560,6 +550,7 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
                 subresource: m.subresource.clone(),
                 input: m.input_ty.clone().unwrap_or_else(|| own.clone()),
                 result: m.result_ty.clone().unwrap_or(default_result),
+                apply_configuration: None,
                 loc: m.loc.clone(),
             })
         })
@@ -568,8 +559,10 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
     Client {
         accessor: names::client_accessor(&ty.name),
         client_type: names::typed_client(&ty.name),
-        trait_name: names::typed_client_trait(&ty.name),
+        verbs_marker: names::client_verbs(&ty.name),
+        extension: (!methods.is_empty()).then(|| names::client_extension(&ty.name)),
         module: names::client_module(&ty.name),
+        apply_configuration: None,
         listers: can(Verb::List, Verb::Get).then(|| names::listers(&ty.name)),
         informer: can(Verb::List, Verb::Watch).then(|| names::informer(&ty.name)),
         verbs,

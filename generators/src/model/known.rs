@@ -14,6 +14,12 @@ pub fn is_object_interface(path: &str) -> bool {
     path.trim().trim_start_matches("::") == "runtime::Object"
 }
 
+/// Whether Kubernetes' hand-written strategy of a core resource counts no generations although the
+/// kind has a `spec`: namespaces (its namespace strategy never sets `metadata.generation`).
+pub fn counts_no_generation(group: &str, plural: &str) -> bool {
+    group.is_empty() && plural == "namespaces"
+}
+
 /// The source type of `+k8s:conversion-gen:explicit-from` that means URL query parameters.
 pub const URL_VALUES: &str = "net/url.Values";
 

@@ -23,6 +23,7 @@ pub mod tags;
 mod tests;
 pub mod unions;
 pub mod validation;
+pub mod verb;
 pub mod version;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -77,8 +78,8 @@ pub struct Package {
     pub group_go_name: String,
     /// The clientset's accessor of this group-version (`apps_v1`).
     pub accessor: String,
-    /// The group-version's typed client and its trait (`AppsV1Client`, `AppsV1Interface`).
-    pub group_client: (String, String),
+    /// The group-version's client (`AppsV1Client`).
+    pub group_client: String,
     /// The informer factory's accessor of the group and the group's informers (`apps`,
     /// `AppsInformers`).
     pub informer_group: (String, String),
@@ -218,6 +219,9 @@ pub struct Type {
     pub transparent: bool,
     /// Its protobuf form, when it is a message (`protobuf::decide`).
     pub protobuf: Option<protobuf::Message>,
+    /// Its apply configuration's name (`DeploymentApplyConfiguration`), when applyconfiguration-gen
+    /// selects it: reached from a `+genclient` kind with ObjectMeta (`apply::decide`).
+    pub apply_configuration: Option<String>,
 }
 
 /// Where a `runtime::Object` keeps its apiVersion and kind.
@@ -246,8 +250,6 @@ pub struct Selection {
     pub openapi: bool,
     /// conversion: not `+k8s:conversion-gen=false`.
     pub conversion: bool,
-    /// applyconfigurations: reached from a `+genclient` kind with ObjectMeta (`apply::decide`).
-    pub apply: bool,
 }
 
 impl Type {
@@ -264,11 +266,7 @@ impl Type {
     /// The typed client the kind's `+genclient` tags ask for, which its lister and informer
     /// build on; none for a kind served only as another kind's subresource (Scale).
     pub fn client(&self) -> Option<&kind::Client> {
-        let r = self.resource()?;
-        if r.scope == Scope::Subresource {
-            return None;
-        }
-        r.client.as_ref()
+        self.resource()?.client.as_ref()
     }
 
     /// Struct fields (empty for enums).

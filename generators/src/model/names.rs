@@ -67,12 +67,22 @@ pub fn typed_client(kind: &str) -> String {
     format!("{kind}Client")
 }
 
-/// The trait of a kind's typed client: `DeploymentInterface`, as client-go names it.
-pub fn typed_client_trait(kind: &str) -> String {
-    format!("{kind}Interface")
+/// The marker type whose trait impls are a kind's client verbs: `DeploymentVerbs`.
+pub fn client_verbs(kind: &str) -> String {
+    format!("{kind}Verbs")
 }
 
-/// The module of a kind's typed client: `deployment`, `custom_resource_definition`.
+/// The trait of a kind's custom `+genclient:method=` methods: `DeploymentExt`.
+pub fn client_extension(kind: &str) -> String {
+    format!("{kind}Ext")
+}
+
+/// The runtime's trait of a client verb: `UpdateStatus` for `updateStatus`.
+pub fn verb_trait(verb: super::verb::Verb) -> String {
+    verb.as_str().to_upper_camel_case()
+}
+
+/// The module of a kind's lister and informer: `deployment`, `custom_resource_definition`.
 pub fn client_module(kind: &str) -> String {
     kind.to_snake_case()
 }
@@ -82,11 +92,9 @@ pub fn method_fn(name: &str) -> String {
     name.to_snake_case()
 }
 
-/// A group-version's client and its trait: `AppsV1Client`, `AppsV1Interface` (client-go's
-/// `AppsV1Client` and `AppsV1Interface`).
-pub fn group_client(group_go_name: &str, version: &str) -> (String, String) {
-    let base = format!("{group_go_name}{}", version.to_upper_camel_case());
-    (format!("{base}Client"), format!("{base}Interface"))
+/// A group-version's client: `AppsV1Client` (client-go's `AppsV1Client`).
+pub fn group_client(group_go_name: &str, version: &str) -> String {
+    format!("{group_go_name}{}Client", version.to_upper_camel_case())
 }
 
 /// A kind's lister and its namespace lister: `DeploymentLister`, `DeploymentNamespaceLister`
@@ -344,15 +352,10 @@ mod tests {
         assert_eq!(client_accessor("Endpoints"), "endpoints");
         assert_eq!(client_module("CustomResourceDefinition"), "custom_resource_definition");
         assert_eq!(typed_client("Deployment"), "DeploymentClient");
-        assert_eq!(typed_client_trait("Deployment"), "DeploymentInterface");
+        assert_eq!(client_verbs("Deployment"), "DeploymentVerbs");
+        assert_eq!(client_extension("Deployment"), "DeploymentExt");
         assert_eq!(method_fn("GetScale"), "get_scale");
-        assert_eq!(
-            group_client("Apiextensions", "v1beta1"),
-            (
-                "ApiextensionsV1beta1Client".to_string(),
-                "ApiextensionsV1beta1Interface".to_string()
-            )
-        );
+        assert_eq!(group_client("Apiextensions", "v1beta1"), "ApiextensionsV1beta1Client");
     }
 
     #[test]

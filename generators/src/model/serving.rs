@@ -1,21 +1,18 @@
 //! What an API server serves for each resource, decided across the packages of a group once every
-//! package is complete: the storage version of each group-resource and the kinds of its
-//! subresources. The register generator writes these facts into the REST mapping of the Scheme.
+//! package is complete: the storage version of each group-resource and the kind its `scale`
+//! subresource serves. The register generator writes these facts into the REST mapping of the Scheme.
 
 use std::collections::BTreeMap;
 
-use super::kind::{ScalePaths, Scope, Subresource};
+use super::kind::Scope;
 use super::{TypeRef, Universe, Version};
 use crate::diag::Diagnostics;
 
-/// The autoscaling/v1 Scale kind, which a CRD's scale subresource serves (`+k8s:crd-gen:scale`).
-const CRD_SCALE: (&str, &str, &str) = ("autoscaling", "v1", "Scale");
-
-/// Decides each resource's storage version and subresource kinds, and notes for `--verbose` what was
+/// Decides each resource's storage version and scale kind, and notes for `--verbose` what was
 /// decided for each resource.
 pub fn decide(universe: &mut Universe, diags: &mut Diagnostics) {
     let storage = storage_versions(universe);
-    let subresources = subresource_kinds(universe);
+    let scale_kinds = scale_kinds(universe);
     for pkg in universe.packages.values_mut() {
         for ty in pkg.types.values_mut() {
             let name = ty.name.clone();
@@ -25,7 +22,10 @@ pub fn decide(universe: &mut Universe, diags: &mut Diagnostics) {
             if let Some(v) = storage.get(&(pkg.group.clone(), r.plural.clone())) {
                 r.storage_version = v.as_str().to_string();
             }
-            r.subresources = subresources.get(&(pkg.path.clone(), name)).cloned().unwrap_or_default();
+            let scale = r.subresources.iter_mut().find(|s| s.name == "scale");
+            if let (Some(s), Some((group, version, kind))) = (scale, scale_kinds.get(&(pkg.path.clone(), name))) {
+                (s.group, s.version, s.kind) = (group.clone(), version.clone(), kind.clone());
+            }
             diags.note(format!("{}: {} {}: {}", ty.loc, pkg.api_version, ty.name, r.describe()));
         }
     }
@@ -62,69 +62,28 @@ fn storage_versions(universe: &Universe) -> BTreeMap<(String, String), Version> 
         .collect()
 }
 
-/// Per (package path, kind name): `status` with the kind itself, and `scale` with the kind its
-/// `get` scale method answers (or autoscaling/v1 Scale for a CRD's scale tag).
-fn subresource_kinds(universe: &Universe) -> BTreeMap<(String, String), Vec<Subresource>> {
+/// Per (package path, kind name): the kind a `scale` subresource serves, when a custom `get`
+/// method of `scale` names it (`+genclient:method=GetScale,...,result=...Scale`).
+fn scale_kinds(universe: &Universe) -> BTreeMap<(String, String), (String, String, String)> {
     let mut out = BTreeMap::new();
     for pkg in universe.packages.values().filter(|p| !p.is_internal()) {
-        for (t, k) in pkg.kinds() {
-            let Some(r) = k.resource.as_ref() else { continue };
-            let mut subs = Vec::new();
-            if r.status {
-                subs.push(Subresource {
-                    name: "status".into(),
-                    group: pkg.group.clone(),
-                    version: pkg.version.as_str().to_string(),
-                    kind: t.name.clone(),
-                    scale: None,
-                });
+        for (t, _) in pkg.kinds() {
+            let from_method = t.client().into_iter().flat_map(|c| &c.methods).find_map(|m| {
+                if m.subresource.as_deref() != Some("scale") {
+                    return None;
+                }
+                let TypeRef::Named(id) = &m.result else { return None };
+                let target = universe.packages.get(&id.package)?;
+                Some((
+                    target.group.clone(),
+                    target.version.as_str().to_string(),
+                    id.name.clone(),
+                ))
+            });
+            if let Some(kind) = from_method {
+                out.insert((pkg.path.clone(), t.name.clone()), kind);
             }
-            if r.scale {
-                let from_method = r.client.iter().flat_map(|c| &c.methods).find_map(|m| {
-                    if m.subresource.as_deref() != Some("scale") {
-                        return None;
-                    }
-                    let TypeRef::Named(id) = &m.result else { return None };
-                    let target = universe.packages.get(&id.package)?;
-                    Some((
-                        target.group.clone(),
-                        target.version.as_str().to_string(),
-                        id.name.clone(),
-                    ))
-                });
-                let (group, version, kind) = from_method.unwrap_or_else(|| {
-                    let (g, v, k) = CRD_SCALE;
-                    (g.to_string(), v.to_string(), k.to_string())
-                });
-                subs.push(Subresource {
-                    name: "scale".into(),
-                    group,
-                    version,
-                    kind,
-                    scale: Some(scale_paths(t)),
-                });
-            }
-            out.insert((pkg.path.clone(), t.name.clone()), subs);
         }
     }
     out
-}
-
-/// The CRD scale tag's paths (`specpath`, `statuspath`, `selectorpath`), or the ones Kubernetes'
-/// hand-written scale storage of Deployments, ReplicaSets and StatefulSets reads.
-fn scale_paths(t: &super::Type) -> ScalePaths {
-    let pairs = t.attrs.crd.scale.as_ref().map(|l| l.value.clone()).unwrap_or_default();
-    let get = |k: &str| pairs.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
-    match (get("specpath"), get("statuspath")) {
-        (Some(spec), Some(status)) => ScalePaths {
-            spec_replicas: spec,
-            status_replicas: status,
-            label_selector: get("selectorpath"),
-        },
-        _ => ScalePaths {
-            spec_replicas: ".spec.replicas".into(),
-            status_replicas: ".status.replicas".into(),
-            label_selector: Some(".spec.selector".into()),
-        },
-    }
 }

@@ -1,7 +1,8 @@
 //! Checks of tag values against their rules in the tag table: fixed sets, lists, paths, versions,
 //! JSON, `key=value` lists and the other value shapes `model::tags` names.
 
-use super::tags::{VERBS, Value};
+use super::tags::Value;
+use super::verb::Verb;
 use Value::*;
 
 /// Checks a value against its rule; the error says what was expected.
@@ -269,7 +270,7 @@ fn check_method(v: &str) -> Result<(), String> {
     let (mut verb, mut input, mut result) = (None, false, false);
     for part in parts {
         match part.split_once('=') {
-            Some(("verb", x)) if VERBS.contains(&x) => verb = Some(x),
+            Some(("verb", x)) if Verb::parse(x).is_some() => verb = Verb::parse(x),
             Some(("subresource", x)) if !x.is_empty() => {}
             Some(("input", x)) if syn::parse_str::<syn::Path>(x).is_ok() => input = true,
             Some(("result", x)) if syn::parse_str::<syn::Path>(x).is_ok() => result = true,
@@ -277,19 +278,20 @@ fn check_method(v: &str) -> Result<(), String> {
         }
     }
     let Some(verb) = verb else { return Err(expected.into()) };
-    if ["updateStatus", "deleteCollection", "watch", "delete"].contains(&verb) {
+    let name = verb.as_str();
+    if !verb.is_custom_method_verb() {
         return Err(format!(
-            "{expected} with a verb custom methods support (not `{verb}`: use the standard verb)"
+            "{expected} with a verb custom methods support (not `{name}`: use the standard verb)"
         ));
     }
-    if input && !["create", "update", "apply"].contains(&verb) {
+    if input && !verb.takes_input() {
         return Err(format!(
-            "`input=` only with verb create, update or apply (not `{verb}`)"
+            "`input=` only with verb create, update or apply (not `{name}`)"
         ));
     }
-    if result && !["create", "update", "get", "list", "patch", "apply"].contains(&verb) {
+    if result && !verb.takes_result() {
         return Err(format!(
-            "`result=` only with verb create, update, get, list, patch or apply (not `{verb}`)"
+            "`result=` only with verb create, update, get, list, patch or apply (not `{name}`)"
         ));
     }
     Ok(())

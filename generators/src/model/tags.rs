@@ -7,6 +7,7 @@
 
 use super::tag_values::check_value;
 pub use super::tag_values::{is_dns_label, key_values};
+use super::verb::Verb;
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::parse::tags::RawTag;
 
@@ -136,19 +137,6 @@ pub(super) enum Value {
     FieldNumber,
 }
 
-pub(super) const VERBS: &[&str] = &[
-    "create",
-    "update",
-    "updateStatus",
-    "delete",
-    "deleteCollection",
-    "get",
-    "list",
-    "watch",
-    "patch",
-    "apply",
-    "applyStatus",
-];
 const BOOL: &[&str] = &["true", "false"];
 const ATOMIC_GRANULAR: &[&str] = &["atomic", "granular"];
 
@@ -221,8 +209,8 @@ static TABLE: &[Spec] = &[
     spec(n::NO_VERBS, None, Some(Flag), None, false),
     spec(n::NO_STATUS, None, Some(Flag), None, false),
     spec(n::READONLY, None, Some(Flag), None, false),
-    spec(n::ONLY_VERBS, None, Some(ListOf(VERBS)), None, false),
-    spec(n::SKIP_VERBS, None, Some(ListOf(VERBS)), None, false),
+    spec(n::ONLY_VERBS, None, Some(ListOf(&Verb::NAMES)), None, false),
+    spec(n::SKIP_VERBS, None, Some(ListOf(&Verb::NAMES)), None, false),
     spec(n::METHOD, None, Some(Method), None, true),
     spec(n::RESOURCE_NAME, None, Some(Label), None, false),
     spec(n::OPTIONAL, None, None, Some(Flag), false),

@@ -2,6 +2,7 @@
 //! fields with JSON names, optionality, flattening and resolved types, and the hand-written
 //! functions of each package.
 
+use super::verb::Verb;
 use super::version::INTERNAL_VERSION;
 use super::{External, TypeId, TypeRef, Universe};
 use crate::diag::Diagnostics;
@@ -281,7 +282,12 @@ fn resources_decide_plural_scope_subresources_and_methods() {
         (r.plural.as_str(), r.singular.as_str(), r.scope),
         ("kays", "k", super::Scope::Cluster)
     );
-    assert!(r.status && r.scale, "status from the field, scale from the method");
+    let subresources: Vec<&str> = r.subresources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        subresources,
+        ["status", "scale"],
+        "status from the field, scale from the method"
+    );
     let methods = &r.client.as_ref().unwrap().methods;
     assert_eq!(methods[0].result, TypeRef::Named(pkg.id("Scale")));
     assert_eq!(methods[0].input, TypeRef::Named(pkg.id("K")));
@@ -409,9 +415,60 @@ fn a_scale_method_names_the_kind_its_subresource_serves() {
 }
 
 #[test]
+fn clients_get_apply_verbs_only_with_an_apply_configuration() {
+    let (u, errors) = package("", &kind("/// +genclient", true));
+    assert!(errors.is_empty(), "{errors:?}");
+    let client = u.packages["crate::g::v1"].types["K"].client().unwrap();
+    assert_eq!(
+        client.apply_configuration,
+        Some(super::kind::ApplyConfigurationRef {
+            module: "g_v1".into(),
+            name: "KApplyConfiguration".into()
+        })
+    );
+    assert!(client.verbs.contains(&Verb::Apply) && client.verbs.contains(&Verb::ApplyStatus));
+    assert_eq!(
+        (client.verbs_marker.as_str(), client.extension.as_deref()),
+        ("KVerbs", None)
+    );
+}
+
+#[test]
+fn namespaces_count_no_generation() {
+    let types = "/// +genclient\n/// +genclient:nonNamespaced\n#[derive(serde::Serialize)]\n\
+                 pub struct Namespace { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ObjectMeta, pub spec: Option<String> }\n";
+    let (u, errors) = universe_with_errors(&[
+        ("lib.rs", "pub mod core;"),
+        ("core/mod.rs", "pub mod v1;"),
+        ("core/v1/mod.rs", "//! +groupName=\nmod types;\npub use types::*;\n"),
+        (
+            "core/v1/types.rs",
+            &format!(
+                "use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;\nuse kube_core::TypeMeta;\n{types}"
+            ),
+        ),
+    ]);
+    assert!(errors.is_empty(), "{errors:?}");
+    let r = u.packages["crate::core::v1"].types["Namespace"].resource().unwrap();
+    assert!(
+        !r.generation && !r.namespaced(),
+        "Kubernetes' namespace strategy counts none"
+    );
+    let (u, _) = package(
+        "",
+        &kind("/// +genclient", false).replace(
+            "pub metadata: ObjectMeta,",
+            "pub metadata: ObjectMeta, pub spec: Option<String>,",
+        ),
+    );
+    let r = u.packages["crate::g::v1"].types["K"].resource().unwrap();
+    assert!(r.generation && r.namespaced(), "a kind with a spec counts generations");
+}
+
+#[test]
 fn kinds_without_object_meta_and_subresource_kinds() {
     let types = "#[derive(serde::Serialize)]\npub struct Review { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub request: Option<String> }\n\
-                 /// +k8s:isSubresource=/scale\n#[derive(serde::Serialize)]\npub struct Scale { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ObjectMeta }\n";
+                 /// +genclient\n/// +k8s:isSubresource=/scale\n#[derive(serde::Serialize)]\npub struct Scale { #[serde(flatten)] pub type_meta: Option<TypeMeta>, pub metadata: ObjectMeta }\n";
     let (u, errors) = package("", types);
     assert!(errors.is_empty(), "{errors:?}");
     let pkg = &u.packages["crate::g::v1"];
@@ -425,6 +482,7 @@ fn kinds_without_object_meta_and_subresource_kinds() {
         (scale.plural.as_str(), scale.scope),
         ("scale", super::Scope::Subresource)
     );
+    assert!(scale.client.is_none(), "a subresource kind has no client of its own");
 }
 
 #[test]

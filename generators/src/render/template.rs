@@ -32,10 +32,6 @@ const TEMPLATES: &[(&str, &str)] = &[
         include_str!("../../../templates/clientset/group.rs.tera"),
     ),
     (
-        "clientset/typed.rs.tera",
-        include_str!("../../../templates/clientset/typed.rs.tera"),
-    ),
-    (
         "informers/factory.rs.tera",
         include_str!("../../../templates/informers/factory.rs.tera"),
     ),
@@ -75,12 +71,19 @@ fn engine() -> &'static Result<Tera, String> {
     })
 }
 
-/// Renders `template` with `context` into formatted Rust with the generated-file header.
+/// Renders `template` with `context`, and `paths` as the variable `paths`, into formatted Rust
+/// with the generated-file header.
 ///
 /// Errors name the template: a variable the context lacks (tera's strict lookup), or Rust that
 /// does not parse, with the line and column of the rendered text and the lines around it.
-pub fn render(tool: &str, boilerplate: &str, template: &str, context: &impl Serialize) -> Result<String, String> {
-    let text = render_text(template, context)?;
+pub fn render(
+    tool: &str,
+    boilerplate: &str,
+    template: &str,
+    context: &impl Serialize,
+    paths: &impl Serialize,
+) -> Result<String, String> {
+    let text = render_text(template, context, paths)?;
     let file = syn::parse_file(&text).map_err(|e| invalid_rust(template, &text, &e))?;
     Ok(format!(
         "{}{}",
@@ -90,12 +93,13 @@ pub fn render(tool: &str, boilerplate: &str, template: &str, context: &impl Seri
 }
 
 /// The template's text output, unparsed.
-fn render_text(template: &str, context: &impl Serialize) -> Result<String, String> {
+fn render_text(template: &str, context: &impl Serialize, paths: &impl Serialize) -> Result<String, String> {
     let tera = engine()
         .as_ref()
         .map_err(|e| format!("the templates do not parse: {e}"))?;
-    let context = tera::Context::from_serialize(context)
+    let mut context = tera::Context::from_serialize(context)
         .map_err(|e| format!("template `{template}`: the context does not serialize: {}", chain(&e)))?;
+    context.insert("paths", paths);
     tera.render(template, &context)
         .map_err(|e| format!("template `templates/{template}` failed: {}", chain(&e)))
 }
@@ -141,7 +145,12 @@ mod tests {
 
     #[test]
     fn a_missing_variable_is_an_error_naming_the_template() {
-        let err = render_text("clientset/clientset.rs.tera", &serde_json::json!({})).unwrap_err();
+        let err = render_text(
+            "clientset/clientset.rs.tera",
+            &serde_json::json!({}),
+            &serde_json::json!({}),
+        )
+        .unwrap_err();
         assert!(
             err.starts_with("template `templates/clientset/clientset.rs.tera` failed"),
             "{err}"
@@ -152,9 +161,9 @@ mod tests {
     #[test]
     fn invalid_rust_names_the_template_and_the_line() {
         let e = syn::parse_file("fn ok() {}\nfn broken( {}\n").unwrap_err();
-        let msg = invalid_rust("clientset/typed.rs.tera", "fn ok() {}\nfn broken( {}\n", &e);
+        let msg = invalid_rust("clientset/group.rs.tera", "fn ok() {}\nfn broken( {}\n", &e);
         assert!(
-            msg.starts_with("template `templates/clientset/typed.rs.tera` rendered invalid Rust at line 2"),
+            msg.starts_with("template `templates/clientset/group.rs.tera` rendered invalid Rust at line 2"),
             "{msg}"
         );
         assert!(msg.contains("    2 | fn broken( {}"), "{msg}");

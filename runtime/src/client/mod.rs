@@ -1,16 +1,17 @@
-//! What the generated typed clients share (feature `client`): the name of the object a replace
-//! writes, and sending a request whose answer is another type than the client's kind (the
-//! custom `+genclient:method=` verbs, such as `get_scale` answering with a Scale), and the
-//! extraction of a manager's apply configuration from managedFields; the indexed cache, the
-//! shared informers that fill it and the listers that read it.
+//! What the generated clients build on (feature `client`): the typed client every kind's client
+//! is ([`TypedClient`], its verbs written once), the extraction of a manager's apply
+//! configuration from managedFields, the indexed cache, the shared informers that fill it and
+//! the listers that read it.
 
 pub mod apply;
 pub mod cache;
 pub mod informer;
 pub mod lister;
+mod typed;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
+
+pub use typed::{ApplyConfiguration, TypedClient, Verbs, verb};
 
 /// The name in an object's metadata, which a replace (`PUT`) addresses; an object without one is
 /// an error before anything is sent, as kube's own requests validate names.
@@ -34,12 +35,4 @@ pub fn apply_name(name: Option<&str>) -> kube::Result<&str> {
 /// The JSON body of a request.
 pub fn body<I: Serialize>(input: &I) -> kube::Result<Vec<u8>> {
     serde_json::to_vec(input).map_err(kube::Error::SerdeError)
-}
-
-/// Sends a request built by `kube::core::Request` and decodes the answer as `R`.
-pub async fn send<R: DeserializeOwned>(
-    client: &kube::Client,
-    request: Result<http::Request<Vec<u8>>, kube::core::request::Error>,
-) -> kube::Result<R> {
-    client.request::<R>(request.map_err(kube::Error::BuildRequest)?).await
 }

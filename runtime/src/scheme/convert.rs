@@ -1,6 +1,8 @@
 //! Version conversion through the hub: `convert_to_version` takes an object of any registered
 //! version to the internal version and from there to the target version, never from one external
-//! version straight to another (seed 002's ConvertToVersion).
+//! version straight to another. It plays the part of apimachinery's `Scheme.ConvertToVersion`;
+//! going through the hub means each version needs conversions to and from the internal version
+//! only, not to every other version.
 
 use super::Scheme;
 use crate::{API_VERSION_INTERNAL, ConversionError, GroupVersion, GroupVersionKind, Object};

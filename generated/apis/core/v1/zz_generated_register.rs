@@ -182,7 +182,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[],
-            generation: true,
+            generation: false,
         })?;
     scheme
         .add_rest_mapping(::runtime::RestMapping {

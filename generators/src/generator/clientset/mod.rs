@@ -1,7 +1,9 @@
 //! client-gen: the typed clientset in the generated crate's `clientset` module, rendered from
 //! `templates/clientset/`: `Clientset` with one client per external group-version that has
-//! `+genclient` kinds, and per kind a trait of exactly the verbs the model decided and a client
-//! over `kube::Api`.
+//! `+genclient` kinds, and per kind the runtime's generic typed client with the verbs the model
+//! decided, said as trait impls on a marker type, plus the kind's custom methods.
+
+mod methods;
 
 use std::path::{Path, PathBuf};
 
@@ -9,8 +11,8 @@ use serde::Serialize;
 
 use super::{Context, Generator, crate_root::CrateModule, render_template};
 use crate::diag::Diagnostics;
-use crate::model::kind::{Client, Verb};
-use crate::model::{Package, Scope, Type, TypeRef, names};
+use crate::model::kind::{ApplyConfigurationRef, Client};
+use crate::model::{Package, Type, names};
 
 /// The clientset generator.
 pub struct Clientset;
@@ -44,15 +46,7 @@ impl Generator for Clientset {
             name: "clientset",
             summary: "the typed clientset",
             reexports: &[],
-            dependencies: &[
-                "apis",
-                "runtime/client",
-                "kube",
-                "serde_json",
-                "futures",
-                "either",
-                "async-trait",
-            ],
+            dependencies: &["apis", "runtime/client", "kube", "serde_json"],
             // The fake clientset runs on the API server in process.
             features: &[("fake", "apiserver/local")],
         })
@@ -65,76 +59,48 @@ impl Generator for Clientset {
         let mut files = Vec::new();
         let mut groups = Vec::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
-            let kinds: Vec<KindCx> = pkg
-                .kinds()
-                .filter_map(|(t, _)| Some(kind_cx(cx, pkg, t, t.client()?)))
-                .collect();
             let group = GroupCx {
                 module: pkg.accessor.clone(),
-                accessor: pkg.accessor.clone(),
                 api_version: pkg.api_version.clone(),
-                group_client: pkg.group_client.0.clone(),
-                group_interface: pkg.group_client.1.clone(),
-                kinds,
+                group_client: pkg.group_client.clone(),
+                kinds: pkg
+                    .kinds()
+                    .filter_map(|(t, _)| Some(kind_cx(cx, pkg, t, t.client()?)))
+                    .collect(),
             };
-            let gdir = dir.join(&group.module);
-            for k in &group.kinds {
-                let path = gdir.join(format!("{}.rs", k.module));
-                render_template(
-                    cx,
-                    TOOL,
-                    "clientset/typed.rs.tera",
-                    k,
-                    path,
-                    &pkg.mod_file,
-                    &mut files,
-                    diags,
-                );
-            }
+            let path = dir.join(format!("{}.rs", group.module));
             render_template(
                 cx,
                 TOOL,
                 "clientset/group.rs.tera",
                 &group,
-                gdir.join("mod.rs"),
+                path,
                 &pkg.mod_file,
                 &mut files,
                 diags,
             );
             groups.push(group);
         }
-        if !groups.is_empty() {
+        if let Some(first) = cx.universe.packages.values().next().filter(|_| !groups.is_empty()) {
             let top = ClientsetCx {
+                extensions: groups
+                    .iter()
+                    .flat_map(|g| {
+                        g.kinds
+                            .iter()
+                            .filter_map(|k| Some(format!("{}::{}", g.module, k.extension.as_ref()?.name)))
+                    })
+                    .collect(),
                 groups,
                 openapi: cx.universe.packages.values().any(|p| p.has_openapi()),
             };
-            let at = cx
-                .universe
-                .packages
-                .values()
-                .next()
-                .map(|p| p.mod_file.clone())
-                .unwrap_or_else(|| "apis".into());
-            render_template(
-                cx,
-                TOOL,
-                "clientset/clientset.rs.tera",
-                &top,
-                dir.join("mod.rs"),
-                &at,
-                &mut files,
-                diags,
-            );
-            render_template(
-                cx,
-                TOOL,
-                "clientset/fake.rs.tera",
-                &top,
-                dir.join("fake.rs"),
-                &at,
-                &mut files,
-                diags,
-            );
+            let at = &first.mod_file;
+            for (template, file) in [
+                ("clientset/clientset.rs.tera", "mod.rs"),
+                ("clientset/fake.rs.tera", "fake.rs"),
+            ] {
+                render_template(cx, TOOL, template, &top, dir.join(file), at, &mut files, diags);
+            }
         }
         files
     }
@@ -144,6 +110,9 @@ impl Generator for Clientset {
 #[derive(Serialize)]
 struct ClientsetCx {
     groups: Vec<GroupCx>,
+    /// The custom-method traits by their path below the clientset (`apps_v1::DeploymentExt`),
+    /// which its prelude imports.
+    extensions: Vec<String>,
     /// Whether the crate has the OpenAPI documents, which the fake's server reads schemas from.
     openapi: bool,
 }
@@ -152,10 +121,8 @@ struct ClientsetCx {
 #[derive(Serialize)]
 struct GroupCx {
     module: String,
-    accessor: String,
     api_version: String,
     group_client: String,
-    group_interface: String,
     kinds: Vec<KindCx>,
 }
 
@@ -163,113 +130,56 @@ struct GroupCx {
 #[derive(Serialize)]
 struct KindCx {
     kind: String,
-    api_version: String,
     type_path: String,
-    module: String,
     accessor: String,
     client: String,
-    interface: String,
+    marker: String,
     namespaced: bool,
-    status: bool,
-    verbs: Verbs,
-    /// The kind's apply configuration, which `apply` and `apply_status` send.
-    apply_configuration: Option<String>,
-    methods: Vec<MethodCx>,
+    /// The runtime's verb traits the marker implements, in client-gen's order.
+    verbs: Vec<VerbCx>,
+    extension: Option<ExtensionCx>,
 }
 
-/// Which standard verbs the client has.
+/// One verb trait impl: `Create`, or `Apply` with the configuration it sends.
 #[derive(Serialize)]
-struct Verbs {
-    create: bool,
-    update: bool,
-    update_status: bool,
-    delete: bool,
-    delete_collection: bool,
-    get: bool,
-    list: bool,
-    watch: bool,
-    patch: bool,
-    apply: bool,
-    apply_status: bool,
-}
-
-/// One `+genclient:method=` method.
-#[derive(Serialize)]
-struct MethodCx {
+struct VerbCx {
     name: String,
-    fn_name: String,
-    verb: &'static str,
-    subresource: Option<String>,
-    input: String,
-    result: String,
+    configuration: Option<String>,
+}
+
+/// The trait of a kind's custom methods.
+#[derive(Serialize)]
+struct ExtensionCx {
+    name: String,
+    methods: Vec<methods::MethodCx>,
 }
 
 fn kind_cx(cx: &Context<'_>, pkg: &Package, t: &Type, client: &Client) -> KindCx {
-    let has = |v: Verb| client.verbs.contains(&v);
-    let resource = t.resource();
+    let type_path = cx.apis_path(&pkg.path, &t.name);
+    let configuration = client.apply_configuration.as_ref().map(apply_configuration_path);
     KindCx {
         kind: t.name.clone(),
-        api_version: pkg.api_version.clone(),
-        type_path: cx.apis_path(&pkg.path, &t.name),
-        module: client.module.clone(),
         accessor: client.accessor.clone(),
         client: client.client_type.clone(),
-        interface: client.trait_name.clone(),
-        namespaced: resource.is_some_and(|r| r.scope == Scope::Namespaced),
-        status: resource.is_some_and(|r| r.status),
-        verbs: Verbs {
-            create: has(Verb::Create),
-            update: has(Verb::Update),
-            update_status: has(Verb::UpdateStatus),
-            delete: has(Verb::Delete),
-            delete_collection: has(Verb::DeleteCollection),
-            get: has(Verb::Get),
-            list: has(Verb::List),
-            watch: has(Verb::Watch),
-            patch: has(Verb::Patch),
-            // Apply sends an apply configuration: the kind has one unless it lacks ObjectMeta.
-            apply: has(Verb::Apply) && t.selection.apply,
-            apply_status: has(Verb::ApplyStatus) && t.selection.apply,
-        },
-        apply_configuration: apply_configuration(cx, &TypeRef::Named(pkg.id(&t.name))),
-        methods: client
-            .methods
+        marker: client.verbs_marker.clone(),
+        namespaced: t.resource().is_some_and(|r| r.namespaced()),
+        verbs: client
+            .verbs
             .iter()
-            .filter_map(|m| {
-                // An apply method sends its input's apply configuration.
-                let input = match m.verb {
-                    Verb::Apply | Verb::ApplyStatus => apply_configuration(cx, &m.input)?,
-                    _ => type_path(cx, &m.input),
-                };
-                Some(MethodCx {
-                    name: m.name.clone(),
-                    fn_name: m.fn_name.clone(),
-                    verb: m.verb.as_str(),
-                    subresource: m.subresource.clone(),
-                    input,
-                    result: type_path(cx, &m.result),
-                })
+            .map(|v| VerbCx {
+                name: names::verb_trait(*v),
+                configuration: v.is_apply().then(|| configuration.clone()).flatten(),
             })
             .collect(),
+        extension: client.extension.as_ref().map(|name| ExtensionCx {
+            name: name.clone(),
+            methods: client.methods.iter().map(|m| methods::method_cx(cx, m)).collect(),
+        }),
+        type_path,
     }
 }
 
-fn type_path(cx: &Context<'_>, t: &TypeRef) -> String {
-    match t {
-        TypeRef::Named(id) => cx.apis_path(&id.package, &id.name),
-        TypeRef::External(_, path) => format!("::{path}"),
-        other => other.to_string(),
-    }
-}
-
-/// The apply configuration of a named type, when the model gave it one.
-fn apply_configuration(cx: &Context<'_>, t: &TypeRef) -> Option<String> {
-    let TypeRef::Named(id) = t else { return None };
-    let ty = cx.universe.get(id).filter(|ty| ty.selection.apply)?;
-    let pkg = cx.universe.packages.get(&id.package)?;
-    Some(format!(
-        "crate::applyconfigurations::{}::{}",
-        pkg.accessor,
-        names::apply_configuration(&ty.name)
-    ))
+/// An apply configuration as the clientset names it.
+fn apply_configuration_path(r: &ApplyConfigurationRef) -> String {
+    format!("crate::applyconfigurations::{}::{}", r.module, r.name)
 }

@@ -105,7 +105,10 @@ impl Generator for Register {
         let resources = if pkg.is_internal() {
             Vec::new()
         } else {
-            kinds.iter().filter_map(|(t, k)| resource_impls(pkg, t, k)).collect()
+            kinds
+                .iter()
+                .filter_map(|(t, k)| resource_impls(cx, pkg, t, k))
+                .collect()
         };
         let mut local = Diagnostics::new();
         let decoders: Vec<TokenStream> = kinds
@@ -165,7 +168,8 @@ impl Generator for Register {
 /// k8s-openapi's Resource, ListableResource (when the kind has a list) and Metadata for one
 /// external kind served as a resource; kinds without ObjectMeta (AdmissionReview, the `*Options`
 /// kinds) are registered but are not resources.
-fn resource_impls(pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStream> {
+fn resource_impls(cx: &Context<'_>, pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStream> {
+    let k8s = cx.k8s();
     let resource = k.resource.as_ref()?;
     let meta = k.object_meta.as_deref()?;
     let path = type_path(&t.module, &t.name);
@@ -175,20 +179,20 @@ fn resource_impls(pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStream> {
     // A subresource kind (autoscaling/v1 Scale, `+k8s:isSubresource=/scale`) is served below its
     // parent: k8s-openapi names it by the subresource and scopes it SubResourceScope.
     let scope = match resource.scope {
-        Scope::Subresource => quote! { ::k8s_openapi::SubResourceScope },
-        Scope::Cluster => quote! { ::k8s_openapi::ClusterResourceScope },
-        Scope::Namespaced => quote! { ::k8s_openapi::NamespaceResourceScope },
+        Scope::Subresource => quote! { #k8s::SubResourceScope },
+        Scope::Cluster => quote! { #k8s::ClusterResourceScope },
+        Scope::Namespaced => quote! { #k8s::NamespaceResourceScope },
     };
     let listable = k.list.as_ref().map(|list_name| {
         quote! {
-            impl ::k8s_openapi::ListableResource for #path {
+            impl #k8s::ListableResource for #path {
                 const LIST_KIND: &'static str = #list_name;
             }
         }
     });
     let field = names::member(meta);
     Some(quote! {
-        impl ::k8s_openapi::Resource for #path {
+        impl #k8s::Resource for #path {
             const API_VERSION: &'static str = #api_version;
             const GROUP: &'static str = #group;
             const KIND: &'static str = #kind;
@@ -199,8 +203,8 @@ fn resource_impls(pkg: &Package, t: &Type, k: &Kind) -> Option<TokenStream> {
 
         #listable
 
-        impl ::k8s_openapi::Metadata for #path {
-            type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+        impl #k8s::Metadata for #path {
+            type Ty = #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta;
             fn metadata(&self) -> &Self::Ty { &self.#field }
             fn metadata_mut(&mut self) -> &mut Self::Ty { &mut self.#field }
         }

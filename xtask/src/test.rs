@@ -1,0 +1,133 @@
+//! `cargo xtask test`: every test of the repository on a fresh machine. The tests drive real
+//! peers (etcd 3.4, protoc, Debian's python3-kubernetes, kubectl 1.32), so this first makes sure
+//! they are here: missing Debian packages are installed with apt-get when this runs as root,
+//! otherwise the exact command is printed and nothing runs. Then the workspace tests, then the
+//! k8s.io/api corpus through the generators and rustc's type checker (`cargo xtask corpus`).
+
+use std::path::Path;
+use std::process::{Command, ExitCode};
+
+/// kubectl 1.32 as the machine image ships it; the API server's end-to-end tests run it.
+const KUBECTL: &str = "/usr/lib/google-cloud-sdk/bin/kubectl.1.32";
+
+/// The shared k8s.io/api corpus beside the checkout, when it is here.
+const CORPUS: &str = "../shared/corpora/k8s-api";
+
+/// A Debian package the tests need, and how to tell it is installed.
+struct Package {
+    name: &'static str,
+    present: fn() -> bool,
+}
+
+const PACKAGES: [Package; 3] = [
+    Package {
+        name: "etcd-server",
+        present: || on_path("etcd"),
+    },
+    Package {
+        name: "protobuf-compiler",
+        present: || on_path("protoc"),
+    },
+    Package {
+        // Debian's interpreter, where the package puts the module.
+        name: "python3-kubernetes",
+        present: || {
+            Command::new("/usr/bin/python3")
+                .args(["-c", "import kubernetes"])
+                .output()
+                .is_ok_and(|o| o.status.success())
+        },
+    },
+];
+
+/// Runs the set-up, then the tests; the workspace root is the current directory.
+pub fn run() -> ExitCode {
+    match prepare().and_then(|()| tests()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Installs the missing packages, or says how to.
+fn prepare() -> Result<(), String> {
+    let missing: Vec<&str> = PACKAGES.iter().filter(|p| !(p.present)()).map(|p| p.name).collect();
+    if !missing.is_empty() {
+        let install = format!(
+            "apt-get update && apt-get install -y --no-install-recommends {}",
+            missing.join(" ")
+        );
+        if !is_root() || !on_path("apt-get") {
+            return Err(format!(
+                "the tests need {}; install them (as root: `{install}`) and run `cargo xtask test` again",
+                missing.join(", ")
+            ));
+        }
+        println!("test: installing {}", missing.join(", "));
+        sh(&format!(
+            "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends {} >/dev/null",
+            missing.join(" ")
+        ))
+        .map_err(|e| format!("{e}; try `{install}` by hand"))?;
+        if let Some(p) = PACKAGES.iter().find(|p| !(p.present)()) {
+            return Err(format!("{} was installed but is still not usable", p.name));
+        }
+    }
+    if !Path::new(KUBECTL).exists() {
+        return Err(format!(
+            "{KUBECTL} is missing: the API server's end-to-end tests run the real kubectl 1.32, \
+             which the machine image ships (Google Cloud SDK's kubectl bundle); install it there"
+        ));
+    }
+    Ok(())
+}
+
+/// The workspace tests, then the corpus check.
+fn tests() -> Result<(), String> {
+    cargo(&["test", "--workspace"])?;
+    if Path::new(CORPUS).join("src/lib.rs").exists() {
+        cargo(&["xtask", "corpus"])
+    } else {
+        println!("test: {CORPUS} is not here; the corpus was not checked");
+        Ok(())
+    }
+}
+
+fn cargo(args: &[&str]) -> Result<(), String> {
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    let status = Command::new(&cargo)
+        .args(args)
+        .status()
+        .map_err(|e| format!("cannot run {cargo}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`cargo {}` failed", args.join(" ")))
+    }
+}
+
+fn sh(script: &str) -> Result<(), String> {
+    let status = Command::new("sh")
+        .args(["-c", script])
+        .status()
+        .map_err(|e| format!("cannot run sh: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("`{script}` failed"))
+    }
+}
+
+fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH").is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+}
+
+/// Whether this process runs as root, which apt-get needs (`id -u` says it without libc).
+fn is_root() -> bool {
+    Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+}
