@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use crate::diag::{Diagnostic, Diagnostics, Errors, SourceLoc};
-use crate::generator::{self, Context, Generator};
+use crate::generator::{self, Context, PackageGenerator};
 use crate::model::{self, Package, Universe, names};
 use crate::parse::{self, tree::Sources};
 use crate::render::output::Plan;
@@ -89,7 +89,9 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         },
     };
     (plan.files, plan.timings) = generator::run_all(&cx, &config.output, documents, &mut diags);
-    plan.tools = generator::all().iter().map(|g| (g.tool(), g.name())).collect();
+    let packages = generator::packages().into_iter().map(|g| (g.tool(), g.name()));
+    let crates = generator::crates().into_iter().map(|g| (g.tool(), g.name()));
+    plan.tools = packages.chain(crates).collect();
     plan.tools
         .insert(generator::crate_root::TOOL, generator::crate_root::NAME);
     check_module_decls(&universe, &config.apis, &plan, &mut diags);
@@ -244,7 +246,7 @@ fn undeclared_files(
 fn check_module_decls(universe: &Universe, apis: &Path, plan: &Plan, diags: &mut Diagnostics) {
     for pkg in universe.packages.values() {
         let mod_dir = apis.join(&pkg.mod_dir);
-        for generator in generator::all() {
+        for generator in generator::packages() {
             let module = names::generated_module(generator.name());
             let out = plan.root.join(&pkg.dir).join(names::generated_file(generator.name()));
             let decl = pkg.module_decls.iter().find(|d| d.name == module);
@@ -283,7 +285,7 @@ fn check_module_decls(universe: &Universe, apis: &Path, plan: &Plan, diags: &mut
 
 /// The lines a package's `mod.rs` needs to compile one generated file in: the declaration with
 /// its `#[path]`, and the re-export when generated code calls the file's items by package path.
-fn missing_decl(pkg: &Package, generator: &dyn Generator, module: &str, path: &str, what: &str) -> Diagnostic {
+fn missing_decl(pkg: &Package, generator: &dyn PackageGenerator, module: &str, path: &str, what: &str) -> Diagnostic {
     let reexport = if generator.reexported() {
         format!("\npub use {module}::*;")
     } else {

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{Context, Generator, crate_root::CrateModule, render_template};
+use super::{Context, CrateGenerator, Templates, crate_root::CrateModule};
 use crate::diag::Diagnostics;
 use crate::model::attrs::{ListType, MapType};
 use crate::model::{External, Field, Package, Type, TypeRef, Universe, names};
@@ -17,25 +17,13 @@ pub struct ApplyConfigurations;
 
 const TOOL: &str = "applyconfiguration-gen";
 
-impl Generator for ApplyConfigurations {
+impl CrateGenerator for ApplyConfigurations {
     fn name(&self) -> &'static str {
         "applyconfigurations"
     }
 
     fn tool(&self) -> &'static str {
         TOOL
-    }
-
-    fn activation(&self) -> &'static str {
-        "a type reached from a `+genclient` kind with ObjectMeta"
-    }
-
-    fn applies(&self, pkg: &Package) -> bool {
-        pkg.types.values().any(|t| t.apply_configuration.is_some())
-    }
-
-    fn per_package(&self) -> bool {
-        false
     }
 
     fn crate_module(&self) -> Option<CrateModule> {
@@ -48,11 +36,11 @@ impl Generator for ApplyConfigurations {
         })
     }
 
-    fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+    fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         let Some(dir) = cx.crate_module_dir(root, "applyconfigurations") else {
             return Vec::new();
         };
-        let mut files = Vec::new();
+        let mut templates = Templates::new(cx, TOOL, diags);
         let mut modules = Vec::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             let context = PackageCx {
@@ -66,16 +54,7 @@ impl Generator for ApplyConfigurations {
                     .collect(),
             };
             let path = dir.join(format!("{}.rs", context.module));
-            render_template(
-                cx,
-                TOOL,
-                "applyconfigurations/package.rs.tera",
-                &context,
-                path,
-                &pkg.mod_file,
-                &mut files,
-                diags,
-            );
+            templates.render("applyconfigurations/package.rs.tera", &context, path, &pkg.mod_file);
             modules.push(ModuleCx {
                 module: context.module,
                 api_version: context.api_version,
@@ -84,18 +63,16 @@ impl Generator for ApplyConfigurations {
         if let Some(first) = cx.universe.packages.values().next().filter(|_| !modules.is_empty()) {
             let context = TopCx { modules };
             let path = dir.join("mod.rs");
-            render_template(
-                cx,
-                TOOL,
-                "applyconfigurations/mod.rs.tera",
-                &context,
-                path,
-                &first.mod_file,
-                &mut files,
-                diags,
-            );
+            templates.render("applyconfigurations/mod.rs.tera", &context, path, &first.mod_file);
         }
-        files
+        templates.finish()
+    }
+}
+
+impl ApplyConfigurations {
+    /// Whether the package's tags ask for this generator.
+    fn applies(&self, pkg: &Package) -> bool {
+        pkg.types.values().any(|t| t.apply_configuration.is_some())
     }
 }
 

@@ -5,7 +5,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use super::{Context, Generator};
+use super::{Context, CrateGenerator};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::render::output::GeneratedFile;
 
@@ -65,7 +65,7 @@ pub fn files(
     cx: &Context<'_>,
     name: &str,
     dir: &Path,
-    generators: &[Box<dyn Generator>],
+    generators: &[Box<dyn CrateGenerator>],
     files: &BTreeMap<PathBuf, GeneratedFile>,
     diags: &mut Diagnostics,
 ) -> Vec<(PathBuf, String)> {

@@ -5,7 +5,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, Generator, type_path};
+use super::{Context, PackageGenerator, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::names::{self, ident};
 use crate::model::tags::name as tag;
@@ -14,7 +14,7 @@ use crate::model::{Field, ObjectAccess, Package, Shape, Type, TypeRef, Universe,
 /// The deepcopy generator.
 pub struct Deepcopy;
 
-impl Generator for Deepcopy {
+impl PackageGenerator for Deepcopy {
     fn name(&self) -> &'static str {
         "deepcopy"
     }

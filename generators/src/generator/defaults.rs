@@ -10,7 +10,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use super::{Context, Generator, check_reexported, check_signature, type_path};
+use super::{Context, PackageGenerator, check_reexported, check_signature, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::attrs::DefaulterRoots;
 use crate::model::tags::name as tag;
@@ -19,7 +19,7 @@ use crate::model::{Field, Package, Pass, Primitive, Returns, Type, TypeId, TypeR
 /// The defaults generator.
 pub struct Defaults;
 
-impl Generator for Defaults {
+impl PackageGenerator for Defaults {
     fn name(&self) -> &'static str {
         "defaults"
     }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{Context, Generator, crate_root::CrateModule, render_template};
+use super::{Context, CrateGenerator, Templates, crate_root::CrateModule};
 use crate::diag::Diagnostics;
 use crate::model::Package;
 
@@ -18,28 +18,13 @@ pub struct Informers;
 /// The tool name in the files' marker.
 const TOOL: &str = "informer-gen";
 
-impl Generator for Informers {
+impl CrateGenerator for Informers {
     fn name(&self) -> &'static str {
         "informers"
     }
 
     fn tool(&self) -> &'static str {
         TOOL
-    }
-
-    fn activation(&self) -> &'static str {
-        "`+genclient` kind of an external version whose client can list and watch"
-    }
-
-    fn applies(&self, pkg: &Package) -> bool {
-        !pkg.is_internal()
-            && pkg
-                .kinds()
-                .any(|(t, _)| t.client().is_some_and(|c| c.informer.is_some()))
-    }
-
-    fn per_package(&self) -> bool {
-        false
     }
 
     fn crate_module(&self) -> Option<CrateModule> {
@@ -52,11 +37,11 @@ impl Generator for Informers {
         })
     }
 
-    fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+    fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         let Some(dir) = cx.crate_module_dir(root, "informers") else {
             return Vec::new();
         };
-        let mut files = Vec::new();
+        let mut templates = Templates::new(cx, TOOL, diags);
         let mut versions = Vec::new();
         let mut groups: BTreeMap<String, GroupCx> = BTreeMap::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
@@ -64,28 +49,10 @@ impl Generator for Informers {
             let vdir = dir.join(&version.module);
             for k in &version.kinds {
                 let path = vdir.join(format!("{}.rs", k.module));
-                render_template(
-                    cx,
-                    TOOL,
-                    "informers/informer.rs.tera",
-                    k,
-                    path,
-                    &pkg.mod_file,
-                    &mut files,
-                    diags,
-                );
+                templates.render("informers/informer.rs.tera", k, path, &pkg.mod_file);
             }
             let path = vdir.join("mod.rs");
-            render_template(
-                cx,
-                TOOL,
-                "informers/group.rs.tera",
-                &version,
-                path,
-                &pkg.mod_file,
-                &mut files,
-                diags,
-            );
+            templates.render("informers/group.rs.tera", &version, path, &pkg.mod_file);
             let (accessor, group_type) = pkg.informer_group.clone();
             let group = groups.entry(accessor.clone()).or_insert_with(|| GroupCx {
                 accessor,
@@ -111,18 +78,19 @@ impl Generator for Informers {
                 groups: groups.into_values().collect(),
             };
             let path = dir.join("mod.rs");
-            render_template(
-                cx,
-                TOOL,
-                "informers/factory.rs.tera",
-                &top,
-                path,
-                &first.mod_file,
-                &mut files,
-                diags,
-            );
+            templates.render("informers/factory.rs.tera", &top, path, &first.mod_file);
         }
-        files
+        templates.finish()
+    }
+}
+
+impl Informers {
+    /// Whether the package's tags ask for this generator.
+    fn applies(&self, pkg: &Package) -> bool {
+        !pkg.is_internal()
+            && pkg
+                .kinds()
+                .any(|(t, _)| t.client().is_some_and(|c| c.informer.is_some()))
     }
 }
 

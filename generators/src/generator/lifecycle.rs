@@ -7,7 +7,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, Generator, type_path};
+use super::{Context, PackageGenerator, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::kind::Lifecycle as Kinds;
 use crate::model::tags::name as tag;
@@ -16,7 +16,7 @@ use crate::model::{Package, Type};
 /// The prerelease-lifecycle generator.
 pub struct Lifecycle;
 
-impl Generator for Lifecycle {
+impl PackageGenerator for Lifecycle {
     fn name(&self) -> &'static str {
         "prerelease-lifecycle"
     }

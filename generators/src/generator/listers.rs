@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{Context, Generator, crate_root::CrateModule, render_template};
+use super::{Context, CrateGenerator, Templates, crate_root::CrateModule};
 use crate::diag::Diagnostics;
 use crate::model::Package;
 
@@ -16,28 +16,13 @@ pub struct Listers;
 /// The tool name in the files' marker.
 const TOOL: &str = "lister-gen";
 
-impl Generator for Listers {
+impl CrateGenerator for Listers {
     fn name(&self) -> &'static str {
         "listers"
     }
 
     fn tool(&self) -> &'static str {
         TOOL
-    }
-
-    fn activation(&self) -> &'static str {
-        "`+genclient` kind of an external version whose client can list and get"
-    }
-
-    fn applies(&self, pkg: &Package) -> bool {
-        !pkg.is_internal()
-            && pkg
-                .kinds()
-                .any(|(t, _)| t.client().is_some_and(|c| c.listers.is_some()))
-    }
-
-    fn per_package(&self) -> bool {
-        false
     }
 
     fn crate_module(&self) -> Option<CrateModule> {
@@ -50,11 +35,11 @@ impl Generator for Listers {
         })
     }
 
-    fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+    fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         let Some(dir) = cx.crate_module_dir(root, "listers") else {
             return Vec::new();
         };
-        let mut files = Vec::new();
+        let mut templates = Templates::new(cx, TOOL, diags);
         let mut groups = Vec::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             let kinds: Vec<ListerCx> = pkg
@@ -82,45 +67,28 @@ impl Generator for Listers {
             let gdir = dir.join(&group.module);
             for k in &group.kinds {
                 let path = gdir.join(format!("{}.rs", k.module));
-                render_template(
-                    cx,
-                    TOOL,
-                    "listers/lister.rs.tera",
-                    k,
-                    path,
-                    &pkg.mod_file,
-                    &mut files,
-                    diags,
-                );
+                templates.render("listers/lister.rs.tera", k, path, &pkg.mod_file);
             }
             let path = gdir.join("mod.rs");
-            render_template(
-                cx,
-                TOOL,
-                "listers/group.rs.tera",
-                &group,
-                path,
-                &pkg.mod_file,
-                &mut files,
-                diags,
-            );
+            templates.render("listers/group.rs.tera", &group, path, &pkg.mod_file);
             groups.push(group);
         }
         if let Some(first) = cx.universe.packages.values().next().filter(|_| !groups.is_empty()) {
             let path = dir.join("mod.rs");
             let top = ListersCx { groups };
-            render_template(
-                cx,
-                TOOL,
-                "listers/listers.rs.tera",
-                &top,
-                path,
-                &first.mod_file,
-                &mut files,
-                diags,
-            );
+            templates.render("listers/listers.rs.tera", &top, path, &first.mod_file);
         }
-        files
+        templates.finish()
+    }
+}
+
+impl Listers {
+    /// Whether the package's tags ask for this generator.
+    fn applies(&self, pkg: &Package) -> bool {
+        !pkg.is_internal()
+            && pkg
+                .kinds()
+                .any(|(t, _)| t.client().is_some_and(|c| c.listers.is_some()))
     }
 }
 

@@ -126,9 +126,9 @@ impl Context<'_> {
     /// The functions the package's generated files register into its SchemeBuilder, in the
     /// order of the generators (Go's generated files add theirs to localSchemeBuilder in init()).
     pub fn scheme_registrations(&self, pkg: &Package) -> Vec<syn::Path> {
-        all()
+        packages()
             .iter()
-            .filter(|g| g.per_package() && g.applies(pkg))
+            .filter(|g| g.applies(pkg))
             .filter_map(|g| {
                 let f = g.registers()?;
                 let module = names::generated_module(g.name());
@@ -146,12 +146,13 @@ fn parsed(path: &str) -> syn::Path {
     }
 }
 
-/// A code generator over the model.
+/// A generator of one in-package file per package (gengo's Generator over a package Target):
+/// `zz_generated_<name>.rs` beside the package's types, compiled into the apis crate.
 ///
 /// Call order: `applies` once per package, in Universe order (module path order); for each package
 /// it applies to, `generate_package` once. A generator that applies to a package but has nothing
 /// to write reports that as an error, because a tag that does nothing is a mistake.
-pub trait Generator: Sync {
+pub trait PackageGenerator: Sync {
     /// Short name: `deepcopy` writes `zz_generated_deepcopy.rs`.
     fn name(&self) -> &'static str;
 
@@ -164,17 +165,8 @@ pub trait Generator: Sync {
     /// The tags that make `applies` true, for messages.
     fn activation(&self) -> &'static str;
 
-    /// The file's items for one package, or `None` with errors pushed into `diags`. Generators
-    /// that write only whole-universe documents (`per_package` false) keep this default.
-    fn generate_package(&self, _cx: &Context<'_>, _pkg: &Package, _diags: &mut Diagnostics) -> Option<TokenStream> {
-        None
-    }
-
-    /// Whether the generator writes one file per package (`generate_package`), or only
-    /// documents about the whole universe (`generate_documents`).
-    fn per_package(&self) -> bool {
-        true
-    }
+    /// The file's items for one package, or `None` with errors pushed into `diags`.
+    fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream>;
 
     /// The function of its file that joins the package's SchemeBuilder (`register_conversions`),
     /// if it has one; the register generator asks every generator, it names none.
@@ -187,17 +179,28 @@ pub trait Generator: Sync {
     fn reexported(&self) -> bool {
         false
     }
+}
+
+/// A generator of outputs about the whole universe (gengo's Generator over the whole run): the
+/// documents beside the apis (OpenAPI, CRDs, protobuf IDL), or a module of the generated crate.
+///
+/// Call order: once per run, after every package generator, and only when the run writes
+/// documents (`Config::documents`).
+pub trait CrateGenerator: Sync {
+    /// Short name, under which its files and time are counted (`clientset`).
+    fn name(&self) -> &'static str;
+
+    /// The tool name written in the files' marker (`client-gen`).
+    fn tool(&self) -> &'static str;
 
     /// The module this generator adds to the generated crate (`--crate-name`), if any; its
-    /// files come from `generate_documents`, below the crate's `src/`.
+    /// files come from `generate`, below the crate's `src/`.
     fn crate_module(&self) -> Option<crate_root::CrateModule> {
         None
     }
 
-    /// Whole-universe documents (OpenAPI) as (path under `root`, contents).
-    fn generate_documents(&self, _cx: &Context<'_>, _root: &Path, _diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        Vec::new()
-    }
+    /// Its files as (path under `root`, the documents directory, or its parent's crate), contents.
+    fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)>;
 }
 
 /// Runs every generator over every package it applies to and renders the files.
@@ -213,9 +216,9 @@ pub fn run_all(
     diags: &mut Diagnostics,
 ) -> (BTreeMap<PathBuf, GeneratedFile>, BTreeMap<&'static str, Duration>) {
     let universe = cx.universe;
-    let generators = all();
-    let mut jobs: Vec<(&dyn Generator, &Package)> = Vec::new();
-    for generator in generators.iter().filter(|g| g.per_package()) {
+    let generators = packages();
+    let mut jobs: Vec<(&dyn PackageGenerator, &Package)> = Vec::new();
+    for generator in &generators {
         for pkg in universe.packages.values() {
             if generator.applies(pkg) {
                 jobs.push((generator.as_ref(), pkg));
@@ -250,7 +253,13 @@ pub fn run_all(
             .collect()
     });
     let mut files = BTreeMap::new();
-    let mut timings: BTreeMap<&'static str, Duration> = generators.iter().map(|g| (g.name(), Duration::ZERO)).collect();
+    let crates = crates();
+    let mut timings: BTreeMap<&'static str, Duration> = generators
+        .iter()
+        .map(|g| g.name())
+        .chain(crates.iter().map(|g| g.name()))
+        .map(|name| (name, Duration::ZERO))
+        .collect();
     for r in results {
         diags.extend(r.diags);
         *timings.entry(r.generator).or_default() += r.time;
@@ -259,9 +268,9 @@ pub fn run_all(
         }
     }
     if let Some(root) = documents {
-        for generator in &generators {
+        for generator in &crates {
             let started = Instant::now();
-            for (path, contents) in generator.generate_documents(cx, root, diags) {
+            for (path, contents) in generator.generate(cx, root, diags) {
                 files.insert(
                     path,
                     GeneratedFile {
@@ -274,7 +283,7 @@ pub fn run_all(
         }
         if let (Some(name), Some(dir)) = (cx.crate_name, root.parent()) {
             let started = Instant::now();
-            for (path, contents) in crate_root::files(cx, name, dir, &generators, &files, diags) {
+            for (path, contents) in crate_root::files(cx, name, dir, &crates, &files, diags) {
                 files.insert(
                     path,
                     GeneratedFile {
@@ -297,7 +306,7 @@ struct JobResult {
     time: Duration,
 }
 
-fn run_one(cx: &Context<'_>, generator: &dyn Generator, pkg: &Package, output: &Path) -> JobResult {
+fn run_one(cx: &Context<'_>, generator: &dyn PackageGenerator, pkg: &Package, output: &Path) -> JobResult {
     let started = Instant::now();
     let mut diags = Diagnostics::new();
     let file = generator.generate_package(cx, pkg, &mut diags).and_then(|tokens| {
@@ -326,14 +335,21 @@ fn run_one(cx: &Context<'_>, generator: &dyn Generator, pkg: &Package, output: &
     }
 }
 
-/// Every generator, in the order their summaries are printed.
-pub fn all() -> Vec<Box<dyn Generator>> {
+/// Every in-package generator, in the order their files register into the SchemeBuilder.
+pub fn packages() -> Vec<Box<dyn PackageGenerator>> {
     vec![
         Box::new(deepcopy::Deepcopy),
         Box::new(register::Register),
         Box::new(conversion::Conversion),
         Box::new(defaults::Defaults),
         Box::new(lifecycle::Lifecycle),
+        Box::new(protobuf::Protobuf),
+    ]
+}
+
+/// Every whole-universe generator, in the order their files are counted.
+pub fn crates() -> Vec<Box<dyn CrateGenerator>> {
+    vec![
         Box::new(openapi::OpenApi),
         Box::new(crd::Crd),
         Box::new(protobuf::Protobuf),
@@ -344,30 +360,47 @@ pub fn all() -> Vec<Box<dyn Generator>> {
     ]
 }
 
-/// Renders a tera template of a whole-universe generator into `files`, or reports why not at
-/// `at` (the file whose tags asked for the output).
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn render_template(
-    cx: &Context<'_>,
-    tool: &str,
-    template: &str,
-    context: &impl serde::Serialize,
-    path: PathBuf,
-    at: &std::sync::Arc<str>,
-    files: &mut Vec<(PathBuf, String)>,
-    diags: &mut Diagnostics,
-) {
-    match crate::render::template::render(tool, cx.boilerplate, template, context, &cx.paths) {
-        Ok(text) => files.push((path, text)),
-        Err(e) => {
-            let loc = crate::diag::SourceLoc {
-                file: at.clone(),
-                line: 1,
-                col: 1,
-                len: 1,
-            };
-            diags.push(Diagnostic::error(&loc, e));
+/// The one renderer of the template generators: each `render` fills a template from its context
+/// struct into a file, or reports why not at the file whose tags asked for the output.
+pub(crate) struct Templates<'a> {
+    cx: &'a Context<'a>,
+    tool: &'static str,
+    files: Vec<(PathBuf, String)>,
+    diags: &'a mut Diagnostics,
+}
+
+impl<'a> Templates<'a> {
+    /// A renderer of `tool`'s files.
+    pub fn new(cx: &'a Context<'a>, tool: &'static str, diags: &'a mut Diagnostics) -> Self {
+        Templates {
+            cx,
+            tool,
+            files: Vec::new(),
+            diags,
         }
+    }
+
+    /// Renders `template` (below `templates/`) with `context` into `path`; a failure is an error
+    /// at `at`.
+    pub fn render(&mut self, template: &str, context: &impl serde::Serialize, path: PathBuf, at: &std::sync::Arc<str>) {
+        let cx = self.cx;
+        match crate::render::template::render(self.tool, cx.boilerplate, template, context, &cx.paths) {
+            Ok(text) => self.files.push((path, text)),
+            Err(e) => {
+                let loc = crate::diag::SourceLoc {
+                    file: at.clone(),
+                    line: 1,
+                    col: 1,
+                    len: 1,
+                };
+                self.diags.push(Diagnostic::error(&loc, e));
+            }
+        }
+    }
+
+    /// The files rendered.
+    pub fn finish(self) -> Vec<(PathBuf, String)> {
+        self.files
     }
 }
 

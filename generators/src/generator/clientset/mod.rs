@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::{Context, Generator, crate_root::CrateModule, render_template};
+use super::{Context, CrateGenerator, Templates, crate_root::CrateModule};
 use crate::diag::Diagnostics;
 use crate::model::kind::{ApplyConfigurationRef, Client};
 use crate::model::{Package, Type, names};
@@ -20,25 +20,13 @@ pub struct Clientset;
 /// The tool name in the files' marker.
 const TOOL: &str = "client-gen";
 
-impl Generator for Clientset {
+impl CrateGenerator for Clientset {
     fn name(&self) -> &'static str {
         "clientset"
     }
 
     fn tool(&self) -> &'static str {
         TOOL
-    }
-
-    fn activation(&self) -> &'static str {
-        "`+genclient` on a kind of an external version"
-    }
-
-    fn applies(&self, pkg: &Package) -> bool {
-        !pkg.is_internal() && pkg.kinds().any(|(t, _)| t.client().is_some())
-    }
-
-    fn per_package(&self) -> bool {
-        false
     }
 
     fn crate_module(&self) -> Option<CrateModule> {
@@ -52,11 +40,11 @@ impl Generator for Clientset {
         })
     }
 
-    fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+    fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         let Some(dir) = cx.crate_module_dir(root, "clientset") else {
             return Vec::new();
         };
-        let mut files = Vec::new();
+        let mut templates = Templates::new(cx, TOOL, diags);
         let mut groups = Vec::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             let group = GroupCx {
@@ -69,16 +57,7 @@ impl Generator for Clientset {
                     .collect(),
             };
             let path = dir.join(format!("{}.rs", group.module));
-            render_template(
-                cx,
-                TOOL,
-                "clientset/group.rs.tera",
-                &group,
-                path,
-                &pkg.mod_file,
-                &mut files,
-                diags,
-            );
+            templates.render("clientset/group.rs.tera", &group, path, &pkg.mod_file);
             groups.push(group);
         }
         if let Some(first) = cx.universe.packages.values().next().filter(|_| !groups.is_empty()) {
@@ -99,10 +78,17 @@ impl Generator for Clientset {
                 ("clientset/clientset.rs.tera", "mod.rs"),
                 ("clientset/fake.rs.tera", "fake.rs"),
             ] {
-                render_template(cx, TOOL, template, &top, dir.join(file), at, &mut files, diags);
+                templates.render(template, &top, dir.join(file), at);
             }
         }
-        files
+        templates.finish()
+    }
+}
+
+impl Clientset {
+    /// Whether the package's tags ask for this generator.
+    fn applies(&self, pkg: &Package) -> bool {
+        !pkg.is_internal() && pkg.kinds().any(|(t, _)| t.client().is_some())
     }
 }
 

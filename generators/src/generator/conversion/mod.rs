@@ -13,7 +13,7 @@ mod value;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, Generator, check_reexported, check_signature, type_path};
+use super::{Context, PackageGenerator, check_reexported, check_signature, type_path};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::model::names::{self, ident};
 use crate::model::tags::name as tag;
@@ -24,7 +24,7 @@ use value::Rules;
 /// The conversion generator.
 pub struct Conversion;
 
-impl Generator for Conversion {
+impl PackageGenerator for Conversion {
     fn name(&self) -> &'static str {
         "conversion"
     }

@@ -22,7 +22,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::{Context, Generator};
+use super::{Context, CrateGenerator};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::tags::name as tag;
 use crate::model::{Package, Resource, Scope, Type, names};
@@ -32,7 +32,7 @@ use structural::Structural;
 /// The CRD generator.
 pub struct Crd;
 
-impl Generator for Crd {
+impl CrateGenerator for Crd {
     fn name(&self) -> &'static str {
         "crd"
     }
@@ -41,19 +41,7 @@ impl Generator for Crd {
         "crd-gen"
     }
 
-    fn activation(&self) -> &'static str {
-        "`//! +k8s:crd-gen=true`"
-    }
-
-    fn applies(&self, pkg: &Package) -> bool {
-        !pkg.is_internal() && pkg.attrs.crd
-    }
-
-    fn per_package(&self) -> bool {
-        false
-    }
-
-    fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+    fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         let mut kinds: BTreeMap<(&str, &str), Vec<(&Package, &Type)>> = BTreeMap::new();
         for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
             if !check_group(pkg, diags) {
@@ -109,6 +97,13 @@ impl Generator for Crd {
             ));
         }
         out
+    }
+}
+
+impl Crd {
+    /// Whether the package's tags ask for this generator.
+    fn applies(&self, pkg: &Package) -> bool {
+        !pkg.is_internal() && pkg.attrs.crd
     }
 }
 

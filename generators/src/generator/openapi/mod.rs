@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
 
-use super::{Context, Generator};
+use super::{Context, CrateGenerator};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::schema::{self, Defaults, Schemas};
 use crate::model::{External, Package, known, names};
@@ -19,25 +19,13 @@ use crate::model::{External, Package, known, names};
 /// The openapi generator.
 pub struct OpenApi;
 
-impl Generator for OpenApi {
+impl CrateGenerator for OpenApi {
     fn name(&self) -> &'static str {
         "openapi"
     }
 
     fn tool(&self) -> &'static str {
         "openapi-gen"
-    }
-
-    fn activation(&self) -> &'static str {
-        "`//! +k8s:openapi-gen=true`, or `+k8s:openapi-gen=true` on a type"
-    }
-
-    fn applies(&self, pkg: &Package) -> bool {
-        pkg.has_openapi()
-    }
-
-    fn per_package(&self) -> bool {
-        false
     }
 
     fn crate_module(&self) -> Option<super::crate_root::CrateModule> {
@@ -50,7 +38,7 @@ impl Generator for OpenApi {
         })
     }
 
-    fn generate_documents(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+    fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
         // Kubernetes prunes defaults from its swagger 2.0 document; openapi-gen's definitions and
         // the v3 documents carry them, zero values included.
         let v2 = Schemas {
@@ -166,6 +154,13 @@ impl Generator for OpenApi {
             ));
         }
         docs
+    }
+}
+
+impl OpenApi {
+    /// Whether the package's tags ask for this generator.
+    fn applies(&self, pkg: &Package) -> bool {
+        pkg.has_openapi()
     }
 }
 

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, Generator, type_path};
+use super::{Context, CrateGenerator, PackageGenerator, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::names::ident;
 use crate::model::protobuf::{Message, MessageField};
@@ -22,7 +22,7 @@ use crate::model::{Package, Shape, Type};
 /// The protobuf generator.
 pub struct Protobuf;
 
-impl Generator for Protobuf {
+impl PackageGenerator for Protobuf {
     fn name(&self) -> &'static str {
         "protobuf"
     }
@@ -37,20 +37,6 @@ impl Generator for Protobuf {
 
     fn applies(&self, pkg: &Package) -> bool {
         !pkg.is_internal() && (pkg.attrs.protobuf || pkg.types.values().any(|t| t.attrs.protobuf == Some(true)))
-    }
-
-    fn generate_documents(&self, cx: &Context<'_>, root: &Path, _diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        let dir = proto_dir(root);
-        cx.universe
-            .packages
-            .values()
-            .filter(|p| self.applies(p))
-            .filter(|p| p.types.values().any(|t| matches!(t.protobuf, Some(Message::Struct(_)))))
-            .map(|p| {
-                let path = dir.join(idl::import_path(p));
-                (path, idl::render(cx.universe, p, cx.boilerplate))
-            })
-            .collect()
     }
 
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
@@ -96,6 +82,30 @@ impl Generator for Protobuf {
             return None;
         }
         Some(quote! { #(#items)* })
+    }
+}
+
+impl CrateGenerator for Protobuf {
+    fn name(&self) -> &'static str {
+        "protobuf"
+    }
+
+    fn tool(&self) -> &'static str {
+        "go-to-protobuf"
+    }
+
+    fn generate(&self, cx: &Context<'_>, root: &Path, _diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
+        let dir = proto_dir(root);
+        cx.universe
+            .packages
+            .values()
+            .filter(|p| self.applies(p))
+            .filter(|p| p.types.values().any(|t| matches!(t.protobuf, Some(Message::Struct(_)))))
+            .map(|p| {
+                let path = dir.join(idl::import_path(p));
+                (path, idl::render(cx.universe, p, cx.boilerplate))
+            })
+            .collect()
     }
 }
 

@@ -8,7 +8,7 @@ mod rest;
 use proc_macro2::TokenStream;
 use quote::quote;
 
-use super::{Context, Generator, type_path};
+use super::{Context, PackageGenerator, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::names;
 use crate::model::tags::name as tag;
@@ -17,7 +17,7 @@ use crate::model::{Kind, Package, Scope, Type};
 /// The register generator.
 pub struct Register;
 
-impl Generator for Register {
+impl PackageGenerator for Register {
     fn name(&self) -> &'static str {
         "register"
     }
