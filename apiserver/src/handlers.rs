@@ -108,17 +108,17 @@ impl Call<'_> {
         self.info.name.as_deref().unwrap_or("")
     }
 
-    /// Records a write that is not an apply in managedFields (`apply::record_update`): of the
+    /// Records a write that is not an apply in managedFields (`server_side_apply::record_update`): of the
     /// object, all but its status when `/status` writes that; of `/status`, the status only; of
     /// a Scale, its spec (the scale storage moves that onto the object's replicas).
     fn record(&self, before: Option<&Value>, after: &mut Value) {
         let written = match self.resource.subresource {
             None if self.resource.mapping.subresources.iter().any(|s| s.name == "status") => {
-                crate::apply::Written::AllButStatus
+                crate::server_side_apply::Written::AllButStatus
             }
-            None => crate::apply::Written::Whole,
-            Some("status") => crate::apply::Written::Status,
-            Some("scale") => crate::apply::Written::AllButStatus,
+            None => crate::server_side_apply::Written::Whole,
+            Some("status") => crate::server_side_apply::Written::Status,
+            Some("scale") => crate::server_side_apply::Written::AllButStatus,
             Some(_) => return,
         };
         let agent = self
@@ -126,14 +126,14 @@ impl Call<'_> {
             .get("user-agent")
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
-        let manager = crate::apply::manager_of(self.params.field_manager.as_deref(), agent);
+        let manager = crate::server_side_apply::manager_of(self.params.field_manager.as_deref(), agent);
         let kind = &self.resource.kind;
         let schema = self.server.openapi.kind_schema(kind);
         let doc = schema.as_ref().map(|(d, _)| *d).unwrap_or(&Value::Null);
         let schemas = crate::strategic::Schemas::new(doc);
         let root = schema.as_ref().and_then(|(_, name)| schemas.named(name));
         let api_version = self.request_version().api_version();
-        crate::apply::record_update(before, after, &manager, &api_version, written, &schemas, root);
+        crate::server_side_apply::record_update(before, after, &manager, &api_version, written, &schemas, root);
     }
 
     /// The request's admission attributes for a write of `obj`.
@@ -478,7 +478,7 @@ fn delete_precondition(body: &Bytes) -> Result<Option<u64>, ApiError> {
     }
 }
 
-/// `PATCH` with `application/apply-patch+yaml`: server-side apply by `?fieldManager=` (`apply.rs`);
+/// `PATCH` with `application/apply-patch+yaml`: server-side apply by `?fieldManager=` (`server_side_apply.rs`);
 /// an object that does not exist yet is created.
 async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let manager = c
@@ -517,8 +517,15 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
                 let mut before = versions.to_version(current.clone(), &storage, &request)?;
                 before["apiVersion"] = json!(api_version);
                 before["kind"] = json!(kind.kind);
-                let after =
-                    crate::apply::apply(Some(&before), &applied, &manager, force, &api_version, &schemas, root)?;
+                let after = crate::server_side_apply::apply(
+                    Some(&before),
+                    &applied,
+                    &manager,
+                    force,
+                    &api_version,
+                    &schemas,
+                    root,
+                )?;
                 let mut obj = versions.to_storage(&after, &kind, &storage, validation)?.object;
                 c.mutate(&mut obj)?;
                 Ok(obj)
@@ -530,7 +537,8 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
         }
         Err(e) if e.code == 404 => {
             let creater = c.resource.storage.creater().ok_or_else(|| c.not_supported())?;
-            let created = crate::apply::apply(None, &applied, &manager, force, &api_version, &schemas, root)?;
+            let created =
+                crate::server_side_apply::apply(None, &applied, &manager, force, &api_version, &schemas, root)?;
             let mut obj = versions.to_storage(&created, &kind, &storage, validation)?.object;
             c.admit(Operation::Create, &mut obj).await?;
             let created = creater.create(c.namespace(), obj, c.params.dry_run).await?;

@@ -13,7 +13,6 @@
 #![forbid(unsafe_code)]
 
 pub mod admission;
-pub mod apply;
 pub mod convert;
 pub mod discovery;
 pub mod handlers;
@@ -30,6 +29,7 @@ pub mod rest;
 pub mod scale;
 pub mod selector;
 pub mod server;
+pub mod server_side_apply;
 pub mod status;
 pub mod storage;
 pub mod strategic;

@@ -1,6 +1,6 @@
 //! Patches (`PATCH` bodies by content type): JSON patch (RFC 6902) and merge patch (RFC 7386)
 //! through the json-patch crate, and strategic merge patch (`strategic.rs`) driven by the kind's
-//! generated OpenAPI schema. Server-side apply is `apply.rs`.
+//! generated OpenAPI schema. Server-side apply is `server_side_apply.rs`.
 
 use json_patch::{Patch as JsonPatch, merge};
 use serde_json::Value;

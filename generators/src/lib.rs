@@ -23,8 +23,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use diag::{Diagnostic, Errors, SourceLoc};
-pub use render::apply::{ApplyError, Fs, RealFs, Refusal, apply, apply_with, check};
 pub use render::output::{Counts, GeneratedFile, Plan, Problem, is_generated, verify};
+pub use render::write::{ApplyError, Fs, RealFs, Refusal, apply, apply_with, check};
 
 /// The default path generated code names the runtime crate by.
 pub const DEFAULT_RUNTIME_PATH: &str = "::runtime";

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use crate::render::apply::{self, Refusal};
 use crate::render::output::{self, Counts, Plan};
+use crate::render::write::{self, Refusal};
 use crate::{Config, generate};
 
 /// Write the outputs, or only compare them with the tree on disk.
@@ -55,7 +55,7 @@ fn write(plans: &[Plan]) -> ExitCode {
     let mut totals: BTreeMap<&'static str, (Counts, Duration)> = BTreeMap::new();
     // Every tree is checked before any is written, so a file in the way of the last one leaves
     // the first unwritten too, and all of them are reported at once.
-    let refusals: Vec<Refusal> = plans.iter().flat_map(apply::check).collect();
+    let refusals: Vec<Refusal> = plans.iter().flat_map(write::check).collect();
     if !refusals.is_empty() {
         for r in &refusals {
             eprintln!("error: {r}");
@@ -64,7 +64,7 @@ fn write(plans: &[Plan]) -> ExitCode {
         return ExitCode::FAILURE;
     }
     for plan in plans {
-        let counts = match apply::apply(plan) {
+        let counts = match write::apply(plan) {
             Ok(c) => c,
             Err(e) => {
                 eprintln!("error: {e}");

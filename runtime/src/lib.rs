@@ -73,6 +73,7 @@ mod scheme;
 mod test_support;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod wire;
 
 pub use builder::{AddToSchemeFn, SchemeBuilder};
 pub use errors::{ConversionError, ParseError, SchemeError};

@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
 
-use crate::apply::{Path, from_fields_v1, managed, to_fields_v1};
 use crate::registry::meta;
+use crate::server_side_apply::{Path, from_fields_v1, managed, to_fields_v1};
 
 /// A Scale's `spec.replicas` as a FieldsV1 path.
 fn scale_replicas() -> Path {

@@ -260,7 +260,7 @@ pub fn extract_custom_resource_definition_from(
     subresource: &str,
 ) -> Result<CustomResourceDefinitionApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

@@ -160,7 +160,7 @@ pub fn extract_deployment_from(
     subresource: &str,
 ) -> Result<DeploymentApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -606,7 +606,7 @@ pub fn extract_replica_set_from(
     subresource: &str,
 ) -> Result<ReplicaSetApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -1009,7 +1009,7 @@ pub fn extract_stateful_set_from(
     subresource: &str,
 ) -> Result<StatefulSetApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

@@ -170,7 +170,7 @@ pub fn extract_config_map_from(
     subresource: &str,
 ) -> Result<ConfigMapApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -515,7 +515,7 @@ pub fn extract_namespace_from(
     subresource: &str,
 ) -> Result<NamespaceApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -698,7 +698,7 @@ pub fn extract_pod_from(
     subresource: &str,
 ) -> Result<PodApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -1181,7 +1181,7 @@ pub fn extract_pod_template_from(
     subresource: &str,
 ) -> Result<PodTemplateApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

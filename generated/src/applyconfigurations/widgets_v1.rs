@@ -160,7 +160,7 @@ pub fn extract_widget_from(
     subresource: &str,
 ) -> Result<WidgetApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -293,7 +293,7 @@ pub fn extract_widget_class_from(
     subresource: &str,
 ) -> Result<WidgetClassApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::apply::extract(
+    let mut fields = ::runtime::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

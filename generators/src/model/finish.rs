@@ -29,7 +29,7 @@ pub fn finish(universe: &mut Universe, diags: &mut Diagnostics) {
     }
     // Apply configurations complete the clients (their apply verbs), which the notes of
     // `serving::decide` describe.
-    super::apply::decide(universe, diags);
+    super::apply_configurations::decide(universe, diags);
     super::serving::decide(universe, diags);
     super::protobuf::decide(universe, diags);
 }

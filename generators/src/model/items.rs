@@ -4,58 +4,19 @@
 
 use std::collections::BTreeSet;
 
-use super::build::{build_fields, build_variant, insert_type, new_type, reject_tags};
+use super::fields::{FileCx, ItemCx, build_fields, build_variant, insert_type, item_cx, new_type, reject_tags};
 use super::resolve::{Scope, display_type};
 use super::tags::{self, Place};
 use super::{Function, Package, Param, Pass, Returns, Shape, TypeRef};
 use crate::diag::{Diagnostic, Diagnostics};
+use crate::parse::span_loc_whole;
 use crate::parse::tags::extract;
 use crate::parse::tree::is_test_cfg;
-use crate::parse::{SourceFile, serde_attrs, span_loc_whole};
-
-/// What the items of one module share.
-pub struct FileCx<'a> {
-    /// The module's file.
-    pub file: &'a SourceFile,
-    /// The module's path (`crate::apps::v1::types`).
-    pub module: String,
-    /// The names in scope in the module.
-    pub scope: &'a Scope<'a>,
-}
-
-/// What the fields of one struct or enum share: the module, serde container settings and the
-/// item's generic parameter names.
-pub struct ItemCx<'a> {
-    /// The module.
-    pub file: &'a FileCx<'a>,
-    /// serde's container attributes.
-    pub container: serde_attrs::SerdeContainer,
-    /// The rename rule of the fields at hand: the struct's `rename_all`, or for a struct variant
-    /// its own `rename_all` or the enum's `rename_all_fields`.
-    pub field_rule: serde_attrs::RenameRule,
-    /// The names of the item's type parameters.
-    pub generics: Vec<String>,
-}
-
-fn item_cx<'a>(file: &'a FileCx<'a>, attrs: &[syn::Attribute], generics: &syn::Generics, is_enum: bool) -> ItemCx<'a> {
-    let container = serde_attrs::container(attrs);
-    let field_rule = if is_enum {
-        container.rename_all_fields
-    } else {
-        container.rename_all
-    };
-    ItemCx {
-        file,
-        container,
-        field_rule,
-        generics: generics.type_params().map(|p| p.ident.to_string()).collect(),
-    }
-}
 
 /// Adds one item of a package's module to the package.
 pub fn add_item(pkg: &mut Package, cx: &FileCx<'_>, item: &syn::Item, diags: &mut Diagnostics) {
     let display = &cx.file.display;
-    if is_test_cfg(super::build::item_attrs(item)) {
+    if is_test_cfg(super::fields::item_attrs(item)) {
         return;
     }
     match item {
@@ -124,7 +85,7 @@ fn add_type(
     let block = extract(display, attrs, diags);
     let checked = tags::check(&block.tags, Place::Type, diags);
     let loc = span_loc_whole(display, ident.span());
-    super::build::serde_errors(display, &cx.container.errors, diags);
+    super::fields::serde_errors(display, &cx.container.errors, diags);
     if attrs.iter().any(|a| a.path().is_ident("cfg")) {
         diags.push(
             Diagnostic::error(&loc, format!("type `{ident}` is compiled conditionally"))

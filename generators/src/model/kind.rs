@@ -138,9 +138,9 @@ pub struct Client {
     pub module: String,
     /// The standard verbs the client has: what every `+genclient:*` option leaves, without the
     /// status verbs of a kind without status, and without `apply` and `applyStatus` unless the
-    /// kind has an apply configuration (`apply::decide`).
+    /// kind has an apply configuration (`apply_configurations::decide`).
     pub verbs: BTreeSet<Verb>,
-    /// The kind's apply configuration, which `apply` and `applyStatus` send (`apply::decide`).
+    /// The kind's apply configuration, which `apply` and `applyStatus` send (`apply_configurations::decide`).
     pub apply_configuration: Option<ApplyConfigurationRef>,
     /// `+genclient:method=` methods, in tag order.
     pub methods: Vec<Method>,
@@ -167,7 +167,7 @@ pub struct Method {
     pub input: TypeRef,
     /// The response's type (the kind itself unless `result=`).
     pub result: TypeRef,
-    /// For an apply method, the input's apply configuration, which it sends (`apply::decide`).
+    /// For an apply method, the input's apply configuration, which it sends (`apply_configurations::decide`).
     pub apply_configuration: Option<ApplyConfigurationRef>,
     /// Where the tag is.
     pub loc: SourceLoc,

@@ -2,10 +2,11 @@
 //! tags, resolved type references and source locations. Built once, then immutable; all
 //! collections are ordered.
 
-pub mod apply;
+pub mod apply_configurations;
 pub mod attrs;
 mod build;
 pub mod check;
+mod fields;
 mod finish;
 mod items;
 pub mod json_fit;
@@ -17,6 +18,7 @@ pub mod protobuf;
 mod resolve;
 pub mod schema;
 pub mod serving;
+pub mod tag_names;
 mod tag_values;
 pub mod tags;
 #[cfg(test)]
@@ -220,7 +222,7 @@ pub struct Type {
     /// Its protobuf form, when it is a message (`protobuf::decide`).
     pub protobuf: Option<protobuf::Message>,
     /// Its apply configuration's name (`DeploymentApplyConfiguration`), when applyconfiguration-gen
-    /// selects it: reached from a `+genclient` kind with ObjectMeta (`apply::decide`).
+    /// selects it: reached from a `+genclient` kind with ObjectMeta (`apply_configurations::decide`).
     pub apply_configuration: Option<String>,
 }
 

@@ -13,7 +13,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::RangeInclusive;
 
-use super::tags::name as tag;
+use super::tag_names as tag;
 use super::{External, Field, Primitive, Shape, Type, TypeId, TypeRef, Universe};
 use crate::diag::{Diagnostic, Diagnostics};
 

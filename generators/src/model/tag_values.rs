@@ -1,9 +1,52 @@
 //! Checks of tag values against their rules in the tag table: fixed sets, lists, paths, versions,
 //! JSON, `key=value` lists and the other value shapes `model::tags` names.
 
-use super::tags::Value;
 use super::verb::Verb;
 use Value::*;
+
+/// What values a tag takes.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Value {
+    /// No value: `+optional`.
+    Flag,
+    /// One of a fixed set.
+    OneOf(&'static [&'static str]),
+    /// A comma list, each item from a fixed set.
+    ListOf(&'static [&'static str]),
+    /// Any non-empty text.
+    Text,
+    /// A DNS subdomain, or empty (the core group).
+    Group,
+    /// A Rust identifier.
+    Ident,
+    /// A comma list of Rust paths, or `false`.
+    PathsOrFalse,
+    /// One Rust path.
+    Path,
+    /// `major.minor`.
+    Version,
+    /// `group,version,Kind`.
+    GroupVersionKind,
+    /// JSON, or `ref(...)`.
+    Json,
+    /// `true`, `false` or an `x-kubernetes-*` extension.
+    OpenApi,
+    /// `Name,verb=...,subresource=...,input=...,result=...`.
+    Method,
+    /// A subresource path: `/scale`.
+    Subresource,
+    /// `key=value` pairs separated by commas (a value in double quotes may hold commas): the keys
+    /// allowed, then the keys required.
+    KeyValues(&'static [&'static str], &'static [&'static str]),
+    /// A comma list of DNS labels: `wd,wdg`.
+    Labels,
+    /// One DNS label: a resource name.
+    Label,
+    /// A JSON value of one shape: `number`, `count` (an integer >= 0), `bool`, `string`, `array`.
+    JsonOf(&'static str),
+    /// A protobuf field number: 1 to 2^29 - 1, outside protobuf's reserved 19000-19999.
+    FieldNumber,
+}
 
 /// Checks a value against its rule; the error says what was expected.
 pub(super) fn check_value(rule: Value, value: Option<&str>) -> Result<(), String> {

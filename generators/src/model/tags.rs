@@ -5,72 +5,14 @@
 //! is a near miss of a name in the table (a typo such as `+optinal`). Tags of other tools
 //! (`+kubebuilder:...`, `+protobuf`) are left alone.
 
+pub(super) use super::tag_values::Value;
 use super::tag_values::check_value;
 pub use super::tag_values::{is_dns_label, key_values};
 use super::verb::Verb;
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 use crate::parse::tags::RawTag;
 
-/// Tag names, as constants so generators never spell them twice.
-pub mod name {
-    #![allow(missing_docs)]
-    pub const GROUP_NAME: &str = "groupName";
-    pub const GROUP_GO_NAME: &str = "groupGoName";
-    pub const DEEPCOPY: &str = "k8s:deepcopy-gen";
-    pub const DEEPCOPY_INTERFACES: &str = "k8s:deepcopy-gen:interfaces";
-    pub const REGISTER: &str = "k8s:register-gen";
-    pub const CONVERSION: &str = "k8s:conversion-gen";
-    pub const CONVERSION_EXTERNAL_TYPES: &str = "k8s:conversion-gen-external-types";
-    pub const CONVERSION_EXPLICIT_FROM: &str = "k8s:conversion-gen:explicit-from";
-    pub const DEFAULTER: &str = "k8s:defaulter-gen";
-    pub const DEFAULTER_INPUT: &str = "k8s:defaulter-gen-input";
-    pub const OPENAPI: &str = "k8s:openapi-gen";
-    pub const OPENAPI_MODEL_PACKAGE: &str = "k8s:openapi-model-package";
-    pub const LIFECYCLE: &str = "k8s:prerelease-lifecycle-gen";
-    pub const LIFECYCLE_INTRODUCED: &str = "k8s:prerelease-lifecycle-gen:introduced";
-    pub const LIFECYCLE_DEPRECATED: &str = "k8s:prerelease-lifecycle-gen:deprecated";
-    pub const LIFECYCLE_REMOVED: &str = "k8s:prerelease-lifecycle-gen:removed";
-    pub const LIFECYCLE_REPLACEMENT: &str = "k8s:prerelease-lifecycle-gen:replacement";
-    pub const GENCLIENT: &str = "genclient";
-    pub const NON_NAMESPACED: &str = "genclient:nonNamespaced";
-    pub const NO_VERBS: &str = "genclient:noVerbs";
-    pub const NO_STATUS: &str = "genclient:noStatus";
-    pub const READONLY: &str = "genclient:readonly";
-    pub const ONLY_VERBS: &str = "genclient:onlyVerbs";
-    pub const SKIP_VERBS: &str = "genclient:skipVerbs";
-    pub const METHOD: &str = "genclient:method";
-    pub const RESOURCE_NAME: &str = "resourceName";
-    pub const OPTIONAL: &str = "optional";
-    pub const REQUIRED: &str = "required";
-    pub const DEFAULT: &str = "default";
-    pub const LIST_TYPE: &str = "listType";
-    pub const LIST_MAP_KEY: &str = "listMapKey";
-    pub const MAP_TYPE: &str = "mapType";
-    pub const STRUCT_TYPE: &str = "structType";
-    pub const PATCH_STRATEGY: &str = "patchStrategy";
-    pub const PATCH_MERGE_KEY: &str = "patchMergeKey";
-    pub const ENUM: &str = "enum";
-    pub const FEATURE_GATE: &str = "featureGate";
-    pub const NULLABLE: &str = "nullable";
-    pub const UNION: &str = "union";
-    pub const UNION_DISCRIMINATOR: &str = "unionDiscriminator";
-    pub const UNION_DEPRECATED: &str = "unionDeprecated";
-    pub const IS_SUBRESOURCE: &str = "k8s:isSubresource";
-    pub const CRD: &str = "k8s:crd-gen";
-    pub const CRD_STORAGE_VERSION: &str = "k8s:crd-gen:storageversion";
-    pub const CRD_STATUS: &str = "k8s:crd-gen:subresource:status";
-    pub const CRD_SCALE: &str = "k8s:crd-gen:subresource:scale";
-    pub const CRD_PRINT_COLUMN: &str = "k8s:crd-gen:printcolumn";
-    pub const CRD_SHORT_NAMES: &str = "k8s:crd-gen:shortNames";
-    pub const CRD_CATEGORIES: &str = "k8s:crd-gen:categories";
-    pub const CRD_WEBHOOK: &str = "k8s:crd-gen:webhook";
-    pub const PROTOBUF_GEN: &str = "k8s:protobuf-gen";
-    pub const PROTOBUF: &str = "protobuf";
-    /// The prefix of kube-openapi's value validations: `+k8s:validation:minimum=0`.
-    pub const VALIDATION: &str = "k8s:validation:";
-    /// The prefix of one CEL rule's parts: `+k8s:validation:cel[0]:rule="self > 0"`.
-    pub const VALIDATION_CEL: &str = "k8s:validation:cel[";
-}
+pub use super::tag_names as name;
 
 /// Where a tag is written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,50 +33,6 @@ impl Place {
             Place::Field => "a field (a `///` line on the field)",
         }
     }
-}
-
-/// What values a tag takes.
-#[derive(Clone, Copy, Debug)]
-pub(super) enum Value {
-    /// No value: `+optional`.
-    Flag,
-    /// One of a fixed set.
-    OneOf(&'static [&'static str]),
-    /// A comma list, each item from a fixed set.
-    ListOf(&'static [&'static str]),
-    /// Any non-empty text.
-    Text,
-    /// A DNS subdomain, or empty (the core group).
-    Group,
-    /// A Rust identifier.
-    Ident,
-    /// A comma list of Rust paths, or `false`.
-    PathsOrFalse,
-    /// One Rust path.
-    Path,
-    /// `major.minor`.
-    Version,
-    /// `group,version,Kind`.
-    GroupVersionKind,
-    /// JSON, or `ref(...)`.
-    Json,
-    /// `true`, `false` or an `x-kubernetes-*` extension.
-    OpenApi,
-    /// `Name,verb=...,subresource=...,input=...,result=...`.
-    Method,
-    /// A subresource path: `/scale`.
-    Subresource,
-    /// `key=value` pairs separated by commas (a value in double quotes may hold commas): the keys
-    /// allowed, then the keys required.
-    KeyValues(&'static [&'static str], &'static [&'static str]),
-    /// A comma list of DNS labels: `wd,wdg`.
-    Labels,
-    /// One DNS label: a resource name.
-    Label,
-    /// A JSON value of one shape: `number`, `count` (an integer >= 0), `bool`, `string`, `array`.
-    JsonOf(&'static str),
-    /// A protobuf field number: 1 to 2^29 - 1, outside protobuf's reserved 19000-19999.
-    FieldNumber,
 }
 
 const BOOL: &[&str] = &["true", "false"];

@@ -1,7 +1,7 @@
 //! Rendering shared by every generator: tokens (or a tera template's text) -> syn::File ->
 //! prettyplease, the file header, and the output plan that is written or verified.
 
-pub mod apply;
 pub mod format;
 pub mod output;
 pub mod template;
+pub mod write;

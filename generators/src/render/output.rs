@@ -201,7 +201,7 @@ pub(crate) mod tests {
     #[test]
     fn verify_reports_stale_missing_and_extra_with_diffs() {
         let root = tmp("verify");
-        crate::render::apply::apply(&plan(
+        crate::render::write::apply(&plan(
             &root,
             &[
                 ("a/zz_generated_deepcopy.rs", "one\ntwo\n"),

@@ -3,10 +3,10 @@
 //! configuration from managedFields, the indexed cache, the shared informers that fill it and
 //! the listers that read it.
 
-pub mod apply;
 pub mod cache;
 pub mod informer;
 pub mod lister;
+pub mod managed_fields;
 mod typed;
 
 use serde::Serialize;

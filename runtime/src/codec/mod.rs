@@ -21,7 +21,6 @@
 
 mod document;
 mod error;
-mod keys;
 mod peek;
 mod protobuf;
 mod review;
@@ -33,45 +32,13 @@ mod tests;
 #[cfg(test)]
 mod tests_stream;
 
+pub use crate::wire::Format;
 pub use error::{DecodeError, EncodeError};
-pub(crate) use keys::top_level as top_level_keys;
 pub use review::REVIEW_API_VERSION;
-pub(crate) use strict::path_of as skipped_path;
 
 use crate::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind, Object, Scheme};
 use document::Document;
 use serde_json::Value;
-use std::fmt;
-
-/// A wire format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Format {
-    /// JSON; encoded indented by four spaces, as `kubectl -o json` prints it.
-    Json,
-    /// YAML; a stream of several objects separates them with `---`.
-    Yaml,
-}
-
-impl Format {
-    /// The format of `bytes`: JSON when the first character that is not whitespace (or a byte-order
-    /// mark) is `{` or `[`, YAML otherwise, as Kubernetes' `yaml.IsJSONBuffer` decides.
-    pub fn sniff(bytes: &[u8]) -> Format {
-        let bytes = bytes.strip_prefix("\u{feff}".as_bytes()).unwrap_or(bytes);
-        match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
-            Some(b'{' | b'[') => Format::Json,
-            _ => Format::Yaml,
-        }
-    }
-}
-
-impl fmt::Display for Format {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Format::Json => "JSON",
-            Format::Yaml => "YAML",
-        })
-    }
-}
 
 /// Decodes and encodes the kinds of a scheme.
 #[derive(Clone, Copy, Debug)]

@@ -6,7 +6,7 @@
 //! kinds inline their TypeMeta with `#[serde(flatten)]`, and serde buffers the keys of a
 //! flattening struct and drops the ones nobody claims without skipping them, so a misspelt `specc`
 //! goes unseen. There the input's keys are compared with the keys the decoded object writes
-//! (`keys::top_level`).
+//! (`wire::top_level_keys`).
 //!
 //! Generated registrations list every key a kind reads at its top level
 //! (`Scheme::add_known_type_serde_keys`), and then any other key is reported. Without that list the
@@ -15,35 +15,6 @@
 //! key cannot be told from a known one and is not reported.
 
 use std::collections::BTreeSet;
-
-/// The path of a value the deserializer skipped, as Kubernetes writes field paths:
-/// `spec.template.spec.containers[0].imagee`.
-pub(crate) fn path_of(path: &serde_ignored::Path<'_>) -> String {
-    let mut out = String::new();
-    write_path(path, &mut out);
-    out
-}
-
-fn write_path(path: &serde_ignored::Path<'_>, out: &mut String) {
-    use serde_ignored::Path;
-    match path {
-        Path::Root => {}
-        Path::Seq { parent, index } => {
-            write_path(parent, out);
-            out.push_str(&format!("[{index}]"));
-        }
-        Path::Map { parent, key } => {
-            write_path(parent, out);
-            if !out.is_empty() {
-                out.push('.');
-            }
-            out.push_str(key);
-        }
-        Path::Some { parent } | Path::NewtypeStruct { parent } | Path::NewtypeVariant { parent } => {
-            write_path(parent, out)
-        }
-    }
-}
 
 /// Every unknown field, sorted and without repeats: the `skipped` paths the deserializer reported,
 /// and the top-level `input` keys (each with whether its value is empty) that are neither in
@@ -124,7 +95,7 @@ mod tests {
     fn skipped_values_are_named_by_their_field_paths() {
         let input = json!({"ports": [{"port": 80}, {"port": 81, "bogus": "x"}], "extra": null, "matrix": [[{"port": 1, "y": 0}]]});
         let mut skipped = Vec::new();
-        let _: Spec = serde_ignored::deserialize(&input, |p| skipped.push(path_of(&p))).unwrap();
+        let _: Spec = serde_ignored::deserialize(&input, |p| skipped.push(crate::wire::skipped_path(&p))).unwrap();
         assert_eq!(skipped, ["extra", "matrix[0][0].y", "ports[1].bogus"]);
     }
 

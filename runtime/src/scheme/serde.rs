@@ -6,7 +6,7 @@
 //! conversion tables in `scheme/funcs.rs` are, so the scheme stays `Send + Sync` and cheap to query.
 
 use super::{Scheme, type_id_of};
-use crate::codec::Format;
+use crate::wire::Format;
 use crate::{GroupVersionKind, Object, SchemeError};
 use std::any::TypeId;
 
@@ -144,7 +144,7 @@ where
 {
     let mut skipped = Vec::new();
     let typed: T = if strict {
-        let mut record = |path: serde_ignored::Path<'_>| skipped.push(crate::codec::skipped_path(&path));
+        let mut record = |path: serde_ignored::Path<'_>| skipped.push(crate::wire::skipped_path(&path));
         ::serde::Deserialize::deserialize(serde_ignored::Deserializer::new(de, &mut record))?
     } else {
         ::serde::Deserialize::deserialize(de)?
@@ -163,7 +163,7 @@ where
 {
     let mut skipped = Vec::new();
     let typed: T = if strict {
-        let mut record = |path: serde_ignored::Path<'_>| skipped.push(crate::codec::skipped_path(&path));
+        let mut record = |path: serde_ignored::Path<'_>| skipped.push(crate::wire::skipped_path(&path));
         serde_path_to_error::deserialize(serde_ignored::Deserializer::new(de, &mut record))?
     } else {
         serde_path_to_error::deserialize(de)?
@@ -176,7 +176,7 @@ where
 
 /// The top-level keys `obj`, a `T`, writes.
 fn top_level_keys_as<T: Object + ::serde::Serialize>(obj: &dyn Object) -> Vec<String> {
-    typed::<T>(obj).map(crate::codec::top_level_keys).unwrap_or_default()
+    typed::<T>(obj).map(crate::wire::top_level_keys).unwrap_or_default()
 }
 
 /// Serializes `obj`, which must be a `T`, to a JSON value.
