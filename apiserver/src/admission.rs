@@ -1,23 +1,19 @@
 //! Admission (k8s.io/apiserver's `admission.Interface`): plugins that see every write between
 //! decoding and storage, in the storage version. Mutating plugins run first and may change the
-//! object; validating plugins then may refuse it. This server always runs Kubernetes'
-//! NamespaceLifecycle (validating: nothing is created in a namespace that does not exist or is
-//! being deleted) and, when enabled, AlwaysPullImages (mutating: every container of a Pod pulls
-//! its image on each start, so a node's cached private image cannot be used without credentials).
+//! object; validating plugins then may refuse it. Which plugins run is the server's policy:
+//! `kube_apiserver` adds Kubernetes' NamespaceLifecycle, the sample server AlwaysPullImages when
+//! asked.
 //!
 //! Creates and replaces (`PUT`, server-side apply) run both chains. Patches run the mutating chain
 //! on the patched object inside the store's read-modify-write; validating plugins, which may read
 //! other objects, do not see patches.
 
-use std::str::FromStr;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::installer::ApiResource;
-use crate::registry::meta;
-use crate::registry::store::Store;
 use crate::status::ApiError;
 
 /// What a write does.
@@ -94,89 +90,6 @@ impl Admission {
         self.mutate(attributes, obj)?;
         for p in &self.validating {
             p.validate(attributes, obj).await?;
-        }
-        Ok(())
-    }
-}
-
-/// The optional plugins a server can enable by name (kube-apiserver's
-/// `--enable-admission-plugins`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Plugin {
-    /// [`AlwaysPullImages`].
-    AlwaysPullImages,
-}
-
-impl Plugin {
-    /// Every optional plugin, by the name Kubernetes gives it.
-    pub const ALL: &[(&str, Plugin)] = &[("AlwaysPullImages", Plugin::AlwaysPullImages)];
-
-    /// The plugin itself.
-    pub fn mutating(self) -> Arc<dyn Mutating> {
-        match self {
-            Plugin::AlwaysPullImages => Arc::new(AlwaysPullImages),
-        }
-    }
-}
-
-impl FromStr for Plugin {
-    type Err = String;
-
-    fn from_str(name: &str) -> Result<Plugin, String> {
-        Plugin::ALL
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, p)| *p)
-            .ok_or_else(|| {
-                let known: Vec<&str> = Plugin::ALL.iter().map(|(n, _)| *n).collect();
-                format!(
-                    "unknown admission plugin \"{name}\": this server has {} (NamespaceLifecycle is always on)",
-                    known.join(", ")
-                )
-            })
-    }
-}
-
-/// NamespaceLifecycle over the namespaces' store.
-pub struct NamespaceLifecycle(pub Arc<Store>);
-
-#[async_trait]
-impl Validating for NamespaceLifecycle {
-    async fn validate(&self, a: &Attributes<'_>, _obj: &Value) -> Result<(), ApiError> {
-        let (Operation::Create, Some(namespace)) = (a.operation, a.namespace) else {
-            return Ok(());
-        };
-        let ns = self.0.get(None, namespace).await?;
-        if meta::deleting(&ns) {
-            return Err(ApiError::forbidden(format!(
-                "{} \"{}\" is forbidden: unable to create new content in namespace {namespace} because it is being terminated",
-                crate::status::qualified(a.resource.mapping.group, a.resource.mapping.resource),
-                a.name
-            )));
-        }
-        Ok(())
-    }
-}
-
-/// AlwaysPullImages: sets `imagePullPolicy: Always` on every container, init container and
-/// ephemeral container of a Pod that is created or replaced.
-pub struct AlwaysPullImages;
-
-impl Mutating for AlwaysPullImages {
-    fn admit(&self, a: &Attributes<'_>, pod: &mut Value) -> Result<(), ApiError> {
-        if !a.is("", "pods") {
-            return Ok(());
-        }
-        for list in ["initContainers", "containers", "ephemeralContainers"] {
-            let containers = pod
-                .get_mut("spec")
-                .and_then(|s| s.get_mut(list))
-                .and_then(Value::as_array_mut);
-            for container in containers.into_iter().flatten() {
-                if let Some(c) = container.as_object_mut() {
-                    c.insert("imagePullPolicy".into(), json!("Always"));
-                }
-            }
         }
         Ok(())
     }

@@ -26,6 +26,8 @@ use crate::status::ApiError;
 pub struct Call<'a> {
     /// The server.
     pub server: &'a Server,
+    /// What the server serves, as the request found it.
+    pub registry: &'a crate::server::Registry,
     /// The path's parts.
     pub info: &'a RequestInfo,
     /// The resource the path names.
@@ -128,7 +130,7 @@ impl Call<'_> {
             .unwrap_or("");
         let manager = crate::server_side_apply::manager_of(self.params.field_manager.as_deref(), agent);
         let kind = &self.resource.kind;
-        let schema = self.server.openapi.kind_schema(kind);
+        let schema = self.registry.openapi.kind_schema(kind);
         let doc = schema.as_ref().map(|(d, _)| *d).unwrap_or(&Value::Null);
         let schemas = crate::strategic::Schemas::new(doc);
         let root = schema.as_ref().and_then(|(_, name)| schemas.named(name));
@@ -375,7 +377,7 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let kind = c.resource.kind.clone();
     let versions = &c.server.versions;
     let validation = c.params.field_validation.unwrap_or(FieldValidation::Warn);
-    let schema = c.server.openapi.kind_schema(&kind);
+    let schema = c.registry.openapi.kind_schema(&kind);
     let mutation = |current: &Value| -> Result<Value, ApiError> {
         let mut before = versions.to_version(current.clone(), &storage, &request)?;
         if let Some(m) = before.as_object_mut() {
@@ -504,7 +506,7 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
     let api_version = request.api_version();
     let versions = &c.server.versions;
     let validation = c.params.field_validation.unwrap_or(FieldValidation::Strict);
-    let schema = c.server.openapi.kind_schema(&kind);
+    let schema = c.registry.openapi.kind_schema(&kind);
     let doc = schema.as_ref().map(|(d, _)| *d).unwrap_or(&Value::Null);
     let schemas = crate::strategic::Schemas::new(doc);
     let root = schema.as_ref().and_then(|(_, name)| schemas.named(name));

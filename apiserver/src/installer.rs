@@ -74,8 +74,9 @@ impl ApiResource {
     }
 }
 
-/// Every served resource, keyed by (group-version, discovery name).
-#[derive(Default)]
+/// Every served resource, keyed by (group-version, discovery name). Cloning it is cheap: the
+/// resources are shared.
+#[derive(Clone, Default)]
 pub struct Installed {
     /// The resources, in group-version then registration order.
     pub resources: BTreeMap<GroupVersion, Vec<Arc<ApiResource>>>,
@@ -88,6 +89,20 @@ impl Installed {
             .get(gv)?
             .iter()
             .find(|r| r.mapping.resource == resource && r.subresource == subresource)
+    }
+
+    /// Removes `resource` of `gv` and its subresources; whether it was there.
+    pub fn uninstall(&mut self, gv: &GroupVersion, resource: &str) -> bool {
+        let Some(resources) = self.resources.get_mut(gv) else {
+            return false;
+        };
+        let before = resources.len();
+        resources.retain(|r| r.mapping.resource != resource);
+        let removed = resources.len() != before;
+        if resources.is_empty() {
+            self.resources.remove(gv);
+        }
+        removed
     }
 
     /// Installs `storage` for `mapping` (a subresource when `subresource` is set).

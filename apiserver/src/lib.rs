@@ -7,7 +7,12 @@
 //!
 //! Everything per kind comes from the Scheme the generated code fills: [`runtime::RestMapping`]s
 //! say which resources exist, their scope, subresources and storage version; the codec decodes,
-//! defaults and converts. [`Server::new`] needs nothing else.
+//! defaults and converts. A server is built as k8s.io/apiserver's `GenericAPIServer` is: the
+//! caller installs each resource with the storage and strategy it chooses ([`Server::install`], a
+//! [`ResourceInfo`], from [`registry::generic`] or its own), and may install and remove resources
+//! while the server runs. [`Server::new`] installs every resource of a Scheme with the generic
+//! store; [`kube_apiserver::server`] adds what kube-apiserver does for its own kinds (namespaces).
+//! [`routes`] is the table of paths under tower's limit, load-shedding and timeout layers.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
@@ -17,6 +22,7 @@ pub mod convert;
 pub mod discovery;
 pub mod handlers;
 pub mod installer;
+pub mod kube_apiserver;
 #[cfg(feature = "local")]
 pub mod local;
 pub mod openapi;
@@ -26,6 +32,7 @@ pub mod registry;
 pub mod request;
 pub mod respond;
 pub mod rest;
+pub mod routes;
 pub mod scale;
 pub mod selector;
 pub mod server;
@@ -36,7 +43,7 @@ pub mod strategic;
 pub mod table;
 pub mod watch;
 
-pub use server::{Config, Server};
+pub use server::{Config, Registry, ResourceInfo, Server, SubresourceInfo};
 pub use status::ApiError;
 
 /// The README's Rust examples, compiled and run as doc tests (they use this crate's

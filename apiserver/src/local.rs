@@ -123,8 +123,8 @@ impl Local {
         let api_version = object["apiVersion"].as_str().ok_or("an object without apiVersion")?;
         let kind = object["kind"].as_str().ok_or("an object without kind")?;
         let gv = runtime::GroupVersion::parse_api_version(api_version).map_err(|e| e.to_string())?;
-        let resource = self
-            .server
+        let registry = self.server.registry();
+        let resource = registry
             .installed
             .resources
             .get(&gv)
@@ -202,7 +202,7 @@ impl Local {
             };
             for reactor in reactors {
                 match reactor(&action) {
-                    Some(Ok(value)) => return crate::server::json_response(value),
+                    Some(Ok(value)) => return crate::routes::json_response(value),
                     Some(Err(e)) => return e.into_response(),
                     None => {}
                 }

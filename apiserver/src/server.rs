@@ -1,33 +1,22 @@
-//! The server: every resource the Scheme maps, installed over one storage backend, behind one
-//! axum router that dispatches resource paths to the handlers, and serves discovery, `/version`
-//! and the health checks. Requests are logged, bodies limited, and writes time out.
+//! The server (k8s.io/apiserver's `GenericAPIServer`): a registry of served resources that callers
+//! fill and change while it runs (`install`, `uninstall`, as `InstallAPIGroup` does with an
+//! `APIGroupInfo`), the admission chain, the table printers, and the tower stack that serves them
+//! (`routes`). Discovery and the OpenAPI documents are derived from the registry each time it
+//! changes, never kept apart from it.
 
+use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
 
-use axum::Router;
-use axum::body::to_bytes;
-use axum::extract::{Request, State};
-use axum::http::{Method, StatusCode};
-use axum::response::{IntoResponse, Response};
-use runtime::{GroupVersion, RestMapping, Scheme};
-use serde_json::{Value, json};
+use runtime::{GroupVersion, GroupVersionKind, RestMapping, Scheme};
 
-use crate::admission::{Admission, NamespaceLifecycle};
+use crate::admission::{Admission, Mutating, Validating};
 use crate::convert::Versions;
-use crate::handlers::{self, Call};
 use crate::installer::Installed;
-use crate::query::Params;
-use crate::registry::namespace::NamespaceStorage;
-use crate::registry::store::Store;
-use crate::registry::strategy::{GenericStrategy, NamespaceStrategy, Strategy};
-use crate::respond::Negotiated;
-use crate::rest::{RestStorage, StatusStorage};
-use crate::scale::ScaleStorage;
-use crate::status::ApiError;
+use crate::registry::generic;
+use crate::rest::RestStorage;
 use crate::storage::Storage;
-use crate::{discovery, request, watch};
 
 /// What the server is told at start.
 #[derive(Clone, Debug)]
@@ -41,8 +30,6 @@ pub struct Config {
     /// Requests served at once, watches excepted (Kubernetes' `--max-requests-inflight`); the
     /// next one gets 429 with Retry-After, so the server stays responsive under load.
     pub max_requests_inflight: usize,
-    /// Admission plugins enabled beyond NamespaceLifecycle, which is always on.
-    pub admission_plugins: Vec<crate::admission::Plugin>,
 }
 
 impl Default for Config {
@@ -52,112 +39,127 @@ impl Default for Config {
             request_timeout: Duration::from_secs(60),
             version: (1, 32),
             max_requests_inflight: 400,
-            admission_plugins: Vec::new(),
         }
     }
 }
 
-/// A running server's state, shared by every request.
-pub struct Server {
+/// One resource to serve (an entry of k8s.io/apiserver's `APIGroupInfo`): how it is mapped, the
+/// storage of the resource itself, and its subresources' storages.
+pub struct ResourceInfo {
+    /// Group, version, resource, kind, scope and subresources, as the Scheme maps them.
+    pub mapping: RestMapping,
+    /// The resource's storage; its capabilities decide the verbs served.
+    pub storage: Arc<dyn RestStorage>,
+    /// `status`, `scale`: each with the kind its bodies carry and its storage.
+    pub subresources: Vec<SubresourceInfo>,
+}
+
+/// A subresource to serve below its resource.
+pub struct SubresourceInfo {
+    /// `status` or `scale`.
+    pub name: &'static str,
+    /// The kind its bodies carry (autoscaling/v1 Scale for `scale`).
+    pub kind: GroupVersionKind,
+    /// Its storage.
+    pub storage: Arc<dyn RestStorage>,
+}
+
+/// What the server serves at one moment: the installed resources and the OpenAPI documents
+/// derived from them. A request works on one snapshot from start to end.
+#[derive(Default)]
+pub struct Registry {
     /// The served resources.
     pub installed: Installed,
+    /// The OpenAPI v3 documents (and v2, merged from them).
+    pub openapi: crate::openapi::Documents,
+}
+
+/// A server's state, shared by every request.
+pub struct Server {
+    registry: RwLock<Arc<Registry>>,
+    /// The generated OpenAPI v3 documents the served documents are completed from.
+    generated_openapi: BTreeMap<&'static str, &'static str>,
     /// The version edges.
     pub versions: Versions,
     /// The admission chain.
     pub admission: Admission,
-    /// The OpenAPI v3 documents.
-    pub openapi: crate::openapi::Documents,
     /// Table convertors by (group, resource); others get the default.
-    tables: std::collections::BTreeMap<(String, String), Arc<dyn crate::table::TableConvertor>>,
+    tables: BTreeMap<(String, String), Arc<dyn crate::table::TableConvertor>>,
     /// The configuration.
     pub config: Config,
-    /// Permits for requests in flight.
-    inflight: tokio::sync::Semaphore,
 }
 
 impl Server {
-    /// Installs every resource `scheme` maps over `storage`: a generic registry store per
-    /// group-resource (shared by its versions, keyed in its storage version), and `/status` and
-    /// `/scale` where the mapping has them.
-    pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
-        let scheme = Arc::new(scheme);
-        let is_namespaces = |m: &RestMapping| m.group.is_empty() && m.resource == "namespaces";
-        // One store per group-resource, shared by every version that serves it.
-        let mut stores: std::collections::BTreeMap<(String, String), Arc<Store>> = Default::default();
-        for m in scheme.rest_mappings() {
-            stores
-                .entry((m.group.to_string(), m.resource.to_string()))
-                .or_insert_with(|| {
-                    let generic = GenericStrategy {
-                        status_subresource: m.subresource("status").is_some(),
-                        label_names: is_namespaces(m),
-                        generation: m.generation,
-                    };
-                    let strategy: Arc<dyn Strategy> = if generic.label_names {
-                        Arc::new(NamespaceStrategy(generic))
-                    } else {
-                        Arc::new(generic)
-                    };
-                    Arc::new(Store::new(
-                        storage.clone(),
-                        m.group,
-                        m.resource,
-                        m.kind,
-                        m.namespaced(),
-                        strategy,
-                    ))
-                });
-        }
-        let contents: Vec<Arc<Store>> = stores.values().filter(|s| s.namespaced).cloned().collect();
-        let mut installed = Installed::default();
-        let mut namespaces = None;
-        for m in scheme.rest_mappings() {
-            let store = stores[&(m.group.to_string(), m.resource.to_string())].clone();
-            let main: Arc<dyn RestStorage> = if is_namespaces(m) {
-                namespaces = Some(store.clone());
-                Arc::new(NamespaceStorage {
-                    namespaces: store.clone(),
-                    contents: contents.clone(),
-                })
-            } else {
-                store.clone()
-            };
-            installed.install(*m, None, m.group_version_kind(), main);
-            if let Some(sub) = m.subresource("status") {
-                installed.install(
-                    *m,
-                    Some("status"),
-                    sub.group_version_kind(),
-                    Arc::new(StatusStorage(store.clone())),
-                );
-            }
-            if let Some(sub) = m.subresource("scale")
-                && let Some(paths) = sub.scale
-            {
-                let scale = ScaleStorage {
-                    store,
-                    paths,
-                    api_version: sub.group_version_kind().group_version().api_version(),
-                };
-                installed.install(*m, Some("scale"), sub.group_version_kind(), Arc::new(scale));
-            }
-        }
-        let mut admission = Admission::default();
-        if let Some(ns) = namespaces {
-            admission = admission.with_validating(Arc::new(NamespaceLifecycle(ns)));
-        }
-        for plugin in &config.admission_plugins {
-            admission = admission.with_mutating(plugin.mutating());
-        }
+    /// A server of `scheme`'s kinds that serves nothing yet: callers install the resources, each
+    /// with the storage and strategy they choose.
+    pub fn empty(scheme: Scheme, config: Config) -> Self {
         Server {
-            installed,
-            versions: Versions::new(scheme),
-            admission,
-            openapi: Default::default(),
-            tables: Default::default(),
-            inflight: tokio::sync::Semaphore::new(config.max_requests_inflight.max(1)),
+            registry: RwLock::new(Arc::new(Registry::default())),
+            generated_openapi: BTreeMap::new(),
+            versions: Versions::new(Arc::new(scheme)),
+            admission: Admission::default(),
+            tables: BTreeMap::new(),
             config,
         }
+    }
+
+    /// Every resource `scheme` maps over `storage`, each with the generic registry store and
+    /// strategy (`registry::generic`): the server a Scheme describes, with no kind of its own.
+    pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
+        let resources = generic::Resources::new(&scheme, storage, &generic::strategy);
+        let server = Server::empty(scheme, config);
+        for r in resources.resources {
+            server.install(r);
+        }
+        server
+    }
+
+    /// The resources served now, and the documents that describe them.
+    pub fn registry(&self) -> Arc<Registry> {
+        self.registry.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Serves `resource` (replacing what served the same group, version and resource), from the
+    /// next request on: discovery and the OpenAPI documents list it.
+    pub fn install(&self, resource: ResourceInfo) {
+        self.change(|installed| {
+            let m = resource.mapping;
+            installed.uninstall(&GroupVersion::from_static(m.group, m.version), m.resource);
+            installed.install(m, None, m.group_version_kind(), resource.storage);
+            for sub in resource.subresources {
+                installed.install(m, Some(sub.name), sub.kind, sub.storage);
+            }
+        });
+    }
+
+    /// Stops serving `resource` of `gv` and its subresources; whether it was served. Requests
+    /// already running finish on the snapshot they started with.
+    pub fn uninstall(&self, gv: &GroupVersion, resource: &str) -> bool {
+        let mut removed = false;
+        self.change(|installed| removed = installed.uninstall(gv, resource));
+        removed
+    }
+
+    /// Applies `change` to a copy of the installed resources and serves the copy with its
+    /// documents derived anew; concurrent changes are serialized by the lock.
+    fn change(&self, change: impl FnOnce(&mut Installed)) {
+        let mut registry = self.registry.write().unwrap_or_else(|e| e.into_inner());
+        let mut installed = registry.installed.clone();
+        change(&mut installed);
+        let openapi = crate::openapi::Documents::new(&self.generated_openapi, &installed);
+        *registry = Arc::new(Registry { installed, openapi });
+    }
+
+    /// Adds a mutating admission plugin at the end of its chain.
+    pub fn with_mutating(mut self, plugin: Arc<dyn Mutating>) -> Self {
+        self.admission = self.admission.with_mutating(plugin);
+        self
+    }
+
+    /// Adds a validating admission plugin at the end of its chain.
+    pub fn with_validating(mut self, plugin: Arc<dyn Validating>) -> Self {
+        self.admission = self.admission.with_validating(plugin);
+        self
     }
 
     /// Prints `resource` of `group` with `convertor`'s columns (kube-apiserver's printers).
@@ -182,16 +184,17 @@ impl Server {
         }
     }
 
-    /// Serves the generated OpenAPI v3 documents (`generated::openapi_v3_documents()`), completed
-    /// with the paths of the installed routes.
-    pub fn with_openapi(mut self, generated: &std::collections::BTreeMap<&'static str, &'static str>) -> Self {
-        self.openapi = crate::openapi::Documents::new(generated, &self.installed);
+    /// Completes the served OpenAPI v3 documents from the generated ones
+    /// (`generated::openapi_v3_documents()`), with the paths of the installed routes.
+    pub fn with_openapi(mut self, generated: &BTreeMap<&'static str, &'static str>) -> Self {
+        self.generated_openapi = generated.clone();
+        self.change(|_| {});
         self
     }
 
-    /// The router serving this server.
-    pub fn router(self: Arc<Self>) -> Router {
-        Router::new().fallback(dispatch).with_state(self)
+    /// The router serving this server (`routes`).
+    pub fn router(self: Arc<Self>) -> axum::Router {
+        crate::routes::router(self)
     }
 
     /// Serves on `addr` until `shutdown` resolves, then finishes the requests in flight.
@@ -207,212 +210,4 @@ impl Server {
         .with_graceful_shutdown(shutdown)
         .await
     }
-}
-
-/// Every request: logged with method, path, status, latency and user agent.
-async fn dispatch(State(server): State<Arc<Server>>, req: Request) -> Response {
-    let started = Instant::now();
-    let (method, uri) = (req.method().clone(), req.uri().clone());
-    let agent = req
-        .headers()
-        .get("user-agent")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_string();
-    let response = match route(server, req).await {
-        Ok(r) => r,
-        Err(e) => e.into_response(),
-    };
-    tracing::info!(
-        method = %method,
-        path = %uri,
-        status = response.status().as_u16(),
-        latency_ms = started.elapsed().as_secs_f64() * 1000.0,
-        user_agent = %agent,
-        "request"
-    );
-    response
-}
-
-pub(crate) fn json_response(value: Value) -> Response {
-    (
-        StatusCode::OK,
-        [("content-type", "application/json")],
-        serde_json::to_vec(&value).unwrap_or_default(),
-    )
-        .into_response()
-}
-
-async fn route(server: Arc<Server>, req: Request) -> Result<Response, ApiError> {
-    let path = req.uri().path().to_string();
-    let query = req.uri().query().map(str::to_string);
-    // Watches are long-running and do not count against the limit, as in Kubernetes.
-    let long_running = path.contains("/watch/")
-        || query.as_deref().is_some_and(|q| {
-            q.split('&')
-                .any(|p| p.strip_prefix("watch=").and_then(crate::query::parse_bool) == Some(true))
-        });
-    let _permit = match long_running {
-        true => None,
-        false => Some(
-            server
-                .inflight
-                .try_acquire()
-                .map_err(|_| ApiError::too_many_requests(1))?,
-        ),
-    };
-    let method = req.method().clone();
-    let headers = req.headers().clone();
-    // The body is read before anything can fail, so that an error answer never leaves a body
-    // unread on a connection the client will reuse.
-    let limit = server.config.max_body_bytes;
-    let body = match method {
-        Method::POST | Method::PUT | Method::PATCH | Method::DELETE => {
-            let declared = headers
-                .get("content-length")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.parse::<usize>().ok());
-            if declared.is_some_and(|l| l > limit) {
-                let mut r = ApiError::too_large(limit).into_response();
-                r.headers_mut()
-                    .insert("connection", axum::http::HeaderValue::from_static("close"));
-                return Ok(r);
-            }
-            to_bytes(req.into_body(), limit)
-                .await
-                .map_err(|_| ApiError::too_large(limit))?
-        }
-        _ => bytes::Bytes::new(),
-    };
-    let scheme = server.versions.scheme();
-    match path.trim_end_matches('/') {
-        "/healthz" | "/readyz" | "/livez" => return Ok((StatusCode::OK, "ok").into_response()),
-        "/version" => {
-            let (major, minor) = server.config.version;
-            return Ok(json_response(json!({
-                "major": major.to_string(), "minor": minor.to_string(),
-                "gitVersion": format!("v{major}.{minor}.0"), "gitCommit": "", "gitTreeState": "clean",
-                "buildDate": "", "goVersion": "", "compiler": "rustc", "platform": "linux/amd64",
-            })));
-        }
-        "/api" | "/apis" => {
-            let accept = headers.get("accept").and_then(|v| v.to_str().ok()).unwrap_or("");
-            let core = path.trim_end_matches('/') == "/api";
-            if let Some(media) = discovery::aggregated_media_type(accept) {
-                let version = if media.contains("v=v2beta1") {
-                    "apidiscovery.k8s.io/v2beta1"
-                } else {
-                    "apidiscovery.k8s.io/v2"
-                };
-                let body = serde_json::to_vec(&discovery::aggregated(scheme, &server.installed, core, version))
-                    .unwrap_or_default();
-                return Ok((StatusCode::OK, [("content-type", media)], body).into_response());
-            }
-            return Ok(json_response(if core {
-                discovery::api_versions(&server.installed)
-            } else {
-                discovery::api_group_list(scheme, &server.installed)
-            }));
-        }
-        "/openapi/v3" => return Ok(json_response(server.openapi.index())),
-        "/openapi/v2" if !server.openapi.v2().is_null() => return Ok(json_response(server.openapi.v2().clone())),
-        // The CRD conversion webhook (`spec.conversion.webhook.clientConfig` points here),
-        // answered from the Scheme's generated conversions.
-        "/convert" if method == Method::POST => {
-            let review: Value = serde_json::from_slice(&body)
-                .map_err(|e| ApiError::bad_request(format!("the ConversionReview is not valid JSON: {e}")))?;
-            return Ok(json_response(runtime::codec::Codec::new(scheme).review(&review)));
-        }
-
-        _ => {}
-    }
-    if let Some(key) = path.strip_prefix("/openapi/v3/") {
-        return server
-            .openapi
-            .get(key.trim_end_matches('/'))
-            .cloned()
-            .map(json_response)
-            .ok_or_else(|| ApiError::no_route(&path));
-    }
-    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-    match parts.as_slice() {
-        ["api", v] => {
-            let gv = GroupVersion::new("", *v);
-            return discovery::api_resource_list(&server.installed, &gv)
-                .map(json_response)
-                .ok_or_else(|| ApiError::no_route(&path));
-        }
-        ["apis", g] => {
-            return discovery::api_group(scheme, &server.installed, g)
-                .map(json_response)
-                .ok_or_else(|| ApiError::no_route(&path));
-        }
-        ["apis", g, v] => {
-            let gv = GroupVersion::new(*g, *v);
-            return discovery::api_resource_list(&server.installed, &gv)
-                .map(json_response)
-                .ok_or_else(|| ApiError::no_route(&path));
-        }
-        _ => {}
-    }
-    let params = Params::parse(query.as_deref())?;
-    let info = request::parse(&method, &path, params.watch).ok_or_else(|| ApiError::no_route(&path))?;
-    let gv = GroupVersion::new(info.group.clone(), info.version.clone());
-    let resource = server
-        .installed
-        .find(&gv, &info.resource, info.subresource.as_deref())
-        .cloned()
-        .ok_or_else(|| ApiError::no_route(&path))?;
-    let negotiated = Negotiated::from_headers(&headers)?;
-    if matches!(method, Method::POST | Method::PUT) {
-        let content_type = headers
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("application/json");
-        let media = content_type.split(';').next().unwrap_or("").trim();
-        if !matches!(
-            media,
-            "application/json" | "application/yaml" | runtime::protobuf::CONTENT_TYPE | "" | "*/*"
-        ) {
-            return Err(ApiError::unsupported_media_type(content_type));
-        }
-    }
-    let call = Call {
-        server: &server,
-        info: &info,
-        resource: &resource,
-        params: &params,
-        headers: &headers,
-        negotiated,
-    };
-    if info.verb == "watch" {
-        return watch::watch(&call, server.clone(), resource.clone()).await;
-    }
-    let work = async {
-        match info.verb {
-            "get" => handlers::get(&call).await,
-            "list" => handlers::list(&call).await,
-            "create" => handlers::create(&call, &body).await,
-            "update" => handlers::update(&call, &body).await,
-            "patch" => handlers::patch(&call, &body).await,
-            "delete" => handlers::delete(&call, &body).await,
-            "deletecollection" => handlers::delete_collection(&call).await,
-            other => Err(ApiError::bad_request(format!("unsupported verb {other}"))),
-        }
-    };
-    let result = match tokio::time::timeout(server.config.request_timeout, work).await {
-        Ok(r) => r,
-        Err(_) => Err(ApiError::timeout(
-            "the request did not complete within the allowed duration",
-        )),
-    };
-    let mut response = result.unwrap_or_else(|e| e.into_response());
-    // A deprecated version warns on every request, as Kubernetes' deprecation filter does.
-    let gvk = resource.mapping.group_version_kind();
-    if let Some(w) = scheme.deprecation_warning(&gvk, server.config.version)
-        && let Ok(v) = axum::http::HeaderValue::from_str(&format!("299 - \"{w}\""))
-    {
-        response.headers_mut().append("warning", v);
-    }
-    Ok(response)
 }

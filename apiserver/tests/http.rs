@@ -540,6 +540,56 @@ async fn a_saturated_server_answers_429_with_retry_after() {
     );
 }
 
+/// A request that does not complete within `request_timeout` (here its body never ends) is
+/// answered 504 Timeout, as kube-apiserver's timeout filter answers; watches are exempt.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_request_over_its_time_answers_504() {
+    let server = support::start_with(
+        std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default()),
+        apiserver::Config {
+            request_timeout: std::time::Duration::from_millis(300),
+            ..Default::default()
+        },
+    );
+    let mut slow = tokio::net::TcpStream::connect(server.url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    let head =
+        "POST /api/v1/namespaces HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+    tokio::io::AsyncWriteExt::write_all(&mut slow, head.as_bytes())
+        .await
+        .unwrap();
+    let mut answer = vec![0u8; 4096];
+    let n = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        tokio::io::AsyncReadExt::read(&mut slow, &mut answer),
+    )
+    .await
+    .expect("answered before the client gave up")
+    .unwrap();
+    let answer = String::from_utf8_lossy(&answer[..n]);
+    assert!(answer.starts_with("HTTP/1.1 504"), "{answer}");
+    assert!(answer.contains("\"reason\":\"Timeout\""), "{answer}");
+
+    // A watch outlives the timeout.
+    let mut watch = Client::new()
+        .get(format!("{}/api/v1/namespaces?watch=true", server.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(watch.status(), StatusCode::OK);
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "late"}});
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    Client::new()
+        .post(format!("{}/api/v1/namespaces", server.url))
+        .json(&ns)
+        .send()
+        .await
+        .unwrap();
+    let events = support::api::events(&mut watch, 1).await;
+    assert_eq!(events[0]["object"]["metadata"]["name"], "late");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn aggregated_discovery_lists_every_group_in_one_document() {
     let api = Api::new().await;

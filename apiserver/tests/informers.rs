@@ -45,7 +45,7 @@ impl Served {
                 .build()
                 .unwrap();
             rt.block_on(async move {
-                let server = Arc::new(sample_apiserver::server(storage, apiserver::Config::default()).unwrap());
+                let server = Arc::new(sample_apiserver::server(storage, apiserver::Config::default(), &[]).unwrap());
                 let router = server.router().layer(axum::middleware::from_fn(
                     move |req: axum::extract::Request, next: axum::middleware::Next| {
                         let counted = counted.clone();

@@ -11,12 +11,14 @@ use support::api::Api;
 /// kinds and the status subresource are left alone.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_mutating_admission_plugin_rewrites_pods_on_every_write() {
-    let config = apiserver::Config {
-        admission_plugins: vec!["AlwaysPullImages".parse().unwrap()],
-        ..apiserver::Config::default()
-    };
     let storage = std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default());
-    let api = Api::on(support::start_with(storage, config)).await;
+    let plugins = ["AlwaysPullImages".parse().unwrap()];
+    let api = Api::on(support::start_with_plugins(
+        storage,
+        apiserver::Config::default(),
+        &plugins,
+    ))
+    .await;
     let pods = "/api/v1/namespaces/ns/pods";
     let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"}, "spec": {
         "initContainers": [{"name": "init", "image": "busybox", "imagePullPolicy": "IfNotPresent"}],
@@ -56,7 +58,9 @@ async fn the_mutating_admission_plugin_rewrites_pods_on_every_write() {
     let (_, created) = plain.send("POST", pods, "application/json", pod.to_string()).await;
     assert_eq!(policies(&created), [json!("IfNotPresent"), json!("Never")]);
     assert_eq!(
-        "NoSuchPlugin".parse::<apiserver::admission::Plugin>().unwrap_err(),
+        "NoSuchPlugin"
+            .parse::<sample_apiserver::admission::Plugin>()
+            .unwrap_err(),
         "unknown admission plugin \"NoSuchPlugin\": this server has AlwaysPullImages (NamespaceLifecycle is always on)"
     );
 }

@@ -48,6 +48,7 @@ fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded 
                     max_requests_inflight: 10_000,
                     ..Config::default()
                 },
+                &[],
             )
             .unwrap(),
         );

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apiserver::Config;
-use apiserver::admission::Plugin;
 use apiserver::storage::Storage;
 use apiserver::storage::etcd::EtcdStorage;
 use apiserver::storage::memory::{DEFAULT_HISTORY, MemoryStorage};
 use clap::Parser;
+use sample_apiserver::admission::Plugin;
 
 /// An API server for the `apis` crate's groups (core, apps, autoscaling, apiextensions, widgets).
 #[derive(Parser, Debug)]
@@ -85,10 +85,13 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),
         max_requests_inflight: args.max_requests_inflight,
-        admission_plugins: args.enable_admission_plugins.clone(),
         ..Config::default()
     };
-    let server = Arc::new(sample_apiserver::server(storage, config)?);
+    let server = Arc::new(sample_apiserver::server(
+        storage,
+        config,
+        &args.enable_admission_plugins,
+    )?);
     let listener = tokio::net::TcpListener::bind(args.listen).await?;
     // Tests start the server on port 0 and read the chosen address from this line.
     eprintln!("listening on http://{}", listener.local_addr()?);

@@ -2,8 +2,8 @@
 //! prepare and check objects per kind ([`strategy`]), namespace deletion ([`namespace`]), and
 //! ObjectMeta on stored JSON ([`meta`]), stored objects written out without parsing ([`stored`]).
 
+pub mod generic;
 pub mod meta;
-pub mod namespace;
 pub mod store;
 pub mod stored;
 pub mod strategy;

@@ -34,8 +34,6 @@ pub trait Strategy: Send + Sync {
 pub struct GenericStrategy {
     /// Whether the kind has a `/status` subresource, which alone writes status.
     pub status_subresource: bool,
-    /// Whether names must be DNS labels rather than subdomains (namespaces).
-    pub label_names: bool,
     /// Whether `metadata.generation` counts spec changes (the model's `generation`: kinds with a
     /// spec); other objects carry none, as a ConfigMap in Kubernetes does.
     pub generation: bool,
@@ -113,31 +111,17 @@ impl Strategy for GenericStrategy {
     }
 
     fn validate(&self, obj: &Value) -> Vec<Cause> {
-        meta::validate_name(obj, self.label_names)
+        meta::validate_name(obj, false)
     }
 }
 
-/// Namespaces: a DNS-label name, `status.phase` Active from creation, and no generation although
-/// a namespace has a spec (Kubernetes' namespace strategy counts none).
-#[derive(Clone, Copy, Debug)]
-pub struct NamespaceStrategy(pub GenericStrategy);
-
-impl Strategy for NamespaceStrategy {
-    fn prepare_for_create(&self, obj: &mut Value) {
-        self.0.prepare_for_create(obj);
-        obj["status"] = json!({"phase": "Active"});
-    }
-
-    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
-        self.0.prepare_for_update(new, old)
-    }
-
-    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
-        self.0.prepare_for_status_update(new, old)
-    }
-
-    fn validate(&self, obj: &Value) -> Vec<Cause> {
-        self.0.validate(obj)
+impl GenericStrategy {
+    /// The generic strategy of a mapped resource: `/status` and generations as it says.
+    pub fn for_mapping(m: &runtime::RestMapping) -> Self {
+        GenericStrategy {
+            status_subresource: m.subresource("status").is_some(),
+            generation: m.generation,
+        }
     }
 }
 
@@ -147,7 +131,6 @@ mod tests {
 
     const S: GenericStrategy = GenericStrategy {
         status_subresource: true,
-        label_names: false,
         generation: true,
     };
 
@@ -156,7 +139,6 @@ mod tests {
         let plain = GenericStrategy {
             status_subresource: false,
             generation: false,
-            ..S
         };
         let mut created = json!({"metadata": {"name": "a", "generation": 4}, "data": {"k": "v"}});
         plain.prepare_for_create(&mut created);

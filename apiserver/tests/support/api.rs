@@ -18,12 +18,17 @@ impl Api {
         Self::on(super::start()).await
     }
 
-    /// A client of `server`, which gets namespace `ns`.
-    pub async fn on(server: super::Running) -> Api {
-        let api = Api {
+    /// A client of `server`, which creates nothing on it.
+    pub fn bare(server: super::Running) -> Api {
+        Api {
             url: server.url,
             client: Client::new(),
-        };
+        }
+    }
+
+    /// A client of `server`, which gets namespace `ns`.
+    pub async fn on(server: super::Running) -> Api {
+        let api = Self::bare(server);
         let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}});
         assert_eq!(
             api.send("POST", "/api/v1/namespaces", "application/json", ns.to_string())

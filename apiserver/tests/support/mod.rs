@@ -33,6 +33,17 @@ pub fn start_on(storage: Arc<dyn apiserver::storage::Storage>) -> Running {
 
 /// Starts a server over `storage` with `config` on a free loopback port.
 pub fn start_with(storage: Arc<dyn apiserver::storage::Storage>, config: Config) -> Running {
+    start_with_plugins(storage, config, &[])
+}
+
+/// Starts a server over `storage` with `config` and the admission `plugins` on a free loopback
+/// port.
+pub fn start_with_plugins(
+    storage: Arc<dyn apiserver::storage::Storage>,
+    config: Config,
+    plugins: &[sample_apiserver::admission::Plugin],
+) -> Running {
+    let plugins = plugins.to_vec();
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -41,7 +52,7 @@ pub fn start_with(storage: Arc<dyn apiserver::storage::Storage>, config: Config)
             .build()
             .unwrap();
         rt.block_on(async move {
-            let server = Arc::new(sample_apiserver::server(storage, config).unwrap());
+            let server = Arc::new(sample_apiserver::server(storage, config, &plugins).unwrap());
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
             server.serve(listener, std::future::pending()).await.unwrap();

@@ -34,7 +34,7 @@ impl Clientset {
         let storage = ::std::sync::Arc::new(
             ::apiserver::storage::memory::MemoryStorage::default(),
         );
-        let server = ::apiserver::Server::new(
+        let server = ::apiserver::kube_apiserver::server(
                 scheme,
                 storage,
                 ::apiserver::Config::default(),

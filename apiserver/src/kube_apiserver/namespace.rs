@@ -9,8 +9,8 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::json;
 
-use super::meta;
-use super::store::{Deleted, Store};
+use crate::registry::meta;
+use crate::registry::store::{Deleted, Store};
 use crate::rest::{
     CollectionDeleter, Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage, Updater, Watcher,
 };

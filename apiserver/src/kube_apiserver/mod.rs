@@ -1,0 +1,108 @@
+//! What kube-apiserver adds to the generic machinery for its own kinds, kept apart from the
+//! library's core so that another server chooses it: namespaces (their strategy, their deletion
+//! of everything inside them, and the NamespaceLifecycle admission plugin). [`server`] is the
+//! generic server of a Scheme with this policy, which the sample server and the fake clientset run,
+//! so that a client sees namespaces behave as on a cluster.
+//!
+//! It lives in this crate, not in the sample server's: the generated fake clientset needs the same
+//! policy, and the sample server's crate depends on the generated one.
+
+mod namespace;
+
+use std::sync::Arc;
+
+use async_trait::async_trait;
+use runtime::{RestMapping, Scheme};
+use serde_json::{Value, json};
+
+pub use namespace::NamespaceStorage;
+
+use crate::admission::{Attributes, Operation, Validating};
+use crate::registry::generic::{self, Resources};
+use crate::registry::meta;
+use crate::registry::store::Store;
+use crate::registry::strategy::{GenericStrategy, Strategy};
+use crate::server::{Config, Server};
+use crate::status::{ApiError, Cause};
+use crate::storage::Storage;
+
+/// Every resource `scheme` maps over `storage`, as [`Server::new`] serves them, with Kubernetes'
+/// namespaces: their strategy, their storage (deleting a namespace deletes its content) and
+/// NamespaceLifecycle (nothing is created in a namespace that is missing or terminating).
+pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Server {
+    let mut resources = Resources::new(&scheme, storage, &strategy);
+    let namespaces = resources.store("", "namespaces").cloned();
+    let mut server = Server::empty(scheme, config);
+    if let Some(namespaces) = namespaces {
+        let contents: Vec<Arc<Store>> = resources.stores.values().filter(|s| s.namespaced).cloned().collect();
+        for r in resources.resources.iter_mut().filter(|r| is_namespaces(&r.mapping)) {
+            r.storage = Arc::new(NamespaceStorage {
+                namespaces: namespaces.clone(),
+                contents: contents.clone(),
+            });
+        }
+        server = server.with_validating(Arc::new(NamespaceLifecycle(namespaces)));
+    }
+    for r in resources.resources {
+        server.install(r);
+    }
+    server
+}
+
+fn is_namespaces(m: &RestMapping) -> bool {
+    m.group.is_empty() && m.resource == "namespaces"
+}
+
+/// Kubernetes' strategy of each resource: the namespace strategy for namespaces, else the
+/// generic one.
+pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
+    if is_namespaces(m) {
+        Arc::new(NamespaceStrategy(GenericStrategy::for_mapping(m)))
+    } else {
+        generic::strategy(m)
+    }
+}
+
+/// Namespaces: a DNS-label name, and `status.phase` Active from creation.
+#[derive(Clone, Copy, Debug)]
+pub struct NamespaceStrategy(pub GenericStrategy);
+
+impl Strategy for NamespaceStrategy {
+    fn prepare_for_create(&self, obj: &mut Value) {
+        self.0.prepare_for_create(obj);
+        obj["status"] = json!({"phase": "Active"});
+    }
+
+    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_update(new, old)
+    }
+
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_status_update(new, old)
+    }
+
+    fn validate(&self, obj: &Value) -> Vec<Cause> {
+        meta::validate_name(obj, true)
+    }
+}
+
+/// NamespaceLifecycle over the namespaces' store.
+pub struct NamespaceLifecycle(pub Arc<Store>);
+
+#[async_trait]
+impl Validating for NamespaceLifecycle {
+    async fn validate(&self, a: &Attributes<'_>, _obj: &Value) -> Result<(), ApiError> {
+        let (Operation::Create, Some(namespace)) = (a.operation, a.namespace) else {
+            return Ok(());
+        };
+        let ns = self.0.get(None, namespace).await?;
+        if meta::deleting(&ns) {
+            return Err(ApiError::forbidden(format!(
+                "{} \"{}\" is forbidden: unable to create new content in namespace {namespace} because it is being terminated",
+                crate::status::qualified(a.resource.mapping.group, a.resource.mapping.resource),
+                a.name
+            )));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,90 @@
+//! The generic resources of a Scheme (k8s.io/apiserver's `genericregistry.Store` per resource):
+//! one registry store per group-resource, shared by every version that serves it and keyed in its
+//! storage version, with `/status` and `/scale` over the same store where the mapping has them.
+//! The caller chooses each resource's strategy and may replace any storage before installing.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use runtime::{RestMapping, Scheme};
+
+use super::store::Store;
+use super::strategy::{GenericStrategy, Strategy};
+use crate::rest::StatusStorage;
+use crate::scale::ScaleStorage;
+use crate::server::{ResourceInfo, SubresourceInfo};
+use crate::storage::Storage;
+
+/// The strategy every resource gets unless its server says otherwise: status written only through
+/// `/status` where there is one, generations where the mapping counts them.
+pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
+    Arc::new(GenericStrategy::for_mapping(m))
+}
+
+/// Every resource a Scheme maps, ready to install.
+pub struct Resources {
+    /// The registry store of each (group, resource).
+    pub stores: BTreeMap<(String, String), Arc<Store>>,
+    /// Each served version of each resource, in the Scheme's order.
+    pub resources: Vec<ResourceInfo>,
+}
+
+impl Resources {
+    /// A store per group-resource of `scheme` over `storage`, with the strategy `strategy` picks.
+    pub fn new(
+        scheme: &Scheme,
+        storage: Arc<dyn Storage>,
+        strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
+    ) -> Self {
+        let mut stores: BTreeMap<(String, String), Arc<Store>> = BTreeMap::new();
+        let mut resources = Vec::new();
+        for m in scheme.rest_mappings() {
+            let store = stores
+                .entry((m.group.to_string(), m.resource.to_string()))
+                .or_insert_with(|| {
+                    Arc::new(Store::new(
+                        storage.clone(),
+                        m.group,
+                        m.resource,
+                        m.kind,
+                        m.namespaced(),
+                        strategy(m),
+                    ))
+                })
+                .clone();
+            let mut subresources = Vec::new();
+            if let Some(sub) = m.subresource("status") {
+                subresources.push(SubresourceInfo {
+                    name: "status",
+                    kind: sub.group_version_kind(),
+                    storage: Arc::new(StatusStorage(store.clone())),
+                });
+            }
+            if let Some(sub) = m.subresource("scale")
+                && let Some(paths) = sub.scale
+            {
+                let scale = ScaleStorage {
+                    store: store.clone(),
+                    paths,
+                    api_version: sub.group_version_kind().group_version().api_version(),
+                };
+                subresources.push(SubresourceInfo {
+                    name: "scale",
+                    kind: sub.group_version_kind(),
+                    storage: Arc::new(scale),
+                });
+            }
+            resources.push(ResourceInfo {
+                mapping: *m,
+                storage: store,
+                subresources,
+            });
+        }
+        Resources { stores, resources }
+    }
+
+    /// The store of `resource` of `group`, if the Scheme maps it.
+    pub fn store(&self, group: &str, resource: &str) -> Option<&Arc<Store>> {
+        self.stores.get(&(group.to_string(), resource.to_string()))
+    }
+}

@@ -1,0 +1,323 @@
+//! How requests reach the server: the table of fixed paths (health, version, discovery, OpenAPI,
+//! the conversion webhook) beside the resource paths the registry serves, under tower's layers.
+//! Every request but a watch passes load shedding at `--max-requests-inflight` (429 with
+//! Retry-After) and the request timeout (504), as kube-apiserver's max-in-flight and timeout
+//! filters exempt long-running requests; every request is logged.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Router;
+use axum::body::to_bytes;
+use axum::error_handling::HandleErrorLayer;
+use axum::extract::{Path, Request, State};
+use axum::http::{HeaderMap, Method, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{MethodRouter, get, post};
+use bytes::Bytes;
+use runtime::GroupVersion;
+use serde_json::{Value, json};
+use tower::util::BoxCloneSyncService;
+use tower::{BoxError, ServiceBuilder, ServiceExt};
+
+use crate::handlers::{self, Call};
+use crate::query::Params;
+use crate::respond::Negotiated;
+use crate::server::Server;
+use crate::status::ApiError;
+use crate::{discovery, request, watch};
+
+type Shared = Arc<Server>;
+
+/// The router: watches go straight to the routes, everything else through the limits.
+pub fn router(server: Shared) -> Router {
+    let routes = routes(server.clone());
+    let limited = ServiceBuilder::new()
+        .layer(HandleErrorLayer::new(|e: BoxError| async move { refused(&e) }))
+        .load_shed()
+        .concurrency_limit(server.config.max_requests_inflight.max(1))
+        .timeout(server.config.request_timeout)
+        .service(routes.clone());
+    let limited = BoxCloneSyncService::new(limited);
+    Router::new().fallback(move |req: Request| {
+        let (routes, limited) = (routes.clone(), limited.clone());
+        async move {
+            let started = Instant::now();
+            let (method, uri) = (req.method().clone(), req.uri().clone());
+            let agent = header(req.headers(), "user-agent").to_string();
+            let response = if is_long_running(&req) {
+                routes.oneshot(req).await
+            } else {
+                limited.oneshot(req).await
+            };
+            let response = response.unwrap_or_else(|never| match never {});
+            tracing::info!(
+                method = %method,
+                path = %uri,
+                status = response.status().as_u16(),
+                latency_ms = started.elapsed().as_secs_f64() * 1000.0,
+                user_agent = %agent,
+                "request"
+            );
+            response
+        }
+    })
+}
+
+/// The paths the server answers itself, each with its handler; the rest are resources.
+fn routes(server: Shared) -> Router {
+    let mut router = Router::new();
+    let table: [(&str, MethodRouter<Shared>); 10] = [
+        ("/healthz", get(ok)),
+        ("/readyz", get(ok)),
+        ("/livez", get(ok)),
+        ("/version", get(version)),
+        ("/api", get(api_root)),
+        ("/apis", get(apis_root)),
+        ("/api/{version}", get(core_resources)),
+        ("/apis/{group}", get(group)),
+        ("/apis/{group}/{version}", get(group_resources)),
+        ("/openapi/v3", get(openapi_v3_index)),
+    ];
+    for (path, handler) in table {
+        // Kubernetes serves each of them with a trailing slash too (`/api/v1/`).
+        router = router.route(path, handler.clone()).route(&format!("{path}/"), handler);
+    }
+    router
+        .route("/openapi/v2", get(openapi_v2))
+        .route("/openapi/v3/{*key}", get(openapi_v3))
+        // The CRD conversion webhook (`spec.conversion.webhook.clientConfig` points here),
+        // answered from the Scheme's generated conversions.
+        .route("/convert", post(convert))
+        .fallback(resource)
+        .with_state(server)
+}
+
+/// Watches are long-running: they hold their connection for as long as the client wants.
+fn is_long_running(req: &Request) -> bool {
+    req.uri().path().contains("/watch/")
+        || req.uri().query().is_some_and(|q| {
+            q.split('&')
+                .any(|p| p.strip_prefix("watch=").and_then(crate::query::parse_bool) == Some(true))
+        })
+}
+
+/// What a layer answers when it refuses a request.
+fn refused(e: &BoxError) -> Response {
+    if e.is::<tower::load_shed::error::Overloaded>() {
+        ApiError::too_many_requests(1).into_response()
+    } else if e.is::<tower::timeout::error::Elapsed>() {
+        ApiError::timeout("the request did not complete within the allowed duration").into_response()
+    } else {
+        ApiError::internal(e.to_string()).into_response()
+    }
+}
+
+fn header<'a>(headers: &'a HeaderMap, name: &str) -> &'a str {
+    headers.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")
+}
+
+pub(crate) fn json_response(value: Value) -> Response {
+    (
+        StatusCode::OK,
+        [("content-type", "application/json")],
+        serde_json::to_vec(&value).unwrap_or_default(),
+    )
+        .into_response()
+}
+
+async fn ok() -> Response {
+    (StatusCode::OK, "ok").into_response()
+}
+
+async fn version(State(server): State<Shared>) -> Response {
+    let (major, minor) = server.config.version;
+    json_response(json!({
+        "major": major.to_string(), "minor": minor.to_string(),
+        "gitVersion": format!("v{major}.{minor}.0"), "gitCommit": "", "gitTreeState": "clean",
+        "buildDate": "", "goVersion": "", "compiler": "rustc", "platform": "linux/amd64",
+    }))
+}
+
+async fn api_root(State(server): State<Shared>, headers: HeaderMap) -> Response {
+    root(&server, &headers, true)
+}
+
+async fn apis_root(State(server): State<Shared>, headers: HeaderMap) -> Response {
+    root(&server, &headers, false)
+}
+
+/// `/api` or `/apis`: aggregated discovery when the client asks for it, else the legacy lists.
+fn root(server: &Server, headers: &HeaderMap, core: bool) -> Response {
+    let registry = server.registry();
+    let scheme = server.versions.scheme();
+    if let Some(media) = discovery::aggregated_media_type(header(headers, "accept")) {
+        let version = if media.contains("v=v2beta1") {
+            "apidiscovery.k8s.io/v2beta1"
+        } else {
+            "apidiscovery.k8s.io/v2"
+        };
+        let body =
+            serde_json::to_vec(&discovery::aggregated(scheme, &registry.installed, core, version)).unwrap_or_default();
+        return (StatusCode::OK, [("content-type", media)], body).into_response();
+    }
+    json_response(if core {
+        discovery::api_versions(&registry.installed)
+    } else {
+        discovery::api_group_list(scheme, &registry.installed)
+    })
+}
+
+async fn core_resources(
+    State(server): State<Shared>,
+    Path(version): Path<String>,
+    uri: Uri,
+) -> Result<Response, ApiError> {
+    resource_list(&server, GroupVersion::new("", version), &uri)
+}
+
+async fn group_resources(
+    State(server): State<Shared>,
+    Path((group, version)): Path<(String, String)>,
+    uri: Uri,
+) -> Result<Response, ApiError> {
+    resource_list(&server, GroupVersion::new(group, version), &uri)
+}
+
+fn resource_list(server: &Server, gv: GroupVersion, uri: &Uri) -> Result<Response, ApiError> {
+    discovery::api_resource_list(&server.registry().installed, &gv)
+        .map(json_response)
+        .ok_or_else(|| ApiError::no_route(uri.path()))
+}
+
+async fn group(State(server): State<Shared>, Path(group): Path<String>, uri: Uri) -> Result<Response, ApiError> {
+    discovery::api_group(server.versions.scheme(), &server.registry().installed, &group)
+        .map(json_response)
+        .ok_or_else(|| ApiError::no_route(uri.path()))
+}
+
+async fn openapi_v3_index(State(server): State<Shared>) -> Response {
+    json_response(server.registry().openapi.index())
+}
+
+async fn openapi_v2(State(server): State<Shared>, uri: Uri) -> Result<Response, ApiError> {
+    let registry = server.registry();
+    match registry.openapi.v2() {
+        v2 if v2.is_null() => Err(ApiError::no_route(uri.path())),
+        v2 => Ok(json_response(v2.clone())),
+    }
+}
+
+async fn openapi_v3(State(server): State<Shared>, Path(key): Path<String>, uri: Uri) -> Result<Response, ApiError> {
+    server
+        .registry()
+        .openapi
+        .get(key.trim_end_matches('/'))
+        .cloned()
+        .map(json_response)
+        .ok_or_else(|| ApiError::no_route(uri.path()))
+}
+
+async fn convert(State(server): State<Shared>, body: Bytes) -> Result<Response, ApiError> {
+    let review: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("the ConversionReview is not valid JSON: {e}")))?;
+    Ok(json_response(
+        runtime::codec::Codec::new(server.versions.scheme()).review(&review),
+    ))
+}
+
+/// A resource path: the request's resource in the registry, then its verb's handler.
+async fn resource(State(server): State<Shared>, req: Request) -> Response {
+    resource_request(server, req)
+        .await
+        .unwrap_or_else(|e| e.into_response())
+}
+
+async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiError> {
+    let path = req.uri().path().to_string();
+    let query = req.uri().query().map(str::to_string);
+    let method = req.method().clone();
+    let headers = req.headers().clone();
+    let body = match read_body(&server, req).await {
+        Ok(body) => body,
+        Err(refused) => return Ok(refused),
+    };
+    let params = Params::parse(query.as_deref())?;
+    let info = request::parse(&method, &path, params.watch).ok_or_else(|| ApiError::no_route(&path))?;
+    let gv = GroupVersion::new(info.group.clone(), info.version.clone());
+    let registry = server.registry();
+    let resource = registry
+        .installed
+        .find(&gv, &info.resource, info.subresource.as_deref())
+        .cloned()
+        .ok_or_else(|| ApiError::no_route(&path))?;
+    let negotiated = Negotiated::from_headers(&headers)?;
+    if matches!(method, Method::POST | Method::PUT) {
+        let content_type = headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("application/json");
+        let media = content_type.split(';').next().unwrap_or("").trim();
+        if !matches!(
+            media,
+            "application/json" | "application/yaml" | runtime::protobuf::CONTENT_TYPE | "" | "*/*"
+        ) {
+            return Err(ApiError::unsupported_media_type(content_type));
+        }
+    }
+    let call = Call {
+        server: &server,
+        registry: &registry,
+        info: &info,
+        resource: &resource,
+        params: &params,
+        headers: &headers,
+        negotiated,
+    };
+    let result = match info.verb {
+        "watch" => return watch::watch(&call, server.clone(), resource.clone()).await,
+        "get" => handlers::get(&call).await,
+        "list" => handlers::list(&call).await,
+        "create" => handlers::create(&call, &body).await,
+        "update" => handlers::update(&call, &body).await,
+        "patch" => handlers::patch(&call, &body).await,
+        "delete" => handlers::delete(&call, &body).await,
+        "deletecollection" => handlers::delete_collection(&call).await,
+        other => Err(ApiError::bad_request(format!("unsupported verb {other}"))),
+    };
+    let mut response = result.unwrap_or_else(|e| e.into_response());
+    // A deprecated version warns on every request, as Kubernetes' deprecation filter does.
+    let gvk = resource.mapping.group_version_kind();
+    if let Some(w) = server
+        .versions
+        .scheme()
+        .deprecation_warning(&gvk, server.config.version)
+        && let Ok(v) = axum::http::HeaderValue::from_str(&format!("299 - \"{w}\""))
+    {
+        response.headers_mut().append("warning", v);
+    }
+    Ok(response)
+}
+
+/// The body of a write, read before anything can fail, so that an error answer never leaves a
+/// body unread on a connection the client will reuse; one declared larger than the limit is
+/// refused unread, and the connection closed.
+async fn read_body(server: &Server, req: Request) -> Result<Bytes, Response> {
+    if !matches!(
+        *req.method(),
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    ) {
+        return Ok(Bytes::new());
+    }
+    let limit = server.config.max_body_bytes;
+    let declared = header(req.headers(), "content-length").parse::<usize>().ok();
+    if declared.is_some_and(|l| l > limit) {
+        let mut r = ApiError::too_large(limit).into_response();
+        r.headers_mut()
+            .insert("connection", axum::http::HeaderValue::from_static("close"));
+        return Err(r);
+    }
+    to_bytes(req.into_body(), limit)
+        .await
+        .map_err(|_| ApiError::too_large(limit).into_response())
+}
