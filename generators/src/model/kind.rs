@@ -67,10 +67,11 @@ pub struct Resource {
     pub client: Option<Client>,
     /// The version its group stores it in (`model/serving.rs` decides it across the group).
     pub storage_version: String,
-    /// Its subresources with the kinds they serve: `status` when the kind has a `status` field
-    /// and no `+genclient:noStatus`; `scale` when a custom client method or a CRD scale tag
-    /// names it, serving the kind its `get` method answers (`model/serving.rs`), else
-    /// autoscaling/v1 Scale.
+    /// Its subresources with the kinds they serve. A custom resource has those its CRD tags name
+    /// (`+k8s:crd-gen:subresource:status`, `:scale=`). A built-in kind has `status` when it has a
+    /// `status` field and no `+genclient:noStatus`, and `scale` when a custom client method names
+    /// it, serving the kind its `get` method answers (`model/serving.rs`), else autoscaling/v1
+    /// Scale.
     pub subresources: Vec<Subresource>,
     /// The columns `kubectl get` shows besides the name (`+k8s:crd-gen:printcolumn`), in tag
     /// order; the CRD generator checks their values against the schema.
@@ -227,6 +228,11 @@ pub fn build(pkg: &mut Package, diags: &mut Diagnostics) {
 }
 
 impl Resource {
+    /// The subresource of this name (`status`, `scale`), if the resource has it.
+    pub fn subresource(&self, name: &str) -> Option<&Subresource> {
+        self.subresources.iter().find(|s| s.name == name)
+    }
+
     /// Whether the resource lives below a namespace (`/namespaces/{ns}/<plural>`).
     pub fn namespaced(&self) -> bool {
         self.scope == Scope::Namespaced
@@ -389,7 +395,13 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
             .help("set `+resourceName=<plural>` to a DNS label, or rename the kind"),
         );
     }
-    let status = ty.fields().iter().any(|f| f.name == "status") && !a.client.no_status;
+    // A custom resource has the subresources its CRD names (apiextensions-apiserver serves no
+    // others); a built-in kind has `/status` when it has a status field, unless `noStatus`.
+    let status = if pkg.attrs.crd {
+        a.crd.status.is_some()
+    } else {
+        ty.fields().iter().any(|f| f.name == "status") && !a.client.no_status
+    };
     // Custom resources always count generations (Kubernetes' custom-resource strategy); other
     // kinds when they have desired state, a `spec` or a PodTemplate's `template`, unless their
     // strategy in Kubernetes counts none (namespaces).
@@ -402,9 +414,10 @@ fn resource(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Resource {
     // A kind served only as another kind's subresource (Scale) has no client of its own.
     let client = (a.client.genclient && scope != Scope::Subresource).then(|| client(pkg, ty, &a.client, status, diags));
     let scale = a.crd.scale.is_some()
-        || client
-            .as_ref()
-            .is_some_and(|c| c.methods.iter().any(|m| m.subresource.as_deref() == Some("scale")));
+        || (!pkg.attrs.crd
+            && client
+                .as_ref()
+                .is_some_and(|c| c.methods.iter().any(|m| m.subresource.as_deref() == Some("scale"))));
     let mut subresources = Vec::new();
     if status {
         subresources.push(Subresource {

@@ -358,7 +358,8 @@ fn versions(tagged: &[&str]) -> Universe {
             format!("g/{v}/mod.rs"),
             "//! +k8s:crd-gen=true\nmod types;\npub use types::*;\n".to_string(),
         ));
-        files.push((format!("g/{v}/types.rs"), format!("{header}{}", kind(tag, true))));
+        let tags = format!("{tag}\n/// +k8s:crd-gen:subresource:status");
+        files.push((format!("g/{v}/types.rs"), format!("{header}{}", kind(&tags, true))));
     }
     let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
     universe(&files)
@@ -395,6 +396,13 @@ fn storage_versions_are_decided_per_group_resource() {
             .collect::<Vec<_>>(),
         [("status", "v1beta1", "K")]
     );
+
+    // A custom resource has only the subresources its CRD names, whatever its fields.
+    let (u, errors) = package("//! +k8s:crd-gen=true\n", &kind("/// +genclient", true));
+    assert!(errors.is_empty(), "{errors:?}");
+    let r = u.packages["crate::g::v1"].types["K"].resource().unwrap();
+    assert!(r.subresources.is_empty(), "{:?}", r.subresources);
+    assert!(!r.client.as_ref().unwrap().verbs.contains(&Verb::UpdateStatus));
 }
 
 #[test]

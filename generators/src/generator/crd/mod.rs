@@ -234,7 +234,8 @@ fn version(
         v.insert("deprecationWarning".into(), json!(warning));
     }
     let mut subresources = Map::new();
-    if let Some(t) = &k.attrs.crd.status {
+    let has = |name: &str| k.resource().is_some_and(|r| r.subresource(name).is_some());
+    if let Some(t) = k.attrs.crd.status.as_ref().filter(|_| has("status")) {
         root_keys(k, &t.loc, &schema, diags);
         if schema.pointer("/properties/status").is_none() {
             diags.push(
@@ -248,7 +249,7 @@ fn version(
         }
         subresources.insert("status".into(), json!({}));
     }
-    if let Some(t) = &k.attrs.crd.scale {
+    if let Some(t) = k.attrs.crd.scale.as_ref().filter(|_| has("scale")) {
         subresources.insert("scale".into(), columns::scale(t, k, &schema, diags)?);
     }
     if !subresources.is_empty() {
