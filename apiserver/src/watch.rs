@@ -36,7 +36,54 @@ pub async fn watch(c: &Call<'_>, server: Arc<Server>, resource: Arc<ApiResource>
         .storage
         .watcher()
         .ok_or_else(|| ApiError::method_not_supported(resource.mapping.group, &resource.discovery_name(), "watch"))?;
-    let lister = resource.storage.lister();
+    let selected = selection(c, &server, &resource)?;
+    let namespace = c.info.namespace.clone().filter(|_| resource.mapping.namespaced());
+    let (initial, from) = match c.params.revision()? {
+        Some(rev) => (Vec::new(), rev),
+        None => current_state(&resource, watcher, namespace.as_deref(), &selected).await?,
+    };
+    let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(64);
+    let out = Out {
+        request: GroupVersion::from_static(resource.mapping.group, resource.mapping.version),
+        // `kubectl get -w` asks for Tables: each event's object is then a Table of its one row.
+        table: c.negotiated.table.then(|| server.table(&resource)),
+        server,
+        resource: resource.clone(),
+        tx,
+    };
+    match watcher.watch(namespace.as_deref(), from).await {
+        Ok(events) => {
+            let timing = Timing {
+                timeout: c
+                    .params
+                    .timeout_seconds
+                    .map(Duration::from_secs)
+                    .unwrap_or(DEFAULT_TIMEOUT),
+                bookmarks: c.params.bookmarks,
+            };
+            tokio::spawn(out.stream(initial, events, from, timing, selected));
+        }
+        Err(e) if e.code == 410 => {
+            let _ = out.tx.try_send(Ok(line("ERROR", e.to_status())));
+        }
+        Err(e) => return Err(e),
+    }
+    let body = Body::from_stream(ReceiverStream::new(rx));
+    Ok((
+        StatusCode::OK,
+        [("content-type", "application/json"), ("transfer-encoding", "chunked")],
+        body,
+    )
+        .into_response())
+}
+
+/// Which objects the watch sees: its label and field selectors, and for a single-object watch
+/// (`/watch/.../{name}`) that object's name.
+fn selection(
+    c: &Call<'_>,
+    server: &Server,
+    resource: &ApiResource,
+) -> Result<impl Fn(&Value) -> bool + Send + Sync + 'static, ApiError> {
     let labels = LabelSelector::parse(&c.params.label_selector).map_err(ApiError::bad_request)?;
     let gvk = resource.mapping.group_version_kind();
     let fields = FieldSelector::parse(&c.params.field_selector, |f, v| {
@@ -47,122 +94,120 @@ pub async fn watch(c: &Call<'_>, server: Arc<Server>, resource: Arc<ApiResource>
             .map_err(|e| format!("field label not supported: {f} ({e})"))
     })
     .map_err(ApiError::bad_request)?;
-    // The name of a single-object watch (`/watch/.../{name}`) selects that object.
     let name = c.info.name.clone();
-    let namespace = c.info.namespace.clone().filter(|_| resource.mapping.namespaced());
-    let start = c.params.revision()?;
-    let (tx, rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(64);
-    let selected = move |obj: &Value| {
+    Ok(move |obj: &Value| {
         labels.matches(meta::labels(obj)) && fields.matches(obj) && name.as_deref().is_none_or(|n| meta::name(obj) == n)
+    })
+}
+
+/// Where a watch without resourceVersion starts: the selected objects as they are now (sent as
+/// ADDED events) and the revision they were read at.
+async fn current_state(
+    resource: &ApiResource,
+    watcher: &dyn crate::rest::Watcher,
+    namespace: Option<&str>,
+    selected: &impl Fn(&Value) -> bool,
+) -> Result<(Vec<Value>, crate::storage::Revision), ApiError> {
+    let Some(lister) = resource.storage.lister() else {
+        return Ok((Vec::new(), watcher.revision().await?));
     };
-    // Without a resourceVersion, a watch starts with the current state as ADDED events.
+    let page = lister.list(namespace, None, None, None).await?;
     let mut initial = Vec::new();
-    let from = match start {
-        Some(rev) => rev,
-        None => match lister {
-            Some(lister) => {
-                let page = lister.list(namespace.as_deref(), None, None, None).await?;
-                for obj in &page.items {
-                    let obj = obj.value()?;
-                    if selected(&obj) {
-                        initial.push(obj);
-                    }
-                }
-                page.revision
-            }
-            None => watcher.revision().await?,
-        },
-    };
-    let timeout = c
-        .params
-        .timeout_seconds
-        .map(Duration::from_secs)
-        .unwrap_or(DEFAULT_TIMEOUT);
-    let bookmarks = c.params.bookmarks;
-    let request = GroupVersion::from_static(resource.mapping.group, resource.mapping.version);
-    let events = match watcher.watch(namespace.as_deref(), from).await {
-        Ok(events) => Some(events),
-        Err(e) if e.code == 410 => {
-            let _ = tx.try_send(Ok(line("ERROR", e.to_status())));
-            None
+    for obj in &page.items {
+        let obj = obj.value()?;
+        if selected(&obj) {
+            initial.push(obj);
         }
-        Err(e) => return Err(e),
-    };
-    // `kubectl get -w` asks for Tables: each event's object is then a Table of its one row.
-    let table = c.negotiated.table.then(|| server.table(&resource));
-    if let Some(mut events) = events {
-        let resource = resource.clone();
-        tokio::spawn(async move {
-            let send = |kind: &str, obj: Value| {
-                let server = &server;
-                let resource = &resource;
-                let request = &request;
-                let tx = &tx;
-                let table = &table;
-                let kind = kind.to_string();
-                async move {
-                    let obj = match server
-                        .versions
-                        .to_version(obj, &resource.mapping.storage_group_version(), request)
-                    {
-                        Ok(o) => match table {
-                            Some(convertor) => {
-                                let rv = o["metadata"]["resourceVersion"].clone();
-                                crate::table::table(&**convertor, &[o], &rv)
-                            }
-                            None => o,
-                        },
-                        Err(e) => e.to_status(),
-                    };
-                    tx.send(Ok(line(&kind, obj))).await.is_ok()
-                }
-            };
-            for obj in initial {
-                if !send("ADDED", obj).await {
-                    return;
-                }
-            }
-            let deadline = tokio::time::sleep(timeout);
-            tokio::pin!(deadline);
-            let mut ticker = tokio::time::interval(BOOKMARK_EVERY);
-            ticker.tick().await;
-            let mut last = from;
-            loop {
-                tokio::select! {
-                    _ = &mut deadline => return,
-                    _ = ticker.tick(), if bookmarks => {
-                        let mark = json!({"kind": resource.mapping.kind, "apiVersion": request.api_version(), "metadata": {"resourceVersion": last.to_string()}});
-                        if tx.send(Ok(line("BOOKMARK", mark))).await.is_err() { return; }
-                    }
-                    event = events.recv() => {
-                        let Some(event) = event else { return };
-                        let event = match event {
-                            Ok(e) => e,
-                            Err(StorageError::Gone { requested, oldest }) => {
-                                let e = ApiError::gone(format!("too old resource version: {requested} ({oldest})"));
-                                let _ = tx.send(Ok(line("ERROR", e.to_status()))).await;
-                                return;
-                            }
-                            Err(e) => {
-                                let _ = tx.send(Ok(line("ERROR", ApiError::unavailable(e.to_string()).to_status()))).await;
-                                return;
-                            }
-                        };
-                        last = event.kv.mod_revision;
-                        let Some((kind, obj)) = classify(&resource, &event, &selected) else { continue };
-                        if !send(kind, obj).await { return; }
-                    }
-                }
-            }
-        });
     }
-    let body = Body::from_stream(ReceiverStream::new(rx));
-    Ok((
-        StatusCode::OK,
-        [("content-type", "application/json"), ("transfer-encoding", "chunked")],
-        body,
-    )
-        .into_response())
+    Ok((initial, page.revision))
+}
+
+/// How long a watch lasts and whether it gets bookmarks.
+struct Timing {
+    timeout: Duration,
+    bookmarks: bool,
+}
+
+/// Where a watch's events go: converted to the request's version (or a Table of one row) and
+/// written as JSON lines.
+struct Out {
+    server: Arc<Server>,
+    resource: Arc<ApiResource>,
+    request: GroupVersion,
+    table: Option<Arc<dyn crate::table::TableConvertor>>,
+    tx: mpsc::Sender<Result<Bytes, std::io::Error>>,
+}
+
+impl Out {
+    /// Sends one event; false once the client is gone.
+    async fn send(&self, kind: &str, obj: Value) -> bool {
+        let obj =
+            match self
+                .server
+                .versions
+                .to_version(obj, &self.resource.mapping.storage_group_version(), &self.request)
+            {
+                Ok(o) => match &self.table {
+                    Some(convertor) => {
+                        let rv = o["metadata"]["resourceVersion"].clone();
+                        crate::table::table(&**convertor, &[o], &rv)
+                    }
+                    None => o,
+                },
+                Err(e) => e.to_status(),
+            };
+        self.tx.send(Ok(line(kind, obj))).await.is_ok()
+    }
+
+    /// The stream of one watch: the initial objects, then each selected change, bookmarks when
+    /// asked, until the client goes, the timeout passes, or the store ends the watch (an ERROR
+    /// event: 410 Gone for a revision it no longer has).
+    async fn stream(
+        self,
+        initial: Vec<Value>,
+        mut events: crate::storage::Watch,
+        from: crate::storage::Revision,
+        timing: Timing,
+        selected: impl Fn(&Value) -> bool,
+    ) {
+        for obj in initial {
+            if !self.send("ADDED", obj).await {
+                return;
+            }
+        }
+        let deadline = tokio::time::sleep(timing.timeout);
+        tokio::pin!(deadline);
+        let mut ticker = tokio::time::interval(BOOKMARK_EVERY);
+        ticker.tick().await;
+        let mut last = from;
+        loop {
+            tokio::select! {
+                _ = &mut deadline => return,
+                _ = ticker.tick(), if timing.bookmarks => {
+                    let mark = json!({"kind": self.resource.mapping.kind, "apiVersion": self.request.api_version(), "metadata": {"resourceVersion": last.to_string()}});
+                    if self.tx.send(Ok(line("BOOKMARK", mark))).await.is_err() { return; }
+                }
+                event = events.recv() => {
+                    let Some(event) = event else { return };
+                    let event = match event {
+                        Ok(e) => e,
+                        Err(StorageError::Gone { requested, oldest }) => {
+                            let e = ApiError::gone(format!("too old resource version: {requested} ({oldest})"));
+                            let _ = self.tx.send(Ok(line("ERROR", e.to_status()))).await;
+                            return;
+                        }
+                        Err(e) => {
+                            let _ = self.tx.send(Ok(line("ERROR", ApiError::unavailable(e.to_string()).to_status()))).await;
+                            return;
+                        }
+                    };
+                    last = event.kv.mod_revision;
+                    let Some((kind, obj)) = classify(&self.resource, &event, &selected) else { continue };
+                    if !self.send(kind, obj).await { return; }
+                }
+            }
+        }
+    }
 }
 
 /// The watch event type and object for one storage event, seen through the selection.

@@ -508,14 +508,7 @@ async fn a_saturated_server_answers_429_with_retry_after() {
         },
     );
     // A request whose body never finishes holds the one permit.
-    let mut slow = tokio::net::TcpStream::connect(server.url.trim_start_matches("http://"))
-        .await
-        .unwrap();
-    let head =
-        "POST /api/v1/namespaces HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
-    tokio::io::AsyncWriteExt::write_all(&mut slow, head.as_bytes())
-        .await
-        .unwrap();
+    let slow = unfinished_request(&server.url).await;
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     let busy = Client::new()
         .get(format!("{}/api/v1/namespaces", server.url))
@@ -540,6 +533,19 @@ async fn a_saturated_server_answers_429_with_retry_after() {
     );
 }
 
+/// A POST whose body never finishes: its connection, open.
+async fn unfinished_request(url: &str) -> tokio::net::TcpStream {
+    let mut slow = tokio::net::TcpStream::connect(url.trim_start_matches("http://"))
+        .await
+        .unwrap();
+    let head =
+        "POST /api/v1/namespaces HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
+    tokio::io::AsyncWriteExt::write_all(&mut slow, head.as_bytes())
+        .await
+        .unwrap();
+    slow
+}
+
 /// A request that does not complete within `request_timeout` (here its body never ends) is
 /// answered 504 Timeout, as kube-apiserver's timeout filter answers; watches are exempt.
 #[tokio::test(flavor = "multi_thread")]
@@ -551,14 +557,7 @@ async fn a_request_over_its_time_answers_504() {
             ..Default::default()
         },
     );
-    let mut slow = tokio::net::TcpStream::connect(server.url.trim_start_matches("http://"))
-        .await
-        .unwrap();
-    let head =
-        "POST /api/v1/namespaces HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{";
-    tokio::io::AsyncWriteExt::write_all(&mut slow, head.as_bytes())
-        .await
-        .unwrap();
+    let mut slow = unfinished_request(&server.url).await;
     let mut answer = vec![0u8; 4096];
     let n = tokio::time::timeout(
         std::time::Duration::from_secs(5),

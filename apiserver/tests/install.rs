@@ -41,26 +41,7 @@ fn start() -> (Arc<Server>, support::Running) {
     let server = Arc::new(
         Server::empty(apis::scheme().unwrap(), Config::default()).with_openapi(&generated::openapi_v3_documents()),
     );
-    let (tx, rx) = std::sync::mpsc::channel();
-    let serving = server.clone();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(listener.local_addr().unwrap()).unwrap();
-            serving.serve(listener, std::future::pending()).await.unwrap();
-        });
-    });
-    let addr = rx.recv().unwrap();
-    let running = support::Running {
-        url: format!("http://{addr}"),
-        addr,
-    };
-    (server, running)
+    (server.clone(), support::serve(server))
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -44,6 +44,16 @@ pub fn start_with_plugins(
     plugins: &[sample_apiserver::admission::Plugin],
 ) -> Running {
     let plugins = plugins.to_vec();
+    serve_with(move || Arc::new(sample_apiserver::server(storage, config, &plugins).unwrap()))
+}
+
+/// Serves `server` on a free loopback port.
+pub fn serve(server: Arc<apiserver::Server>) -> Running {
+    serve_with(move || server)
+}
+
+/// Serves the server `make` builds (inside the server's runtime) on a free loopback port.
+fn serve_with(make: impl FnOnce() -> Arc<apiserver::Server> + Send + 'static) -> Running {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -52,7 +62,7 @@ pub fn start_with_plugins(
             .build()
             .unwrap();
         rt.block_on(async move {
-            let server = Arc::new(sample_apiserver::server(storage, config, &plugins).unwrap());
+            let server = make();
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
             server.serve(listener, std::future::pending()).await.unwrap();

@@ -82,6 +82,26 @@ pub fn files(
         return Vec::new();
     }
     let summary = modules.iter().map(|m| m.summary).collect::<Vec<_>>().join("; ");
+    let manifest = manifest(cx, name, &summary, &modules);
+    let doc = format!(" Cross-package outputs of the generators: {summary}.");
+    match lib_rs(cx, &doc, &modules) {
+        Ok(lib) => vec![(dir.join("Cargo.toml"), manifest), (src.join("lib.rs"), lib)],
+        Err(e) => {
+            let loc = SourceLoc {
+                file: dir.display().to_string().into(),
+                line: 1,
+                col: 1,
+                len: 1,
+            };
+            diags.push(Diagnostic::error(&loc, e));
+            Vec::new()
+        }
+    }
+}
+
+/// The crate's `Cargo.toml`: the dependencies its modules name (each with the features they
+/// need, optional where only a feature of the crate turns it on) and those features.
+fn manifest(cx: &Context<'_>, name: &str, summary: &str, modules: &[CrateModule]) -> String {
     // Each dependency with its features and whether only a feature of the crate turns it on.
     let mut dependencies: BTreeMap<String, (BTreeSet<&str>, bool)> = BTreeMap::new();
     let mut features: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
@@ -97,7 +117,7 @@ pub fn files(
         entry.1 &= optional;
         Some(dep)
     };
-    for m in &modules {
+    for m in modules {
         for d in m.dependencies {
             add(d, false);
         }
@@ -137,7 +157,11 @@ pub fn files(
             manifest.push_str(&format!("{feature} = [{}]\n", deps.join(", ")));
         }
     }
-    let doc = format!(" Cross-package outputs of the generators: {summary}.");
+    manifest
+}
+
+/// The crate's `src/lib.rs`: the modules present, with their re-exports.
+fn lib_rs(cx: &Context<'_>, doc: &str, modules: &[CrateModule]) -> Result<String, String> {
     let decls = modules.iter().map(|m| {
         let module = quote::format_ident!("{}", m.name);
         let reexports = m.reexports.iter().map(|r| quote::format_ident!("{}", r));
@@ -152,17 +176,5 @@ pub fn files(
         #![cfg_attr(rustfmt, rustfmt::skip)]
         #(#decls)*
     };
-    match crate::render::format::render(TOOL, cx.boilerplate, tokens) {
-        Ok(lib) => vec![(dir.join("Cargo.toml"), manifest), (src.join("lib.rs"), lib)],
-        Err(e) => {
-            let loc = SourceLoc {
-                file: dir.display().to_string().into(),
-                line: 1,
-                col: 1,
-                len: 1,
-            };
-            diags.push(Diagnostic::error(&loc, e));
-            Vec::new()
-        }
-    }
+    crate::render::format::render(TOOL, cx.boilerplate, tokens)
 }

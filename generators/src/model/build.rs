@@ -111,103 +111,120 @@ fn find_packages(files: &[SourceFile], diags: &mut Diagnostics) -> BTreeMap<Stri
     }
     let mut packages = BTreeMap::new();
     for (f, block, checked) in tagged {
-        let name = f.module.last().cloned().unwrap_or_default();
-        let parent = f.module[..f.module.len() - 1].to_vec();
-        if broken.contains(&f.module) || broken.contains(&parent) {
+        let parent = &f.module[..f.module.len() - 1];
+        if broken.contains(&f.module) || broken.contains(parent) {
             continue;
         }
-        let version = Version::parse(&name);
-        let versionish = version.is_none() && looks_like_version(&name);
-        if versionish && (groups.contains_key(&f.module) || groups.contains_key(&parent)) {
-            let at = checked.loc(
-                tag::GROUP_NAME,
-                &crate::diag::SourceLoc {
-                    file: f.display.clone(),
-                    line: 1,
-                    col: 1,
-                    len: 1,
-                },
-            );
-            diags.push(
-                Diagnostic::error(&at, format!("module `{name}` looks like an API version, but is not one"))
-                    .label("taken neither as a version nor as the group's internal package")
-                    .help("Kubernetes versions are `v<N>`, `v<N>beta<N>` or `v<N>alpha<N>`, lower case, without leading zeros (`v1beta1`)"),
-            );
-            continue;
+        if let Some((group, version)) = group_version(f, &checked, &groups, diags) {
+            let package = package(f, block, checked, group, version);
+            packages.insert(package.path.clone(), package);
         }
-        if let (Some(own), Some(of_parent)) = (groups.get(&f.module), groups.get(&parent))
-            && own != of_parent
-        {
-            diags.push(
-                Diagnostic::error(
-                    &checked.loc(tag::GROUP_NAME, &crate::diag::SourceLoc::default()),
-                    format!("version `{name}` says `+groupName={own}`, its group `{of_parent}`"),
-                )
-                .label("a version belongs to its group")
-                .help("write the group's name, or remove the tag here: a version inherits its group's"),
-            );
-        }
-        let (group, version) = match (groups.get(&f.module), version) {
-            (Some(g), Some(v)) => (g.clone(), v),
-            (Some(g), None) => (g.clone(), Version::internal()),
-            (None, Some(v)) => match groups.get(&parent) {
-                Some(g) => (g.clone(), v),
-                None => {
-                    reject_checked(
-                        &checked,
-                        "this directory is not an API package: no `+groupName` here or in its parent",
-                        diags,
-                    );
-                    continue;
-                }
-            },
-            (None, None) => {
-                // Tags in a file of a package's module tree belong to the package's mod.rs; that
-                // is reported when the package's files are read.
-                if !groups.keys().any(|g| f.module.starts_with(g)) {
-                    reject_checked(
-                        &checked,
-                        "this directory is not an API package: add `//! +groupName=<group>` to this mod.rs (or to its parent's, for a version directory)",
-                        diags,
-                    );
-                }
-                continue;
-            }
-        };
-        let path = module_string(&f.module);
-        let attrs = PackageAttrs::from_tags(&checked);
-        let go_name = names::group_go_name(&group, attrs.group_go_name.as_deref());
-        let model_package =
-            names::model_package(attrs.openapi_model_package.as_deref(), &group, version.as_str(), &path);
-        packages.insert(
-            path.clone(),
-            Package {
-                dir: f.module.join("/"),
-                mod_dir: f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
-                mod_file: f.display.clone(),
-                api_version: names::api_version(&group, version.as_str()),
-                accessor: names::group_accessor(&go_name, version.as_str()),
-                group_client: names::group_client(&go_name, version.as_str()),
-                informer_group: names::informer_group(&go_name),
-                informer_version: names::informer_version(&go_name, version.as_str()),
-                group_go_name: go_name,
-                model_package,
-                group,
-                version,
-                tags: checked,
-                attrs,
-                written_tags: block.written().map(str::to_string).collect(),
-                types: BTreeMap::new(),
-                aliases: BTreeMap::new(),
-                functions: BTreeMap::new(),
-                module_decls: f.syntax.items.iter().filter_map(|i| mod_decl(&f.display, i)).collect(),
-                reexports: f.syntax.items.iter().filter_map(glob_reexport).collect(),
-                path,
-            },
-        );
     }
     one_directory_per_group_version(&packages, diags);
     packages
+}
+
+/// The group and version of the module `f`, whose package tags are `checked`: a version module
+/// (`v1`) below a group's module, or the group's own module as its internal version; `None`, with
+/// what is wrong reported, for a module that is neither.
+fn group_version(
+    f: &SourceFile,
+    checked: &Tags,
+    groups: &BTreeMap<Vec<String>, String>,
+    diags: &mut Diagnostics,
+) -> Option<(String, Version)> {
+    let name = f.module.last().cloned().unwrap_or_default();
+    let parent = f.module[..f.module.len() - 1].to_vec();
+    let version = Version::parse(&name);
+    let versionish = version.is_none() && looks_like_version(&name);
+    if versionish && (groups.contains_key(&f.module) || groups.contains_key(&parent)) {
+        let at = checked.loc(
+            tag::GROUP_NAME,
+            &crate::diag::SourceLoc {
+                file: f.display.clone(),
+                line: 1,
+                col: 1,
+                len: 1,
+            },
+        );
+        diags.push(
+            Diagnostic::error(&at, format!("module `{name}` looks like an API version, but is not one"))
+                .label("taken neither as a version nor as the group's internal package")
+                .help("Kubernetes versions are `v<N>`, `v<N>beta<N>` or `v<N>alpha<N>`, lower case, without leading zeros (`v1beta1`)"),
+        );
+        return None;
+    }
+    if let (Some(own), Some(of_parent)) = (groups.get(&f.module), groups.get(&parent))
+        && own != of_parent
+    {
+        diags.push(
+            Diagnostic::error(
+                &checked.loc(tag::GROUP_NAME, &crate::diag::SourceLoc::default()),
+                format!("version `{name}` says `+groupName={own}`, its group `{of_parent}`"),
+            )
+            .label("a version belongs to its group")
+            .help("write the group's name, or remove the tag here: a version inherits its group's"),
+        );
+    }
+    match (groups.get(&f.module), version) {
+        (Some(g), Some(v)) => Some((g.clone(), v)),
+        (Some(g), None) => Some((g.clone(), Version::internal())),
+        (None, Some(v)) => match groups.get(&parent) {
+            Some(g) => Some((g.clone(), v)),
+            None => {
+                reject_checked(
+                    checked,
+                    "this directory is not an API package: no `+groupName` here or in its parent",
+                    diags,
+                );
+                None
+            }
+        },
+        (None, None) => {
+            // Tags in a file of a package's module tree belong to the package's mod.rs; that
+            // is reported when the package's files are read.
+            if !groups.keys().any(|g| f.module.starts_with(g)) {
+                reject_checked(
+                    checked,
+                    "this directory is not an API package: add `//! +groupName=<group>` to this mod.rs (or to its parent's, for a version directory)",
+                    diags,
+                );
+            }
+            None
+        }
+    }
+}
+
+/// The package of module `f` in `group` and `version`, with every name the model derives from
+/// them; its types, aliases and functions are added when its files are read.
+fn package(f: &SourceFile, block: DocBlock, checked: Tags, group: String, version: Version) -> Package {
+    let path = module_string(&f.module);
+    let attrs = PackageAttrs::from_tags(&checked);
+    let go_name = names::group_go_name(&group, attrs.group_go_name.as_deref());
+    let model_package = names::model_package(attrs.openapi_model_package.as_deref(), &group, version.as_str(), &path);
+    Package {
+        dir: f.module.join("/"),
+        mod_dir: f.rel.rsplit_once('/').map_or("", |(d, _)| d).to_string(),
+        mod_file: f.display.clone(),
+        api_version: names::api_version(&group, version.as_str()),
+        accessor: names::group_accessor(&go_name, version.as_str()),
+        group_client: names::group_client(&go_name, version.as_str()),
+        informer_group: names::informer_group(&go_name),
+        informer_version: names::informer_version(&go_name, version.as_str()),
+        group_go_name: go_name,
+        model_package,
+        group,
+        version,
+        tags: checked,
+        attrs,
+        written_tags: block.written().map(str::to_string).collect(),
+        types: BTreeMap::new(),
+        aliases: BTreeMap::new(),
+        functions: BTreeMap::new(),
+        module_decls: f.syntax.items.iter().filter_map(|i| mod_decl(&f.display, i)).collect(),
+        reexports: f.syntax.items.iter().filter_map(glob_reexport).collect(),
+        path,
+    }
 }
 
 /// Whether a module name reads as an attempt at a version (`v1Beta1`, `v01`, `V2`).

@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use super::attrs::ListType;
 use super::tags::name as tag;
-use super::{Package, Type, TypeRef, Universe};
-use crate::diag::{Diagnostic, Diagnostics};
+use super::{Field, Package, Type, TypeRef, Universe};
+use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 
 /// Runs every cross-item check over the universe.
 pub fn check(universe: &Universe, diags: &mut Diagnostics) {
@@ -112,116 +113,149 @@ fn check_serde(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
 /// `+listType` and `+listMapKey` describe lists: `+listType=map` needs struct items, and each key
 /// names a scalar field of the item; on a map (which takes `+mapType`) or a scalar they are errors.
 fn check_list_tags(universe: &Universe, ty: &Type, diags: &mut Diagnostics) {
-    use super::attrs::ListType;
     for f in ty.fields() {
         let a = &f.attrs;
         if a.list_type.is_none() && a.list_map_keys.is_empty() {
             continue;
         }
         let at = f.tags.loc(tag::LIST_TYPE, &f.tags.loc(tag::LIST_MAP_KEY, &f.loc));
-        let item = match f.ty.strip_option() {
-            TypeRef::Vec(item) => item,
-            // Go's `[]byte` is a list too; Kubernetes marks such fields `+listType=atomic`.
-            TypeRef::External(super::External::ByteString, _) if a.list_type != Some(ListType::Map) => continue,
-            other => {
-                let (what, help) = match other {
-                    TypeRef::Map { .. } => ("a map", "a map's merge is `+mapType=atomic|granular`"),
-                    _ => ("not a list", "`+listType` and `+listMapKey` go on `Vec` fields"),
-                };
-                diags.push(
-                    Diagnostic::error(&at, format!("field `{}` of `{}` is {what}", f.name, ty.name))
-                        .label("list tags on a field that is no list")
-                        .help(help),
-                );
-                continue;
-            }
+        let Some(item) = list_item(ty, f, &at, diags) else {
+            continue;
         };
-        if !a.list_map_keys.is_empty() && a.list_type != Some(ListType::Map) {
-            diags.push(
-                Diagnostic::error(
-                    &f.tags.loc(tag::LIST_MAP_KEY, &f.loc),
-                    format!("`+listMapKey` on `{}`, which is not `+listType=map`", f.name),
-                )
-                .label("keys of no map list")
-                .help("add `+listType=map`, or remove the keys"),
-            );
-        }
+        check_keys_need_map_list(f, diags);
         if a.list_type != Some(ListType::Map) {
             continue;
         }
-        // Each key is a scalar property of the item: a field of our struct (internal types have no
-        // JSON, so only their struct shape counts), or of a k8s-openapi type's published schema.
-        let keys: Vec<(&crate::diag::SourceLoc, &String)> = f
-            .tags
-            .all(tag::LIST_MAP_KEY)
-            .map(|t| &t.loc)
-            .zip(&a.list_map_keys)
-            .collect();
-        let problems: Vec<String> = match item.strip_option() {
-            TypeRef::Named(id) => match universe
-                .get(id)
-                .filter(|t| matches!(t.shape, super::Shape::Struct { tuple: false, .. }))
-            {
-                None => vec![format!(
-                    "`+listType=map` on `{}`, whose items `{item}` are not structs",
-                    f.name
-                )],
-                Some(item_ty) if !item_ty.serde => Vec::new(),
-                Some(item_ty) => keys
-                    .iter()
-                    .filter_map(|(_, key)| {
-                        let field = item_ty.fields().iter().find(|k| !k.skip && k.json_name == **key);
-                        // Kubernetes keys one list by its items' `metadata.name`
-                        // (storage CSIStorageCapacityList, `+listMapKey=name`).
-                        if field.is_none()
-                            && item_ty.kind.as_ref().is_some_and(|k| k.object_meta.is_some())
-                            && **key == "name"
-                        {
-                            return None;
-                        }
-                        match field {
-                            None => Some(format!("`{}` has no field `{key}`", item_ty.name)),
-                            Some(k) if !scalar(universe, &k.ty) => Some(format!(
-                                "field `{key}` of `{}` is `{}`, not a scalar",
-                                item_ty.name, k.ty
-                            )),
-                            Some(_) => None,
-                        }
-                    })
-                    .collect(),
-            },
-            TypeRef::External(_, path) => {
-                let def = super::known::meta_definitions().get(&super::known::external_model(path));
-                let props = def.and_then(|d| d.get("properties"));
-                keys.iter()
-                    .filter(|(_, key)| props.is_some_and(|p| p.get(key.as_str()).is_none()))
-                    .map(|(_, key)| format!("`{item}` has no field `{key}`"))
-                    .collect()
-            }
-            _ => vec![format!(
+        check_list_map_keys(universe, f, item, &at, diags);
+    }
+}
+
+/// The item type of a field with list tags; `None` for a Go `[]byte` (a list Kubernetes marks
+/// `+listType=atomic`), and `None` with an error for a map or a scalar, whose schema has no list
+/// to describe.
+fn list_item<'a>(ty: &Type, f: &'a Field, at: &SourceLoc, diags: &mut Diagnostics) -> Option<&'a TypeRef> {
+    match f.ty.strip_option() {
+        TypeRef::Vec(item) => Some(&**item),
+        // Go's `[]byte` is a list too; Kubernetes marks such fields `+listType=atomic`.
+        TypeRef::External(super::External::ByteString, _) if f.attrs.list_type != Some(ListType::Map) => None,
+        other => {
+            let (what, help) = match other {
+                TypeRef::Map { .. } => ("a map", "a map's merge is `+mapType=atomic|granular`"),
+                _ => ("not a list", "`+listType` and `+listMapKey` go on `Vec` fields"),
+            };
+            diags.push(
+                Diagnostic::error(at, format!("field `{}` of `{}` is {what}", f.name, ty.name))
+                    .label("list tags on a field that is no list")
+                    .help(help),
+            );
+            None
+        }
+    }
+}
+
+/// Checks that `+listMapKey` comes with `+listType=map`, because keys mean nothing to any other
+/// kind of list.
+fn check_keys_need_map_list(f: &Field, diags: &mut Diagnostics) {
+    let a = &f.attrs;
+    if !a.list_map_keys.is_empty() && a.list_type != Some(ListType::Map) {
+        diags.push(
+            Diagnostic::error(
+                &f.tags.loc(tag::LIST_MAP_KEY, &f.loc),
+                format!("`+listMapKey` on `{}`, which is not `+listType=map`", f.name),
+            )
+            .label("keys of no map list")
+            .help("add `+listType=map`, or remove the keys"),
+        );
+    }
+}
+
+/// Checks the items and keys of a `+listType=map` field, because a map list merges its items by
+/// those keys: each problem is reported at the key it names, else at the list tags.
+fn check_list_map_keys(universe: &Universe, f: &Field, item: &TypeRef, at: &SourceLoc, diags: &mut Diagnostics) {
+    // Each key is a scalar property of the item: a field of our struct (internal types have no
+    // JSON, so only their struct shape counts), or of a k8s-openapi type's published schema.
+    let keys: Vec<(&SourceLoc, &String)> = f
+        .tags
+        .all(tag::LIST_MAP_KEY)
+        .map(|t| &t.loc)
+        .zip(&f.attrs.list_map_keys)
+        .collect();
+    for why in list_map_key_problems(universe, f, item, &keys) {
+        let loc = keys
+            .iter()
+            .find(|(_, key)| why.contains(&format!("`{key}`")))
+            .map_or(at.clone(), |(loc, _)| (*loc).clone());
+        let (label, help) = if why.starts_with("`+listType=map`") {
+            (
+                "a map list keys struct items by their fields",
+                "use `+listType=set` for unique scalars, or `atomic`",
+            )
+        } else {
+            (
+                "unknown list-map key",
+                "a key is the JSON name of a scalar field of the list's item type",
+            )
+        };
+        diags.push(Diagnostic::error(&loc, why).label(label).help(help));
+    }
+}
+
+/// What is wrong with a map list's items and keys: items that are not structs, or keys that name
+/// no property of the item (our struct's fields, or a k8s-openapi type's published schema).
+fn list_map_key_problems(
+    universe: &Universe,
+    f: &Field,
+    item: &TypeRef,
+    keys: &[(&SourceLoc, &String)],
+) -> Vec<String> {
+    match item.strip_option() {
+        TypeRef::Named(id) => match universe
+            .get(id)
+            .filter(|t| matches!(t.shape, super::Shape::Struct { tuple: false, .. }))
+        {
+            None => vec![format!(
                 "`+listType=map` on `{}`, whose items `{item}` are not structs",
                 f.name
             )],
-        };
-        for why in problems {
-            let loc = keys
-                .iter()
-                .find(|(_, key)| why.contains(&format!("`{key}`")))
-                .map_or(at.clone(), |(loc, _)| (*loc).clone());
-            let (label, help) = if why.starts_with("`+listType=map`") {
-                (
-                    "a map list keys struct items by their fields",
-                    "use `+listType=set` for unique scalars, or `atomic`",
-                )
-            } else {
-                (
-                    "unknown list-map key",
-                    "a key is the JSON name of a scalar field of the list's item type",
-                )
-            };
-            diags.push(Diagnostic::error(&loc, why).label(label).help(help));
+            Some(item_ty) if !item_ty.serde => Vec::new(),
+            Some(item_ty) => struct_key_problems(universe, item_ty, keys),
+        },
+        TypeRef::External(_, path) => {
+            let def = super::known::meta_definitions().get(&super::known::external_model(path));
+            let props = def.and_then(|d| d.get("properties"));
+            keys.iter()
+                .filter(|(_, key)| props.is_some_and(|p| p.get(key.as_str()).is_none()))
+                .map(|(_, key)| format!("`{item}` has no field `{key}`"))
+                .collect()
         }
+        _ => vec![format!(
+            "`+listType=map` on `{}`, whose items `{item}` are not structs",
+            f.name
+        )],
     }
+}
+
+/// The keys of a map list that name no serialized scalar field of the item struct, because the
+/// API server can only key items by a scalar property they have.
+fn struct_key_problems(universe: &Universe, item_ty: &Type, keys: &[(&SourceLoc, &String)]) -> Vec<String> {
+    keys.iter()
+        .filter_map(|(_, key)| {
+            let field = item_ty.fields().iter().find(|k| !k.skip && k.json_name == **key);
+            // Kubernetes keys one list by its items' `metadata.name`
+            // (storage CSIStorageCapacityList, `+listMapKey=name`).
+            if field.is_none() && item_ty.kind.as_ref().is_some_and(|k| k.object_meta.is_some()) && **key == "name" {
+                return None;
+            }
+            match field {
+                None => Some(format!("`{}` has no field `{key}`", item_ty.name)),
+                Some(k) if !scalar(universe, &k.ty) => Some(format!(
+                    "field `{key}` of `{}` is `{}`, not a scalar",
+                    item_ty.name, k.ty
+                )),
+                Some(_) => None,
+            }
+        })
+        .collect()
 }
 
 /// A `+default` is written into schemas wherever it is: it must decode as the field's type, to

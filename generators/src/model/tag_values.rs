@@ -58,160 +58,197 @@ pub(super) fn check_value(rule: Value, value: Option<&str>) -> Result<(), String
             None => Ok(()),
             Some(_) => Err("no value".into()),
         },
-        OneOf(set) => {
-            let v = need(value)?;
-            if set.contains(&v) {
-                Ok(())
-            } else {
-                Err(format!("one of: {}", set.join("|")))
-            }
-        }
-        ListOf(set) => {
-            let v = need(value)?;
-            if !v.is_empty() && v.split(',').all(|x| set.contains(&x.trim())) {
-                Ok(())
-            } else {
-                Err(format!("a comma list of: {}", set.join("|")))
-            }
-        }
+        OneOf(set) => check_one_of(need(value)?, set),
+        ListOf(set) => check_list_of(need(value)?, set),
         Text => non_empty(need(value)?),
-        Group => {
-            let v = need(value)?;
-            let ok = v.split('.').all(|l| l.is_empty() && v.is_empty() || is_dns_label(l));
-            if ok {
-                Ok(())
-            } else {
-                Err("a DNS subdomain such as `apps` or `example.dev`, or nothing for the core group".into())
-            }
-        }
-        Ident => {
-            let v = need(value)?;
-            if syn::parse_str::<syn::Ident>(v).is_ok() {
-                Ok(())
-            } else {
-                Err("a Rust identifier".into())
-            }
-        }
-        PathsOrFalse => {
-            let v = need(value)?;
-            if v == "false" || (!v.is_empty() && v.split(',').all(|p| syn::parse_str::<syn::Path>(p.trim()).is_ok())) {
-                Ok(())
-            } else {
-                Err("a comma list of Rust paths (such as `crate::apps`), or `false`".into())
-            }
-        }
-        Path => {
-            let v = need(value)?;
-            if syn::parse_str::<syn::Path>(v).is_ok() {
-                Ok(())
-            } else {
-                Err("a Rust path such as `crate::apps::v1`".into())
-            }
-        }
-        Version => {
-            let v = need(value)?;
-            let parts: Vec<&str> = v.split('.').collect();
-            if parts.len() == 2
-                && parts
-                    .iter()
-                    .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
-            {
-                Ok(())
-            } else {
-                Err("a Kubernetes version `major.minor`, such as `1.9`".into())
-            }
-        }
-        GroupVersionKind => {
-            let v = need(value)?;
-            if v.split(',').count() == 3 && v.split(',').skip(1).all(|p| !p.trim().is_empty()) {
-                Ok(())
-            } else {
-                Err("`group,version,Kind`".into())
-            }
-        }
-        Json => {
-            let v = need(value)?;
-            if (v.starts_with("ref(") && v.ends_with(')')) || serde_json::from_str::<serde_json::Value>(v).is_ok() {
-                Ok(())
-            } else {
-                Err("a JSON value (strings are quoted: `+default=\"Always\"`) or `ref(...)`".into())
-            }
-        }
-        OpenApi => {
-            let v = need(value)?;
-            if v == "true" || v == "false" || v.starts_with("x-kubernetes-") {
-                Ok(())
-            } else {
-                Err("`true`, `false` or an `x-kubernetes-*` extension".into())
-            }
-        }
+        Group => check_group(need(value)?),
+        Ident => check_ident(need(value)?),
+        PathsOrFalse => check_paths_or_false(need(value)?),
+        Path => check_path(need(value)?),
+        Version => check_version(need(value)?),
+        GroupVersionKind => check_group_version_kind(need(value)?),
+        Json => check_json(need(value)?),
+        OpenApi => check_openapi(need(value)?),
         Method => check_method(need(value)?),
         KeyValues(allowed, required) => check_key_values(need(value)?, allowed, required),
-        FieldNumber => {
-            let v = need(value)?;
-            match v.parse::<u32>() {
-                Ok(n)
-                    if (1..=super::protobuf::MAX_FIELD_NUMBER).contains(&n)
-                        && !super::protobuf::RESERVED.contains(&n) =>
-                {
-                    Ok(())
-                }
-                _ => Err(format!(
-                    "a protobuf field number: 1 to {}, not {}-{} (reserved by protobuf)",
-                    super::protobuf::MAX_FIELD_NUMBER,
-                    super::protobuf::RESERVED.start(),
-                    super::protobuf::RESERVED.end()
-                )),
-            }
+        FieldNumber => check_field_number(need(value)?),
+        JsonOf(shape) => check_json_of(need(value)?, shape),
+        Label => check_label(need(value)?),
+        Labels => check_labels(need(value)?),
+        Subresource => check_subresource(need(value)?),
+    }
+}
+
+/// Checks a `OneOf` value: exactly one member of the fixed set, since the generators match on it.
+fn check_one_of(v: &str, set: &[&str]) -> Result<(), String> {
+    if set.contains(&v) {
+        Ok(())
+    } else {
+        Err(format!("one of: {}", set.join("|")))
+    }
+}
+
+/// Checks a `ListOf` value: a non-empty comma list whose every item is in the fixed set, so that no
+/// item is silently ignored.
+fn check_list_of(v: &str, set: &[&str]) -> Result<(), String> {
+    if !v.is_empty() && v.split(',').all(|x| set.contains(&x.trim())) {
+        Ok(())
+    } else {
+        Err(format!("a comma list of: {}", set.join("|")))
+    }
+}
+
+/// Checks a `Group` value: a DNS subdomain, or nothing for the core group, because the group
+/// becomes part of API paths.
+fn check_group(v: &str) -> Result<(), String> {
+    let ok = v.split('.').all(|l| l.is_empty() && v.is_empty() || is_dns_label(l));
+    if ok {
+        Ok(())
+    } else {
+        Err("a DNS subdomain such as `apps` or `example.dev`, or nothing for the core group".into())
+    }
+}
+
+/// Checks an `Ident` value: a Rust identifier, because the generators write it into code.
+fn check_ident(v: &str) -> Result<(), String> {
+    if syn::parse_str::<syn::Ident>(v).is_ok() {
+        Ok(())
+    } else {
+        Err("a Rust identifier".into())
+    }
+}
+
+/// Checks a `PathsOrFalse` value: a non-empty comma list of Rust paths or `false`, because each
+/// path is written into generated code.
+fn check_paths_or_false(v: &str) -> Result<(), String> {
+    if v == "false" || (!v.is_empty() && v.split(',').all(|p| syn::parse_str::<syn::Path>(p.trim()).is_ok())) {
+        Ok(())
+    } else {
+        Err("a comma list of Rust paths (such as `crate::apps`), or `false`".into())
+    }
+}
+
+/// Checks a `Path` value: one Rust path, because it is written into generated code.
+fn check_path(v: &str) -> Result<(), String> {
+    if syn::parse_str::<syn::Path>(v).is_ok() {
+        Ok(())
+    } else {
+        Err("a Rust path such as `crate::apps::v1`".into())
+    }
+}
+
+/// Checks a `Version` value: a Kubernetes `major.minor` of two runs of digits, because the
+/// lifecycle tags that take it are read as a major and a minor number.
+fn check_version(v: &str) -> Result<(), String> {
+    let parts: Vec<&str> = v.split('.').collect();
+    if parts.len() == 2
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_digit()))
+    {
+        Ok(())
+    } else {
+        Err("a Kubernetes version `major.minor`, such as `1.9`".into())
+    }
+}
+
+/// Checks a `GroupVersionKind` value: three comma-separated parts with a version and a kind (the
+/// group may be empty for the core group), because together they name the replacement type.
+fn check_group_version_kind(v: &str) -> Result<(), String> {
+    if v.split(',').count() == 3 && v.split(',').skip(1).all(|p| !p.trim().is_empty()) {
+        Ok(())
+    } else {
+        Err("`group,version,Kind`".into())
+    }
+}
+
+/// Checks a `Json` value: valid JSON or a `ref(...)`, because it is written into schemas as is.
+fn check_json(v: &str) -> Result<(), String> {
+    if (v.starts_with("ref(") && v.ends_with(')')) || serde_json::from_str::<serde_json::Value>(v).is_ok() {
+        Ok(())
+    } else {
+        Err("a JSON value (strings are quoted: `+default=\"Always\"`) or `ref(...)`".into())
+    }
+}
+
+/// Checks an `OpenApi` value: `true`, `false` or an `x-kubernetes-*` extension, the only settings
+/// the OpenAPI generator understands.
+fn check_openapi(v: &str) -> Result<(), String> {
+    if v == "true" || v == "false" || v.starts_with("x-kubernetes-") {
+        Ok(())
+    } else {
+        Err("`true`, `false` or an `x-kubernetes-*` extension".into())
+    }
+}
+
+/// Checks a `FieldNumber` value: a protobuf field number in range and outside protobuf's reserved
+/// block, because protobuf rejects any other.
+fn check_field_number(v: &str) -> Result<(), String> {
+    match v.parse::<u32>() {
+        Ok(n) if (1..=super::protobuf::MAX_FIELD_NUMBER).contains(&n) && !super::protobuf::RESERVED.contains(&n) => {
+            Ok(())
         }
-        JsonOf(shape) => {
-            let v = need(value)?;
-            let json: Option<serde_json::Value> = serde_json::from_str(v).ok();
-            let ok = json.as_ref().is_some_and(|j| match shape {
-                "number" => j.is_number(),
-                "count" => j.is_u64(),
-                "bool" => j.is_boolean(),
-                "string" => j.is_string(),
-                _ => j.as_array().is_some_and(|a| !a.is_empty()),
-            });
-            if ok {
-                Ok(())
-            } else {
-                Err(match shape {
-                    "number" => "a JSON number, such as `0` or `1.5`",
-                    "count" => "a whole number, 0 or more",
-                    "bool" => "`true` or `false`",
-                    "string" => "a JSON string in double quotes, such as `\"^[a-z]+$\"`",
-                    _ => "a non-empty JSON array, such as `[\"a\",\"b\"]`",
-                }
-                .into())
-            }
+        _ => Err(format!(
+            "a protobuf field number: 1 to {}, not {}-{} (reserved by protobuf)",
+            super::protobuf::MAX_FIELD_NUMBER,
+            super::protobuf::RESERVED.start(),
+            super::protobuf::RESERVED.end()
+        )),
+    }
+}
+
+/// Checks a `JsonOf` value: JSON of the named shape (`number`, `count`, `bool`, `string`, else a
+/// non-empty array), because it is written into schemas where that shape is required.
+fn check_json_of(v: &str, shape: &str) -> Result<(), String> {
+    let json: Option<serde_json::Value> = serde_json::from_str(v).ok();
+    let ok = json.as_ref().is_some_and(|j| match shape {
+        "number" => j.is_number(),
+        "count" => j.is_u64(),
+        "bool" => j.is_boolean(),
+        "string" => j.is_string(),
+        _ => j.as_array().is_some_and(|a| !a.is_empty()),
+    });
+    if ok {
+        Ok(())
+    } else {
+        Err(match shape {
+            "number" => "a JSON number, such as `0` or `1.5`",
+            "count" => "a whole number, 0 or more",
+            "bool" => "`true` or `false`",
+            "string" => "a JSON string in double quotes, such as `\"^[a-z]+$\"`",
+            _ => "a non-empty JSON array, such as `[\"a\",\"b\"]`",
         }
-        Label => {
-            let v = need(value)?;
-            if is_dns_label(v) {
-                Ok(())
-            } else {
-                Err("a resource name: a lower-case DNS label of at most 63 characters, such as `widgets`".into())
-            }
-        }
-        Labels => {
-            let v = need(value)?;
-            if v.split(',').all(|l| is_dns_label(l.trim())) {
-                Ok(())
-            } else {
-                Err("a comma list of lower-case DNS labels, such as `wd,wdg`".into())
-            }
-        }
-        Subresource => {
-            let v = need(value)?;
-            let name = v.strip_prefix('/').unwrap_or_default();
-            if !name.is_empty() && is_dns_label(name) {
-                Ok(())
-            } else {
-                Err("a subresource path such as `/scale`".into())
-            }
-        }
+        .into())
+    }
+}
+
+/// Checks a `Label` value: one lower-case DNS label, because it names a resource in API paths.
+fn check_label(v: &str) -> Result<(), String> {
+    if is_dns_label(v) {
+        Ok(())
+    } else {
+        Err("a resource name: a lower-case DNS label of at most 63 characters, such as `widgets`".into())
+    }
+}
+
+/// Checks a `Labels` value: a comma list of lower-case DNS labels, because each one is a short
+/// name or a category that discovery serves.
+fn check_labels(v: &str) -> Result<(), String> {
+    if v.split(',').all(|l| is_dns_label(l.trim())) {
+        Ok(())
+    } else {
+        Err("a comma list of lower-case DNS labels, such as `wd,wdg`".into())
+    }
+}
+
+/// Checks a `Subresource` value: `/` and a DNS label, because it is the last segment of an API
+/// path.
+fn check_subresource(v: &str) -> Result<(), String> {
+    let name = v.strip_prefix('/').unwrap_or_default();
+    if !name.is_empty() && is_dns_label(name) {
+        Ok(())
+    } else {
+        Err("a subresource path such as `/scale`".into())
     }
 }
 

@@ -39,81 +39,15 @@ impl CrateGenerator for OpenApi {
     }
 
     fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)> {
-        // Kubernetes prunes defaults from its swagger 2.0 document; openapi-gen's definitions and
-        // the v3 documents carry them, zero values included.
-        let v2 = Schemas {
-            universe: cx.universe,
-            defaults: Defaults::None,
-        };
-        let full = Schemas {
-            universe: cx.universe,
-            defaults: Defaults::TaggedAndZero,
-        };
-        let mut ours: BTreeMap<String, Value> = BTreeMap::new();
-        let mut ours_v2: BTreeMap<String, Value> = BTreeMap::new();
-        let mut locs = BTreeMap::new();
-        let mut violations = BTreeSet::new();
-        // Types left out, and whether that was already reported as an error.
-        let mut excluded: BTreeMap<String, bool> = BTreeMap::new();
-        let mut by_gv: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
-        for pkg in cx.universe.packages.values().filter(|p| self.applies(p)) {
-            for ty in pkg.types.values() {
-                let name = names::model_name(&pkg.model_package, &ty.name);
-                // A string enum is inlined where it is used, as openapi-gen inlines string types.
-                if ty.string_enum().is_some() {
-                    continue;
-                }
-                if !ty.selection.openapi {
-                    excluded.insert(name, false);
-                    continue;
-                }
-                if let Some(why) = schema::no_schema(ty) {
-                    excluded.insert(name, true);
-                    diags.push(
-                        Diagnostic::error(&ty.loc, format!("`{}` has no OpenAPI form: {why}", ty.name))
-                            .label("cannot be described")
-                            .help("opt it out with `+k8s:openapi-gen=false` (and the fields that use it), or change its shape"),
-                    );
-                    continue;
-                }
-                violations.extend(rule_violations(pkg, ty));
-                ours.insert(name.clone(), full.definition(pkg, ty));
-                ours_v2.insert(name.clone(), v2.definition(pkg, ty));
-                locs.insert(name.clone(), ty.loc.clone());
-                by_gv
-                    .entry((pkg.group.clone(), pkg.version.as_str().to_string()))
-                    .or_default()
-                    .insert(name);
-            }
-        }
-        if ours.is_empty() {
+        let c = collect(cx, diags);
+        if c.ours.is_empty() {
             return Vec::new();
         }
         let meta = known::meta_definitions();
-        let all_names: BTreeSet<String> = ours.keys().cloned().collect();
-        let (swagger_defs, missing) = closure(&all_names, &ours_v2, meta);
-        let (all_defs, _) = closure(&all_names, &ours, meta);
-        for (from, to) in missing {
-            let (Some(loc), reported) = (locs.get(&from), excluded.get(&to)) else {
-                continue;
-            };
-            let diag = match reported {
-                Some(true) => continue,
-                Some(false) => Diagnostic::error(
-                    loc,
-                    format!("definition `{from}` refers to `{to}`, which is opted out of OpenAPI"),
-                )
-                .label("unresolved OpenAPI reference")
-                .help("opt the fields that use it out too (`+k8s:openapi-gen=false`)"),
-                None => Diagnostic::error(
-                    loc,
-                    format!("definition `{from}` refers to `{to}`, which no package defines"),
-                )
-                .label("unresolved OpenAPI reference")
-                .help(format!("tag the package of `{to}` with `+k8s:openapi-gen=true`")),
-            };
-            diags.push(diag);
-        }
+        let all_names: BTreeSet<String> = c.ours.keys().cloned().collect();
+        let (swagger_defs, missing) = closure(&all_names, &c.ours_v2, meta);
+        let (all_defs, _) = closure(&all_names, &c.ours, meta);
+        report_missing(missing, &c, diags);
         let mut docs = vec![
             (root.join("swagger.json"), pretty(&swagger(&swagger_defs))),
             (
@@ -124,30 +58,17 @@ impl CrateGenerator for OpenApi {
         // The API-rule report is checked in beside the documents, so a new violation shows in
         // review (openapi-gen's --report-filename with kube_codegen's diff).
         let report: String = std::iter::once(format!("# {MARKER}\n"))
-            .chain(violations.iter().map(|v| format!("{v}\n")))
+            .chain(c.violations.iter().map(|v| format!("{v}\n")))
             .collect();
         docs.push((root.join("api-rule-violations.list"), report));
-        // One v3 document per group-version, keyed by its discovery path (`apis/apps/v1`).
-        let mut v3 = Vec::new();
-        for ((group, version), names) in &by_gv {
-            let (defs, _) = closure(names, &ours, meta);
-            let (key, file) = if group.is_empty() {
-                (format!("api/{version}"), format!("api__{version}_openapi.json"))
-            } else {
-                (
-                    format!("apis/{group}/{version}"),
-                    format!("apis__{group}__{version}_openapi.json"),
-                )
-            };
-            let path = root.join("v3").join(file);
-            v3.push((key, path.clone()));
-            docs.push((path, pretty(&openapi_v3(group, version, &defs))));
-        }
+        let v3 = v3_documents(root, &c, meta);
+        let index: Vec<(String, PathBuf)> = v3.iter().map(|(key, path, _)| (key.clone(), path.clone())).collect();
+        docs.extend(v3.into_iter().map(|(_, path, doc)| (path, doc)));
         if let (Some(_), Some(crate_dir)) = (cx.crate_name, root.parent()) {
             docs.extend(crate_module(
                 crate_dir,
                 &root.join("definitions.json"),
-                &v3,
+                &index,
                 &cx.rt(),
                 cx.boilerplate,
                 diags,
@@ -157,11 +78,114 @@ impl CrateGenerator for OpenApi {
     }
 }
 
-impl OpenApi {
-    /// Whether the package's tags ask for this generator.
-    fn applies(&self, pkg: &Package) -> bool {
-        pkg.has_openapi()
+/// The definitions of every selected type, as openapi-gen's definitions and the v3 documents
+/// carry them and as Kubernetes' swagger 2.0 document does, with what is needed to report on them.
+#[derive(Default)]
+struct Collected {
+    /// By model name, with defaults (zero values included).
+    ours: BTreeMap<String, Value>,
+    /// By model name, without defaults: Kubernetes prunes them from its swagger 2.0 document.
+    ours_v2: BTreeMap<String, Value>,
+    /// Where each definition's type is.
+    locs: BTreeMap<String, crate::diag::SourceLoc>,
+    /// The API-rule report's lines.
+    violations: BTreeSet<String>,
+    /// Types left out, and whether that was already reported as an error.
+    excluded: BTreeMap<String, bool>,
+    /// The definitions of each (group, version).
+    by_gv: BTreeMap<(String, String), BTreeSet<String>>,
+}
+
+fn collect(cx: &Context<'_>, diags: &mut Diagnostics) -> Collected {
+    let v2 = Schemas {
+        universe: cx.universe,
+        defaults: Defaults::None,
+    };
+    let full = Schemas {
+        universe: cx.universe,
+        defaults: Defaults::TaggedAndZero,
+    };
+    let mut c = Collected::default();
+    for pkg in cx.universe.packages.values().filter(|p| p.has_openapi()) {
+        for ty in pkg.types.values() {
+            let name = names::model_name(&pkg.model_package, &ty.name);
+            // A string enum is inlined where it is used, as openapi-gen inlines string types.
+            if ty.string_enum().is_some() {
+                continue;
+            }
+            if !ty.selection.openapi {
+                c.excluded.insert(name, false);
+                continue;
+            }
+            if let Some(why) = schema::no_schema(ty) {
+                c.excluded.insert(name, true);
+                diags.push(
+                    Diagnostic::error(&ty.loc, format!("`{}` has no OpenAPI form: {why}", ty.name))
+                        .label("cannot be described")
+                        .help("opt it out with `+k8s:openapi-gen=false` (and the fields that use it), or change its shape"),
+                );
+                continue;
+            }
+            c.violations.extend(rule_violations(pkg, ty));
+            c.ours.insert(name.clone(), full.definition(pkg, ty));
+            c.ours_v2.insert(name.clone(), v2.definition(pkg, ty));
+            c.locs.insert(name.clone(), ty.loc.clone());
+            c.by_gv
+                .entry((pkg.group.clone(), pkg.version.as_str().to_string()))
+                .or_default()
+                .insert(name);
+        }
     }
+    c
+}
+
+/// Reports each reference (from, to) that no definition resolves, at the referring type; one to
+/// a type whose own error was reported is left out.
+fn report_missing(missing: impl IntoIterator<Item = (String, String)>, c: &Collected, diags: &mut Diagnostics) {
+    for (from, to) in missing {
+        let (Some(loc), reported) = (c.locs.get(&from), c.excluded.get(&to)) else {
+            continue;
+        };
+        let diag = match reported {
+            Some(true) => continue,
+            Some(false) => Diagnostic::error(
+                loc,
+                format!("definition `{from}` refers to `{to}`, which is opted out of OpenAPI"),
+            )
+            .label("unresolved OpenAPI reference")
+            .help("opt the fields that use it out too (`+k8s:openapi-gen=false`)"),
+            None => Diagnostic::error(
+                loc,
+                format!("definition `{from}` refers to `{to}`, which no package defines"),
+            )
+            .label("unresolved OpenAPI reference")
+            .help(format!("tag the package of `{to}` with `+k8s:openapi-gen=true`")),
+        };
+        diags.push(diag);
+    }
+}
+
+/// One OpenAPI v3 document per group-version: its key (the discovery path, `apis/apps/v1`), its
+/// file below `root/v3`, and its text.
+fn v3_documents(root: &Path, c: &Collected, meta: &BTreeMap<String, Value>) -> Vec<(String, PathBuf, String)> {
+    let mut out = Vec::new();
+    for ((group, version), names) in &c.by_gv {
+        let (defs, _) = closure(names, &c.ours, meta);
+        let (key, file) = if group.is_empty() {
+            (format!("api/{version}"), format!("api__{version}_openapi.json"))
+        } else {
+            (
+                format!("apis/{group}/{version}"),
+                format!("apis__{group}__{version}_openapi.json"),
+            )
+        };
+        out.push((
+            key,
+            root.join("v3").join(file),
+            pretty(&openapi_v3(group, version, &defs)),
+        ));
+    }
+    out
 }
 
 /// openapi-gen's API rules, as report lines `API rule violation: <rule>,<package>,<Type>,<field>`:

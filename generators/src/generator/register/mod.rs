@@ -41,30 +41,7 @@ impl PackageGenerator for Register {
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
         let rt = cx.rt();
         let kinds: Vec<(&Type, &Kind)> = pkg.kinds().collect();
-        if kinds.is_empty() {
-            diags.push(
-                Diagnostic::error(
-                    &pkg.tag_loc(tag::GROUP_NAME),
-                    format!("package `{}` has `+groupName` but no kinds", pkg.path),
-                )
-                .label("nothing to register")
-                .help("a kind is a struct with a TypeMeta field; add one, or write `//! +k8s:register-gen=false`"),
-            );
-            return None;
-        }
-        let mut failed = false;
-        for (k, _) in &kinds {
-            // An interface tag naming something else is reported by the model already.
-            if !k.attrs.object && !k.impls.contains("Object") && !k.attrs.interfaces {
-                failed = true;
-                diags.push(
-                    Diagnostic::error(&k.loc, format!("kind `{}` does not implement runtime::Object", k.name))
-                        .label("cannot be registered in a Scheme")
-                        .help("add `/// +k8s:deepcopy-gen:interfaces=runtime::Object` to the kind"),
-                );
-            }
-        }
-        if failed {
+        if !registrable(pkg, &kinds, diags) {
             return None;
         }
         let (group, version) = (&pkg.group, pkg.version.as_str());
@@ -75,33 +52,7 @@ impl PackageGenerator for Register {
             builders.push(syn::parse_quote!(add_rest_mappings));
         }
         builders.extend(cx.scheme_registrations(pkg));
-        // External kinds (with serde) also register their wire format, so the codec can decode and
-        // encode them; internal kinds never go on the wire. Kinds decoded from query parameters
-        // (`+k8s:conversion-gen:explicit-from=net/url.Values`) register that decoding too.
-        // Wire formats come with the kind's top-level keys when the model could list them, so strict decoding
-        // reports an unknown key even when its value is empty.
-        let adds = kinds.iter().map(|(k, meta)| {
-            let path = type_path(&k.module, &k.name);
-            let kind = &k.name;
-            let add = if k.serde && let Some(keys) = &meta.wire_keys {
-                quote! { scheme.add_known_type_serde_keys::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind), &[#(#keys),*])?; }
-            } else if k.serde {
-                quote! { scheme.add_known_type_serde::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
-            } else {
-                quote! { scheme.add_known_type::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
-            };
-            // Protobuf messages (protobuf-gen) also register their protobuf form.
-            let add = if k.serde && k.protobuf.is_some() {
-                quote! { #add scheme.add_protobuf::<#path>(); }
-            } else {
-                add
-            };
-            if k.attrs.from_query {
-                quote! { #add scheme.add_query_decoder::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind)); }
-            } else {
-                add
-            }
-        });
+        let adds = kinds.iter().map(|(k, meta)| add_known_type(k, meta));
         let resources = if pkg.is_internal() {
             Vec::new()
         } else {
@@ -163,6 +114,62 @@ impl PackageGenerator for Register {
             #(#decoders)*
         })
     }
+}
+
+/// Whether the package's kinds can be registered: it has some, and each implements
+/// runtime::Object (what a Scheme holds); what is missing is reported.
+fn registrable(pkg: &Package, kinds: &[(&Type, &Kind)], diags: &mut Diagnostics) -> bool {
+    if kinds.is_empty() {
+        diags.push(
+            Diagnostic::error(
+                &pkg.tag_loc(tag::GROUP_NAME),
+                format!("package `{}` has `+groupName` but no kinds", pkg.path),
+            )
+            .label("nothing to register")
+            .help("a kind is a struct with a TypeMeta field; add one, or write `//! +k8s:register-gen=false`"),
+        );
+        return false;
+    }
+    let mut ok = true;
+    for (k, _) in kinds {
+        // An interface tag naming something else is reported by the model already.
+        if !k.attrs.object && !k.impls.contains("Object") && !k.attrs.interfaces {
+            ok = false;
+            diags.push(
+                Diagnostic::error(&k.loc, format!("kind `{}` does not implement runtime::Object", k.name))
+                    .label("cannot be registered in a Scheme")
+                    .help("add `/// +k8s:deepcopy-gen:interfaces=runtime::Object` to the kind"),
+            );
+        }
+    }
+    ok
+}
+
+/// One kind's registration in `add_known_types`. External kinds (with serde) also register their
+/// wire format, so the codec can decode and encode them, with their top-level keys when the model
+/// could list them (strict decoding then reports an unknown key even when its value is empty);
+/// internal kinds never go on the wire. Protobuf messages register their protobuf form, and kinds
+/// decoded from query parameters (`+k8s:conversion-gen:explicit-from=net/url.Values`) that
+/// decoding.
+fn add_known_type(k: &Type, meta: &Kind) -> TokenStream {
+    let path = type_path(&k.module, &k.name);
+    let kind = &k.name;
+    let mut add = if k.serde
+        && let Some(keys) = &meta.wire_keys
+    {
+        quote! { scheme.add_known_type_serde_keys::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind), &[#(#keys),*])?; }
+    } else if k.serde {
+        quote! { scheme.add_known_type_serde::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
+    } else {
+        quote! { scheme.add_known_type::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind))?; }
+    };
+    if k.serde && k.protobuf.is_some() {
+        add = quote! { #add scheme.add_protobuf::<#path>(); };
+    }
+    if k.attrs.from_query {
+        add = quote! { #add scheme.add_query_decoder::<#path>(SCHEME_GROUP_VERSION.with_kind(#kind)); };
+    }
+    add
 }
 
 /// k8s-openapi's Resource, ListableResource (when the kind has a list) and Metadata for one
