@@ -301,6 +301,63 @@ pub fn manager_of(field_manager: Option<&str>, user_agent: &str) -> String {
     }
 }
 
+/// The fields another applier owns whose value the applied configuration changes, with their
+/// owners: what a server-side apply conflicts on.
+fn conflicts(
+    base: &Value,
+    applied: &Value,
+    manager: &str,
+    entries: &[Value],
+    new_fields: &[Path],
+) -> Vec<(String, Path)> {
+    let mut conflicts = Vec::new();
+    for entry in entries {
+        let owner = entry["manager"].as_str().unwrap_or("");
+        if owner == manager {
+            continue;
+        }
+        let mut owned = Vec::new();
+        from_fields_v1(&entry["fieldsV1"], &mut Vec::new(), &mut owned);
+        for p in owned
+            .iter()
+            .filter(|p| new_fields.contains(p) && p.last().is_some_and(|s| s != "."))
+        {
+            if value_at(base, p) != value_at(applied, p) {
+                conflicts.push((owner.to_string(), p.clone()));
+            }
+        }
+    }
+    conflicts
+}
+
+/// A forced apply takes the conflicting fields from their owners' entries.
+fn take_over(entries: &mut [Value], conflicts: &[(String, Path)]) {
+    for entry in entries.iter_mut() {
+        let owner = entry["manager"].as_str().unwrap_or("").to_string();
+        let taken: Vec<&Path> = conflicts.iter().filter(|(o, _)| *o == owner).map(|(_, p)| p).collect();
+        if taken.is_empty() {
+            continue;
+        }
+        let mut owned = Vec::new();
+        from_fields_v1(&entry["fieldsV1"], &mut Vec::new(), &mut owned);
+        owned.retain(|p| !taken.contains(&p));
+        entry["fieldsV1"] = to_fields_v1(&owned);
+    }
+}
+
+/// Every field the managedFields entries `which` selects own.
+fn owned_by(entries: &[Value], which: impl Fn(&Value) -> bool) -> Vec<Path> {
+    entries
+        .iter()
+        .filter(|e| which(e))
+        .flat_map(|e| {
+            let mut p = Vec::new();
+            from_fields_v1(&e["fieldsV1"], &mut Vec::new(), &mut p);
+            p
+        })
+        .collect()
+}
+
 /// Applies `applied` (in the request's version, `api_version`) by `manager` to `current` (`None`
 /// when the object does not exist yet), returning the new object with its managedFields.
 pub fn apply(
@@ -316,24 +373,7 @@ pub fn apply(
     fields(applied, schemas, root, &mut Vec::new(), &mut new_fields);
     let base = current.cloned().unwrap_or_else(|| json!({}));
     let mut entries = managed(&base);
-    // Conflicts: fields another applier owns whose value the applied configuration changes.
-    let mut conflicts = Vec::new();
-    for entry in &entries {
-        let owner = entry["manager"].as_str().unwrap_or("");
-        if owner == manager {
-            continue;
-        }
-        let mut owned = Vec::new();
-        from_fields_v1(&entry["fieldsV1"], &mut Vec::new(), &mut owned);
-        for p in owned
-            .iter()
-            .filter(|p| new_fields.contains(p) && p.last().is_some_and(|s| s != "."))
-        {
-            if value_at(&base, p) != value_at(applied, p) {
-                conflicts.push((owner.to_string(), p.clone()));
-            }
-        }
-    }
+    let conflicts = conflicts(&base, applied, manager, &entries, &new_fields);
     if !conflicts.is_empty() && !force {
         let list: Vec<String> = conflicts
             .iter()
@@ -347,37 +387,10 @@ pub fn apply(
         );
         return Err(ApiError::apply_conflict(message));
     }
-    // A forced apply takes the conflicting fields from their owners.
-    for entry in entries.iter_mut() {
-        let owner = entry["manager"].as_str().unwrap_or("").to_string();
-        let taken: Vec<&Path> = conflicts.iter().filter(|(o, _)| *o == owner).map(|(_, p)| p).collect();
-        if taken.is_empty() {
-            continue;
-        }
-        let mut owned = Vec::new();
-        from_fields_v1(&entry["fieldsV1"], &mut Vec::new(), &mut owned);
-        owned.retain(|p| !taken.contains(&p));
-        entry["fieldsV1"] = to_fields_v1(&owned);
-    }
+    take_over(&mut entries, &conflicts);
     // What this manager applied before and no longer does goes, unless someone else owns it.
-    let previous: Vec<Path> = entries
-        .iter()
-        .filter(|e| e["manager"] == manager && e["operation"] == "Apply")
-        .flat_map(|e| {
-            let mut p = Vec::new();
-            from_fields_v1(&e["fieldsV1"], &mut Vec::new(), &mut p);
-            p
-        })
-        .collect();
-    let others: Vec<Path> = entries
-        .iter()
-        .filter(|e| e["manager"] != manager)
-        .flat_map(|e| {
-            let mut p = Vec::new();
-            from_fields_v1(&e["fieldsV1"], &mut Vec::new(), &mut p);
-            p
-        })
-        .collect();
+    let previous = owned_by(&entries, |e| e["manager"] == manager && e["operation"] == "Apply");
+    let others = owned_by(&entries, |e| e["manager"] != manager);
     let mut object = strategic::apply(&base, applied, schemas, root).map_err(ApiError::invalid_patch)?;
     for p in previous
         .iter()

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
 use super::pairs;
-use crate::model::{TypeRef, Universe};
+use crate::model::{TypeId, TypeRef, Universe};
 
 /// Why a value cannot be converted automatically.
 pub type Mismatch = String;
@@ -57,34 +57,7 @@ impl Rules<'_> {
                     }
                 })
             }
-            // Numbers, bools and int-or-strings are pointers in Kubernetes' external types exactly
-            // so that zero and unset differ (`replicas: 0`, `maxUnavailable: 0`): they are always
-            // present. Other zero values are omitted, as Go's omitempty omits them.
-            (a, TypeRef::Option(b)) => {
-                // Telling a zero value from a set one compares with the type's default.
-                if let TypeRef::Named(id) = a
-                    && let Some(t) = self.universe.get(id)
-                    && !always_present(a)
-                    && !(t.implements("PartialEq") && t.implements("Default"))
-                {
-                    return Err(format!(
-                        "`{}` does not implement both PartialEq and Default, which telling its zero value from a set one needs (derive them)",
-                        t.name
-                    ));
-                }
-                let inner = self.value(a, b, expr.clone(), depth + 1)?;
-                if always_present(a) {
-                    Ok(quote! { ::core::option::Option::Some(#inner) })
-                } else {
-                    Ok(quote! {
-                        if #rt::conversion::is_zero(#expr) {
-                            ::core::option::Option::None
-                        } else {
-                            ::core::option::Option::Some(#inner)
-                        }
-                    })
-                }
-            }
+            (a, TypeRef::Option(b)) => self.wrapped(a, b, expr, depth),
             (TypeRef::Vec(a), TypeRef::Vec(b)) => {
                 let inner = ok_wrap(self.value(a, b, quote! { #v }, depth + 1)?);
                 let items = receiver(expr);
@@ -116,19 +89,59 @@ impl Rules<'_> {
                 let inner = self.value(a, b, expr, depth + 1)?;
                 Ok(quote! { ::std::boxed::Box::new(#inner) })
             }
-            (TypeRef::Named(x), TypeRef::Named(y)) => match pairs::direction(self.universe, x, y) {
-                // A new value is converted into a default one, as Go converts into a zero value.
-                Some(d) if !has_default(d.to.1) => Err(format!(
-                    "`{}` does not implement Default, which converting into a new value needs (derive it)",
-                    d.to.1.name
-                )),
-                Some(d) => {
-                    let path = d.path();
-                    Ok(quote! { #rt::conversion::convert_with(#expr, #path)? })
-                }
-                None => Err(format!("no conversion exists between `{src}` and `{dst}`")),
-            },
+            (TypeRef::Named(x), TypeRef::Named(y)) => self.named(x, y, expr),
             _ => Err(format!("`{src}` does not convert to `{dst}`")),
+        }
+    }
+
+    /// A present value into an `Option`. Numbers, bools and int-or-strings are pointers in
+    /// Kubernetes' external types exactly so that zero and unset differ (`replicas: 0`,
+    /// `maxUnavailable: 0`): they are always present. Other zero values are omitted, as Go's
+    /// omitempty omits them, which compares with the type's default.
+    fn wrapped(&self, a: &TypeRef, b: &TypeRef, expr: TokenStream, depth: usize) -> Result<TokenStream, Mismatch> {
+        let rt = &self.rt;
+        if let TypeRef::Named(id) = a
+            && let Some(t) = self.universe.get(id)
+            && !always_present(a)
+            && !(t.implements("PartialEq") && t.implements("Default"))
+        {
+            return Err(format!(
+                "`{}` does not implement both PartialEq and Default, which telling its zero value from a set one needs (derive them)",
+                t.name
+            ));
+        }
+        let inner = self.value(a, b, expr.clone(), depth + 1)?;
+        if always_present(a) {
+            Ok(quote! { ::core::option::Option::Some(#inner) })
+        } else {
+            Ok(quote! {
+                if #rt::conversion::is_zero(#expr) {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(#inner)
+                }
+            })
+        }
+    }
+
+    /// One named type into another, through their conversion function; a new value is converted
+    /// into a default one, as Go converts into a zero value.
+    fn named(&self, x: &TypeId, y: &TypeId, expr: TokenStream) -> Result<TokenStream, Mismatch> {
+        let rt = &self.rt;
+        match pairs::direction(self.universe, x, y) {
+            Some(d) if !has_default(d.to.1) => Err(format!(
+                "`{}` does not implement Default, which converting into a new value needs (derive it)",
+                d.to.1.name
+            )),
+            Some(d) => {
+                let path = d.path();
+                Ok(quote! { #rt::conversion::convert_with(#expr, #path)? })
+            }
+            None => Err(format!(
+                "no conversion exists between `{}` and `{}`",
+                TypeRef::Named(x.clone()),
+                TypeRef::Named(y.clone())
+            )),
         }
     }
 
