@@ -253,10 +253,7 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
         .ok_or_else(|| ApiError::no_route(&path))?;
     let negotiated = Negotiated::from_headers(&headers)?;
     if matches!(method, Method::POST | Method::PUT) {
-        let content_type = headers
-            .get("content-type")
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("application/json");
+        let content_type = header(&headers, "content-type");
         let media = content_type.split(';').next().unwrap_or("").trim();
         if !matches!(
             media,

@@ -77,8 +77,8 @@ pub struct Registry {
 /// A server's state, shared by every request.
 pub struct Server {
     registry: RwLock<Arc<Registry>>,
-    /// The generated OpenAPI v3 documents the served documents are completed from.
-    generated_openapi: BTreeMap<&'static str, &'static str>,
+    /// The generated OpenAPI v3 documents, parsed, which the served documents complete.
+    generated_openapi: BTreeMap<String, serde_json::Value>,
     /// The version edges.
     pub versions: Versions,
     /// The admission chain.
@@ -108,9 +108,7 @@ impl Server {
     pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
         let resources = generic::Resources::new(&scheme, storage, &generic::strategy);
         let server = Server::empty(scheme, config);
-        for r in resources.resources {
-            server.install(r);
-        }
+        server.install_all(resources.resources);
         server
     }
 
@@ -122,12 +120,19 @@ impl Server {
     /// Serves `resource` (replacing what served the same group, version and resource), from the
     /// next request on: discovery and the OpenAPI documents list it.
     pub fn install(&self, resource: ResourceInfo) {
+        self.install_all([resource]);
+    }
+
+    /// Serves every one of `resources` (as [`Server::install`]), in one change of the registry.
+    pub fn install_all(&self, resources: impl IntoIterator<Item = ResourceInfo>) {
         self.change(|installed| {
-            let m = resource.mapping;
-            installed.uninstall(&GroupVersion::from_static(m.group, m.version), m.resource);
-            installed.install(m, None, m.group_version_kind(), resource.storage);
-            for sub in resource.subresources {
-                installed.install(m, Some(sub.name), sub.kind, sub.storage);
+            for resource in resources {
+                let m = resource.mapping;
+                installed.uninstall(&GroupVersion::from_static(m.group, m.version), m.resource);
+                installed.install(m, None, m.group_version_kind(), resource.storage);
+                for sub in resource.subresources {
+                    installed.install(m, Some(sub.name), sub.kind, sub.storage);
+                }
             }
         });
     }
@@ -187,7 +192,7 @@ impl Server {
     /// Completes the served OpenAPI v3 documents from the generated ones
     /// (`generated::openapi_v3_documents()`), with the paths of the installed routes.
     pub fn with_openapi(mut self, generated: &BTreeMap<&'static str, &'static str>) -> Self {
-        self.generated_openapi = generated.clone();
+        self.generated_openapi = crate::openapi::Documents::parse(generated);
         self.change(|_| {});
         self
     }

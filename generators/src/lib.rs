@@ -142,9 +142,12 @@ pub struct GeneratedCrate {
     pub crate_name: String,
     /// The crate's own package name, which the generated crate depends on.
     pub package: String,
-    /// `runtime-path`, `kube-path`, `k8s-openapi-path`: how generated code names those crates,
-    /// where not the default.
-    pub paths: Vec<(String, String)>,
+    /// `runtime-path`: how generated code names the runtime, where not the default.
+    pub runtime_path: Option<String>,
+    /// `kube-path`: how generated code names kube, where not the default.
+    pub kube_path: Option<String>,
+    /// `k8s-openapi-path`: how generated code names k8s-openapi, where not the default.
+    pub k8s_openapi_path: Option<String>,
 }
 
 impl GeneratedCrate {
@@ -157,26 +160,26 @@ impl GeneratedCrate {
                 (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
             })
         };
-        let paths = ["runtime-path", "kube-path", "k8s-openapi-path"]
-            .into_iter()
-            .filter_map(|k| Some((k.to_string(), value(k)?)))
-            .collect();
         Some(GeneratedCrate {
             crate_name: value("crate-name")?,
             package: value("name")?,
-            paths,
+            runtime_path: value("runtime-path"),
+            kube_path: value("kube-path"),
+            k8s_openapi_path: value("k8s-openapi-path"),
         })
     }
 
     /// `config` generating this crate: its name, the apis crate it depends on, the paths.
     pub fn configure(&self, config: Config) -> Config {
         let mut config = config.crate_name(&self.crate_name).apis_crate(&self.package);
-        for (key, path) in &self.paths {
-            config = match key.as_str() {
-                "runtime-path" => config.runtime_path(path),
-                "kube-path" => config.kube_path(path),
-                _ => config.k8s_openapi_path(path),
-            };
+        if let Some(path) = &self.runtime_path {
+            config = config.runtime_path(path);
+        }
+        if let Some(path) = &self.kube_path {
+            config = config.kube_path(path);
+        }
+        if let Some(path) = &self.k8s_openapi_path {
+            config = config.k8s_openapi_path(path);
         }
         config
     }

@@ -43,9 +43,7 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         }
         server = server.with_validating(Arc::new(NamespaceLifecycle(namespaces)));
     }
-    for r in resources.resources {
-        server.install(r);
-    }
+    server.install_all(resources.resources);
     server
 }
 

@@ -20,9 +20,9 @@ pub struct Documents {
 }
 
 impl Documents {
-    /// The generated documents (`generated::openapi_v3_documents()`) completed with the installed
-    /// routes. A document that does not parse is skipped with an error log.
-    pub fn new(generated: &BTreeMap<&'static str, &'static str>, installed: &Installed) -> Self {
+    /// The generated documents (`generated::openapi_v3_documents()`) parsed, once per server: a
+    /// document that does not parse is skipped with an error log.
+    pub fn parse(generated: &BTreeMap<&'static str, &'static str>) -> BTreeMap<String, Value> {
         let mut docs = BTreeMap::new();
         for (key, text) in generated {
             let mut doc: Value = match serde_json::from_str(text) {
@@ -35,9 +35,21 @@ impl Documents {
             if let Some(m) = doc.as_object_mut() {
                 m.remove("x-generated-by");
             }
-            doc["paths"] = Value::Object(paths(&doc, key, installed));
             docs.insert(key.to_string(), doc);
         }
+        docs
+    }
+
+    /// The parsed generated documents completed with the installed routes.
+    pub fn new(generated: &BTreeMap<String, Value>, installed: &Installed) -> Self {
+        let docs: BTreeMap<String, Value> = generated
+            .iter()
+            .map(|(key, doc)| {
+                let mut doc = doc.clone();
+                doc["paths"] = Value::Object(paths(&doc, key, installed));
+                (key.clone(), doc)
+            })
+            .collect();
         let v2 = v2::document(docs.values());
         Documents { docs, v2 }
     }

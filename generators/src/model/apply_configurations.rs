@@ -24,10 +24,7 @@ pub fn decide(universe: &mut Universe, diags: &mut Diagnostics) {
     // What an apply method sends (`+genclient:method=ApplyScale,verb=apply,input=...Scale`).
     for pkg in universe.packages.values().filter(|p| !p.is_internal()) {
         for (t, _) in pkg.kinds() {
-            let methods = t
-                .resource()
-                .and_then(|r| r.client.as_ref())
-                .map(|c| c.methods.as_slice());
+            let methods = t.client().map(|c| c.methods.as_slice());
             for m in methods.unwrap_or_default() {
                 if m.verb.is_apply() {
                     named(&m.input, &mut queue);

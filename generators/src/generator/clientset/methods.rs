@@ -6,7 +6,6 @@ use serde::Serialize;
 
 use super::apply_configuration_path;
 use crate::generator::Context;
-use crate::model::TypeRef;
 use crate::model::kind::{Method, Verb};
 
 /// One custom method as the template writes it: in the trait
@@ -99,11 +98,7 @@ pub fn method_cx(cx: &Context<'_>, m: &Method) -> MethodCx {
             None => m.verb.as_str().to_string(),
         },
         params,
-        result: result_type(cx, &m.result),
+        result: cx.rust_type(&m.result, &named),
         body,
     }
-}
-
-fn result_type(cx: &Context<'_>, t: &TypeRef) -> String {
-    cx.rust_type(t, &|id| cx.apis_path(&id.package, &id.name))
 }
