@@ -8,7 +8,7 @@ use runtime::codec::{Codec, DecodeError, Format};
 use runtime::{GroupVersion, GroupVersionKind, Scheme};
 use serde_json::Value;
 
-use crate::status::ApiError;
+use crate::status::{ApiError, Cause};
 
 /// How strictly unknown fields in a body are treated (`?fieldValidation=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,6 +43,11 @@ impl Versions {
 
     /// The scheme.
     pub fn scheme(&self) -> &Scheme {
+        &self.scheme
+    }
+
+    /// The scheme, shared: what registry stores hold to validate objects.
+    pub fn shared(&self) -> &Arc<Scheme> {
         &self.scheme
     }
 
@@ -149,9 +154,11 @@ impl Versions {
                 if validation == FieldValidation::Warn {
                     warnings.extend(fields.iter().map(|f| format!("unknown field \"{f}\"")));
                 }
-                Codec::new(&self.scheme).decode_value(value).map_err(decode_error)?
+                Codec::new(&self.scheme)
+                    .decode_value(value)
+                    .map_err(|e| field_error(e, expected, value))?
             }
-            Err(e) => return Err(decode_error(e)),
+            Err(e) => return Err(field_error(e, expected, value)),
         };
         let object = Codec::new(&self.scheme)
             .encode_value(internal.as_ref(), storage)
@@ -193,4 +200,50 @@ fn check_kind(api_version: &str, kind: &str, expected: &GroupVersionKind) -> Res
 /// A decode error as the API server reports it: unknown fields and type errors are BadRequest.
 fn decode_error(e: DecodeError) -> ApiError {
     ApiError::bad_request(e.to_string())
+}
+
+/// A decode error of a body, where Kubernetes would have decoded a zero value and let validation
+/// speak: a missing required field is 422 `Required value` at its path, a string outside a Rust
+/// enum's values 422 `Unsupported value` with the values (Go's string types hold any string, so
+/// there it is validation that refuses it). Anything else is [`decode_error`]'s BadRequest.
+fn field_error(e: DecodeError, expected: &GroupVersionKind, value: &Value) -> ApiError {
+    let DecodeError::Field { path, message } = &e else {
+        return decode_error(e);
+    };
+    let at = |name: &str| {
+        if path.is_empty() {
+            name.to_string()
+        } else {
+            format!("{path}.{name}")
+        }
+    };
+    let cause = if let Some(missing) = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.split('`').next())
+    {
+        Cause {
+            reason: "FieldValueRequired",
+            message: "Required value".into(),
+            field: at(missing),
+        }
+    } else if let Some(rest) = message.strip_prefix("unknown variant `") {
+        let (found, expected_values) = rest.split_once('`').unwrap_or((rest, ""));
+        let mut values: Vec<&str> = expected_values.split('`').skip(1).step_by(2).collect();
+        values.sort_unstable();
+        let field = runtime::validation::Path::new("");
+        let error = runtime::validation::FieldError::not_supported(&field, found, &values);
+        Cause {
+            reason: "FieldValueNotSupported",
+            message: error.body(),
+            field: path.clone(),
+        }
+    } else {
+        return decode_error(e);
+    };
+    let name = value
+        .get("metadata")
+        .and_then(|m| m.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    ApiError::invalid(&expected.group, &expected.kind, name, vec![cause])
 }

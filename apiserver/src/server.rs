@@ -92,11 +92,11 @@ pub struct Server {
 impl Server {
     /// A server of `scheme`'s kinds that serves nothing yet: callers install the resources, each
     /// with the storage and strategy they choose.
-    pub fn empty(scheme: Scheme, config: Config) -> Self {
+    pub fn empty(scheme: impl Into<Arc<Scheme>>, config: Config) -> Self {
         Server {
             registry: RwLock::new(Arc::new(Registry::default())),
             generated_openapi: BTreeMap::new(),
-            versions: Versions::new(Arc::new(scheme)),
+            versions: Versions::new(scheme.into()),
             admission: Admission::default(),
             tables: BTreeMap::new(),
             config,
@@ -106,6 +106,7 @@ impl Server {
     /// Every resource `scheme` maps over `storage`, each with the generic registry store and
     /// strategy (`registry::generic`): the server a Scheme describes, with no kind of its own.
     pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
+        let scheme = Arc::new(scheme);
         let resources = generic::Resources::new(&scheme, storage, &generic::strategy);
         let server = Server::empty(scheme, config);
         server.install_all(resources.resources);

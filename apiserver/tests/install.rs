@@ -59,7 +59,7 @@ async fn a_resource_installed_into_a_running_server_is_served_until_removed() {
     // ConfigMaps of v1 with the caller's strategy, over the caller's storage.
     let labelled = |m: &RestMapping| -> Arc<dyn Strategy> { Arc::new(Labelled(generic::strategy(m))) };
     let storage = Arc::new(MemoryStorage::default());
-    let resources = Resources::new(server.versions.scheme(), storage, &labelled);
+    let resources = Resources::new(server.versions.shared(), storage, &labelled);
     let info = resources
         .resources
         .into_iter()

@@ -602,3 +602,38 @@ fn typed(k: Kubectl) {
     );
     assert_eq!(k.ok(&["delete", "namespace", "shop"]), "namespace \"shop\" deleted\n");
 }
+
+/// kubectl prints a 422 as Kubernetes' Status reads: `The Deployment "bad" is invalid: ...`, one
+/// line per cause, for apply and patch alike.
+#[test]
+fn invalid_objects_are_refused_with_every_field_error() {
+    let k = Kubectl::new("invalid");
+    k.ok(&["apply", "-f", &k.file("ns.yaml", NAMESPACE)]);
+    let bad = DEPLOYMENT
+        .replace("name: web\n  labels", "name: bad\n  labels")
+        .replace("replicas: 2", "replicas: -5");
+    let out = k.run(&["apply", "-f", &k.file("bad.yaml", &bad)]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "The Deployment \"bad\" is invalid: spec.replicas: Invalid value: -5: must be greater than or equal to 0"
+        ),
+        "{stderr}"
+    );
+    k.ok(&["create", "-f", &k.file("web.yaml", DEPLOYMENT)]);
+    // kubectl checks a label it is given itself; a patch reaches the server as written.
+    let out = k.run(&[
+        "patch",
+        "deployment/web",
+        "--type=merge",
+        "-p",
+        r#"{"metadata":{"labels":{"bad":"not ok!"}}}"#,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("is invalid: metadata.labels: Invalid value: \"not ok!\""),
+        "{stderr}"
+    );
+}

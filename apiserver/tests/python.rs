@@ -24,6 +24,7 @@ fn the_python_client_lists_creates_patches_and_watches() {
     assert_eq!(
         stdout,
         "list: empty\ncreate: uid, generation 1, defaults\npatch: replicas 3, generation 2\n\
-         watch: MODIFIED 3, MODIFIED 4\nlist: all namespaces with a label selector\nread: 404 for a missing object\n"
+         watch: MODIFIED 3, MODIFIED 4\nlist: all namespaces with a label selector\nread: 404 for a missing object\n\
+         create: 422 Invalid with the causes\n"
     );
 }

@@ -82,6 +82,7 @@ impl Diagnostic {
 #[derive(Debug, Default)]
 pub struct Diagnostics {
     errors: Vec<Diagnostic>,
+    warnings: Vec<Diagnostic>,
     notes: Vec<String>,
     checked: bool,
 }
@@ -95,6 +96,24 @@ impl Diagnostics {
     /// Records one error.
     pub fn push(&mut self, diagnostic: Diagnostic) {
         self.errors.push(diagnostic);
+    }
+
+    /// Records a warning: input Kubernetes' own generators accept although it means nothing (a list
+    /// tag on a scalar), reported on every run without failing it.
+    pub fn warn(&mut self, diagnostic: Diagnostic) {
+        self.warnings.push(diagnostic);
+    }
+
+    /// Takes the warnings recorded so far, sorted and de-duplicated, in the one-line form
+    /// `file:line:col: warning: message`.
+    pub fn take_warnings(&mut self) -> Vec<String> {
+        let mut warnings = std::mem::take(&mut self.warnings);
+        warnings.sort();
+        warnings.dedup();
+        warnings
+            .iter()
+            .map(|d| plain(d).replacen(": error: ", ": warning: ", 1))
+            .collect()
     }
 
     /// Records a note for `--verbose` output: something skipped on purpose, not an error.
@@ -113,6 +132,7 @@ impl Diagnostics {
     /// Records every error and note of another collector.
     pub fn extend(&mut self, mut other: Diagnostics) {
         self.notes.append(&mut other.notes);
+        self.warnings.append(&mut other.warnings);
         self.errors.extend(other.into_vec());
     }
 

@@ -96,6 +96,7 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         .insert(generator::crate_root::TOOL, generator::crate_root::NAME);
     check_module_decls(&universe, &config.apis, &plan, &mut diags);
     plan.notes = diags.take_notes();
+    plan.warnings = diags.take_warnings();
     match diags.finish() {
         Ok(()) => Ok(plan),
         Err(errors) => Err(Failure { errors, sources: texts }),

@@ -23,6 +23,7 @@ pub enum Mode {
 pub fn run(configs: &[Config], mode: Mode, rerun: &str, verbose: bool) -> ExitCode {
     match plans(configs) {
         Ok(plans) => {
+            plans.iter().flat_map(|p| &p.warnings).for_each(|w| eprint!("{w}"));
             if verbose {
                 plans.iter().flat_map(|p| &p.notes).for_each(|n| eprintln!("note: {n}"));
             }

@@ -73,6 +73,7 @@ mod scheme;
 mod test_support;
 #[cfg(feature = "testing")]
 pub mod testing;
+pub mod validation;
 mod wire;
 
 pub use builder::{AddToSchemeFn, SchemeBuilder};

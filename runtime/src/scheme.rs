@@ -13,6 +13,7 @@ mod protobuf;
 mod query;
 mod rest;
 mod serde;
+mod validation;
 mod versions;
 
 pub use funcs::{FieldLabelConversionFn, default_meta_v1_field_selector_conversion};
@@ -63,6 +64,8 @@ pub struct Scheme {
     rest_mapping_order: Vec<crate::GroupVersionResource>,
     /// GVK -> its deprecation warning, as prerelease-lifecycle-gen records it.
     lifecycles: BTreeMap<GroupVersionKind, lifecycle::WarningFn>,
+    /// Type -> its validation, as validation-gen registers it, with the hand-written rules.
+    validations: HashMap<TypeId, validation::Registered>,
 }
 
 /// What the scheme knows about one registered type.

@@ -31,16 +31,16 @@ enum Command {
     /// Every test on a fresh machine: installs the Debian packages the tests need (etcd,
     /// protoc, python3-kubernetes) when missing, then runs the workspace tests and the corpus.
     Test,
-    /// Generate all of k8s.io/api (the shared corpus) into a scratch copy and type-check it
-    /// (`cargo check`), or build it with `--build`.
+    /// Generate all of k8s.io/api (the shared corpora, v0.23.17 and v0.36.0) into a scratch copy
+    /// and type-check it (`cargo check`), or build it with `--build`.
     Corpus {
         /// Build the corpus (code generation and linking too) instead of checking it: about five
         /// times longer, and it proves nothing more about the generated code.
         #[arg(long)]
         build: bool,
-        /// The translated corpus.
-        #[arg(long, default_value = "../shared/corpora/k8s-api")]
-        corpus: PathBuf,
+        /// The translated corpora, checked one after the other: k8s.io/api v0.23.17 and v0.36.0.
+        #[arg(long, num_args = 1.., default_values = ["../shared/corpora/k8s-api", "../shared/corpora/k8s-api-v0.36"])]
+        corpus: Vec<PathBuf>,
         /// Instead, translate a kubernetes/api mirror with `go2rs.py --alias-names` (fields name
         /// the Go type aliases, as Go does).
         #[arg(long)]
@@ -69,14 +69,19 @@ fn main() -> ExitCode {
             go2rs,
         } => {
             let absolute = |p: PathBuf| std::path::absolute(&p).unwrap_or(p);
-            let source = match alias_names {
-                Some(mirror) => corpus::Source::AliasNames {
+            let sources = match alias_names {
+                Some(mirror) => vec![corpus::Source::AliasNames {
                     mirror: absolute(mirror),
                     go2rs: absolute(go2rs),
-                },
-                None => corpus::Source::Tree(absolute(corpus)),
+                }],
+                None => corpus.into_iter().map(|c| corpus::Source::Tree(absolute(c))).collect(),
             };
-            return corpus::run(source, build);
+            for source in sources {
+                if !corpus::run(source, build) {
+                    return ExitCode::FAILURE;
+                }
+            }
+            return ExitCode::SUCCESS;
         }
     };
     run(&trees(Path::new(".")), mode, "cargo xtask codegen", cli.verbose)

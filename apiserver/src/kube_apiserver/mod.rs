@@ -30,6 +30,7 @@ use crate::storage::Storage;
 /// namespaces: their strategy, their storage (deleting a namespace deletes its content) and
 /// NamespaceLifecycle (nothing is created in a namespace that is missing or terminating).
 pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Server {
+    let scheme = Arc::new(scheme);
     let mut resources = Resources::new(&scheme, storage, &strategy);
     let namespaces = resources.store("", "namespaces").cloned();
     let mut server = Server::empty(scheme, config);
@@ -80,7 +81,9 @@ impl Strategy for NamespaceStrategy {
     }
 
     fn validate(&self, obj: &Value) -> Vec<Cause> {
-        meta::validate_name(obj, true)
+        let mut causes = meta::validate_name(obj, true);
+        causes.extend(meta::validate_labels_and_annotations(obj));
+        causes
     }
 }
 

@@ -10,6 +10,7 @@ use runtime::{RestMapping, Scheme};
 
 use super::store::Store;
 use super::strategy::{GenericStrategy, Strategy};
+use super::validated::Validated;
 use crate::rest::StatusStorage;
 use crate::scale::ScaleStorage;
 use crate::server::{ResourceInfo, SubresourceInfo};
@@ -30,9 +31,10 @@ pub struct Resources {
 }
 
 impl Resources {
-    /// A store per group-resource of `scheme` over `storage`, with the strategy `strategy` picks.
+    /// A store per group-resource of `scheme` over `storage`, with the strategy `strategy` picks
+    /// and the validation `scheme` registers for the kind's storage version around it.
     pub fn new(
-        scheme: &Scheme,
+        scheme: &Arc<Scheme>,
         storage: Arc<dyn Storage>,
         strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
     ) -> Self {
@@ -48,7 +50,7 @@ impl Resources {
                         m.resource,
                         m.kind,
                         m.namespaced(),
-                        strategy(m),
+                        Validated::wrap(strategy(m), scheme, m.storage_group_version().with_kind(m.kind)),
                     ))
                 })
                 .clone();

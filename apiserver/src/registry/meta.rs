@@ -114,6 +114,54 @@ pub fn validate_name(obj: &Value, label: bool) -> Vec<Cause> {
     causes
 }
 
+/// The most all annotations of an object may hold, keys and values together
+/// (`TotalAnnotationSizeLimitB`).
+pub const ANNOTATIONS_LIMIT: u64 = 256 * 1024;
+
+/// The label and annotation checks of `ValidateObjectMeta`: label keys qualified names and
+/// values label values, annotation keys qualified names and 256 KiB of annotations at most. As
+/// Kubernetes reports them, at `metadata.labels` and `metadata.annotations`, not per key.
+pub fn validate_labels_and_annotations(obj: &Value) -> Vec<Cause> {
+    use runtime::validation::{FieldError, Path, content};
+    let mut errs = Vec::new();
+    let meta = Path::new("metadata");
+    let labels_path = meta.child("labels");
+    for (k, v) in labels(obj).into_iter().flatten() {
+        for m in content::qualified_name(k) {
+            errs.push(FieldError::invalid(&labels_path, k.as_str(), m));
+        }
+        let value = v.as_str().unwrap_or_default();
+        for m in content::label_value(value) {
+            errs.push(FieldError::invalid(&labels_path, value, m));
+        }
+    }
+    let annotations_path = meta.child("annotations");
+    let annotations = obj
+        .get("metadata")
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object);
+    let mut total = 0u64;
+    for (k, v) in annotations.into_iter().flatten() {
+        for m in content::qualified_name(&k.to_lowercase()) {
+            errs.push(FieldError::invalid(&annotations_path, k.as_str(), m));
+        }
+        total += (k.len() + v.as_str().map_or(0, str::len)) as u64;
+    }
+    if total > ANNOTATIONS_LIMIT {
+        errs.push(FieldError::too_long(&annotations_path, ANNOTATIONS_LIMIT));
+    }
+    errs.iter().map(cause).collect()
+}
+
+/// A field error as the cause of an Invalid Status.
+pub fn cause(e: &runtime::validation::FieldError) -> Cause {
+    Cause {
+        reason: e.kind.reason(),
+        message: e.body(),
+        field: e.field.clone(),
+    }
+}
+
 /// A name from `generateName`: the prefix and five random lower-case alphanumerics, as
 /// apiserver's `SimpleNameGenerator` makes them.
 pub fn generate_name(prefix: &str) -> String {

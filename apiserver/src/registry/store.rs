@@ -323,7 +323,11 @@ impl Store {
             {
                 m.insert("managedFields".into(), v.clone());
             }
-            self.invalid(&new, self.strategy.validate_update(&new, &old))?;
+            let causes = match target {
+                Target::Main => self.strategy.validate_update(&new, &old),
+                Target::Status => self.strategy.validate_status_update(&new, &old),
+            };
+            self.invalid(&new, causes)?;
             if dry_run {
                 return Ok(new);
             }

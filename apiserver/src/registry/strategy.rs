@@ -27,6 +27,11 @@ pub trait Strategy: Send + Sync {
     fn validate_update(&self, new: &Value, _old: &Value) -> Vec<Cause> {
         self.validate(new)
     }
+
+    /// Field errors of a `/status` update.
+    fn validate_status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        self.validate_update(new, old)
+    }
 }
 
 /// The strategy every kind gets unless it has its own.
@@ -111,7 +116,9 @@ impl Strategy for GenericStrategy {
     }
 
     fn validate(&self, obj: &Value) -> Vec<Cause> {
-        meta::validate_name(obj, false)
+        let mut causes = meta::validate_name(obj, false);
+        causes.extend(meta::validate_labels_and_annotations(obj));
+        causes
     }
 }
 

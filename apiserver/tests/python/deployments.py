@@ -70,6 +70,28 @@ def main(server):
         assert e.status == 404 and e.reason == "Not Found", (e.status, e.reason)
     print("read: 404 for a missing object")
 
+    import json
+    bad = client.V1Deployment(
+        metadata=client.V1ObjectMeta(name="bad"),
+        spec=client.V1DeploymentSpec(
+            replicas=-5,
+            selector=client.V1LabelSelector(match_labels={"app": "bad"}),
+            template=client.V1PodTemplateSpec(
+                metadata=client.V1ObjectMeta(labels={"app": "bad"}),
+                spec=client.V1PodSpec(containers=[client.V1Container(name="web", image="nginx:1.25")]),
+            ),
+        ),
+    )
+    try:
+        apps.create_namespaced_deployment("py", bad)
+        raise AssertionError("expected a 422")
+    except client.exceptions.ApiException as e:
+        status = json.loads(e.body)
+        assert e.status == 422 and status["reason"] == "Invalid", (e.status, e.body)
+        causes = [(c["field"], c["reason"], c["message"]) for c in status["details"]["causes"]]
+        assert ("spec.replicas", "FieldValueInvalid", "Invalid value: -5: must be greater than or equal to 0") in causes, causes
+    print("create: 422 Invalid with the causes")
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

@@ -14,6 +14,7 @@ pub mod listers;
 pub mod openapi;
 pub mod protobuf;
 pub mod register;
+pub mod validation;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -342,6 +343,7 @@ pub fn packages() -> Vec<Box<dyn PackageGenerator>> {
         Box::new(register::Register),
         Box::new(conversion::Conversion),
         Box::new(defaults::Defaults),
+        Box::new(validation::Validation),
         Box::new(lifecycle::Lifecycle),
         Box::new(protobuf::Protobuf),
     ]

@@ -27,6 +27,8 @@ pub struct PackageAttrs {
     pub conversion_external_types: Option<String>,
     /// `+k8s:defaulter-gen=<meta type or field>`: which types are object roots.
     pub defaulter: Option<DefaulterRoots>,
+    /// `+k8s:validation-gen=<meta type or field>`: which types are registered for validation.
+    pub validation: Option<DefaulterRoots>,
     /// `+k8s:openapi-gen=true|false`.
     pub openapi: Option<bool>,
     /// `+k8s:openapi-model-package=<prefix>`.
@@ -56,13 +58,14 @@ impl PackageAttrs {
             None | Some("false") => Vec::new(),
             Some(v) => v.split(',').map(|p| p.trim().to_string()).collect(),
         };
-        let defaulter = match tags.value(tag::DEFAULTER) {
+        let roots = |name: &str| match tags.value(name) {
             None | Some("false") => None,
             Some("TypeMeta") => Some(DefaulterRoots::Meta(super::External::TypeMeta)),
             Some("ObjectMeta") => Some(DefaulterRoots::Meta(super::External::ObjectMeta)),
             Some("ListMeta") => Some(DefaulterRoots::Meta(super::External::ListMeta)),
             Some(field) => Some(DefaulterRoots::Field(heck::ToSnakeCase::to_snake_case(field))),
         };
+        let defaulter = roots(tag::DEFAULTER);
         PackageAttrs {
             group_go_name: value(tag::GROUP_GO_NAME),
             deepcopy: tags.value(tag::DEEPCOPY).map(|v| v == "package"),
@@ -70,6 +73,7 @@ impl PackageAttrs {
             conversion_peers,
             conversion_external_types: value(tag::CONVERSION_EXTERNAL_TYPES),
             defaulter,
+            validation: roots(tag::VALIDATION_GEN),
             openapi: tags.value(tag::OPENAPI).map(|v| v == "true"),
             openapi_model_package: value(tag::OPENAPI_MODEL_PACKAGE),
             lifecycle: tags.value(tag::LIFECYCLE) == Some("true"),
@@ -115,6 +119,10 @@ pub struct TypeAttrs {
     pub union: bool,
     /// kube-openapi value validations and CEL rules, as schema keys.
     pub validations: Map<String, Value>,
+    /// validation-gen's rules on the type (`+k8s:enum`, `+k8s:supportsSubresource`, ...).
+    pub declarative: Vec<super::declarative::Validation>,
+    /// `+k8s:supportsSubresource`: the subresources (`status`) the kind's validation serves.
+    pub supports_subresources: Vec<String>,
     /// `+k8s:crd-gen:*`.
     pub crd: CrdAttrs,
     /// `+protobuf=true|false`: a message or not, whatever the package says.
@@ -350,11 +358,17 @@ impl TypeAttrs {
             resource_name: tags.value(tag::RESOURCE_NAME).map(str::to_string),
             subresource_of: tags
                 .value(tag::IS_SUBRESOURCE)
-                .map(|p| p.trim_start_matches('/').to_string()),
+                .map(|p| super::tag_values::unquote(p).trim_start_matches('/').to_string()),
             is_enum: tags.has(tag::ENUM),
             struct_type: tags.value(tag::STRUCT_TYPE).and_then(MapType::parse),
             union: tags.has(tag::UNION),
             validations: validation::schema(tags),
+            declarative: super::declarative::of(tags),
+            supports_subresources: tags
+                .all(tag::SUPPORTS_SUBRESOURCE)
+                .filter_map(|t| t.value.as_deref())
+                .map(|p| super::tag_values::unquote(p).trim_start_matches('/').to_string())
+                .collect(),
             crd: CrdAttrs::from_tags(tags),
             protobuf: bool_of(tag::PROTOBUF),
         }
@@ -449,6 +463,8 @@ pub struct FieldAttrs {
     pub union_deprecated: bool,
     /// kube-openapi value validations and CEL rules, as schema keys.
     pub validations: Map<String, Value>,
+    /// validation-gen's rules (`+k8s:minimum=0`, `+k8s:eachVal=...`).
+    pub declarative: Vec<super::declarative::Validation>,
     /// `+protobuf=<number>`: the field's protobuf field number.
     pub protobuf: Option<u32>,
 }
@@ -471,6 +487,7 @@ impl FieldAttrs {
             union_discriminator: tags.has(tag::UNION_DISCRIMINATOR),
             union_deprecated: tags.has(tag::UNION_DEPRECATED),
             validations: validation::schema(tags),
+            declarative: super::declarative::of(tags),
             protobuf: tags.value(tag::PROTOBUF).and_then(|v| v.parse().ok()),
         }
     }

@@ -143,11 +143,18 @@ fn list_item<'a>(ty: &Type, f: &'a Field, at: &SourceLoc, diags: &mut Diagnostic
                 TypeRef::Map { .. } => ("a map", "a map's merge is `+mapType=atomic|granular`"),
                 _ => ("not a list", "`+listType` and `+listMapKey` go on `Vec` fields"),
             };
-            diags.push(
-                Diagnostic::error(at, format!("field `{}` of `{}` is {what}", f.name, ty.name))
-                    .label("list tags on a field that is no list")
-                    .help(help),
-            );
+            let d = Diagnostic::error(at, format!("field `{}` of `{}` is {what}", f.name, ty.name))
+                .label("list tags on a field that is no list")
+                .help(help);
+            // Kubernetes' generators ignore `+listType=atomic` on a scalar (admissionregistration's
+            // `sideEffects` has one): it changes nothing, so it is a warning; any other list tag
+            // would describe a merge the field cannot have.
+            let harmless = f.attrs.list_type == Some(ListType::Atomic) && f.attrs.list_map_keys.is_empty();
+            if harmless && !matches!(other, TypeRef::Map { .. }) {
+                diags.warn(d);
+            } else {
+                diags.push(d);
+            }
             None
         }
     }
@@ -240,7 +247,7 @@ fn list_map_key_problems(
 fn struct_key_problems(universe: &Universe, item_ty: &Type, keys: &[(&SourceLoc, &String)]) -> Vec<String> {
     keys.iter()
         .filter_map(|(_, key)| {
-            let field = item_ty.fields().iter().find(|k| !k.skip && k.json_name == **key);
+            let field = wire_field(universe, item_ty, key);
             // Kubernetes keys one list by its items' `metadata.name`
             // (storage CSIStorageCapacityList, `+listMapKey=name`).
             if field.is_none() && item_ty.kind.as_ref().is_some_and(|k| k.object_meta.is_some()) && **key == "name" {
@@ -256,6 +263,22 @@ fn struct_key_problems(universe: &Universe, item_ty: &Type, keys: &[(&SourceLoc,
             }
         })
         .collect()
+}
+
+/// The serialized field of a struct with this JSON name, looked for through flattened structs
+/// too (core's `EphemeralContainer` inlines `EphemeralContainerCommon`, which has `name`).
+pub fn wire_field<'a>(universe: &'a Universe, ty: &'a Type, json_name: &str) -> Option<&'a Field> {
+    ty.fields().iter().filter(|f| !f.skip).find_map(|f| {
+        if !f.flatten {
+            return (f.json_name == json_name).then_some(f);
+        }
+        match f.ty.strip_option() {
+            TypeRef::Named(id) => universe
+                .get(id)
+                .and_then(|inner| wire_field(universe, inner, json_name)),
+            _ => None,
+        }
+    })
 }
 
 /// A `+default` is written into schemas wherever it is: it must decode as the field's type, to

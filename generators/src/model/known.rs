@@ -37,6 +37,37 @@ pub fn meta_definitions() -> &'static BTreeMap<String, Value> {
     &META
 }
 
+/// The definitions a document may refer to: Kubernetes' published apimachinery ones, and those of
+/// the meta/v1 types the runtime defines because k8s-openapi lacks them (apidiscovery refers to
+/// `GroupVersionKind`), as openapi-gen writes them: three required strings defaulting to "".
+pub fn openapi_meta_definitions() -> &'static BTreeMap<String, Value> {
+    static ALL: LazyLock<BTreeMap<String, Value>> = LazyLock::new(|| {
+        let mut all = meta_definitions().clone();
+        let gv = |last: &str, doc: &str| {
+            serde_json::json!({
+                "description": doc,
+                "type": "object",
+                "required": ["group", "version", last],
+                "properties": {
+                    "group": {"type": "string", "default": ""},
+                    "version": {"type": "string", "default": ""},
+                    last: {"type": "string", "default": ""},
+                },
+            })
+        };
+        all.insert(
+            format!("{META_V1}GroupVersionKind"),
+            gv("kind", "GroupVersionKind unambiguously identifies a kind.  It doesn't anonymously include GroupVersion to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling"),
+        );
+        all.insert(
+            format!("{META_V1}GroupVersionResource"),
+            gv("resource", "GroupVersionResource unambiguously identifies a resource.  It doesn't anonymously include GroupVersion to avoid automatic coercion.  It doesn't use a GroupVersion to avoid custom marshalling"),
+        );
+        all
+    });
+    &ALL
+}
+
 /// The model name of a k8s-openapi type: its module path under `io.k8s`
 /// (`k8s_openapi::api::core::v1::PersistentVolumeClaim` -> `io.k8s.api.core.v1.PersistentVolumeClaim`).
 pub fn external_model(path: &str) -> String {

@@ -6,6 +6,7 @@ pub mod apply_configurations;
 pub mod attrs;
 mod build;
 pub mod check;
+pub mod declarative;
 mod fields;
 mod finish;
 mod items;

@@ -199,6 +199,17 @@ pub fn defaults_fn(type_name: &str) -> String {
     format!("set_defaults_{}", type_name.to_snake_case())
 }
 
+/// The generated validation of a type: `validate_deployment`.
+pub fn validate_fn(type_name: &str) -> String {
+    format!("validate_{}", type_name.to_snake_case())
+}
+
+/// The hand-written validation of a type the generated one calls: `validate_custom_deployment`
+/// (validation-gen's `ValidateCustom_<Type>`).
+pub fn validate_custom_fn(type_name: &str) -> String {
+    format!("validate_custom_{}", type_name.to_snake_case())
+}
+
 /// The generated defaulter of a type: `set_object_defaults_deployment`.
 pub fn object_defaults_fn(type_name: &str) -> String {
     format!("set_object_defaults_{}", type_name.to_snake_case())

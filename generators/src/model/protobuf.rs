@@ -28,6 +28,8 @@ pub const RESERVED: RangeInclusive<u32> = 19000..=19999;
 const EXTERNAL_MESSAGES: &[&str] = &[
     "k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector",
     "k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelectorRequirement",
+    "k8s_openapi::apimachinery::pkg::apis::meta::v1::FieldSelectorRequirement",
+    "k8s_openapi::apimachinery::pkg::apis::meta::v1::GroupResource",
     "k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition",
     "k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference",
     "k8s_openapi::apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry",

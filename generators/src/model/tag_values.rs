@@ -244,12 +244,17 @@ fn check_labels(v: &str) -> Result<(), String> {
 /// Checks a `Subresource` value: `/` and a DNS label, because it is the last segment of an API
 /// path.
 fn check_subresource(v: &str) -> Result<(), String> {
-    let name = v.strip_prefix('/').unwrap_or_default();
+    let name = unquote(v).strip_prefix('/').unwrap_or_default();
     if !name.is_empty() && is_dns_label(name) {
         Ok(())
     } else {
         Err("a subresource path such as `/scale`".into())
     }
+}
+
+/// A value without its double quotes, as validation-gen writes string values (`"/scale"`).
+pub fn unquote(v: &str) -> &str {
+    v.strip_prefix('"').and_then(|s| s.strip_suffix('"')).unwrap_or(v)
 }
 
 /// Splits `key=value,key="a, b"` into pairs. A value in double quotes may hold commas and `\"`.

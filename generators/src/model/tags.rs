@@ -10,7 +10,7 @@ use super::tag_values::check_value;
 pub use super::tag_values::{is_dns_label, key_values};
 use super::verb::Verb;
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
-use crate::parse::tags::RawTag;
+use crate::parse::tags::{RawTag, TagArg};
 
 pub use super::tag_names as name;
 
@@ -151,6 +151,9 @@ static TABLE: &[Spec] = &[
     spec(n::UNION_DISCRIMINATOR, None, None, Some(Flag), false),
     spec(n::UNION_DEPRECATED, None, None, Some(Flag), false),
     spec(n::IS_SUBRESOURCE, Some(Subresource), Some(Subresource), None, false),
+    spec(n::SUPPORTS_SUBRESOURCE, None, Some(Subresource), None, true),
+    spec(n::VALIDATION_GEN, Some(Ident), None, None, false),
+    spec(n::VALIDATION_GEN_INPUT, Some(Text), None, None, false),
     spec(n::CRD, Some(OneOf(BOOL)), Some(OneOf(&["false"])), None, false),
     spec(n::CRD_STORAGE_VERSION, None, Some(Flag), None, false),
     spec(n::CRD_STATUS, None, Some(Flag), None, false),
@@ -208,6 +211,13 @@ static TABLE: &[Spec] = &[
     validation("k8s:validation:cel[]:optionalOldSelf", "bool"),
 ];
 
+/// Whether a name is one of validation-gen's validators (`k8s:minimum`, `k8s:eachVal`, ...), whose
+/// arguments, value and chained tag `model::declarative` checks.
+pub fn is_declarative(name: &str) -> bool {
+    name.strip_prefix("k8s:")
+        .is_some_and(|rest| super::declarative::VALIDATORS.contains(&rest))
+}
+
 /// A `+k8s:validation:<key>=<json>` tag, on types and fields.
 const fn validation(name: &'static str, shape: &'static str) -> Spec {
     spec(name, None, Some(JsonOf(shape)), Some(JsonOf(shape)), false)
@@ -242,10 +252,72 @@ pub fn table_name(name: &str) -> std::borrow::Cow<'_, str> {
 pub struct Tag {
     /// Name without `+`.
     pub name: String,
+    /// Arguments in parentheses, for validation-gen's tags (`+k8s:ifEnabled("Gate")`).
+    pub args: Vec<TagArg>,
     /// Value after `=`, if any.
     pub value: Option<String>,
+    /// The tag the value is, for validation-gen's chained tags (`+k8s:eachVal=+k8s:minimum=1`).
+    pub chained: Option<Box<Tag>>,
+    /// A validation-gen tag's rule, parsed when the tag is checked.
+    pub validation: Option<super::declarative::Validation>,
     /// Where it is written.
     pub loc: SourceLoc,
+}
+
+impl Tag {
+    /// A plain tag: no arguments, no chain.
+    #[cfg(test)]
+    pub fn new(name: impl Into<String>, value: Option<String>, loc: SourceLoc) -> Tag {
+        Tag {
+            name: name.into(),
+            args: Vec::new(),
+            value,
+            chained: None,
+            validation: None,
+            loc,
+        }
+    }
+
+    /// A tag as parsed, chain included.
+    fn from_raw(raw: &RawTag) -> Tag {
+        Tag {
+            name: raw.name.clone(),
+            args: raw.args.clone(),
+            value: raw.value.clone(),
+            chained: raw.chained.as_deref().map(|c| Box::new(Tag::from_raw(c))),
+            validation: None,
+            loc: raw.loc.clone(),
+        }
+    }
+
+    /// The tag as written, for messages: `+name(args)=value`.
+    pub fn display(&self) -> String {
+        let args = if self.args.is_empty() {
+            String::new()
+        } else {
+            let list: Vec<String> = self
+                .args
+                .iter()
+                .map(|a| match (&a.name, &a.value) {
+                    (Some(n), v) => format!("{n}: {}", arg_text(v)),
+                    (None, v) => arg_text(v),
+                })
+                .collect();
+            format!("({})", list.join(", "))
+        };
+        match &self.value {
+            Some(v) => format!("+{}{args}={v}", self.name),
+            None => format!("+{}{args}", self.name),
+        }
+    }
+}
+
+/// An argument as it would be written.
+fn arg_text(v: &crate::parse::tags::ArgValue) -> String {
+    match v {
+        crate::parse::tags::ArgValue::String(s) => format!("{s:?}"),
+        other => other.text(),
+    }
 }
 
 /// The checked tags of one package, type or field, in source order.
@@ -283,7 +355,30 @@ impl Tags {
 pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
     let mut out: Vec<Tag> = Vec::new();
     for tag in raw {
+        if is_declarative(&tag.name) {
+            // validation-gen's tags go to `model::declarative` whole: what they take depends on
+            // the type they are written on and on the tag that wraps them.
+            let mut checked = Tag::from_raw(tag);
+            if let Some(v) = super::declarative::parse(&checked, diags) {
+                checked.validation = Some(v);
+                out.push(checked);
+            }
+            continue;
+        }
         let key = table_name(&tag.name);
+        if !tag.args.is_empty() || tag.chained.is_some() {
+            let what = if tag.args.is_empty() {
+                "a chained tag as its value"
+            } else {
+                "arguments"
+            };
+            diags.push(
+                Diagnostic::error(&tag.loc, format!("tag `+{}` takes no {what}", tag.name))
+                    .label("written as validation-gen's tags are")
+                    .help("only validation-gen's tags (`+k8s:ifEnabled(\"Gate\")=+k8s:optional`) take arguments and chained tags"),
+            );
+            continue;
+        }
         let Some(spec) = TABLE.iter().find(|s| s.name == key) else {
             match unknown(tag) {
                 Some(d) => diags.push(d),
@@ -311,11 +406,7 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
             continue;
         }
         match check_value(rule, tag.value.as_deref()) {
-            Ok(()) => out.push(Tag {
-                name: tag.name.clone(),
-                value: tag.value.clone(),
-                loc: tag.loc.clone(),
-            }),
+            Ok(()) => out.push(Tag::from_raw(tag)),
             Err(expected) => {
                 let mut d = Diagnostic::error(&tag.loc, format!("malformed value in tag `{}`", tag.display()))
                     .label(format!("expected {expected}"));
@@ -424,11 +515,7 @@ mod tests {
             col: 1,
             len: 1,
         };
-        RawTag {
-            name: name.into(),
-            value: value.map(Into::into),
-            loc,
-        }
+        RawTag::plain(name, value.map(Into::into), loc)
     }
 
     fn run(tags: &[RawTag], place: Place) -> (Tags, Vec<String>) {

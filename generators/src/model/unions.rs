@@ -124,9 +124,12 @@ fn deprecated_union(ty: &Type, mut diags: Option<&mut Diagnostics>) -> Option<Un
         }
     }
     if u.members.is_empty() {
-        if let Some(f) = discriminator_at.filter(|_| !ty.attrs.union) {
-            error(
-                &mut diags,
+        if let Some(f) = discriminator_at.filter(|_| !ty.attrs.union)
+            && let Some(diags) = diags.as_deref_mut()
+        {
+            // Kubernetes' generators accept a discriminator with no members (admissionregistration's
+            // `Mutation.patchType`): it describes no union, so it is a warning.
+            diags.warn(
                 Diagnostic::error(
                     &f.tags.loc(tag::UNION_DISCRIMINATOR, &f.loc),
                     format!("discriminator `{}` of `{}` selects no member", f.name, ty.name),

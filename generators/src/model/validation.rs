@@ -351,11 +351,7 @@ mod tests {
     fn tags(list: &[(&str, &str)]) -> Tags {
         Tags(
             list.iter()
-                .map(|(n, v)| Tag {
-                    name: format!("k8s:validation:{n}"),
-                    value: Some(v.to_string()),
-                    loc: SourceLoc::default(),
-                })
+                .map(|(n, v)| Tag::new(format!("k8s:validation:{n}"), Some(v.to_string()), SourceLoc::default()))
                 .collect(),
         )
     }
@@ -411,11 +407,9 @@ mod tests {
             ["CEL rule 0 has no `rule`"]
         );
         let mut with_default = tags(&[("enum", "[\"TCP\",\"UDP\"]"), ("maximum", "3")]);
-        with_default.0.push(Tag {
-            name: tag::DEFAULT.into(),
-            value: Some("\"SCTP\"".into()),
-            loc: SourceLoc::default(),
-        });
+        with_default
+            .0
+            .push(Tag::new(tag::DEFAULT, Some("\"SCTP\"".into()), SourceLoc::default()));
         let mut d = Diagnostics::new();
         check_tags(&with_default, Kind::String, &mut d);
         let messages: Vec<String> = d.into_vec().into_iter().map(|e| e.message).collect();

@@ -3,6 +3,7 @@
 //! model builder see `syn` items.
 
 pub mod serde_attrs;
+pub mod tag_syntax;
 pub mod tags;
 pub mod tree;
 

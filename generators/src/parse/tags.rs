@@ -1,22 +1,16 @@
 //! Tag extraction from doc comments, with a source location for every tag.
 //!
-//! The grammar of a tag line (one doc-comment line; the text after `///` or `//!`):
+//! A doc line whose trimmed text starts with `+` and a letter is a tag line, whose text follows the
+//! grammar of `tag_syntax` (`+name(args)=value # comment`, values that are tags themselves); and
+//! kube-openapi's raw-string form:
 //!
 //! ```text
-//! tag-line  ::= ws* "+" name [ "=" value ] ws*
-//! name      ::= segment { ":" segment }
-//! segment   ::= ident-start { ident-char } [ "[" digit { digit } "]" ]   ; cel[0]
-//! ident-start ::= "A".."Z" | "a".."z" | "_"
-//! ident-char  ::= ident-start | "0".."9" | "-" | "." | "/"
-//! value     ::= { any character } ; trimmed; may be empty ("+groupName=" is the core group)
 //! raw-line  ::= ws* "+k8s:validation:" name ">" { any character }
-//!               ; kube-openapi's raw string; consecutive raw lines of one name join with "\n"
+//!               ; consecutive raw lines of one name join with "\n"
 //!               ; and the value is that text as a JSON string
-//! ws        ::= " " | "\t"
 //! ```
 //!
-//! A doc line whose trimmed text starts with `+` and a letter is a tag line; every other line is
-//! prose. Tag lines never reach descriptions. A value's inner structure (comma lists, `key=value`
+//! Every other line is prose. Tag lines never reach descriptions. A value's inner structure (comma lists, `key=value`
 //! pairs, JSON) is the tag's business and is checked by the tag table in `model::tags`.
 //!
 //! Which comment lines belong to an item is fixed once for every generator: the doc lines attached
@@ -24,6 +18,8 @@
 
 use std::sync::Arc;
 
+use super::tag_syntax::TagText;
+pub use super::tag_syntax::{ArgValue, TagArg, parse_tag};
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
 
 /// The longest tag line accepted: its value becomes names, paths and schema values.
@@ -38,13 +34,47 @@ pub const MAX_DOC_LEN: usize = 64 * 1024;
 pub struct RawTag {
     /// The name without the leading `+` (`k8s:deepcopy-gen`).
     pub name: String,
+    /// Arguments in parentheses (`+k8s:ifEnabled("Gate")`), empty without.
+    pub args: Vec<TagArg>,
     /// The text after `=`, trimmed; `None` when there is no `=`.
     pub value: Option<String>,
+    /// The tag the value is, for a chained tag (`+k8s:eachVal=+k8s:minimum=1`).
+    pub chained: Option<Box<RawTag>>,
     /// Where the tag starts (at `+`), covering the whole tag text.
     pub loc: SourceLoc,
 }
 
 impl RawTag {
+    /// A tag without arguments or chain.
+    pub fn plain(name: impl Into<String>, value: Option<String>, loc: SourceLoc) -> Self {
+        RawTag {
+            name: name.into(),
+            args: Vec::new(),
+            value,
+            chained: None,
+            loc,
+        }
+    }
+
+    /// The parsed text of a tag written at `loc`; a chained tag's location starts at its own `+`.
+    fn from_text(text: TagText, loc: SourceLoc) -> Self {
+        let chained = text.chained.map(|(at, inner)| {
+            let inner_loc = SourceLoc {
+                col: loc.col + at as u32,
+                len: loc.len.saturating_sub(at as u32),
+                ..loc.clone()
+            };
+            Box::new(RawTag::from_text(*inner, inner_loc))
+        });
+        RawTag {
+            name: text.name,
+            args: text.args,
+            value: text.value,
+            chained,
+            loc,
+        }
+    }
+
     /// The tag as written, for messages: `+name=value`.
     pub fn display(&self) -> String {
         match &self.value {
@@ -170,7 +200,7 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
     }
     block.open_raw = None;
     match parse_tag(text) {
-        Ok((name, value)) => block.tags.push(RawTag { name, value, loc }),
+        Ok(parsed) => block.tags.push(RawTag::from_text(parsed, loc)),
         // Another tool's dotted tag whose name our grammar does not allow
         // (`+protobuf.options.(gogoproto.goproto_stringer)=false`): kept as written, for the tag
         // table to ignore as foreign.
@@ -179,7 +209,7 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
                 Some((n, v)) => (n.to_string(), Some(v.trim().to_string())),
                 None => (text[1..].to_string(), None),
             };
-            block.tags.push(RawTag { name, value, loc });
+            block.tags.push(RawTag::plain(name, value, loc));
         }
         Err(why) => {
             let name = text[1..]
@@ -190,7 +220,7 @@ fn classify_line(file: &Arc<str>, line: &str, line_no: u32, col0: u32, block: &m
             diags.push(
                 Diagnostic::error(&loc, format!("malformed tag `{text}`: {why}"))
                     .label("not a valid tag")
-                    .help("a tag is `+name` or `+name=value`, alone on its doc line, with no spaces around `=`"),
+                    .help("a tag is `+name`, `+name=value` or `+name(args)=value`, alone on its doc line, with no spaces around `=`"),
             );
         }
     }
@@ -231,50 +261,12 @@ fn add_raw(block: &mut DocBlock, name: &str, raw: &str, loc: SourceLoc) {
         last.value = Some(serde_json::Value::String(text.clone()).to_string());
         return;
     }
-    block.tags.push(RawTag {
-        name: name.to_string(),
-        value: Some(serde_json::Value::String(raw.to_string()).to_string()),
+    block.tags.push(RawTag::plain(
+        name,
+        Some(serde_json::Value::String(raw.to_string()).to_string()),
         loc,
-    });
+    ));
     block.open_raw = Some((name.to_string(), raw.to_string()));
-}
-
-/// Splits `+name[=value]` into its parts, or says why it is malformed.
-pub fn parse_tag(text: &str) -> Result<(String, Option<String>), String> {
-    let body = text.strip_prefix('+').ok_or("a tag starts with `+`")?;
-    let (name, value) = match body.split_once('=') {
-        Some((n, v)) => (n, Some(v.trim().to_string())),
-        None => (body, None),
-    };
-    let value_has_lead_space = body.split_once('=').is_some_and(|(_, v)| v.starts_with([' ', '\t']));
-    if name.ends_with([' ', '\t']) || value_has_lead_space {
-        return Err("spaces around `=`".into());
-    }
-    if let Some(bad) = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.' | ':' | '/' | '[' | ']')))
-    {
-        return Err(format!("`{bad}` cannot appear in a tag name"));
-    }
-    // An index closes its segment: `cel[0]`, never `cel[x]`, `cel[0]x` or a bare `[`.
-    for segment in name.split(':').filter(|s| s.contains(['[', ']'])) {
-        let index = segment
-            .split_once('[')
-            .and_then(|(_, rest)| rest.strip_suffix(']'))
-            .filter(|i| !i.is_empty() && i.chars().all(|c| c.is_ascii_digit()));
-        if index.is_none() {
-            return Err(format!(
-                "`{segment}`: an index is digits in brackets at the end of a name part, as in `cel[0]`"
-            ));
-        }
-    }
-    if name
-        .split(':')
-        .any(|s| !s.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
-    {
-        return Err("every `:`-separated part of a tag name starts with a letter".into());
-    }
-    Ok((name.to_string(), value))
 }
 
 #[cfg(test)]
@@ -342,25 +334,6 @@ mod tests {
         let (b, _) = block("/// a + b\n/// +1 more\nstruct A;");
         assert!(b.tags.is_empty());
         assert_eq!(b.prose.len(), 2);
-    }
-
-    #[test]
-    fn grammar() {
-        assert_eq!(parse_tag("+groupName="), Ok(("groupName".into(), Some(String::new()))));
-        assert_eq!(
-            parse_tag("+genclient:method=Get,verb=get").unwrap().1.as_deref(),
-            Some("Get,verb=get")
-        );
-        assert_eq!(parse_tag("+groupName = apps"), Err("spaces around `=`".into()));
-        assert_eq!(parse_tag("+group Name"), Err("` ` cannot appear in a tag name".into()));
-        assert!(parse_tag("+k8s:=x").is_err());
-        assert_eq!(
-            parse_tag("+k8s:validation:cel[0]:rule=\"self > 1\"").unwrap().0,
-            "k8s:validation:cel[0]:rule"
-        );
-        assert!(parse_tag("+k8s:validation:cel[x]:rule=1").is_err());
-        assert!(parse_tag("+k8s:validation:cel[0]x:rule=1").is_err());
-        assert!(parse_tag("+k8s:validation:cel[:rule=1").is_err());
     }
 
     #[test]

@@ -31,6 +31,8 @@ pub struct Plan {
     pub timings: BTreeMap<&'static str, Duration>,
     /// What was skipped on purpose, for `--verbose`.
     pub notes: Vec<String>,
+    /// Input accepted although it means nothing, printed on every run.
+    pub warnings: Vec<String>,
     /// Each generator by the tool name its files' marker carries (`deepcopy-gen` -> `deepcopy`),
     /// to count a removed file against the generator that wrote it.
     pub tools: BTreeMap<&'static str, &'static str>,

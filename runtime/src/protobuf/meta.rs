@@ -393,6 +393,20 @@ k8s_message!(LabelSelectorRequirement {
     3 => values: field,
 });
 
+k8s_message!(k8s_openapi::apimachinery::pkg::apis::meta::v1::FieldSelectorRequirement {
+    1 => key: field,
+    2 => operator: field,
+    3 => values: field,
+});
+
+// k8s-openapi has GroupResource from Kubernetes 1.35 on (storagemigration's first use of it).
+k8s_openapi::k8s_if_ge_1_35! {
+    k8s_message!(k8s_openapi::apimachinery::pkg::apis::meta::v1::GroupResource {
+        1 => group: field,
+        2 => resource: field,
+    });
+}
+
 k8s_message!(Condition {
     1 => type_: field,
     2 => status: field,

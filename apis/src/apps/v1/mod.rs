@@ -6,14 +6,17 @@
 //! +k8s:conversion-gen=crate::apps
 //! +k8s:conversion-gen-external-types=crate::apps::v1
 //! +k8s:defaulter-gen=TypeMeta
+//! +k8s:validation-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
 
 mod conversion;
 mod defaults;
 mod types;
+mod validation;
 pub use conversion::*;
 pub use defaults::*;
 pub use types::*;
+pub use validation::*;
 
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/apps/v1/zz_generated_deepcopy.rs"]
@@ -36,3 +39,7 @@ mod zz_generated_prerelease_lifecycle;
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/apps/v1/zz_generated_protobuf.rs"]
 mod zz_generated_protobuf;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/apps/v1/zz_generated_validations.rs"]
+mod zz_generated_validations;
+pub use zz_generated_validations::*;

@@ -385,6 +385,8 @@ pub struct DeploymentSpec {
     /// Number of desired pods. This is a pointer to distinguish between explicit
     /// zero and not specified. Defaults to 1.
     /// +optional
+    /// +k8s:optional
+    /// +k8s:minimum=0
     /// +protobuf=1
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
@@ -409,6 +411,7 @@ pub struct DeploymentSpec {
     /// without any of its container crashing, for it to be considered available.
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
+    /// +k8s:minimum=0
     /// +protobuf=5
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub min_ready_seconds: i32,
@@ -416,6 +419,8 @@ pub struct DeploymentSpec {
     /// This is a pointer to distinguish between explicit zero and not specified.
     /// Defaults to 10.
     /// +optional
+    /// +k8s:optional
+    /// +k8s:minimum=0
     /// +protobuf=6
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
@@ -430,6 +435,8 @@ pub struct DeploymentSpec {
     /// reason will be surfaced in the deployment status. Note that progress will
     /// not be estimated during the time a deployment is paused. Defaults to 600s.
     /// +optional
+    /// +k8s:optional
+    /// +k8s:minimum=0
     /// +protobuf=9
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub progress_deadline_seconds: Option<i32>,

@@ -6,16 +6,19 @@
 //! +k8s:conversion-gen=crate::core
 //! +k8s:conversion-gen-external-types=crate::core::v1
 //! +k8s:defaulter-gen=TypeMeta
+//! +k8s:validation-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
 
 mod conversion;
 mod defaults;
 mod field_labels;
 mod types;
+mod validation;
 pub use conversion::*;
 pub use defaults::*;
 pub use field_labels::add_field_label_conversions;
 pub use types::*;
+pub use validation::*;
 
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/core/v1/zz_generated_deepcopy.rs"]
@@ -38,3 +41,7 @@ mod zz_generated_prerelease_lifecycle;
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/core/v1/zz_generated_protobuf.rs"]
 mod zz_generated_protobuf;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/core/v1/zz_generated_validations.rs"]
+mod zz_generated_validations;
+pub use zz_generated_validations::*;

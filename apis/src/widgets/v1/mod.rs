@@ -4,6 +4,7 @@
 //! +groupName=widgets.example.dev
 //! +k8s:conversion-gen=crate::widgets
 //! +k8s:defaulter-gen=TypeMeta
+//! +k8s:validation-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
 //! +k8s:crd-gen=true
 
@@ -28,3 +29,7 @@ mod zz_generated_prerelease_lifecycle;
 #[path = "../../../../generated/apis/widgets/v1/zz_generated_conversion.rs"]
 mod zz_generated_conversion;
 pub use zz_generated_conversion::*;
+#[rustfmt::skip]
+#[path = "../../../../generated/apis/widgets/v1/zz_generated_validations.rs"]
+mod zz_generated_validations;
+pub use zz_generated_validations::*;

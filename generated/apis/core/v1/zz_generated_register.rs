@@ -30,6 +30,7 @@ pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::
         add_rest_mappings,
         super::zz_generated_conversion::register_conversions,
         super::zz_generated_defaults::register_defaults,
+        super::zz_generated_validations::register_validations,
         super::zz_generated_prerelease_lifecycle::register_lifecycles,
     ],
 );

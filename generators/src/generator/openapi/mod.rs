@@ -43,7 +43,7 @@ impl CrateGenerator for OpenApi {
         if c.ours.is_empty() {
             return Vec::new();
         }
-        let meta = known::meta_definitions();
+        let meta = known::openapi_meta_definitions();
         let all_names: BTreeSet<String> = c.ours.keys().cloned().collect();
         let (swagger_defs, missing) = closure(&all_names, &c.ours_v2, meta);
         let (all_defs, _) = closure(&all_names, &c.ours, meta);
@@ -427,7 +427,7 @@ mod tests {
 
     #[test]
     fn vendored_meta_definitions_are_complete() {
-        let meta = known::meta_definitions();
+        let meta = known::openapi_meta_definitions();
         let names: BTreeSet<String> = meta.keys().cloned().collect();
         let (_, missing) = closure(&names, &BTreeMap::new(), meta);
         assert!(missing.is_empty(), "{missing:?}");

@@ -1,0 +1,184 @@
+//! Hand-written validation of core/v1, as Kubernetes' pkg/apis/core/validation checks a pod's
+//! containers (names DNS labels and unique, images required, ports in range and unique
+//! protocols, environment variable names, requests not above limits) and a ConfigMap (keys,
+//! the 1 MiB total, immutability). The generated `validate_*` call these, so a Deployment's pod
+//! template gets them at `spec.template.spec`.
+
+use std::collections::BTreeSet;
+
+use runtime::validation::{ErrorList, FieldError, Operation, Path, content};
+
+use super::{ConfigMap, Container, PodSpec};
+
+/// The most a ConfigMap's data and binary data may hold together (`core.MaxSecretSize`).
+pub const MAX_CONFIG_MAP_SIZE: u64 = 1024 * 1024;
+
+/// `validateContainers` and `validateInitContainers` of `ValidatePodSpec`.
+pub fn validate_custom_pod_spec(op: &Operation, path: &Path<'_>, obj: &PodSpec, old: Option<&PodSpec>) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let mut names = BTreeSet::new();
+    let containers = path.child("containers");
+    if obj.containers.is_empty() {
+        errs.push(FieldError::required(&containers, ""));
+    }
+    for (i, c) in obj.containers.iter().enumerate() {
+        errs.extend(container_errors(&containers.index(i), c, &mut names));
+    }
+    let init = path.child("initContainers");
+    for (i, c) in obj.init_containers.iter().flatten().enumerate() {
+        errs.extend(container_errors(&init.index(i), c, &mut names));
+    }
+    let policy = obj.restart_policy.as_str();
+    if !policy.is_empty() && !["Always", "OnFailure", "Never"].contains(&policy) {
+        errs.push(FieldError::not_supported(
+            &path.child("restartPolicy"),
+            policy,
+            &["Always", "Never", "OnFailure"],
+        ));
+    }
+    let _ = (op, old);
+    errs
+}
+
+/// One container: its name (a unique DNS label), image, ports, environment and resources.
+fn container_errors(path: &Path<'_>, c: &Container, names: &mut BTreeSet<String>) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let name = path.child("name");
+    if c.name.is_empty() {
+        errs.push(FieldError::required(&name, ""));
+    } else {
+        for m in content::dns1123_label(&c.name) {
+            errs.push(FieldError::invalid(&name, c.name.as_str(), m));
+        }
+        if !names.insert(c.name.clone()) {
+            errs.push(FieldError::duplicate(&name, c.name.as_str()));
+        }
+    }
+    if c.image.trim().is_empty() {
+        errs.push(FieldError::required(&path.child("image"), ""));
+    }
+    let ports = path.child("ports");
+    let mut seen = BTreeSet::new();
+    for (i, p) in c.ports.iter().flatten().enumerate() {
+        let at = ports.index(i);
+        let container_port = at.child("containerPort");
+        if p.container_port == 0 {
+            errs.push(FieldError::required(&container_port, ""));
+        } else if !(1..=65535).contains(&p.container_port) {
+            errs.push(FieldError::invalid(
+                &container_port,
+                i64::from(p.container_port),
+                "must be between 1 and 65535, inclusive",
+            ));
+        }
+        if p.host_port != 0 && !(1..=65535).contains(&p.host_port) {
+            errs.push(FieldError::invalid(
+                &at.child("hostPort"),
+                i64::from(p.host_port),
+                "must be between 1 and 65535, inclusive",
+            ));
+        }
+        let protocol = if p.protocol.is_empty() {
+            "TCP"
+        } else {
+            p.protocol.as_str()
+        };
+        if !["SCTP", "TCP", "UDP"].contains(&protocol) {
+            errs.push(FieldError::not_supported(
+                &at.child("protocol"),
+                protocol,
+                &["SCTP", "TCP", "UDP"],
+            ));
+        }
+        if !seen.insert((p.container_port, protocol.to_string())) {
+            errs.push(FieldError::duplicate(
+                &at,
+                runtime::validation::BadValue::Other(format!("{}/{protocol}", p.container_port)),
+            ));
+        }
+    }
+    let env = path.child("env");
+    for (i, e) in c.env.iter().flatten().enumerate() {
+        let at = env.index(i);
+        let name = at.child("name");
+        if e.name.is_empty() {
+            errs.push(FieldError::required(&name, ""));
+        }
+        for m in content::env_var_name(&e.name)
+            .into_iter()
+            .filter(|_| !e.name.is_empty())
+        {
+            errs.push(FieldError::invalid(&name, e.name.as_str(), m));
+        }
+    }
+    if let Some(resources) = &c.resources {
+        let requests_path = path.child("resources");
+        let requests_path = requests_path.child("requests");
+        for (resource, request) in resources.requests.iter().flatten() {
+            let limit = resources.limits.as_ref().and_then(|l| l.get(resource));
+            let (Some(limit), Some(r), Some(l)) = (
+                limit,
+                content::quantity_value(&request.0),
+                limit.and_then(|l| content::quantity_value(&l.0)),
+            ) else {
+                continue;
+            };
+            if r > l {
+                errs.push(FieldError::invalid(
+                    &requests_path.key(resource),
+                    request.0.as_str(),
+                    format!("must be less than or equal to {resource} limit of {}", limit.0),
+                ));
+            }
+        }
+    }
+    errs
+}
+
+/// `ValidateConfigMap` and `ValidateConfigMapUpdate`: keys, the total size, and immutability.
+pub fn validate_custom_config_map(
+    op: &Operation,
+    path: &Path<'_>,
+    obj: &ConfigMap,
+    old: Option<&ConfigMap>,
+) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let mut total = 0u64;
+    let data = path.child("data");
+    for (k, v) in obj.data.iter().flatten() {
+        for m in content::config_map_key(k) {
+            errs.push(FieldError::invalid(&data.key(k), k.as_str(), m));
+        }
+        total += v.len() as u64;
+    }
+    let binary = path.child("binaryData");
+    for (k, v) in obj.binary_data.iter().flatten() {
+        for m in content::config_map_key(k) {
+            errs.push(FieldError::invalid(&binary.key(k), k.as_str(), m));
+        }
+        if obj.data.as_ref().is_some_and(|d| d.contains_key(k)) {
+            errs.push(FieldError::invalid(
+                &data.key(k),
+                k.as_str(),
+                "duplicate of key present in binaryData",
+            ));
+        }
+        total += v.0.len() as u64;
+    }
+    if total > MAX_CONFIG_MAP_SIZE {
+        errs.push(FieldError::too_long(&Path::new(""), MAX_CONFIG_MAP_SIZE));
+    }
+    if let Some(old) = old.filter(|o| op.is_update() && o.immutable == Some(true)) {
+        let why = "field is immutable when `immutable` is set";
+        if obj.immutable != Some(true) {
+            errs.push(FieldError::forbidden(&path.child("immutable"), why));
+        }
+        if obj.data != old.data {
+            errs.push(FieldError::forbidden(&data, why));
+        }
+        if obj.binary_data != old.binary_data {
+            errs.push(FieldError::forbidden(&binary, why));
+        }
+    }
+    errs
+}
