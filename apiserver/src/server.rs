@@ -30,6 +30,9 @@ pub struct Config {
     /// Requests served at once, watches excepted (Kubernetes' `--max-requests-inflight`); the
     /// next one gets 429 with Retry-After, so the server stays responsive under load.
     pub max_requests_inflight: usize,
+    /// Feature gates (`--feature-gates=Gate=true`), which validation's `+k8s:ifEnabled` and
+    /// `+k8s:ifDisabled` rules read; a gate not named here is off.
+    pub feature_gates: BTreeMap<String, bool>,
 }
 
 impl Default for Config {
@@ -39,6 +42,7 @@ impl Default for Config {
             request_timeout: Duration::from_secs(60),
             version: (1, 32),
             max_requests_inflight: 400,
+            feature_gates: BTreeMap::new(),
         }
     }
 }
@@ -107,7 +111,7 @@ impl Server {
     /// strategy (`registry::generic`): the server a Scheme describes, with no kind of its own.
     pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
         let scheme = Arc::new(scheme);
-        let resources = generic::Resources::new(&scheme, storage, &generic::strategy);
+        let resources = generic::Resources::configured(&scheme, storage, &generic::strategy, &config.feature_gates);
         let server = Server::empty(scheme, config);
         server.install_all(resources.resources);
         server

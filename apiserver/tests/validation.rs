@@ -289,6 +289,22 @@ async fn a_widget_is_checked_as_its_crd_states() {
         ),
         "{status}"
     );
+    // The ports are a list map keyed by name (`+listType=map`), as the CRD's schema says.
+    let widget = json!({"apiVersion": "widgets.example.dev/v1", "kind": "Widget", "metadata": {"name": "w"},
+                        "spec": {"image": "i", "ports": [{"name": "http", "port": 80}, {"name": "http", "port": 81}]}});
+    let (code, status) = api
+        .send(
+            "POST",
+            "/apis/widgets.example.dev/v1/namespaces/ns/widgets",
+            "application/json",
+            widget.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{status}");
+    assert!(
+        has(&status, "spec.ports[1]", "Duplicate value: {\"name\":\"http\"}"),
+        "{status}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -366,4 +382,57 @@ async fn a_missing_field_or_an_unknown_enum_value_is_a_field_error() {
         "Widget.widgets.example.dev \"w\" is invalid: spec.size: Unsupported value: \"huge\": supported values: \"Large\", \"Medium\", \"Small\""
     );
     assert_eq!(status["details"]["causes"][0]["reason"], "FieldValueNotSupported");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn workloads_keep_their_selectors_and_fixed_fields() {
+    let api = Api::new().await;
+    let replicasets = "/apis/apps/v1/namespaces/ns/replicasets";
+    let mut rs = deployment("rs");
+    rs["kind"] = json!("ReplicaSet");
+    rs["spec"]["selector"] = json!({});
+    let (code, status) = api.send("POST", replicasets, "application/json", rs.to_string()).await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{status}");
+    assert!(
+        has(
+            &status,
+            "spec.selector",
+            "Invalid value: {}: empty selector is invalid for deployment"
+        ),
+        "{status}"
+    );
+
+    let statefulsets = "/apis/apps/v1/namespaces/ns/statefulsets";
+    let mut sts = deployment("db");
+    sts["kind"] = json!("StatefulSet");
+    sts["spec"]["serviceName"] = json!("db");
+    let (code, status) = api
+        .send("POST", statefulsets, "application/json", sts.to_string())
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{status}");
+    let one = format!("{statefulsets}/db");
+    let (code, status) = api
+        .send(
+            "PATCH",
+            &one,
+            "application/merge-patch+json",
+            json!({"spec": {"replicas": 5}}).to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK, "replicas may change: {status}");
+    let (code, status) = api
+        .send(
+            "PATCH",
+            &one,
+            "application/merge-patch+json",
+            json!({"spec": {"serviceName": "other"}}).to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{status}");
+    assert!(
+        causes(&status)
+            .iter()
+            .any(|(f, m)| f == "spec" && m.starts_with("Forbidden: updates to statefulset spec for fields other than")),
+        "{status}"
+    );
 }

@@ -39,9 +39,24 @@ struct Args {
     /// Admission plugins to enable beyond NamespaceLifecycle, comma-separated (AlwaysPullImages).
     #[arg(long, value_delimiter = ',', value_parser = str::parse::<Plugin>)]
     enable_admission_plugins: Vec<Plugin>,
+    /// Feature gates, comma-separated `Gate=true|false`, which validation's `+k8s:ifEnabled` and
+    /// `+k8s:ifDisabled` rules read (kube-apiserver's flag).
+    #[arg(long, value_delimiter = ',', value_parser = feature_gate)]
+    feature_gates: Vec<(String, bool)>,
     /// Log filter (`info`, `debug`, `apiserver=debug`), as RUST_LOG reads it.
     #[arg(long, default_value = "info")]
     log: String,
+}
+
+/// One `Gate=true|false` of `--feature-gates`.
+fn feature_gate(s: &str) -> Result<(String, bool), String> {
+    let (gate, value) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?}: a feature gate is written `Gate=true` or `Gate=false`"))?;
+    let on = value
+        .parse::<bool>()
+        .map_err(|_| format!("{s:?}: the value of a feature gate is true or false"))?;
+    Ok((gate.to_string(), on))
 }
 
 /// mimalloc: a request allocates many small values, which glibc's malloc serves with a visible
@@ -85,6 +100,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),
         max_requests_inflight: args.max_requests_inflight,
+        feature_gates: args.feature_gates.iter().cloned().collect(),
         ..Config::default()
     };
     let server = Arc::new(sample_apiserver::server(
@@ -117,4 +133,17 @@ async fn shutdown() {
         _ = term => {},
     }
     tracing::info!("shutting down: finishing requests in flight");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn feature_gates_are_read_as_kube_apiserver_writes_them() {
+        let args = Args::try_parse_from(["sample-apiserver", "--feature-gates=A=true,B=false"]).unwrap();
+        assert_eq!(args.feature_gates, [("A".to_string(), true), ("B".to_string(), false)]);
+        assert!(Args::try_parse_from(["sample-apiserver", "--feature-gates=A"]).is_err());
+        assert!(Args::try_parse_from(["sample-apiserver", "--feature-gates=A=yes"]).is_err());
+    }
 }

@@ -31,7 +31,7 @@ use crate::storage::Storage;
 /// NamespaceLifecycle (nothing is created in a namespace that is missing or terminating).
 pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Server {
     let scheme = Arc::new(scheme);
-    let mut resources = Resources::new(&scheme, storage, &strategy);
+    let mut resources = Resources::configured(&scheme, storage, &strategy, &config.feature_gates);
     let namespaces = resources.store("", "namespaces").cloned();
     let mut server = Server::empty(scheme, config);
     if let Some(namespaces) = namespaces {

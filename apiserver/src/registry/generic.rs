@@ -32,12 +32,24 @@ pub struct Resources {
 
 impl Resources {
     /// A store per group-resource of `scheme` over `storage`, with the strategy `strategy` picks
-    /// and the validation `scheme` registers for the kind's storage version around it.
+    /// and the validation `scheme` registers for the kind's storage version around it; every
+    /// feature gate off.
     pub fn new(
         scheme: &Arc<Scheme>,
         storage: Arc<dyn Storage>,
         strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
     ) -> Self {
+        Self::configured(scheme, storage, strategy, &BTreeMap::new())
+    }
+
+    /// As [`Resources::new`], validating with these feature gates.
+    pub fn configured(
+        scheme: &Arc<Scheme>,
+        storage: Arc<dyn Storage>,
+        strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
+        feature_gates: &BTreeMap<String, bool>,
+    ) -> Self {
+        let gates = Arc::new(feature_gates.clone());
         let mut stores: BTreeMap<(String, String), Arc<Store>> = BTreeMap::new();
         let mut resources = Vec::new();
         for m in scheme.rest_mappings() {
@@ -50,7 +62,12 @@ impl Resources {
                         m.resource,
                         m.kind,
                         m.namespaced(),
-                        Validated::wrap(strategy(m), scheme, m.storage_group_version().with_kind(m.kind)),
+                        Validated::wrap(
+                            strategy(m),
+                            scheme,
+                            m.storage_group_version().with_kind(m.kind),
+                            gates.clone(),
+                        ),
                     ))
                 })
                 .clone();

@@ -5,6 +5,7 @@
 //! are not enforced, as kube-apiserver enforces none (it only compares them with the hand-written
 //! ones).
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use runtime::validation::{Operation, Stability};
@@ -20,11 +21,18 @@ pub struct Validated {
     inner: Arc<dyn Strategy>,
     scheme: Arc<Scheme>,
     gvk: GroupVersionKind,
+    gates: Arc<BTreeMap<String, bool>>,
 }
 
 impl Validated {
-    /// Wraps `inner`; without a registered validation for `gvk` it is `inner` itself.
-    pub fn wrap(inner: Arc<dyn Strategy>, scheme: &Arc<Scheme>, gvk: GroupVersionKind) -> Arc<dyn Strategy> {
+    /// Wraps `inner`, validating with `gates` on; without a registered validation for `gvk` it
+    /// is `inner` itself.
+    pub fn wrap(
+        inner: Arc<dyn Strategy>,
+        scheme: &Arc<Scheme>,
+        gvk: GroupVersionKind,
+        gates: Arc<BTreeMap<String, bool>>,
+    ) -> Arc<dyn Strategy> {
         if scheme.validation_subresources(&gvk).is_empty() {
             return inner;
         }
@@ -32,12 +40,17 @@ impl Validated {
             inner,
             scheme: scheme.clone(),
             gvk,
+            gates,
         })
     }
 
     fn check(&self, op: Operation, new: &Value, old: Option<&Value>) -> Vec<Cause> {
-        // A gate a vendored API names and this server does not define is off.
-        let op = op.undefined_options_off();
+        // A gate the server's configuration does not name is off, as kube-apiserver's unknown
+        // gates are for an API it vendors.
+        let mut op = op.undefined_options_off();
+        for (gate, on) in self.gates.iter() {
+            op = op.with_option(gate.clone(), *on);
+        }
         self.scheme
             .validate_value(&op, &self.gvk, new, old)
             .iter()

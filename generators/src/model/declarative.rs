@@ -109,6 +109,10 @@ pub enum UpdateRule {
     NoUnset,
     /// A set value may not change to another set value.
     NoModify,
+    /// A list or map may not gain items.
+    NoAddItem,
+    /// A list or map may not lose items.
+    NoRemoveItem,
 }
 
 /// Stability of a rule (`+k8s:alpha`, `+k8s:beta`): its errors are marked so, and a server may
@@ -260,6 +264,29 @@ impl Validation {
     }
 }
 
+/// Where a rule may be written, as validation-gen's scopes say: (on a type, on a field).
+/// Requiredness, union membership, modes and dependencies are a field's; `enum` a type's; the
+/// rest either. Wrappers (`alpha`, `ifEnabled`) take their rule's places.
+pub fn places(v: &Validation) -> (bool, bool) {
+    match &v.inner().rule {
+        Rule::Optional
+        | Rule::Required
+        | Rule::Forbidden
+        | Rule::Update(_)
+        | Rule::UnionMember { .. }
+        | Rule::UnionDiscriminator { .. }
+        | Rule::ZeroOrOneOfMember { .. }
+        | Rule::Discriminator { .. }
+        | Rule::Member { .. }
+        | Rule::DependentRequired(_)
+        | Rule::DependentForbidden(_) => (false, true),
+        Rule::Enum => (true, false),
+        // A Go constant's tag: an enum variant's here.
+        Rule::EnumExclude => (false, false),
+        _ => (true, true),
+    }
+}
+
 /// The rules of a type's or field's validation-gen tags, parsed when the tags were checked.
 pub fn of(tags: &Tags) -> Vec<Validation> {
     tags.0.iter().filter_map(|t| t.validation.clone()).collect()
@@ -273,7 +300,7 @@ fn form(name: &str) -> &'static str {
             "`+k8s:maxItems=<integer >= 0>`"
         }
         "format" => "`+k8s:format=<format>`",
-        "update" => "`+k8s:update=NoSet|NoUnset|NoModify`, repeated or comma-separated",
+        "update" => "`+k8s:update=NoSet|NoUnset|NoModify|NoAddItem|NoRemoveItem`, repeated or comma-separated",
         "neq" => "`+k8s:neq=<value>`",
         "listType" | "unique" => "`+k8s:listType=atomic|set|map`",
         "listMapKey" => "`+k8s:listMapKey=<json field name>`",
@@ -396,6 +423,8 @@ fn rule(name: &str, tag: &Tag, diags: &mut Diagnostics) -> Parsed {
                     "NoSet" => UpdateRule::NoSet,
                     "NoUnset" => UpdateRule::NoUnset,
                     "NoModify" => UpdateRule::NoModify,
+                    "NoAddItem" => UpdateRule::NoAddItem,
+                    "NoRemoveItem" => UpdateRule::NoRemoveItem,
                     other => return Err(Some(format!("unknown update rule `{other}`"))),
                 });
             }

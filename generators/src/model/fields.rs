@@ -11,7 +11,7 @@ use super::resolve::Scope;
 use super::tags::{self, Place, Tags, name as tag};
 use super::{Field, Package, Shape, Type, TypeRef, Variant};
 use crate::diag::{Diagnostic, Diagnostics};
-use crate::parse::tags::{DocBlock, extract};
+use crate::parse::tags::{DocBlock, RawTag, extract};
 use crate::parse::tree::is_test_cfg;
 use crate::parse::{SourceFile, serde_attrs, span_loc, span_loc_whole};
 
@@ -264,8 +264,19 @@ pub(super) fn new_type(
 /// One enum variant.
 pub(super) fn build_variant(cx: &ItemCx<'_>, v: &syn::Variant, diags: &mut Diagnostics) -> Variant {
     let file = &cx.file.file.display;
-    let block = extract(file, &v.attrs, diags);
-    reject_raw(&block, "tags cannot be written on enum variants", diags);
+    let mut block = extract(file, &v.attrs, diags);
+    // `+k8s:enumExclude` is the one tag of a variant (a Go constant's): the rest are refused.
+    let (exclude, others): (Vec<RawTag>, Vec<RawTag>) = std::mem::take(&mut block.tags).into_iter().partition(excludes);
+    block.tags = others;
+    reject_raw(
+        &block,
+        "tags cannot be written on enum variants, but for `+k8s:enumExclude`",
+        diags,
+    );
+    let excluded = exclude
+        .iter()
+        .filter_map(|t| super::declarative::parse(&super::tags::Tag::from_raw(t), diags))
+        .collect();
     let serde = serde_attrs::field(&v.attrs);
     serde_errors(file, &serde.errors, diags);
     let variant_cx = ItemCx {
@@ -285,6 +296,16 @@ pub(super) fn build_variant(cx: &ItemCx<'_>, v: &syn::Variant, diags: &mut Diagn
         fields,
         tuple,
         docs: block.prose,
+        excluded,
         loc,
+    }
+}
+
+/// Whether a variant's tag is `+k8s:enumExclude`, alone or under gate wrappers.
+fn excludes(t: &RawTag) -> bool {
+    match t.name.as_str() {
+        "k8s:enumExclude" => true,
+        "k8s:ifEnabled" | "k8s:ifDisabled" => t.chained.as_deref().is_some_and(excludes),
+        _ => false,
     }
 }

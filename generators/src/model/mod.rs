@@ -356,6 +356,9 @@ pub struct Variant {
     pub tuple: bool,
     /// Prose doc lines.
     pub docs: Vec<String>,
+    /// `+k8s:enumExclude` (under `+k8s:ifEnabled`/`ifDisabled` or not): when the value is not
+    /// accepted although the enum has it.
+    pub excluded: Vec<declarative::Validation>,
     /// Where it is.
     pub loc: SourceLoc,
 }

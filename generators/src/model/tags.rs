@@ -279,7 +279,7 @@ impl Tag {
     }
 
     /// A tag as parsed, chain included.
-    fn from_raw(raw: &RawTag) -> Tag {
+    pub(super) fn from_raw(raw: &RawTag) -> Tag {
         Tag {
             name: raw.name.clone(),
             args: raw.args.clone(),
@@ -359,10 +359,39 @@ pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
             // validation-gen's tags go to `model::declarative` whole: what they take depends on
             // the type they are written on and on the tag that wraps them.
             let mut checked = Tag::from_raw(tag);
-            if let Some(v) = super::declarative::parse(&checked, diags) {
-                checked.validation = Some(v);
-                out.push(checked);
+            let Some(v) = super::declarative::parse(&checked, diags) else {
+                continue;
+            };
+            let (on_type, on_field) = super::declarative::places(&v);
+            let fits = match place {
+                Place::Package => false,
+                Place::Type => on_type,
+                Place::Field => on_field,
+            };
+            if !fits {
+                let allowed: Vec<&str> = [
+                    on_type.then(|| Place::Type.describe()),
+                    on_field.then(|| Place::Field.describe()),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                diags.push(
+                    Diagnostic::error(
+                        &tag.loc,
+                        format!("tag `{}` cannot be written on {}", checked.display(), place.describe()),
+                    )
+                    .label("wrong place for this tag")
+                    .help(if allowed.is_empty() {
+                        "it belongs on an enum variant (a Go constant)".to_string()
+                    } else {
+                        format!("it belongs on {}", allowed.join(" or "))
+                    }),
+                );
+                continue;
             }
+            checked.validation = Some(v);
+            out.push(checked);
             continue;
         }
         let key = table_name(&tag.name);

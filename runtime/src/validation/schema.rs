@@ -133,3 +133,31 @@ pub fn unique_items<T: PartialEq>(path: &Path<'_>, items: &[T]) -> Option<FieldE
 pub fn one_of(path: &Path<'_>, value: &str, allowed: &[&str]) -> Option<FieldError> {
     (!allowed.contains(&value)).then(|| FieldError::not_supported(path, value, allowed))
 }
+
+/// `x-kubernetes-list-type: map`: `Duplicate value` at each item whose keys an earlier item has,
+/// showing the keys, as the API server checks a custom resource's list maps.
+pub fn list_map_keys<T: serde::Serialize>(path: &Path<'_>, items: &[T], keys: &[&str]) -> super::ErrorList {
+    let key_values: Vec<serde_json::Value> = items
+        .iter()
+        .map(|item| {
+            let value = serde_json::to_value(item).unwrap_or_default();
+            let picked: serde_json::Map<String, serde_json::Value> = keys
+                .iter()
+                .filter_map(|k| value.get(*k).map(|v| (k.to_string(), v.clone())))
+                .collect();
+            serde_json::Value::Object(picked)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (j, kv) in key_values.iter().enumerate() {
+        if key_values[..j].contains(kv) {
+            out.push(FieldError::duplicate(&path.index(j), BadValue::Other(kv.to_string())));
+        }
+    }
+    out
+}
+
+/// `x-kubernetes-list-type: set`: `Duplicate value` at each item equal to an earlier one.
+pub fn list_set<T: serde::Serialize + PartialEq>(path: &Path<'_>, items: &[T]) -> super::ErrorList {
+    super::unique(path, items, |a, b| a == b)
+}

@@ -144,6 +144,8 @@ pub struct StatefulSetSpec {
     /// TODO: Consider a rename of this field.
     /// +optional
     /// +protobuf=1
+    /// +k8s:optional
+    /// +k8s:minimum=0
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// selector is a label query over pods that should match the replica count.
@@ -208,6 +210,8 @@ pub struct StatefulSetSpec {
     /// StatefulSetSpec version. The default value is 10.
     /// +optional
     /// +protobuf=8
+    /// +k8s:optional
+    /// +k8s:minimum=0
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revision_history_limit: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
@@ -215,6 +219,7 @@ pub struct StatefulSetSpec {
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
     /// +protobuf=9
+    /// +k8s:minimum=0
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
@@ -679,6 +684,8 @@ pub struct ReplicaSetSpec {
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
     /// +optional
     /// +protobuf=1
+    /// +k8s:optional
+    /// +k8s:minimum=0
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replicas: Option<i32>,
     /// Minimum number of seconds for which a newly created pod should be ready
@@ -686,6 +693,7 @@ pub struct ReplicaSetSpec {
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
     /// +protobuf=4
+    /// +k8s:minimum=0
     #[serde(default, skip_serializing_if = "runtime::is_zero")]
     pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.

@@ -1,8 +1,9 @@
-//! Hand-written validation of apps/v1, as Kubernetes' pkg/apis/apps/validation checks a
-//! Deployment: the selector (required, not empty, matching the template's labels, immutable),
-//! the strategy and the rolling-update bounds, the progress deadline, the template's restart
-//! policy. The generated `validate_deployment` calls it beside the declarative rules (replicas,
-//! revisionHistoryLimit and minReadySeconds at least 0) and the pod template's validation.
+//! Hand-written validation of apps/v1, as Kubernetes' pkg/apis/apps/validation checks its
+//! workloads: a Deployment's selector (not empty, matching the template's labels, immutable),
+//! strategy and rolling-update bounds, progress deadline and restart policy; a ReplicaSet's
+//! selector; a StatefulSet's selector, policies and the fields an update may not change. The
+//! generated `validate_*` call these beside the declarative rules (replicas, revisionHistoryLimit
+//! and minReadySeconds at least 0) and the pod template's validation.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +11,7 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use runtime::validation::{ErrorList, FieldError, Operation, Path, json_value};
 
-use super::{Deployment, DeploymentStrategy};
+use super::{Deployment, DeploymentStrategy, ReplicaSet, StatefulSet};
 
 /// The checks of `ValidateDeployment` and `ValidateDeploymentUpdate` that no tag states.
 pub fn validate_custom_deployment(
@@ -64,6 +65,91 @@ pub fn validate_custom_deployment(
             json_value(&spec.selector),
             "field is immutable",
         ));
+    }
+    errs
+}
+
+/// `ValidateReplicaSet` and its update: the selector as a Deployment's (Kubernetes words an empty
+/// one "for deployment" here too), immutable in apps/v1.
+pub fn validate_custom_replica_set(
+    op: &Operation,
+    path: &Path<'_>,
+    obj: &ReplicaSet,
+    old: Option<&ReplicaSet>,
+) -> ErrorList {
+    let spec_path = path.child("spec");
+    let selector_path = spec_path.child("selector");
+    let template_path = spec_path.child("template");
+    let labels = obj
+        .spec
+        .template
+        .as_ref()
+        .and_then(|t| t.metadata.as_ref())
+        .and_then(|m| m.labels.as_ref());
+    let mut errs = selector_errors(&selector_path, &template_path, &obj.spec.selector, labels, "deployment");
+    if let Some(old) = old.filter(|_| op.is_update())
+        && old.spec.selector != obj.spec.selector
+    {
+        errs.push(FieldError::invalid(
+            &selector_path,
+            json_value(&obj.spec.selector),
+            "field is immutable",
+        ));
+    }
+    errs
+}
+
+/// `ValidateStatefulSet` and `ValidateStatefulSetUpdate`: the selector, the pod management and
+/// update policies, and on update only the fields Kubernetes lets change.
+pub fn validate_custom_stateful_set(
+    op: &Operation,
+    path: &Path<'_>,
+    obj: &StatefulSet,
+    old: Option<&StatefulSet>,
+) -> ErrorList {
+    let spec_path = path.child("spec");
+    let spec = &obj.spec;
+    let selector_path = spec_path.child("selector");
+    let template_path = spec_path.child("template");
+    let labels = spec.template.metadata.as_ref().and_then(|m| m.labels.as_ref());
+    let mut errs = selector_errors(&selector_path, &template_path, &spec.selector, labels, "statefulset");
+    let policy = spec.pod_management_policy.as_str();
+    if !policy.is_empty() && !["OrderedReady", "Parallel"].contains(&policy) {
+        errs.push(FieldError::not_supported(
+            &spec_path.child("podManagementPolicy"),
+            policy,
+            &["OrderedReady", "Parallel"],
+        ));
+    }
+    if let Some(strategy) = &spec.update_strategy {
+        let strategy_path = spec_path.child("updateStrategy");
+        match strategy.type_.as_str() {
+            "" | "RollingUpdate" => {}
+            "OnDelete" if strategy.rolling_update.is_some() => errs.push(FieldError::invalid(
+                &strategy_path.child("rollingUpdate"),
+                json_value(&strategy.rolling_update),
+                "only allowed for updateStrategy 'RollingUpdate'",
+            )),
+            "OnDelete" => {}
+            other => errs.push(FieldError::not_supported(
+                &strategy_path,
+                other,
+                &["OnDelete", "RollingUpdate"],
+            )),
+        }
+    }
+    if let Some(old) = old.filter(|_| op.is_update()) {
+        let o = &old.spec;
+        let changed = o.selector != spec.selector
+            || o.service_name != spec.service_name
+            || o.pod_management_policy != spec.pod_management_policy
+            || o.volume_claim_templates != spec.volume_claim_templates;
+        if changed {
+            errs.push(FieldError::forbidden(
+                &spec_path,
+                "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+            ));
+        }
     }
     errs
 }

@@ -293,6 +293,7 @@ pub fn validate_replica_set(
         }
         errs.extend(crate::apps::v1::validate_replica_set_spec(op, path, v, o));
     }
+    errs.extend(crate::apps::v1::validate_custom_replica_set(op, path, obj, old));
     errs
 }
 /// Validates `ReplicaSetList` against its declarative rules and those of every nested type.
@@ -350,6 +351,43 @@ pub fn validate_replica_set_spec(
     old: ::core::option::Option<&crate::apps::v1::types::ReplicaSetSpec>,
 ) -> ::runtime::validation::ErrorList {
     let mut errs = ::runtime::validation::ErrorList::new();
+    'v1: {
+        let path = &path.child("replicas");
+        let v = &obj.replicas;
+        let o = old.map(|o| &o.replicas);
+        if op.unchanged(v, o) {
+            break 'v1;
+        }
+        if !::runtime::validation::Presence::is_set(v) {
+            break 'v1;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v1;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+            path,
+            *v as i64,
+            0i64,
+        ) {
+            errs.push(e);
+        }
+    }
+    'v2: {
+        let path = &path.child("minReadySeconds");
+        let v = &obj.min_ready_seconds;
+        let o = old.map(|o| &o.min_ready_seconds);
+        if op.unchanged(v, o) {
+            break 'v2;
+        }
+        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+            path,
+            *v as i64,
+            0i64,
+        ) {
+            errs.push(e);
+        }
+    }
     'v4: {
         let path = &path.child("template");
         let v = &obj.template;
@@ -391,6 +429,7 @@ pub fn validate_stateful_set(
         }
         errs.extend(crate::apps::v1::validate_stateful_set_spec(op, path, v, o));
     }
+    errs.extend(crate::apps::v1::validate_custom_stateful_set(op, path, obj, old));
     errs
 }
 /// Validates `StatefulSetList` against its declarative rules and those of every nested type.
@@ -448,6 +487,28 @@ pub fn validate_stateful_set_spec(
     old: ::core::option::Option<&crate::apps::v1::types::StatefulSetSpec>,
 ) -> ::runtime::validation::ErrorList {
     let mut errs = ::runtime::validation::ErrorList::new();
+    'v1: {
+        let path = &path.child("replicas");
+        let v = &obj.replicas;
+        let o = old.map(|o| &o.replicas);
+        if op.unchanged(v, o) {
+            break 'v1;
+        }
+        if !::runtime::validation::Presence::is_set(v) {
+            break 'v1;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v1;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+            path,
+            *v as i64,
+            0i64,
+        ) {
+            errs.push(e);
+        }
+    }
     'v3: {
         let path = &path.child("template");
         let v = &obj.template;
@@ -456,6 +517,43 @@ pub fn validate_stateful_set_spec(
             break 'v3;
         }
         errs.extend(crate::core::v1::validate_pod_template_spec(op, path, v, o));
+    }
+    'v8: {
+        let path = &path.child("revisionHistoryLimit");
+        let v = &obj.revision_history_limit;
+        let o = old.map(|o| &o.revision_history_limit);
+        if op.unchanged(v, o) {
+            break 'v8;
+        }
+        if !::runtime::validation::Presence::is_set(v) {
+            break 'v8;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v8;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+            path,
+            *v as i64,
+            0i64,
+        ) {
+            errs.push(e);
+        }
+    }
+    'v9: {
+        let path = &path.child("minReadySeconds");
+        let v = &obj.min_ready_seconds;
+        let o = old.map(|o| &o.min_ready_seconds);
+        if op.unchanged(v, o) {
+            break 'v9;
+        }
+        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+            path,
+            *v as i64,
+            0i64,
+        ) {
+            errs.push(e);
+        }
     }
     errs
 }

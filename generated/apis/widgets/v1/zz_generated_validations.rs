@@ -70,6 +70,19 @@ pub fn validate_widget(
         let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::widgets::v1::validate_widget_spec(op, path, v, o));
     }
+    'v4: {
+        let path = &path.child("status");
+        let v = &obj.status;
+        let o = old.map(|o| &o.status);
+        if op.unchanged(v, o) {
+            break 'v4;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v4;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        errs.extend(crate::widgets::v1::validate_widget_status(op, path, v, o));
+    }
     errs
 }
 /// Validates `WidgetList` against its declarative rules and those of every nested type.
@@ -230,6 +243,7 @@ pub fn validate_widget_spec(
         if op.unchanged(v, o) {
             break 'v5;
         }
+        errs.extend(::runtime::validation::schema::list_map_keys(path, v, &["name"]));
         {
             let olist = o;
             for (i, v) in v.iter().enumerate() {
@@ -241,6 +255,34 @@ pub fn validate_widget_spec(
                 errs.extend(crate::widgets::v1::validate_widget_port(op, path, v, o));
             }
         }
+    }
+    errs
+}
+/// Validates `WidgetStatus` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_widget_status(
+    op: &::runtime::validation::Operation,
+    path: &::runtime::validation::Path<'_>,
+    obj: &crate::widgets::v1::types::WidgetStatus,
+    old: ::core::option::Option<&crate::widgets::v1::types::WidgetStatus>,
+) -> ::runtime::validation::ErrorList {
+    let mut errs = ::runtime::validation::ErrorList::new();
+    'v5: {
+        let path = &path.child("conditions");
+        let v = &obj.conditions;
+        let o = old.map(|o| &o.conditions);
+        if op.unchanged(v, o) {
+            break 'v5;
+        }
+        errs.extend(::runtime::validation::schema::list_map_keys(path, v, &["type"]));
     }
     errs
 }

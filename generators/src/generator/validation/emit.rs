@@ -26,6 +26,8 @@ pub fn function(cx: &Context<'_>, tree: &Tree<'_>, pkg: &Package, ty: &Type, dia
         label: 0,
         diags,
         meta: ListMeta::default(),
+        crd: pkg.attrs.crd,
+        schema_list: None,
     };
     let path_ty = type_path(&ty.module, &ty.name);
     let f = names::ident(&names::validate_fn(&ty.name));
@@ -35,6 +37,9 @@ pub fn function(cx: &Context<'_>, tree: &Tree<'_>, pkg: &Package, ty: &Type, dia
         let whole = TypeRef::Named(pkg.id(&ty.name));
         let rules = e.apply(&ty.attrs.declarative, &Map::new(), &whole, &label, false, &ty.loc, None);
         body.push(quote! { #label: { let v = obj; let o = old; let _ = (v, o); #rules } });
+    }
+    if excludes_values(ty) {
+        body.push(e.enum_exclusions(ty));
     }
     for field in ty.fields().iter().filter(|f| !f.skip) {
         body.push(e.field(field));
@@ -74,6 +79,15 @@ pub fn function(cx: &Context<'_>, tree: &Tree<'_>, pkg: &Package, ty: &Type, dia
     }
 }
 
+/// Whether a type is a `+k8s:enum` string enum with `+k8s:enumExclude` variants, whose values
+/// its validation refuses.
+pub(super) fn excludes_values(ty: &Type) -> bool {
+    ty.attrs.declarative.iter().any(|v| v.inner().rule == Rule::Enum)
+        && ty
+            .string_enum()
+            .is_some_and(|vs| vs.iter().any(|v| !v.excluded.is_empty()))
+}
+
 pub(super) struct Emitter<'a, 'u> {
     pub tree: &'a Tree<'u>,
     pub rt: syn::Path,
@@ -82,6 +96,11 @@ pub(super) struct Emitter<'a, 'u> {
     /// The list metadata of the field being emitted, which `eachVal` and nested validation
     /// match old items by.
     pub meta: ListMeta,
+    /// Whether the package's kinds are custom resources (`+k8s:crd-gen=true`), whose list types
+    /// (`+listType=map|set`) the API server checks as their schema states them.
+    pub crd: bool,
+    /// The custom resource list type of the field being emitted, checked once on its value.
+    schema_list: Option<(crate::model::declarative::ListKind, Vec<String>)>,
 }
 
 /// Where a rule is evaluated: on the whole value (`Option` and all), or on the value inside.
@@ -137,6 +156,59 @@ impl Emitter<'_, '_> {
         );
     }
 
+    /// A string enum's excluded values (`+k8s:enumExclude`, maybe under a gate): `Unsupported
+    /// value` with the values accepted now, sorted.
+    fn enum_exclusions(&mut self, ty: &Type) -> TokenStream {
+        let rt = self.rt.clone();
+        let path = type_path(&ty.module, &ty.name);
+        let mut arms = Vec::new();
+        let mut table = Vec::new();
+        for v in ty.string_enum().unwrap_or_default() {
+            let var = names::ident(&v.name);
+            let json = &v.json_name;
+            arms.push(quote! { #path::#var => #json });
+            let conditions: Vec<TokenStream> = v
+                .excluded
+                .iter()
+                .map(|x| match &x.rule {
+                    Rule::IfEnabled { gate, .. } | Rule::IfDisabled { gate, .. } => {
+                        let want = if matches!(x.rule, Rule::IfEnabled { .. }) {
+                            quote! { on }
+                        } else {
+                            quote! { !on }
+                        };
+                        quote! {
+                            match op.option(#gate) {
+                                ::core::option::Option::None => {
+                                    errs.push(#rt::validation::undefined_option(path, #gate));
+                                    false
+                                }
+                                ::core::option::Option::Some(on) => #want,
+                            }
+                        }
+                    }
+                    _ => quote! { true },
+                })
+                .collect();
+            let excluded = if conditions.is_empty() {
+                quote! { false }
+            } else {
+                quote! { #(#conditions)||* }
+            };
+            table.push(quote! { (#json, #excluded) });
+        }
+        quote! {
+            {
+                let table = [#(#table),*];
+                let value = match obj { #(#arms,)* };
+                if table.iter().any(|(v, excluded)| *v == value && *excluded) {
+                    let supported: ::std::vec::Vec<&str> = table.iter().filter(|(_, x)| !x).map(|(v, _)| *v).collect();
+                    errs.push(#rt::validation::not_supported(path, value, &supported));
+                }
+            }
+        }
+    }
+
     /// One field's block.
     fn field(&mut self, f: &crate::model::Field) -> TokenStream {
         let universe = self.tree.universe;
@@ -146,6 +218,9 @@ impl Emitter<'_, '_> {
         let label = self.label();
         let member = names::member(&f.name);
         self.meta = ListMeta::of(&rules);
+        self.schema_list = value::schema_list(f)
+            .filter(|_| self.crd)
+            .map(|(kind, keys)| (kind, keys.to_vec()));
         let body = self.apply(&rules, &schema, &f.ty, &label, !opaque, &f.loc, None);
         if body.is_empty() {
             return TokenStream::new();
@@ -203,6 +278,7 @@ impl Emitter<'_, '_> {
             after.push(self.rule(r, inner, label, level));
         }
         after.push(super::schema_rules::emit(self, schema, inner, loc));
+        after.push(self.schema_list_check(inner));
         after.push(self.unique(inner));
         if nested {
             after.push(self.nested(inner));
@@ -211,6 +287,21 @@ impl Emitter<'_, '_> {
             return quote! { #(#out)* };
         }
         quote! { #(#out)* #unwrap #(#after)* }
+    }
+
+    /// A custom resource's list type, checked on the list as the API server checks its schema's
+    /// `x-kubernetes-list-type`: duplicate keys of a map, duplicate items of a set.
+    fn schema_list_check(&mut self, ty: &TypeRef) -> TokenStream {
+        let rt = self.rt.clone();
+        let (Some((kind, keys)), TypeRef::Vec(_)) = (self.schema_list.take(), ty) else {
+            return TokenStream::new();
+        };
+        match kind {
+            crate::model::declarative::ListKind::Map => {
+                quote! { errs.extend(#rt::validation::schema::list_map_keys(path, v, &[#(#keys),*])); }
+            }
+            _ => quote! { errs.extend(#rt::validation::schema::list_set(path, v)); },
+        }
     }
 
     /// Statements that rebind `v` and `o` to the value inside an `Option` or `Box`, leaving the
@@ -257,7 +348,7 @@ impl Emitter<'_, '_> {
     }
 
     /// `errs.push(e)` for an error expression, marked with the rule's stability level.
-    fn push(&self, e: TokenStream, level: Option<Level>) -> TokenStream {
+    pub(super) fn push(&self, e: TokenStream, level: Option<Level>) -> TokenStream {
         let rt = &self.rt;
         match level {
             None => quote! { errs.push(#e); },
@@ -327,11 +418,17 @@ impl Emitter<'_, '_> {
                 } else {
                     quote! { o.map(|_| true) }
                 };
-                self.push_some(
-                    quote! { #v::update(op, path, #present, #old_present, #ns, #nu, #nm) },
-                    level,
-                    Some(label),
-                )
+                let transitions = if ns || nu || nm {
+                    self.push_some(
+                        quote! { #v::update(op, path, #present, #old_present, #ns, #nu, #nm) },
+                        level,
+                        Some(label),
+                    )
+                } else {
+                    TokenStream::new()
+                };
+                let items = self.update_items(rules, ty, level, loc);
+                quote! { #transitions #items }
             }
             Rule::Minimum(_) | Rule::Maximum(_) | Rule::Monotonic | Rule::Neq(Literal::Int(_))
                 if !value::is_integer(ty) =>

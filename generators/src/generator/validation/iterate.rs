@@ -14,20 +14,25 @@ use crate::model::declarative::{Level, ListKind, Literal, Validation};
 use crate::model::{TypeRef, names};
 
 impl Emitter<'_, '_> {
+    /// An expression true when list items `a` and `b` have the same map keys.
+    fn same_keys(&self, item: &TypeRef, a: TokenStream, b: TokenStream) -> TokenStream {
+        let conds: Vec<TokenStream> = self
+            .meta
+            .keys
+            .iter()
+            .filter_map(|k| key_member(self.tree.universe, item, k))
+            .map(|(m, _)| quote! { #a.#m == #b.#m })
+            .collect();
+        quote! { #(#conds)&&* }
+    }
+
     /// An expression of the old counterpart of list item `v` in `olist`, by the list metadata:
     /// by keys for a map list, by equality for a set, none otherwise.
     fn find_old(&self, item: &TypeRef) -> TokenStream {
-        let universe = self.tree.universe;
         match self.meta.kind {
             Some(ListKind::Map) if !self.meta.keys.is_empty() => {
-                let conds: Vec<TokenStream> = self
-                    .meta
-                    .keys
-                    .iter()
-                    .filter_map(|k| key_member(universe, item, k))
-                    .map(|(m, _)| quote! { x.#m == v.#m })
-                    .collect();
-                quote! { olist.and_then(|l| l.iter().find(|x| #(#conds)&&*)) }
+                let same = self.same_keys(item, quote! { x }, quote! { v });
+                quote! { olist.and_then(|l| l.iter().find(|x| #same)) }
             }
             Some(ListKind::Set) => quote! { olist.and_then(|l| l.iter().find(|x| *x == v)) },
             _ => quote! { olist.and_then(|l| l.iter().find(|_| false)) },
@@ -41,6 +46,107 @@ impl Emitter<'_, '_> {
             Some(ListKind::Set) => quote! { o.is_some() },
             _ => quote! { o.is_some_and(|o| o == v) },
         }
+    }
+
+    /// `+k8s:update=NoAddItem|NoRemoveItem` on a list (items matched by the list metadata) or a
+    /// map (by key): an added item is forbidden at its index, a removed one at the list (a map's
+    /// at its key), as validation-gen reports them.
+    pub(super) fn update_items(
+        &mut self,
+        rules: &[crate::model::declarative::UpdateRule],
+        ty: &TypeRef,
+        level: Option<Level>,
+        loc: &SourceLoc,
+    ) -> TokenStream {
+        use crate::model::declarative::UpdateRule;
+        let (add, remove) = (
+            rules.contains(&UpdateRule::NoAddItem),
+            rules.contains(&UpdateRule::NoRemoveItem),
+        );
+        if !add && !remove {
+            return TokenStream::new();
+        }
+        let rt = self.rt.clone();
+        let optional = matches!(ty, TypeRef::Option(_));
+        let (new, old) = if optional {
+            (
+                quote! { v.iter().flatten() },
+                quote! { o.into_iter().flatten().flatten() },
+            )
+        } else {
+            (quote! { v.iter() }, quote! { o.into_iter().flatten() })
+        };
+        let mut checks = Vec::new();
+        match ty.strip_option() {
+            TypeRef::Vec(item) => {
+                let same = match self.meta.kind {
+                    Some(ListKind::Map) => self.same_keys(item, quote! { x }, quote! { y }),
+                    Some(ListKind::Set) => quote! { x == y },
+                    _ => {
+                        self.fail(
+                            loc,
+                            "`+k8s:update=NoAddItem|NoRemoveItem` needs `+k8s:listType=set|map` to tell items apart"
+                                .into(),
+                        );
+                        return TokenStream::new();
+                    }
+                };
+                if add {
+                    let push = self.push(
+                        quote! { #rt::validation::FieldError::forbidden(&path.index(i), "item may not be added").with_origin("update") },
+                        level,
+                    );
+                    checks.push(quote! {
+                        for (i, x) in #new.enumerate() {
+                            if !#old.any(|y| #same) { #push }
+                        }
+                    });
+                }
+                if remove {
+                    let push = self.push(
+                        quote! { #rt::validation::FieldError::forbidden(path, "item may not be removed").with_origin("update") },
+                        level,
+                    );
+                    checks.push(quote! {
+                        for y in #old {
+                            if !#new.any(|x| #same) { #push }
+                        }
+                    });
+                }
+            }
+            TypeRef::Map { .. } => {
+                if add {
+                    let push = self.push(
+                        quote! { #rt::validation::FieldError::forbidden(&path.key(k), "item may not be added").with_origin("update") },
+                        level,
+                    );
+                    checks.push(quote! {
+                        for (k, _) in #new {
+                            if !#old.any(|(j, _)| j == k) { #push }
+                        }
+                    });
+                }
+                if remove {
+                    let push = self.push(
+                        quote! { #rt::validation::FieldError::forbidden(&path.key(k), "item may not be removed").with_origin("update") },
+                        level,
+                    );
+                    checks.push(quote! {
+                        for (k, _) in #old {
+                            if !#new.any(|(j, _)| j == k) { #push }
+                        }
+                    });
+                }
+            }
+            other => {
+                self.fail(
+                    loc,
+                    format!("`+k8s:update=NoAddItem|NoRemoveItem` can only be used on lists and maps, not `{other}`"),
+                );
+                return TokenStream::new();
+            }
+        }
+        quote! { if op.is_update() && o.is_some() { #(#checks)* } }
     }
 
     /// `+k8s:eachVal`: the rule on every list item or map value.
@@ -253,19 +359,8 @@ impl Emitter<'_, '_> {
             return TokenStream::new();
         };
         let same = match self.meta.kind {
-            Some(ListKind::Map) => {
-                let conds: Vec<TokenStream> = self
-                    .meta
-                    .keys
-                    .iter()
-                    .filter_map(|k| key_member(self.tree.universe, item, k))
-                    .map(|(m, _)| quote! { a.#m == b.#m })
-                    .collect();
-                if conds.is_empty() {
-                    return TokenStream::new();
-                }
-                quote! { #(#conds)&&* }
-            }
+            Some(ListKind::Map) if !self.meta.keys.is_empty() => self.same_keys(item, quote! { a }, quote! { b }),
+            Some(ListKind::Map) => return TokenStream::new(),
             _ => quote! { a == b },
         };
         quote! { errs.extend(#rt::validation::unique(path, v, |a, b| #same)); }

@@ -19,6 +19,7 @@ use quote::quote;
 use super::{Context, PackageGenerator, check_reexported, type_path};
 use crate::diag::{Diagnostic, Diagnostics};
 use crate::model::attrs::DefaulterRoots;
+use crate::model::declarative::Rule;
 use crate::model::tags::name as tag;
 use crate::model::{Package, Pass, Returns, Type, TypeId, TypeRef, Universe, names};
 
@@ -181,9 +182,10 @@ impl<'u> Tree<'u> {
                 if validated.contains(id) {
                     continue;
                 }
-                let own = !ty.attrs.declarative.is_empty()
+                let own = ty.attrs.declarative.iter().any(|v| v.inner().rule != Rule::Enum)
+                    || emit::excludes_values(ty)
                     || pkg.functions.contains_key(&names::validate_custom_fn(&ty.name))
-                    || ty.fields().iter().any(|f| value::has_rules(universe, f));
+                    || ty.fields().iter().any(|f| value::has_rules(universe, f, pkg.attrs.crd));
                 let nested = ty
                     .fields()
                     .iter()

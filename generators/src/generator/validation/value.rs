@@ -28,9 +28,20 @@ pub fn schema(f: &Field) -> Map<String, Value> {
     out
 }
 
-/// Whether a field has any rule of its own.
-pub fn has_rules(universe: &Universe, f: &Field) -> bool {
-    !f.skip && (!rules(universe, f).is_empty() || !schema(f).is_empty())
+/// Whether a field has any rule of its own; in a custom resource's package (`crd`), a list type
+/// counts, as its schema states one.
+pub fn has_rules(universe: &Universe, f: &Field, crd: bool) -> bool {
+    !f.skip && (!rules(universe, f).is_empty() || !schema(f).is_empty() || (crd && schema_list(f).is_some()))
+}
+
+/// A custom resource's list type, as its schema states it: `set`, or `map` with its keys.
+pub fn schema_list(f: &Field) -> Option<(ListKind, &[String])> {
+    use crate::model::attrs::ListType;
+    match f.attrs.list_type? {
+        ListType::Set => Some((ListKind::Set, &[])),
+        ListType::Map if !f.attrs.list_map_keys.is_empty() => Some((ListKind::Map, &f.attrs.list_map_keys)),
+        _ => None,
+    }
 }
 
 /// Whether a field says its type's own validation is not run (`+k8s:opaqueType`).

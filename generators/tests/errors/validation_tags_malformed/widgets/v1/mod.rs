@@ -1,6 +1,7 @@
 //! The v1 version of the widgets API group.
 //! +k8s:deepcopy-gen=package
 //! +k8s:validation-gen=TypeMeta
+//! +k8s:minimum=1
 //! +groupName=widgets.example.dev
 
 mod types;

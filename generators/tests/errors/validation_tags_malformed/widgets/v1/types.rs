@@ -21,6 +21,7 @@ pub struct Widget {
 
 /// WidgetSpec is the desired state of a Widget.
 /// +k8s:validation-gen=TypeMeta
+/// +k8s:alpha(since: "1.36")=+k8s:required
 #[derive(Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WidgetSpec {
@@ -35,6 +36,7 @@ pub struct WidgetSpec {
     /// +k8s:format=k8s-bogus
     pub image: String,
     /// Ports.
+    /// +k8s:enumExclude
     /// +k8s:eachVal
     /// +optional
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
