@@ -635,3 +635,55 @@ fn the_2018_layout_and_cfg_test_modules() {
     );
     assert_eq!(pkg.types.keys().collect::<Vec<_>>(), ["T"]);
 }
+
+/// What Kubernetes' own generators accept although it means nothing is a warning, not an error:
+/// `+listType=atomic` on a scalar, a `+unionDiscriminator` without members, and
+/// `+k8s:isSubresource` with a quoted value (k8s.io/api v0.36.0 has all three).
+#[test]
+fn upstream_oddities_are_warnings() {
+    let mut d = Diagnostics::new();
+    let files = [
+        ("lib.rs", "pub mod g;"),
+        ("g/mod.rs", "pub mod v1;"),
+        (
+            "g/v1/mod.rs",
+            "//! +groupName=g.example.dev\nmod types;\npub use types::*;\n",
+        ),
+        (
+            "g/v1/types.rs",
+            concat!(
+                "/// +k8s:isSubresource=\"/scale\"\n",
+                "#[derive(serde::Serialize, serde::Deserialize)]\n",
+                "pub struct S {\n",
+                "    /// +listType=atomic\n",
+                "    pub side_effects: String,\n",
+                "    /// +unionDiscriminator\n",
+                "    pub patch_type: String,\n",
+                "}\n",
+            ),
+        ),
+    ];
+    let sources = Memory(files.iter().map(|(p, t)| (p.to_string(), t.to_string())).collect());
+    let loaded = load("src", &sources, &mut d);
+    let u = super::build(&loaded.files, &mut d);
+    super::check::check(&u, &mut d);
+    let warnings = d.take_warnings();
+    let errors = d.into_vec();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("warning: field `side_effects` of `S` is not a list")),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings
+            .iter()
+            .any(|w| w.contains("warning: discriminator `patch_type` of `S` selects no member")),
+        "{warnings:?}"
+    );
+    assert_eq!(
+        u.packages["crate::g::v1"].types["S"].attrs.subresource_of.as_deref(),
+        Some("scale")
+    );
+}
