@@ -14,7 +14,7 @@ use crate::installer::ApiResource;
 use crate::patch;
 use crate::query::{self, ListFrom, Params};
 use crate::registry::meta;
-use crate::registry::store::Deleted;
+use crate::registry::store::{Deleted, Preconditions};
 use crate::registry::stored::Stored;
 use crate::request::RequestInfo;
 use crate::respond::{self, Negotiated};
@@ -399,9 +399,9 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
 /// `DELETE .../{name}`: 200 with the object when it is gone, 202 when finalizers keep it.
 pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let deleter = c.resource.storage.graceful_deleter().ok_or_else(|| c.not_supported())?;
-    let precondition = delete_precondition(body)?;
+    let preconditions = delete_preconditions(body)?;
     match deleter
-        .delete(c.namespace(), c.name(), precondition, c.params.dry_run)
+        .delete(c.namespace(), c.name(), &preconditions, c.params.dry_run)
         .await?
     {
         Deleted::Gone(obj) => c.object(StatusCode::OK, c.out(obj)?, &[]),
@@ -428,7 +428,10 @@ pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
     {
         let ns = meta::field(&obj, "namespace").to_string();
         let ns = (!ns.is_empty()).then_some(ns.as_str());
-        match deleter.delete(ns, meta::name(&obj), None, c.params.dry_run).await {
+        match deleter
+            .delete(ns, meta::name(&obj), &Preconditions::default(), c.params.dry_run)
+            .await
+        {
             Ok(Deleted::Gone(o) | Deleted::Marked(o)) => items.push(c.out(o)?),
             // Deleted by someone else in between: nothing left to do.
             Err(e) if e.code == 404 => {}
@@ -444,12 +447,12 @@ pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
     c.object(StatusCode::OK, list, &[])
 }
 
-/// The resourceVersion precondition of a `DeleteOptions` body, if any.
-fn delete_precondition(body: &Bytes) -> Result<Option<u64>, ApiError> {
+/// The preconditions of a `DeleteOptions` body (resourceVersion and uid), if any.
+fn delete_preconditions(body: &Bytes) -> Result<Preconditions, ApiError> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(None);
+        return Ok(Preconditions::default());
     }
-    let resource_version = if runtime::protobuf::is_protobuf(body) {
+    let (resource_version, uid) = if runtime::protobuf::is_protobuf(body) {
         // client-go's typed clients send their DeleteOptions as protobuf, in the envelope of the
         // group-version they talk to.
         let bad = |e: runtime::protobuf::DecodeError| ApiError::bad_request(format!("DeleteOptions: {e}"));
@@ -461,23 +464,28 @@ fn delete_precondition(body: &Bytes) -> Result<Option<u64>, ApiError> {
             )));
         }
         let options: k8s_openapi::apimachinery::pkg::apis::meta::v1::DeleteOptions = envelope.object().map_err(bad)?;
-        options.preconditions.and_then(|p| p.resource_version)
+        let p = options.preconditions.unwrap_or_default();
+        (p.resource_version, p.uid)
     } else {
         let options: Value =
             serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("DeleteOptions: {e}")))?;
-        options
-            .get("preconditions")
-            .and_then(|p| p.get("resourceVersion"))
-            .and_then(Value::as_str)
-            .map(str::to_string)
+        let field = |name: &str| {
+            options
+                .get("preconditions")
+                .and_then(|p| p.get(name))
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        (field("resourceVersion"), field("uid"))
     };
-    match resource_version.as_deref() {
-        Some(rv) => rv
-            .parse()
-            .map(Some)
-            .map_err(|_| ApiError::bad_request(format!("preconditions.resourceVersion \"{rv}\" is not an integer"))),
-        None => Ok(None),
-    }
+    let resource_version =
+        match resource_version.as_deref() {
+            Some(rv) => Some(rv.parse().map_err(|_| {
+                ApiError::bad_request(format!("preconditions.resourceVersion \"{rv}\" is not an integer"))
+            })?),
+            None => None,
+        };
+    Ok(Preconditions { resource_version, uid })
 }
 
 /// `PATCH` with `application/apply-patch+yaml`: server-side apply by `?fieldManager=` (`server_side_apply.rs`);

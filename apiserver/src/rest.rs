@@ -8,7 +8,7 @@
 use async_trait::async_trait;
 use serde_json::Value;
 
-use crate::registry::store::{Deleted, Page, Store, Target};
+use crate::registry::store::{Deleted, Page, Preconditions, Store, Target};
 use crate::status::ApiError;
 use crate::storage::{Revision, Watch};
 
@@ -66,12 +66,12 @@ pub trait Patcher: Send + Sync {
 /// `DELETE .../{name}`, honouring finalizers.
 #[async_trait]
 pub trait GracefulDeleter: Send + Sync {
-    /// Deletes or marks the object.
+    /// Deletes or marks the object, if it meets the preconditions.
     async fn delete(
         &self,
         namespace: Option<&str>,
         name: &str,
-        precondition: Option<Revision>,
+        preconditions: &Preconditions,
         dry_run: bool,
     ) -> Result<Deleted, ApiError>;
 }
@@ -179,10 +179,10 @@ impl GracefulDeleter for Store {
         &self,
         namespace: Option<&str>,
         name: &str,
-        precondition: Option<Revision>,
+        preconditions: &Preconditions,
         dry_run: bool,
     ) -> Result<Deleted, ApiError> {
-        Store::delete(self, namespace, name, precondition, dry_run).await
+        Store::delete(self, namespace, name, preconditions, dry_run).await
     }
 }
 

@@ -820,3 +820,38 @@ async fn scale_writes_move_the_replicas_to_their_writer() {
     assert!(creator["fieldsV1"]["f:spec"].get("f:replicas").is_none(), "{creator}");
     assert!(creator["fieldsV1"]["f:spec"].get("f:template").is_some());
 }
+
+/// A delete whose `preconditions.uid` names another object (one deleted and created again under
+/// the same name) deletes nothing: 409 Conflict in kube-apiserver's words.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_delete_with_another_uid_deletes_nothing() {
+    let api = Api::new().await;
+    let cms = "/api/v1/namespaces/ns/configmaps";
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "pc"}, "data": {"k": "v"}});
+    let (code, created) = api.send("POST", cms, "application/json", cm.to_string()).await;
+    assert_eq!(code, StatusCode::CREATED);
+    let uid = created["metadata"]["uid"].as_str().unwrap().to_string();
+    let wrong = json!({"preconditions": {"uid": "00000000-0000-0000-0000-000000000000"}});
+    let (code, status) = api
+        .send("DELETE", &format!("{cms}/pc"), "application/json", wrong.to_string())
+        .await;
+    assert_eq!(code, StatusCode::CONFLICT, "{status}");
+    assert_eq!(status["reason"], "Conflict");
+    assert_eq!(
+        status["message"],
+        format!(
+            "Operation cannot be fulfilled on configmaps \"pc\": Precondition failed: UID in precondition: 00000000-0000-0000-0000-000000000000, UID in object meta: {uid}"
+        )
+    );
+    assert_eq!(
+        api.get(&format!("{cms}/pc")).await.0,
+        StatusCode::OK,
+        "the object is still there"
+    );
+    let right = json!({"preconditions": {"uid": uid}});
+    let (code, _) = api
+        .send("DELETE", &format!("{cms}/pc"), "application/json", right.to_string())
+        .await;
+    assert_eq!(code, StatusCode::OK);
+    assert_eq!(api.get(&format!("{cms}/pc")).await.0, StatusCode::NOT_FOUND);
+}

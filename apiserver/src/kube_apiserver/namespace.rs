@@ -10,12 +10,11 @@ use async_trait::async_trait;
 use serde_json::json;
 
 use crate::registry::meta;
-use crate::registry::store::{Deleted, Store};
+use crate::registry::store::{Deleted, Preconditions, Store};
 use crate::rest::{
     CollectionDeleter, Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage, Updater, Watcher,
 };
 use crate::status::ApiError;
-use crate::storage::Revision;
 
 /// How often a terminating namespace checks whether its content is gone.
 const RECHECK: Duration = Duration::from_millis(200);
@@ -41,11 +40,13 @@ impl NamespaceStorage {
                 for obj in page.items {
                     left += 1;
                     let Ok(obj) = obj.value() else { continue };
-                    let _ = store.delete(Some(&name), meta::name(&obj), None, false).await;
+                    let _ = store
+                        .delete(Some(&name), meta::name(&obj), &Preconditions::default(), false)
+                        .await;
                 }
             }
             if left == 0 {
-                let _ = namespaces.delete(None, &name, None, false).await;
+                let _ = namespaces.delete(None, &name, &Preconditions::default(), false).await;
                 return;
             }
             tokio::time::sleep(RECHECK).await;
@@ -59,14 +60,15 @@ impl GracefulDeleter for NamespaceStorage {
         &self,
         _namespace: Option<&str>,
         name: &str,
-        precondition: Option<Revision>,
+        preconditions: &Preconditions,
         dry_run: bool,
     ) -> Result<Deleted, ApiError> {
         let current = self.namespaces.get(None, name).await?;
+        preconditions.check_uid(&current, "", "namespaces", name)?;
         if dry_run {
             return Ok(Deleted::Marked(current));
         }
-        if let Some(expected) = precondition
+        if let Some(expected) = preconditions.resource_version
             && meta::resource_version(&current).ok().flatten() != Some(expected)
         {
             return Err(ApiError::conflict(

@@ -58,6 +58,36 @@ pub enum Target {
     Status,
 }
 
+/// What a delete requires of the object (`DeleteOptions.preconditions`): its resourceVersion
+/// and its uid, each when given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Preconditions {
+    /// The resourceVersion the object must be at.
+    pub resource_version: Option<Revision>,
+    /// The uid the object must have: another object of the same name (deleted and created
+    /// again) is not deleted by mistake.
+    pub uid: Option<String>,
+}
+
+impl Preconditions {
+    /// 409 Conflict, in kube-apiserver's words, when `obj` does not have the uid asked for.
+    pub fn check_uid(&self, obj: &Value, group: &str, resource: &str, name: &str) -> Result<(), ApiError> {
+        let Some(expected) = self.uid.as_deref() else {
+            return Ok(());
+        };
+        let actual = meta::field(obj, "uid");
+        if actual == expected {
+            return Ok(());
+        }
+        Err(ApiError::conflict(
+            group,
+            resource,
+            name,
+            &format!("Precondition failed: UID in precondition: {expected}, UID in object meta: {actual}"),
+        ))
+    }
+}
+
 /// What a delete did.
 #[derive(Debug)]
 pub enum Deleted {
@@ -362,17 +392,19 @@ impl Store {
     }
 
     /// Deletes `name`: an object with finalizers is marked (deletionTimestamp) and kept; others are
-    /// removed. `precondition` is the resourceVersion the client expects.
+    /// removed. `preconditions` are the resourceVersion and uid the client expects.
     pub async fn delete(
         &self,
         namespace: Option<&str>,
         name: &str,
-        precondition: Option<Revision>,
+        preconditions: &Preconditions,
         dry_run: bool,
     ) -> Result<Deleted, ApiError> {
         let key = self.key(namespace, name);
+        let precondition = preconditions.resource_version;
         for _ in 0..RETRIES {
             let (old, rev) = self.current(namespace, name, precondition).await?;
+            preconditions.check_uid(&old, self.group, self.resource, name)?;
             if meta::has_finalizers(&old) {
                 if meta::deleting(&old) || dry_run {
                     return Ok(Deleted::Marked(old));
