@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use runtime::validation::{Operation, Stability};
+use runtime::validation::{OpKind, Operation, Stability};
 use runtime::{GroupVersionKind, Scheme};
 use serde_json::Value;
 
@@ -21,7 +21,8 @@ pub struct Validated {
     inner: Arc<dyn Strategy>,
     scheme: Arc<Scheme>,
     gvk: GroupVersionKind,
-    gates: Arc<BTreeMap<String, bool>>,
+    /// A create with the server's feature gates, which every check starts from.
+    base: Operation,
 }
 
 impl Validated {
@@ -36,21 +37,31 @@ impl Validated {
         if scheme.validation_subresources(&gvk).is_empty() {
             return inner;
         }
+        // A gate the server's configuration does not name is off, as kube-apiserver's unknown
+        // gates are for an API it vendors.
+        let base = gates
+            .iter()
+            .fold(Operation::create().undefined_options_off(), |op, (gate, on)| {
+                op.with_option(gate.clone(), *on)
+            });
         Arc::new(Validated {
             inner,
             scheme: scheme.clone(),
             gvk,
-            gates,
+            base,
         })
     }
 
-    fn check(&self, op: Operation, new: &Value, old: Option<&Value>) -> Vec<Cause> {
-        // A gate the server's configuration does not name is off, as kube-apiserver's unknown
-        // gates are for an API it vendors.
-        let mut op = op.undefined_options_off();
-        for (gate, on) in self.gates.iter() {
-            op = op.with_option(gate.clone(), *on);
+    /// The operation of a write of this kind (`update`) to `subresource` (empty: the object).
+    fn operation(&self, update: bool, subresource: &str) -> Operation {
+        let mut op = self.base.clone().on_subresource(subresource);
+        if update {
+            op.kind = OpKind::Update;
         }
+        op
+    }
+
+    fn check(&self, op: Operation, new: &Value, old: Option<&Value>) -> Vec<Cause> {
         self.scheme
             .validate_value(&op, &self.gvk, new, old)
             .iter()
@@ -75,13 +86,13 @@ impl Strategy for Validated {
 
     fn validate(&self, obj: &Value) -> Vec<Cause> {
         let mut causes = self.inner.validate(obj);
-        causes.extend(self.check(Operation::create(), obj, None));
+        causes.extend(self.check(self.operation(false, ""), obj, None));
         causes
     }
 
     fn validate_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
         let mut causes = self.inner.validate_update(new, old);
-        causes.extend(self.check(Operation::update(), new, Some(old)));
+        causes.extend(self.check(self.operation(true, ""), new, Some(old)));
         causes
     }
 
@@ -90,11 +101,7 @@ impl Strategy for Validated {
         // Rules that serve `/status` check a status write as such; the others check the object,
         // whose unchanged parts ratcheting skips.
         let served = self.scheme.validation_subresources(&self.gvk);
-        let op = if served.contains(&"/status") {
-            Operation::update().on_subresource("status")
-        } else {
-            Operation::update()
-        };
+        let op = self.operation(true, if served.contains(&"/status") { "status" } else { "" });
         causes.extend(self.check(op, new, Some(old)));
         causes
     }

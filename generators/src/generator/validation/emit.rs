@@ -347,6 +347,18 @@ impl Emitter<'_, '_> {
         }
     }
 
+    /// An expression saying whether `value` (a reference to a `ty`) is set: the runtime's
+    /// `Presence` for options, strings, lists, maps and numbers; `true` for anything else, as a
+    /// Go struct value is always set.
+    pub(super) fn is_set(&self, ty: &TypeRef, value: TokenStream) -> TokenStream {
+        let rt = &self.rt;
+        if value::has_presence(ty) {
+            quote! { #rt::validation::Presence::is_set(#value) }
+        } else {
+            quote! { true }
+        }
+    }
+
     /// `errs.push(e)` for an error expression, marked with the rule's stability level.
     pub(super) fn push(&self, e: TokenStream, level: Option<Level>) -> TokenStream {
         let rt = &self.rt;
@@ -390,11 +402,7 @@ impl Emitter<'_, '_> {
     ) -> TokenStream {
         let rt = self.rt.clone();
         let v = quote! { #rt::validation };
-        let present = if value::has_presence(ty) {
-            quote! { #v::Presence::is_set(v) }
-        } else {
-            quote! { true }
-        };
+        let present = self.is_set(ty, quote! { v });
         let wrong = |what: &str| format!("`{}` can only be used on {what}, not `{ty}`", rule_name(rule));
         match rule {
             Rule::Optional => quote! { if !#present { break #label; } },

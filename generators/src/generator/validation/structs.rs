@@ -44,13 +44,8 @@ fn unwrap_level(v: &Validation) -> (Option<Level>, &Validation) {
 impl Emitter<'_, '_> {
     /// An expression of `s.<field>` that says whether it is set.
     fn set_expr(&self, f: &Field) -> TokenStream {
-        let rt = &self.rt;
         let m = names::member(&f.name);
-        if value::has_presence(&f.ty) {
-            quote! { #rt::validation::Presence::is_set(&s.#m) }
-        } else {
-            quote! { true }
-        }
+        self.is_set(&f.ty, quote! { &s.#m })
     }
 
     /// An expression of `s.<field>` as the `&str` a discriminator compares: a string, or a
@@ -164,15 +159,14 @@ impl Emitter<'_, '_> {
             let names: Vec<&String> = u.members.iter().map(|m| &m.name).collect();
             let values: Vec<&String> = u.members.iter().map(|m| &m.value).collect();
             let idx: Vec<usize> = (0..u.members.len()).collect();
-            let (disc_now, disc_name, check) = match &u.discriminator {
+            let (disc_now, check) = match &u.discriminator {
                 Some((json, expr)) => (
                     quote! { { let s = obj; #expr } },
-                    json.clone(),
                     quote! {
                         errs.extend(#rt::validation::discriminated_union(path, (#json, d), &[#((#names, #values, now[#idx])),*]))
                     },
                 ),
-                None => (quote! { "" }, String::new(), {
+                None => (quote! { "" }, {
                     let at_most_one = u.at_most_one;
                     quote! {
                         if let ::core::option::Option::Some(e) = #rt::validation::union(path, &[#((#names, now[#idx])),*], #at_most_one) {
@@ -181,7 +175,6 @@ impl Emitter<'_, '_> {
                     }
                 }),
             };
-            let _ = disc_name;
             let disc_old = match &u.discriminator {
                 Some((_, expr)) => quote! { old.map(|s| #expr) },
                 None => quote! { old.map(|_| "") },
@@ -260,11 +253,7 @@ impl Emitter<'_, '_> {
             }
             let m = names::member(&f.name);
             let json = &f.json_name;
-            let present = if value::has_presence(&f.ty) {
-                quote! { #rt::validation::Presence::is_set(v) }
-            } else {
-                quote! { true }
-            };
+            let present = self.is_set(&f.ty, quote! { v });
             out.push(quote! {
                 #label: {
                     let path = &path.child(#json);
