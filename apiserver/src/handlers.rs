@@ -14,7 +14,6 @@ use crate::installer::ApiResource;
 use crate::patch;
 use crate::query::{self, ListFrom, Params};
 use crate::registry::meta;
-use crate::registry::store::{Deleted, Preconditions};
 use crate::registry::stored::Stored;
 use crate::request::RequestInfo;
 use crate::respond::{self, Negotiated};
@@ -41,7 +40,7 @@ pub struct Call<'a> {
 }
 
 impl Call<'_> {
-    fn namespace(&self) -> Option<&str> {
+    pub(crate) fn namespace(&self) -> Option<&str> {
         self.info
             .namespace
             .as_deref()
@@ -53,7 +52,7 @@ impl Call<'_> {
         self.resource.kind.kind != self.resource.mapping.kind
     }
 
-    fn request_version(&self) -> GroupVersion {
+    pub(crate) fn request_version(&self) -> GroupVersion {
         if self.own_kind() {
             return self.resource.kind.group_version();
         }
@@ -68,7 +67,7 @@ impl Call<'_> {
     }
 
     /// A stored object in the request's version.
-    fn out(&self, stored: Value) -> Result<Value, ApiError> {
+    pub(crate) fn out(&self, stored: Value) -> Result<Value, ApiError> {
         self.server
             .versions
             .to_version(stored, &self.storage_version(), &self.request_version())
@@ -76,7 +75,7 @@ impl Call<'_> {
 
     /// One object as negotiated: protobuf when the client prefers it and the kind has a protobuf
     /// form, else JSON, YAML or a Table.
-    fn object(&self, code: StatusCode, obj: Value, warnings: &[String]) -> Result<Response, ApiError> {
+    pub(crate) fn object(&self, code: StatusCode, obj: Value, warnings: &[String]) -> Result<Response, ApiError> {
         if let Some(body) = self.protobuf(&obj)? {
             return Ok(respond::protobuf(code, body, warnings));
         }
@@ -102,11 +101,11 @@ impl Call<'_> {
     }
 
     /// The resource's table convertor (its own, or the default).
-    fn table(&self) -> std::sync::Arc<dyn crate::table::TableConvertor> {
+    pub(crate) fn table(&self) -> std::sync::Arc<dyn crate::table::TableConvertor> {
         self.server.table(self.resource)
     }
 
-    fn name(&self) -> &str {
+    pub(crate) fn name(&self) -> &str {
         self.info.name.as_deref().unwrap_or("")
     }
 
@@ -165,7 +164,7 @@ impl Call<'_> {
             .mutate(&self.attributes(Operation::Update, &name), obj)
     }
 
-    fn not_supported(&self) -> ApiError {
+    pub(crate) fn not_supported(&self) -> ApiError {
         ApiError::method_not_supported(
             self.resource.mapping.group,
             &self.resource.discovery_name(),
@@ -193,7 +192,7 @@ impl Call<'_> {
         Ok((decoded.object, decoded.warnings))
     }
 
-    fn selectors(&self) -> Result<(LabelSelector, FieldSelector), ApiError> {
+    pub(crate) fn selectors(&self) -> Result<(LabelSelector, FieldSelector), ApiError> {
         let labels = LabelSelector::parse(&self.params.label_selector).map_err(ApiError::bad_request)?;
         let scheme = self.server.versions.scheme();
         let gvk = self.resource.mapping.group_version_kind();
@@ -227,13 +226,15 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
     // A JSON list in the storage version without a field selector is written from the stored
     // bytes; anything else parses each object.
     let spliced = !c.negotiated.table
+        && !c.negotiated.pretty
+        && c.negotiated.partial.is_none()
         && !c.negotiated.yaml
         && !c.negotiated.protobuf
         && fields.is_empty()
         && c.storage_version() == c.request_version();
     let want = c.params.limit;
     let (mut raw, mut parsed) = (Vec::new(), Vec::new());
-    let (revision, next) = loop {
+    let (revision, next, remaining) = loop {
         let limit = want.map(|w| w - raw.len() - parsed.len());
         let page = match lister.list(c.namespace(), after.clone(), limit, at).await {
             Err(e) if e.code == 410 && matches!(from, ListFrom::Continue(..)) => {
@@ -265,12 +266,16 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         }
         match page.next {
             Some(key) if want.is_some_and(|w| raw.len() + parsed.len() < w) => after = Some(key),
-            next => break (page.revision, next),
+            next => break (page.revision, next, page.remaining),
         }
     };
     let mut metadata = json!({"resourceVersion": revision.to_string()});
     if let Some(key) = next {
         metadata["continue"] = json!(query::encode_continue(revision, &key));
+        // Only an unfiltered list knows how many objects the rest of it holds.
+        if labels.is_empty() && fields.is_empty() {
+            metadata["remainingItemCount"] = json!(remaining);
+        }
     }
     let list_kind = c
         .resource
@@ -372,7 +377,7 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     if content_type.split(';').next().map(str::trim) == Some("application/apply-patch+yaml") {
         return server_side_apply(c, body).await;
     }
-    let patch = patch::Patch::parse(content_type, body)?;
+    let patch = patch::Patch::parse(content_type, body, c.server.config.max_body_bytes)?;
     let (storage, request) = (c.storage_version(), c.request_version());
     let kind = c.resource.kind.clone();
     let versions = &c.server.versions;
@@ -394,98 +399,6 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
         .await?;
     c.object(StatusCode::OK, c.out(patched)?, &[])
-}
-
-/// `DELETE .../{name}`: 200 with the object when it is gone, 202 when finalizers keep it.
-pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
-    let deleter = c.resource.storage.graceful_deleter().ok_or_else(|| c.not_supported())?;
-    let preconditions = delete_preconditions(body)?;
-    match deleter
-        .delete(c.namespace(), c.name(), &preconditions, c.params.dry_run)
-        .await?
-    {
-        Deleted::Gone(obj) => c.object(StatusCode::OK, c.out(obj)?, &[]),
-        Deleted::Marked(obj) => c.object(StatusCode::ACCEPTED, c.out(obj)?, &[]),
-    }
-}
-
-/// `DELETE .../<resource>`: deletes every selected object, and answers with the list of them.
-pub async fn delete_collection(c: &Call<'_>) -> Result<Response, ApiError> {
-    let (Some(_), Some(lister), Some(deleter)) = (
-        c.resource.storage.collection_deleter(),
-        c.resource.storage.lister(),
-        c.resource.storage.graceful_deleter(),
-    ) else {
-        return Err(c.not_supported());
-    };
-    let (labels, fields) = c.selectors()?;
-    let page = lister.list(c.namespace(), None, None, None).await?;
-    let mut items = Vec::new();
-    let objects = page.items.iter().map(Stored::value).collect::<Result<Vec<_>, _>>()?;
-    for obj in objects
-        .into_iter()
-        .filter(|o| labels.matches(meta::labels(o)) && fields.matches(o))
-    {
-        let ns = meta::field(&obj, "namespace").to_string();
-        let ns = (!ns.is_empty()).then_some(ns.as_str());
-        match deleter
-            .delete(ns, meta::name(&obj), &Preconditions::default(), c.params.dry_run)
-            .await
-        {
-            Ok(Deleted::Gone(o) | Deleted::Marked(o)) => items.push(c.out(o)?),
-            // Deleted by someone else in between: nothing left to do.
-            Err(e) if e.code == 404 => {}
-            Err(e) => return Err(e),
-        }
-    }
-    let list = json!({
-        "kind": c.resource.mapping.list_kind.unwrap_or("List"),
-        "apiVersion": c.request_version().api_version(),
-        "metadata": {"resourceVersion": page.revision.to_string()},
-        "items": items,
-    });
-    c.object(StatusCode::OK, list, &[])
-}
-
-/// The preconditions of a `DeleteOptions` body (resourceVersion and uid), if any.
-fn delete_preconditions(body: &Bytes) -> Result<Preconditions, ApiError> {
-    if body.iter().all(u8::is_ascii_whitespace) {
-        return Ok(Preconditions::default());
-    }
-    let (resource_version, uid) = if runtime::protobuf::is_protobuf(body) {
-        // client-go's typed clients send their DeleteOptions as protobuf, in the envelope of the
-        // group-version they talk to.
-        let bad = |e: runtime::protobuf::DecodeError| ApiError::bad_request(format!("DeleteOptions: {e}"));
-        let envelope = runtime::protobuf::Unknown::decode(body).map_err(bad)?;
-        if envelope.kind != "DeleteOptions" {
-            return Err(ApiError::bad_request(format!(
-                "the body of a delete is DeleteOptions, not {}",
-                envelope.kind
-            )));
-        }
-        let options: k8s_openapi::apimachinery::pkg::apis::meta::v1::DeleteOptions = envelope.object().map_err(bad)?;
-        let p = options.preconditions.unwrap_or_default();
-        (p.resource_version, p.uid)
-    } else {
-        let options: Value =
-            serde_json::from_slice(body).map_err(|e| ApiError::bad_request(format!("DeleteOptions: {e}")))?;
-        let field = |name: &str| {
-            options
-                .get("preconditions")
-                .and_then(|p| p.get(name))
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        };
-        (field("resourceVersion"), field("uid"))
-    };
-    let resource_version =
-        match resource_version.as_deref() {
-            Some(rv) => Some(rv.parse().map_err(|_| {
-                ApiError::bad_request(format!("preconditions.resourceVersion \"{rv}\" is not an integer"))
-            })?),
-            None => None,
-        };
-    Ok(Preconditions { resource_version, uid })
 }
 
 /// `PATCH` with `application/apply-patch+yaml`: server-side apply by `?fieldManager=` (`server_side_apply.rs`);

@@ -128,7 +128,7 @@ impl Installed {
 
 /// `Apps`, `Core`, `Apiextensions` (`.k8s.io` dropped), `WidgetsExampleDev`: the group as it
 /// appears in operation ids.
-fn group_camel(group: &str) -> String {
+pub(crate) fn group_camel(group: &str) -> String {
     let group = if group.is_empty() {
         "core"
     } else {
@@ -149,7 +149,7 @@ fn group_camel(group: &str) -> String {
     out
 }
 
-fn capitalize(s: &str) -> String {
+pub(crate) fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     c.next()
         .map(|f| f.to_uppercase().chain(c).collect())

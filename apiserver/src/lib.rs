@@ -19,6 +19,7 @@
 
 pub mod admission;
 pub mod convert;
+pub mod delete;
 pub mod discovery;
 pub mod handlers;
 pub mod installer;
@@ -35,6 +36,7 @@ pub mod rest;
 pub mod routes;
 pub mod scale;
 pub mod selector;
+pub mod serve;
 pub mod server;
 pub mod server_side_apply;
 pub mod status;

@@ -38,6 +38,10 @@ pub struct Params {
     pub force: bool,
     /// `?propagationPolicy=`.
     pub propagation_policy: Option<String>,
+    /// `?orphanDependents=`.
+    pub orphan_dependents: Option<bool>,
+    /// `?pretty=true`: indented JSON.
+    pub pretty: bool,
 }
 
 /// The largest page a list serves; bigger limits are capped, as etcd caps them.
@@ -105,6 +109,11 @@ impl Params {
             field_manager: pairs.get("fieldManager").cloned(),
             force: flag("force")?,
             propagation_policy: pairs.get("propagationPolicy").cloned(),
+            orphan_dependents: pairs
+                .contains_key("orphanDependents")
+                .then(|| flag("orphanDependents"))
+                .transpose()?,
+            pretty: flag("pretty")?,
         })
     }
 
@@ -207,11 +216,17 @@ pub fn decode_continue(token: &str) -> Result<(Revision, String), ApiError> {
     if !token.len().is_multiple_of(2) {
         return Err(invalid());
     }
-    let bytes: Result<Vec<u8>, _> = (0..token.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&token[i..i + 2], 16))
+    // Pairs of bytes, not of characters: a token is any text a client sends, multibyte too.
+    let bytes: Option<Vec<u8>> = token
+        .as_bytes()
+        .chunks(2)
+        .map(|pair| {
+            std::str::from_utf8(pair)
+                .ok()
+                .and_then(|p| u8::from_str_radix(p, 16).ok())
+        })
         .collect();
-    let text = String::from_utf8(bytes.map_err(|_| invalid())?).map_err(|_| invalid())?;
+    let text = String::from_utf8(bytes.ok_or_else(invalid)?).map_err(|_| invalid())?;
     let (rev, key) = text.split_once('/').ok_or_else(invalid)?;
     Ok((rev.parse().map_err(|_| invalid())?, key.to_string()))
 }
@@ -245,5 +260,9 @@ mod tests {
         );
         assert!(decode_continue("zz").is_err());
         assert!(decode_continue("abc").is_err());
+        assert!(
+            decode_continue("a\u{e9}b").is_err(),
+            "a multibyte character is not a panic"
+        );
     }
 }

@@ -28,7 +28,12 @@ const NAMESPACE_SUBRESOURCES: [&str; 2] = ["status", "finalize"];
 
 /// Parses a resource path, or `None` for any other path (discovery, documents, health).
 pub fn parse(method: &Method, path: &str, watch_param: bool) -> Option<RequestInfo> {
-    let parts: Vec<&str> = path.trim_matches('/').split('/').filter(|p| !p.is_empty()).collect();
+    // An empty segment (`namespaces//configmaps`) names nothing: dropping it would change the
+    // target, so the path serves nothing, as in Kubernetes.
+    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+    if parts.iter().any(|p| p.is_empty()) {
+        return None;
+    }
     let (group, version, rest) = match parts.as_slice() {
         ["api", version, rest @ ..] => (String::new(), version.to_string(), rest),
         ["apis", group, version, rest @ ..] => (group.to_string(), version.to_string(), rest),
@@ -148,6 +153,11 @@ mod tests {
             "watch"
         );
         assert!(parse(&Method::GET, "/apis/apps/v1", false).is_none());
+        assert!(
+            parse(&Method::DELETE, "/api/v1/namespaces//configmaps", false).is_none(),
+            "an empty namespace is not the namespace named configmaps"
+        );
+        assert!(parse(&Method::GET, "/api/v1/namespaces/ns//configmaps", false).is_none());
         assert!(parse(&Method::GET, "/version", false).is_none());
     }
 }

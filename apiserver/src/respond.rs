@@ -19,6 +19,47 @@ pub struct Negotiated {
     pub table: bool,
     /// Protobuf (`application/vnd.kubernetes.protobuf`), where the kind has a protobuf form.
     pub protobuf: bool,
+    /// Indented JSON (`?pretty=true`).
+    pub pretty: bool,
+    /// Metadata only (`as=PartialObjectMetadata` or `as=PartialObjectMetadataList`, what
+    /// client-go's metadata client and kube-rs' `metadata_watcher` ask for).
+    pub partial: Option<Partial>,
+}
+
+/// A metadata-only view of objects (`meta.k8s.io` `PartialObjectMetadata`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Partial {
+    /// `as=PartialObjectMetadataList` (a list or watch) rather than `as=PartialObjectMetadata`.
+    pub list: bool,
+    /// `meta.k8s.io/v1` or `meta.k8s.io/v1beta1`, as asked.
+    pub api_version: &'static str,
+}
+
+impl Partial {
+    /// The metadata view of one object.
+    pub fn object(&self, obj: &Value) -> Value {
+        serde_json::json!({
+            "kind": "PartialObjectMetadata",
+            "apiVersion": self.api_version,
+            "metadata": obj.get("metadata").cloned().unwrap_or_else(|| serde_json::json!({})),
+        })
+    }
+
+    /// The metadata view of a list: its metadata, and each item's.
+    pub fn list(&self, list: &Value) -> Value {
+        let items: Vec<Value> = list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|i| self.object(i))
+            .collect();
+        serde_json::json!({
+            "kind": "PartialObjectMetadataList",
+            "apiVersion": self.api_version,
+            "metadata": list.get("metadata").cloned().unwrap_or_else(|| serde_json::json!({})),
+            "items": items,
+        })
+    }
 }
 
 impl Negotiated {
@@ -50,16 +91,27 @@ impl Negotiated {
             let media = parts.first().copied().unwrap_or("").to_ascii_lowercase();
             let params: Vec<(&str, &str)> = parts[1..].iter().filter_map(|p| p.split_once('=')).collect();
             let param = |k: &str| params.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
-            let table = param("as") == Some("Table");
-            if param("as").is_some_and(|a| a != "Table") {
-                // Another view (aggregated discovery, PartialObjectMetadata): not produced here.
+            let view = param("as");
+            let table = view == Some("Table");
+            let partial = matches!(view, Some("PartialObjectMetadata" | "PartialObjectMetadataList"));
+            if view.is_some() && !table && !partial {
+                // Another view (aggregated discovery): not produced here.
                 continue;
             }
-            if table && (param("g") != Some("meta.k8s.io") || !matches!(param("v"), Some("v1") | Some("v1beta1"))) {
+            let meta_version = match param("v") {
+                Some("v1") => "meta.k8s.io/v1",
+                Some("v1beta1") => "meta.k8s.io/v1beta1",
+                _ => "",
+            };
+            if view.is_some() && (param("g") != Some("meta.k8s.io") || meta_version.is_empty()) {
                 continue;
             }
             let negotiated = Negotiated {
                 table,
+                partial: partial.then(|| Partial {
+                    list: view == Some("PartialObjectMetadataList"),
+                    api_version: meta_version,
+                }),
                 ..Negotiated::default()
             };
             match media.as_str() {
@@ -70,8 +122,8 @@ impl Negotiated {
                         ..negotiated
                     });
                 }
-                // Tables are written as JSON only.
-                runtime::protobuf::CONTENT_TYPE if !table => {
+                // Tables and metadata views are written as JSON only.
+                runtime::protobuf::CONTENT_TYPE if !table && !partial => {
                     return Ok(Negotiated {
                         protobuf: true,
                         ..negotiated
@@ -89,6 +141,11 @@ pub fn encode(n: &Negotiated, code: StatusCode, value: &Value, warnings: &[Strin
     let (body, content_type) = if n.yaml {
         let text = serde_saphyr::to_string(value).map_err(|e| ApiError::internal(e.to_string()))?;
         (text.into_bytes(), "application/yaml")
+    } else if n.pretty {
+        (
+            serde_json::to_vec_pretty(value).map_err(|e| ApiError::internal(e.to_string()))?,
+            "application/json",
+        )
     } else {
         (
             serde_json::to_vec(value).map_err(|e| ApiError::internal(e.to_string()))?,
@@ -136,7 +193,13 @@ pub fn object(
         let rv = obj["metadata"]["resourceVersion"].clone();
         return encode(n, code, &crate::table::table(table, &[obj], &rv), warnings);
     }
-    encode(n, code, &obj, warnings)
+    match n.partial {
+        Some(p) if p.list => Err(ApiError::not_acceptable_view(
+            "you requested PartialObjectMetadataList, but the requested object is not a list",
+        )),
+        Some(p) => encode(n, code, &p.object(&obj), warnings),
+        None => encode(n, code, &obj, warnings),
+    }
 }
 
 /// A list (or its Table, when asked).
@@ -149,7 +212,13 @@ pub fn list(n: &Negotiated, list: Value, table: &dyn TableConvertor) -> Result<R
         }
         return encode(n, StatusCode::OK, &t, &[]);
     }
-    encode(n, StatusCode::OK, &list, &[])
+    match n.partial {
+        Some(p) if !p.list => Err(ApiError::not_acceptable_view(
+            "you requested PartialObjectMetadata, but the requested object is a list",
+        )),
+        Some(p) => encode(n, StatusCode::OK, &p.list(&list), &[]),
+        None => encode(n, StatusCode::OK, &list, &[]),
+    }
 }
 
 #[cfg(test)]

@@ -74,6 +74,12 @@ pub trait GracefulDeleter: Send + Sync {
         preconditions: &Preconditions,
         dry_run: bool,
     ) -> Result<Deleted, ApiError>;
+
+    /// Whether a DELETE answers with the deleted object rather than a Success Status
+    /// ([`crate::registry::strategy::Strategy::returns_deleted_object`]).
+    fn returns_deleted_object(&self) -> bool {
+        false
+    }
 }
 
 /// `DELETE .../<resource>`: deletes every listed object (the handler selects them).
@@ -183,6 +189,10 @@ impl GracefulDeleter for Store {
         dry_run: bool,
     ) -> Result<Deleted, ApiError> {
         Store::delete(self, namespace, name, preconditions, dry_run).await
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.returns_deleted_object()
     }
 }
 

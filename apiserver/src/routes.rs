@@ -39,18 +39,22 @@ pub fn router(server: Shared) -> Router {
         .timeout(server.config.request_timeout)
         .service(routes.clone());
     let limited = BoxCloneSyncService::new(limited);
-    Router::new().fallback(move |req: Request| {
-        let (routes, limited) = (routes.clone(), limited.clone());
+    let router = Router::new().fallback(move |req: Request| {
+        let (routes, limited, server) = (routes.clone(), limited.clone(), server.clone());
         async move {
             let started = Instant::now();
             let (method, uri) = (req.method().clone(), req.uri().clone());
             let agent = header(req.headers(), "user-agent").to_string();
             let response = if is_long_running(&req) {
-                routes.oneshot(req).await
+                routes.oneshot(req).await.unwrap_or_else(|never| match never {})
             } else {
-                limited.oneshot(req).await
+                // The body is read before a permit is taken, under the request's time, so that
+                // clients sending slowly hold no permit others need, and are cut at the timeout.
+                match read_body(&server, req).await {
+                    Ok(req) => limited.oneshot(req).await.unwrap_or_else(|never| match never {}),
+                    Err(refused) => refused,
+                }
             };
-            let response = response.unwrap_or_else(|never| match never {});
             tracing::info!(
                 method = %method,
                 path = %uri,
@@ -61,7 +65,16 @@ pub fn router(server: Shared) -> Router {
             );
             response
         }
-    })
+    });
+    // A panic in any handler is a 500 for that request, not a connection closed without an answer
+    // (kube-apiserver's panic recovery filter).
+    router.layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
+}
+
+/// The answer to a request whose handler panicked.
+fn panicked(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    tracing::error!("a request handler panicked");
+    ApiError::internal("This request caused apiserver to panic. Look in the logs for details.").into_response()
 }
 
 /// The paths the server answers itself, each with its handler; the rest are resources.
@@ -238,10 +251,10 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
     let query = req.uri().query().map(str::to_string);
     let method = req.method().clone();
     let headers = req.headers().clone();
-    let body = match read_body(&server, req).await {
-        Ok(body) => body,
-        Err(refused) => return Ok(refused),
-    };
+    // The router read the body already (`read_body`); a watch has none worth reading.
+    let body = to_bytes(req.into_body(), server.config.max_body_bytes)
+        .await
+        .map_err(|_| ApiError::too_large(server.config.max_body_bytes))?;
     let params = Params::parse(query.as_deref())?;
     let info = request::parse(&method, &path, params.watch).ok_or_else(|| ApiError::no_route(&path))?;
     let gv = GroupVersion::new(info.group.clone(), info.version.clone());
@@ -251,7 +264,10 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
         .find(&gv, &info.resource, info.subresource.as_deref())
         .cloned()
         .ok_or_else(|| ApiError::no_route(&path))?;
-    let negotiated = Negotiated::from_headers(&headers)?;
+    let negotiated = Negotiated {
+        pretty: params.pretty,
+        ..Negotiated::from_headers(&headers)?
+    };
     if matches!(method, Method::POST | Method::PUT) {
         let content_type = header(&headers, "content-type");
         let media = content_type.split(';').next().unwrap_or("").trim();
@@ -278,8 +294,8 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
         "create" => handlers::create(&call, &body).await,
         "update" => handlers::update(&call, &body).await,
         "patch" => handlers::patch(&call, &body).await,
-        "delete" => handlers::delete(&call, &body).await,
-        "deletecollection" => handlers::delete_collection(&call).await,
+        "delete" => crate::delete::delete(&call, &body).await,
+        "deletecollection" => crate::delete::delete_collection(&call, &body).await,
         other => Err(ApiError::bad_request(format!("unsupported verb {other}"))),
     };
     let mut response = result.unwrap_or_else(|e| e.into_response());
@@ -296,25 +312,33 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
     Ok(response)
 }
 
-/// The body of a write, read before anything can fail, so that an error answer never leaves a
-/// body unread on a connection the client will reuse; one declared larger than the limit is
-/// refused unread, and the connection closed.
-async fn read_body(server: &Server, req: Request) -> Result<Bytes, Response> {
+/// The request with its body read, before anything can fail, so that an error answer never
+/// leaves a body unread on a connection the client will reuse; one declared larger than the
+/// limit is refused unread, and the connection closed; one not sent within the request timeout
+/// is 504, and the connection closed.
+async fn read_body(server: &Server, req: Request) -> Result<Request, Response> {
     if !matches!(
         *req.method(),
         Method::POST | Method::PUT | Method::PATCH | Method::DELETE
     ) {
-        return Ok(Bytes::new());
+        return Ok(req);
     }
+    let close = |mut r: Response| {
+        r.headers_mut()
+            .insert("connection", axum::http::HeaderValue::from_static("close"));
+        r
+    };
     let limit = server.config.max_body_bytes;
     let declared = header(req.headers(), "content-length").parse::<usize>().ok();
     if declared.is_some_and(|l| l > limit) {
-        let mut r = ApiError::too_large(limit).into_response();
-        r.headers_mut()
-            .insert("connection", axum::http::HeaderValue::from_static("close"));
-        return Err(r);
+        return Err(close(ApiError::too_large(limit).into_response()));
     }
-    to_bytes(req.into_body(), limit)
-        .await
-        .map_err(|_| ApiError::too_large(limit).into_response())
+    let (parts, body) = req.into_parts();
+    match tokio::time::timeout(server.config.request_timeout, to_bytes(body, limit)).await {
+        Ok(Ok(bytes)) => Ok(Request::from_parts(parts, axum::body::Body::from(bytes))),
+        Ok(Err(_)) => Err(ApiError::too_large(limit).into_response()),
+        Err(_) => Err(close(
+            ApiError::timeout("the request did not complete within the allowed duration").into_response(),
+        )),
+    }
 }

@@ -5,7 +5,6 @@
 //! changes, never kept apart from it.
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -33,6 +32,12 @@ pub struct Config {
     /// Feature gates (`--feature-gates=Gate=true`), which validation's `+k8s:ifEnabled` and
     /// `+k8s:ifDisabled` rules read; a gate not named here is off.
     pub feature_gates: BTreeMap<String, bool>,
+    /// How long a connection may wait for a complete request head, idle between requests or
+    /// new (kube-apiserver: 90 s idle, 32 s to read a head; hyper counts both with one timer).
+    pub idle_timeout: Duration,
+    /// How long a shutdown waits for the requests in flight once watches are ended
+    /// (kube-apiserver's 60 s).
+    pub shutdown_timeout: Duration,
 }
 
 impl Default for Config {
@@ -43,6 +48,8 @@ impl Default for Config {
             version: (1, 32),
             max_requests_inflight: 400,
             feature_gates: BTreeMap::new(),
+            idle_timeout: Duration::from_secs(90),
+            shutdown_timeout: Duration::from_secs(60),
         }
     }
 }
@@ -91,6 +98,8 @@ pub struct Server {
     tables: BTreeMap<(String, String), Arc<dyn crate::table::TableConvertor>>,
     /// The configuration.
     pub config: Config,
+    /// Set once when the server stops: every watch ends.
+    stopping: tokio::sync::watch::Sender<bool>,
 }
 
 impl Server {
@@ -104,6 +113,20 @@ impl Server {
             admission: Admission::default(),
             tables: BTreeMap::new(),
             config,
+            stopping: tokio::sync::watch::Sender::new(false),
+        }
+    }
+
+    /// Ends every watch (the server is stopping); watches started later end at once.
+    pub fn stop_watches(&self) {
+        self.stopping.send_replace(true);
+    }
+
+    /// Resolves when the server stops (what a watch waits on beside its events).
+    pub fn stopped(&self) -> impl Future<Output = ()> + Send + 'static {
+        let mut stopping = self.stopping.subscribe();
+        async move {
+            let _ = stopping.wait_for(|stopped| *stopped).await;
         }
     }
 
@@ -207,17 +230,13 @@ impl Server {
         crate::routes::router(self)
     }
 
-    /// Serves on `addr` until `shutdown` resolves, then finishes the requests in flight.
+    /// Serves on `listener` until `shutdown` resolves, then ends the watches and finishes the
+    /// requests in flight (`serve`).
     pub async fn serve(
         self: Arc<Self>,
         listener: tokio::net::TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        axum::serve(
-            listener,
-            self.router().into_make_service_with_connect_info::<SocketAddr>(),
-        )
-        .with_graceful_shutdown(shutdown)
-        .await
+        crate::serve::serve(self, listener, shutdown).await
     }
 }

@@ -375,17 +375,22 @@ pub fn apply(
     let mut entries = managed(&base);
     let conflicts = conflicts(&base, applied, manager, &entries, &new_fields);
     if !conflicts.is_empty() && !force {
-        let list: Vec<String> = conflicts
+        let causes: Vec<crate::status::Cause> = conflicts
             .iter()
-            .map(|(o, p)| format!("conflict with \"{o}\"{}: {}", using(&entries, o), display(p)))
+            .map(|(o, p)| crate::status::Cause {
+                reason: "FieldManagerConflict",
+                message: format!("conflict with \"{o}\"{}", using(&entries, o)),
+                field: display(p),
+            })
             .collect();
+        let list: Vec<String> = causes.iter().map(|c| format!("{}: {}", c.message, c.field)).collect();
         let n = conflicts.len();
         let message = format!(
             "Apply failed with {n} conflict{}: {}",
             if n == 1 { "" } else { "s" },
             list.join("\n")
         );
-        return Err(ApiError::apply_conflict(message));
+        return Err(ApiError::apply_conflict(message, causes));
     }
     take_over(&mut entries, &conflicts);
     // What this manager applied before and no longer does goes, unless someone else owns it.

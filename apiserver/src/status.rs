@@ -55,7 +55,8 @@ impl ApiError {
     }
 
     fn about(mut self, group: &str, resource: &str, name: &str) -> Self {
-        self.details.group = Some(group.to_string());
+        // The core group is the empty one, which Kubernetes' Status omits.
+        self.details.group = (!group.is_empty()).then(|| group.to_string());
         self.details.kind = Some(resource.to_string());
         self.details.name = (!name.is_empty()).then(|| name.to_string());
         self
@@ -94,9 +95,12 @@ impl ApiError {
         .about(group, resource, name)
     }
 
-    /// 409 for a server-side apply that changes fields another manager owns.
-    pub fn apply_conflict(message: impl Into<String>) -> Self {
-        Self::new(409, "Conflict", message)
+    /// 409 for a server-side apply that changes fields another manager owns, one
+    /// `FieldManagerConflict` cause per field.
+    pub fn apply_conflict(message: impl Into<String>, causes: Vec<Cause>) -> Self {
+        let mut e = Self::new(409, "Conflict", message);
+        e.details.causes = causes;
+        e
     }
 
     /// 422: `Deployment.apps "Web" is invalid: metadata.name: Invalid value: ...`.
@@ -158,6 +162,11 @@ impl ApiError {
         )
     }
 
+    /// 406 for a view that does not fit the request (a list view of one object).
+    pub fn not_acceptable_view(message: impl Into<String>) -> Self {
+        Self::new(406, "NotAcceptable", message)
+    }
+
     /// 410: the requested resourceVersion is older than the history kept.
     pub fn gone(message: impl Into<String>) -> Self {
         Self::new(410, "Expired", message)
@@ -169,6 +178,15 @@ impl ApiError {
             413,
             "RequestEntityTooLarge",
             format!("the request body is larger than {limit} bytes"),
+        )
+    }
+
+    /// 413 with Kubernetes' `Request entity too large: ...`.
+    pub fn entity_too_large(message: impl std::fmt::Display) -> Self {
+        Self::new(
+            413,
+            "RequestEntityTooLarge",
+            format!("Request entity too large: {message}"),
         )
     }
 
@@ -306,6 +324,11 @@ mod tests {
             field: field.into(),
         };
         let one = ApiError::invalid("", "ConfigMap", "X", vec![cause("metadata.name")]);
+        assert_eq!(
+            one.to_status()["details"]["group"],
+            Value::Null,
+            "the core group is omitted"
+        );
         assert_eq!(
             one.message,
             "ConfigMap \"X\" is invalid: metadata.name: Invalid value: \"X\": bad"

@@ -47,6 +47,7 @@ pub async fn watch(c: &Call<'_>, server: Arc<Server>, resource: Arc<ApiResource>
         request: GroupVersion::from_static(resource.mapping.group, resource.mapping.version),
         // `kubectl get -w` asks for Tables: each event's object is then a Table of its one row.
         table: c.negotiated.table.then(|| server.table(&resource)),
+        partial: c.negotiated.partial,
         server,
         resource: resource.clone(),
         tx,
@@ -135,6 +136,8 @@ struct Out {
     resource: Arc<ApiResource>,
     request: GroupVersion,
     table: Option<Arc<dyn crate::table::TableConvertor>>,
+    /// Metadata only: each event's object a `PartialObjectMetadata` (kube-rs' `metadata_watcher`).
+    partial: Option<crate::respond::Partial>,
     tx: mpsc::Sender<Result<Bytes, std::io::Error>>,
 }
 
@@ -147,12 +150,13 @@ impl Out {
                 .versions
                 .to_version(obj, &self.resource.mapping.storage_group_version(), &self.request)
             {
-                Ok(o) => match &self.table {
-                    Some(convertor) => {
+                Ok(o) => match (&self.table, self.partial) {
+                    (Some(convertor), _) => {
                         let rv = o["metadata"]["resourceVersion"].clone();
                         crate::table::table(&**convertor, &[o], &rv)
                     }
-                    None => o,
+                    (None, Some(partial)) => partial.object(&o),
+                    (None, None) => o,
                 },
                 Err(e) => e.to_status(),
             };
@@ -177,14 +181,20 @@ impl Out {
         }
         let deadline = tokio::time::sleep(timing.timeout);
         tokio::pin!(deadline);
+        let stopped = self.server.stopped();
+        tokio::pin!(stopped);
         let mut ticker = tokio::time::interval(BOOKMARK_EVERY);
         ticker.tick().await;
         let mut last = from;
         loop {
             tokio::select! {
                 _ = &mut deadline => return,
+                () = &mut stopped => return,
                 _ = ticker.tick(), if timing.bookmarks => {
-                    let mark = json!({"kind": self.resource.mapping.kind, "apiVersion": self.request.api_version(), "metadata": {"resourceVersion": last.to_string()}});
+                    let mut mark = json!({"kind": self.resource.mapping.kind, "apiVersion": self.request.api_version(), "metadata": {"resourceVersion": last.to_string()}});
+                    if let Some(partial) = self.partial {
+                        mark = partial.object(&mark);
+                    }
                     if self.tx.send(Ok(line("BOOKMARK", mark))).await.is_err() { return; }
                 }
                 event = events.recv() => {

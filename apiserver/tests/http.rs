@@ -446,7 +446,7 @@ async fn deleting_a_namespace_removes_its_objects_and_refuses_new_ones() {
     let (code, marked) = api
         .send("DELETE", "/api/v1/namespaces/doomed", "application/json", String::new())
         .await;
-    assert_eq!(code, StatusCode::ACCEPTED, "{marked}");
+    assert_eq!(code, StatusCode::OK, "{marked}");
     assert_eq!(marked["status"]["phase"], "Terminating");
     // NamespaceLifecycle refuses new content while the namespace terminates.
     let late = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "late"}});
@@ -498,18 +498,44 @@ async fn deleting_a_namespace_removes_its_objects_and_refuses_new_ones() {
     assert!(wait_for("/api/v1/namespaces/doomed".into(), StatusCode::NOT_FOUND).await);
 }
 
+/// An admission plugin that holds every namespace create for two seconds: a request that keeps
+/// its permit while the server works on it.
+struct SlowCreates;
+
+#[async_trait::async_trait]
+impl apiserver::admission::Validating for SlowCreates {
+    async fn validate(
+        &self,
+        a: &apiserver::admission::Attributes<'_>,
+        _obj: &Value,
+    ) -> Result<(), apiserver::ApiError> {
+        if a.resource.mapping.resource == "namespaces" {
+            tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        }
+        Ok(())
+    }
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn a_saturated_server_answers_429_with_retry_after() {
-    let server = support::start_with(
-        std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default()),
-        apiserver::Config {
-            max_requests_inflight: 1,
-            ..Default::default()
-        },
+    let storage = std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default());
+    let config = apiserver::Config {
+        max_requests_inflight: 1,
+        ..Default::default()
+    };
+    let server = sample_apiserver::server(storage, config, &[])
+        .unwrap()
+        .with_validating(std::sync::Arc::new(SlowCreates));
+    let server = support::serve(std::sync::Arc::new(server));
+    // A create the server works on for two seconds holds the one permit.
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "slow"}});
+    let held = tokio::spawn(
+        Client::new()
+            .post(format!("{}/api/v1/namespaces", server.url))
+            .json(&ns)
+            .send(),
     );
-    // A request whose body never finishes holds the one permit.
-    let slow = unfinished_request(&server.url).await;
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     let busy = Client::new()
         .get(format!("{}/api/v1/namespaces", server.url))
         .send()
@@ -519,8 +545,7 @@ async fn a_saturated_server_answers_429_with_retry_after() {
     assert_eq!(busy.headers()["retry-after"], "1");
     let status: Value = busy.json().await.unwrap();
     assert_eq!(status["reason"], "TooManyRequests");
-    drop(slow);
-    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(held.await.unwrap().unwrap().status(), StatusCode::CREATED);
     let after = Client::new()
         .get(format!("{}/api/v1/namespaces", server.url))
         .send()

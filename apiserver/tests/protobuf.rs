@@ -198,6 +198,22 @@ async fn protobuf_delete_options() {
     assert_eq!(wrong.status(), StatusCode::BAD_REQUEST);
     let deleted = delete(options(&rv)).await.unwrap();
     assert_eq!(deleted.status(), StatusCode::OK);
-    assert_eq!(content_type(&deleted), CONTENT_TYPE, "the deleted object, in protobuf");
+    assert_eq!(content_type(&deleted), CONTENT_TYPE, "a Success Status, in protobuf");
+    let envelope = Unknown::decode(&deleted.bytes().await.unwrap()).unwrap();
+    assert_eq!(
+        (envelope.api_version.as_str(), envelope.kind.as_str()),
+        ("v1", "Status")
+    );
+    let status: k8s_openapi::apimachinery::pkg::apis::meta::v1::Status = envelope.object().unwrap();
+    assert_eq!(status.status.as_deref(), Some("Success"));
+    let details = status.details.unwrap();
+    assert_eq!(
+        (
+            details.name.as_deref(),
+            details.group.as_deref(),
+            details.kind.as_deref()
+        ),
+        (Some("gone"), Some("apps"), Some("deployments"))
+    );
     assert_eq!(api.get(&format!("{path}/gone")).await.0, StatusCode::NOT_FOUND);
 }

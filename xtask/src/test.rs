@@ -1,7 +1,9 @@
 //! `cargo xtask test`: every test of the repository on a fresh machine. The tests drive real
-//! peers (etcd 3.4, protoc, Debian's python3-kubernetes, kubectl 1.32), so this first makes sure
-//! they are here: missing Debian packages are installed with apt-get when this runs as root,
-//! otherwise the exact command is printed and nothing runs. Then the workspace tests, then the
+//! peers (etcd 3.4, protoc, Debian's python3-kubernetes, kubectl 1.32, the JavaScript client), so
+//! this first makes sure they are here: missing Debian packages are installed with apt-get when
+//! this runs as root, otherwise the exact command is printed and nothing runs; the pinned
+//! @kubernetes/client-node is installed with npm under `target/js-client` (never into the tree).
+//! Then the workspace tests, then the
 //! k8s.io/api corpora (v0.23.17 and v0.36.0) through the generators and rustc's type checker
 //! (`cargo xtask corpus`).
 
@@ -20,7 +22,14 @@ struct Package {
     present: fn() -> bool,
 }
 
-const PACKAGES: [Package; 3] = [
+/// The JavaScript client the API server's tests run, pinned (1.x runs on Node.js 18 and 20, which
+/// Debian and the machine image ship; 2.x wants Node.js 22).
+const JS_CLIENT: (&str, &str) = ("@kubernetes/client-node", "1.4.0");
+
+/// Where `JS_CLIENT` is installed; `apiserver/tests/javascript.rs` imports it from there.
+const JS_DIR: &str = "target/js-client";
+
+const PACKAGES: [Package; 5] = [
     Package {
         name: "etcd-server",
         present: || on_path("etcd"),
@@ -38,6 +47,14 @@ const PACKAGES: [Package; 3] = [
                 .output()
                 .is_ok_and(|o| o.status.success())
         },
+    },
+    Package {
+        name: "nodejs",
+        present: || on_path("node"),
+    },
+    Package {
+        name: "npm",
+        present: || on_path("npm"),
     },
 ];
 
@@ -76,6 +93,7 @@ fn prepare() -> Result<(), String> {
             return Err(format!("{} was installed but is still not usable", p.name));
         }
     }
+    js_client()?;
     if !Path::new(KUBECTL).exists() {
         return Err(format!(
             "{KUBECTL} is missing: the API server's end-to-end tests run the real kubectl 1.32, \
@@ -83,6 +101,26 @@ fn prepare() -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// Installs the pinned JavaScript client under `JS_DIR`, unless that version is there already.
+fn js_client() -> Result<(), String> {
+    let (name, version) = JS_CLIENT;
+    let dir = Path::new(JS_DIR);
+    let installed = dir.join("node_modules").join(name).join("package.json");
+    let current = std::fs::read_to_string(&installed).unwrap_or_default();
+    if current.contains(&format!("\"version\": \"{version}\"")) {
+        return Ok(());
+    }
+    println!("test: installing {name}@{version} into {JS_DIR}");
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {JS_DIR}: {e}"))?;
+    let manifest = format!("{{\"private\": true, \"dependencies\": {{\"{name}\": \"{version}\"}}}}\n");
+    std::fs::write(dir.join("package.json"), manifest)
+        .map_err(|e| format!("cannot write {JS_DIR}/package.json: {e}"))?;
+    sh(&format!(
+        "cd {JS_DIR} && npm install --no-audit --no-fund --loglevel=error >/dev/null"
+    ))
+    .map_err(|e| format!("{e}; the JavaScript client's test needs {name}@{version} in {JS_DIR}"))
 }
 
 /// The workspace tests, then the corpus check.

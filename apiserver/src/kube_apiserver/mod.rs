@@ -15,14 +15,14 @@ use async_trait::async_trait;
 use runtime::{RestMapping, Scheme};
 use serde_json::{Value, json};
 
-pub use namespace::NamespaceStorage;
+pub use namespace::{FinalizeStorage, NamespaceStorage};
 
 use crate::admission::{Attributes, Operation, Validating};
-use crate::registry::generic::{self, Resources};
+use crate::registry::generic::Resources;
 use crate::registry::meta;
 use crate::registry::store::Store;
 use crate::registry::strategy::{GenericStrategy, Strategy};
-use crate::server::{Config, Server};
+use crate::server::{Config, Server, SubresourceInfo};
 use crate::status::{ApiError, Cause};
 use crate::storage::Storage;
 
@@ -41,6 +41,11 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
                 namespaces: namespaces.clone(),
                 contents: contents.clone(),
             });
+            r.subresources.push(SubresourceInfo {
+                name: "finalize",
+                kind: r.mapping.group_version_kind(),
+                storage: Arc::new(FinalizeStorage(namespaces.clone())),
+            });
         }
         server = server.with_validating(Arc::new(NamespaceLifecycle(namespaces)));
     }
@@ -52,13 +57,29 @@ fn is_namespaces(m: &RestMapping) -> bool {
     m.group.is_empty() && m.resource == "namespaces"
 }
 
+/// The resources whose DELETE answers with the deleted object, as their storage in Kubernetes
+/// sets `ReturnDeletedObject`; every other resource answers a Success Status.
+const RETURN_DELETED_OBJECT: &[(&str, &str)] = &[
+    ("", "namespaces"),
+    ("", "persistentvolumeclaims"),
+    ("", "persistentvolumes"),
+    ("", "pods"),
+    ("", "serviceaccounts"),
+    ("", "services"),
+    ("storage.k8s.io", "storageclasses"),
+];
+
 /// Kubernetes' strategy of each resource: the namespace strategy for namespaces, else the
-/// generic one.
+/// generic one, each returning deleted objects where Kubernetes does.
 pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
+    let generic = GenericStrategy {
+        return_deleted_object: RETURN_DELETED_OBJECT.contains(&(m.group, m.resource)),
+        ..GenericStrategy::for_mapping(m)
+    };
     if is_namespaces(m) {
-        Arc::new(NamespaceStrategy(GenericStrategy::for_mapping(m)))
+        Arc::new(NamespaceStrategy(generic))
     } else {
-        generic::strategy(m)
+        Arc::new(generic)
     }
 }
 
@@ -84,6 +105,10 @@ impl Strategy for NamespaceStrategy {
         let mut causes = meta::validate_name(obj, true);
         causes.extend(meta::validate_labels_and_annotations(obj));
         causes
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.0.returns_deleted_object()
     }
 }
 

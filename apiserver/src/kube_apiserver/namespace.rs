@@ -10,10 +10,8 @@ use async_trait::async_trait;
 use serde_json::json;
 
 use crate::registry::meta;
-use crate::registry::store::{Deleted, Preconditions, Store};
-use crate::rest::{
-    CollectionDeleter, Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage, Updater, Watcher,
-};
+use crate::registry::store::{Deleted, Preconditions, Store, Target};
+use crate::rest::{Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage, Updater, Watcher};
 use crate::status::ApiError;
 
 /// How often a terminating namespace checks whether its content is gone.
@@ -89,9 +87,14 @@ impl GracefulDeleter for NamespaceStorage {
         ));
         Ok(Deleted::Marked(marked))
     }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.namespaces.returns_deleted_object()
+    }
 }
 
-/// Every capability but deletion is the namespaces' store's own.
+/// Every capability but deletion is the namespaces' store's own; a collection of namespaces is
+/// not deleted at once (Kubernetes: 405), so one request cannot empty the cluster.
 impl RestStorage for NamespaceStorage {
     fn getter(&self) -> Option<&dyn Getter> {
         self.namespaces.getter()
@@ -111,10 +114,47 @@ impl RestStorage for NamespaceStorage {
     fn graceful_deleter(&self) -> Option<&dyn GracefulDeleter> {
         Some(self)
     }
-    fn collection_deleter(&self) -> Option<&dyn CollectionDeleter> {
-        self.namespaces.collection_deleter()
-    }
     fn watcher(&self) -> Option<&dyn Watcher> {
         self.namespaces.watcher()
+    }
+}
+
+/// `PUT /api/v1/namespaces/{name}/finalize` (Kubernetes' `FinalizeREST`): replaces
+/// `spec.finalizers` and nothing else, which is how the namespace controller and tools release a
+/// namespace stuck Terminating.
+pub struct FinalizeStorage(pub Arc<Store>);
+
+#[async_trait]
+impl Updater for FinalizeStorage {
+    async fn update(
+        &self,
+        _namespace: Option<&str>,
+        name: &str,
+        obj: serde_json::Value,
+        dry_run: bool,
+    ) -> Result<serde_json::Value, ApiError> {
+        let precondition = meta::resource_version(&obj).map_err(ApiError::bad_request)?;
+        let finalizers = obj.pointer("/spec/finalizers").cloned();
+        let finalize = |current: &serde_json::Value| {
+            let mut next = current.clone();
+            match &finalizers {
+                Some(f) => next["spec"]["finalizers"] = f.clone(),
+                None => {
+                    if let Some(spec) = next.get_mut("spec").and_then(serde_json::Value::as_object_mut) {
+                        spec.remove("finalizers");
+                    }
+                }
+            }
+            Ok(next)
+        };
+        self.0
+            .guaranteed_update(None, name, precondition, dry_run, finalize, Target::Main)
+            .await
+    }
+}
+
+impl RestStorage for FinalizeStorage {
+    fn updater(&self) -> Option<&dyn Updater> {
+        Some(self)
     }
 }

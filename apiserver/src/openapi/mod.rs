@@ -119,7 +119,11 @@ fn query(name: &str, description: &str, kind: &str) -> Value {
 
 /// The parameters of an action (the subset of Kubernetes' that this server reads).
 fn parameters(a: &Action) -> Vec<Value> {
-    let mut p = Vec::new();
+    let mut p = vec![query(
+        "pretty",
+        "If 'true', then the output is pretty printed. Defaults to 'false' unless the user-agent indicates a browser or command-line HTTP tool (curl and wget).",
+        "string",
+    )];
     if a.path.contains("{namespace}") {
         p.push(json!({"name": "namespace", "in": "path", "required": true, "description": "object name and auth scope, such as for teams and projects", "schema": {"type": "string", "uniqueItems": true}}));
     }
@@ -144,6 +148,27 @@ fn parameters(a: &Action) -> Vec<Value> {
     }
     if a.verb == "PATCH" {
         p.push(query("force", "Force is going to \"force\" Apply requests.", "boolean"));
+    }
+    if matches!(a.verb, "DELETE" | "DELETECOLLECTION") {
+        for (n, d, t) in [
+            (
+                "gracePeriodSeconds",
+                "The duration in seconds before the object should be deleted. Value must be non-negative integer. The value zero indicates delete immediately.",
+                "integer",
+            ),
+            (
+                "orphanDependents",
+                "Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should the dependent objects be orphaned.",
+                "boolean",
+            ),
+            (
+                "propagationPolicy",
+                "Whether and how garbage collection will be performed. Either this field or OrphanDependents may be set, but not both. Acceptable values are: 'Orphan', 'Background' and 'Foreground'.",
+                "string",
+            ),
+        ] {
+            p.push(query(n, d, t));
+        }
     }
     if matches!(a.verb, "LIST" | "WATCHLIST" | "WATCH" | "DELETECOLLECTION") {
         for (n, d, t) in [
@@ -170,6 +195,11 @@ fn parameters(a: &Action) -> Vec<Value> {
             (
                 "resourceVersion",
                 "resourceVersion sets a constraint on what resource versions a request may be served from.",
+                "string",
+            ),
+            (
+                "resourceVersionMatch",
+                "resourceVersionMatch determines how resourceVersion is applied to list calls.",
                 "string",
             ),
             ("timeoutSeconds", "Timeout for the list/watch call.", "integer"),
@@ -202,6 +232,25 @@ fn paths(doc: &Value, key: &str, installed: &Installed) -> Map<String, Value> {
         if gv_key != key {
             continue;
         }
+        // The group-version's discovery document, which Kubernetes publishes beside its resources.
+        let list = "io.k8s.apimachinery.pkg.apis.meta.v1.APIResourceList";
+        let content = match doc.pointer(&format!("/components/schemas/{list}")) {
+            Some(_) => json!({"application/json": {"schema": {"$ref": format!("#/components/schemas/{list}")}}}),
+            None => json!({"application/json": {}}),
+        };
+        let op_id = format!(
+            "get{}{}APIResources",
+            crate::installer::group_camel(&gv.group),
+            crate::installer::capitalize(&gv.version)
+        );
+        paths.insert(
+            format!("/{gv_key}/"),
+            json!({"get": {
+                "description": "get available resources",
+                "operationId": op_id,
+                "responses": {"200": {"description": "OK", "content": content}, "401": {"description": "Unauthorized"}},
+            }}),
+        );
         for r in resources {
             for a in &r.actions {
                 let method = match a.verb {
@@ -234,6 +283,13 @@ fn paths(doc: &Value, key: &str, installed: &Installed) -> Map<String, Value> {
                 });
                 if let (Some(s), "POST" | "PUT") = (&schema, a.verb) {
                     op["requestBody"] = json!({"content": {"*/*": {"schema": {"$ref": format!("#/components/schemas/{s}")}}}, "required": true});
+                }
+                if matches!(a.verb, "DELETE" | "DELETECOLLECTION")
+                    && doc
+                        .pointer("/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions")
+                        .is_some()
+                {
+                    op["requestBody"] = json!({"content": {"*/*": {"schema": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"}}}});
                 }
                 if a.verb == "PATCH" {
                     op["requestBody"] = json!({"content": {

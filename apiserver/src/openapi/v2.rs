@@ -85,7 +85,9 @@ fn operation(op: &Value) -> Value {
                     .and_then(|m| m.get("schema"))
                     .map(schema_v2)
                     .unwrap_or_else(|| json!({"type": "object"}));
-                parameters.push(json!({"name": "body", "in": "body", "required": true, "schema": schema}));
+                // A DELETE's DeleteOptions body is optional; a write's object is required.
+                let required = value.get("required").and_then(Value::as_bool).unwrap_or(false);
+                parameters.push(json!({"name": "body", "in": "body", "required": required, "schema": schema}));
                 out.insert("consumes".into(), json!(consumes));
             }
             "responses" => {

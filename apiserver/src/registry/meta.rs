@@ -87,8 +87,9 @@ fn is_label_chars(s: &str) -> bool {
     !s.is_empty() && s.chars().all(|c| alnum(c) || c == '-') && s.starts_with(alnum) && s.ends_with(alnum)
 }
 
-/// The name checks every object passes: a DNS subdomain (a DNS label when `label`), and
-/// `generateName` producing one.
+/// The name checks every object passes: a DNS subdomain (a DNS label when `label`), and a
+/// `generateName` that is a valid prefix of one (its trailing `-` allowed), as apimachinery's
+/// `ValidateObjectMeta` checks both.
 pub fn validate_name(obj: &Value, label: bool) -> Vec<Cause> {
     let name = name(obj);
     let mut causes = Vec::new();
@@ -98,20 +99,39 @@ pub fn validate_name(obj: &Value, label: bool) -> Vec<Cause> {
             message: "Required value: name or generateName is required".into(),
             field: "metadata.name".into(),
         });
-    } else if label && !is_dns_label(name) {
-        causes.push(Cause {
-            reason: "FieldValueInvalid",
-            message: format!("Invalid value: \"{name}\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"),
-            field: "metadata.name".into(),
-        });
-    } else if !label && !is_dns_subdomain(name) {
-        causes.push(Cause {
-            reason: "FieldValueInvalid",
-            message: format!("Invalid value: \"{name}\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"),
-            field: "metadata.name".into(),
-        });
+    } else {
+        causes.extend(invalid_name(name, name, "metadata.name", label));
+    }
+    let prefix = field(obj, "generateName");
+    if !prefix.is_empty() {
+        // A prefix may end in `-`: it is checked as if a generated letter followed.
+        let masked = match prefix.strip_suffix('-') {
+            Some(stem) => format!("{stem}a"),
+            None => prefix.to_string(),
+        };
+        causes.extend(invalid_name(&masked, prefix, "metadata.generateName", label));
     }
     causes
+}
+
+/// The cause for `checked` (written as `shown`) when it is not a DNS label or subdomain.
+fn invalid_name(checked: &str, shown: &str, field: &str, label: bool) -> Option<Cause> {
+    let message = if label && !is_dns_label(checked) {
+        format!(
+            "Invalid value: \"{shown}\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+        )
+    } else if !label && !is_dns_subdomain(checked) {
+        format!(
+            "Invalid value: \"{shown}\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
+        )
+    } else {
+        return None;
+    };
+    Some(Cause {
+        reason: "FieldValueInvalid",
+        message,
+        field: field.into(),
+    })
 }
 
 /// The most all annotations of an object may hold, keys and values together
@@ -166,7 +186,12 @@ pub fn cause(e: &runtime::validation::FieldError) -> Cause {
 /// apiserver's `SimpleNameGenerator` makes them.
 pub fn generate_name(prefix: &str) -> String {
     const ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
-    let prefix = &prefix[..prefix.len().min(58)];
+    // At most 58 bytes, cut at a character boundary: a prefix is any text a client sends.
+    let mut end = prefix.len().min(58);
+    while !prefix.is_char_boundary(end) {
+        end -= 1;
+    }
+    let prefix = &prefix[..end];
     let id = uuid::Uuid::new_v4();
     let suffix: String = id.as_bytes()[..5]
         .iter()
@@ -191,11 +216,16 @@ mod tests {
         assert!(!is_dns_label(&"a".repeat(64)));
         let g = generate_name("web-");
         assert!(g.starts_with("web-") && g.len() == 9 && is_dns_subdomain(&g), "{g}");
+        let long = format!("{}\u{e9}-", "a".repeat(57));
+        assert!(generate_name(&long).starts_with(&"a".repeat(57)), "cut before the é");
         assert_eq!(
             validate_name(&json!({"metadata": {"name": "Web"}}), false)[0].field,
             "metadata.name"
         );
         assert!(validate_name(&json!({"metadata": {"name": "web"}}), true).is_empty());
+        assert!(validate_name(&json!({"metadata": {"name": "web-x", "generateName": "web-"}}), true).is_empty());
+        let bad = validate_name(&json!({"metadata": {"name": "aaa", "generateName": "a\u{e9}-"}}), false);
+        assert_eq!(bad[0].field, "metadata.generateName");
         assert_eq!(now().len(), "2026-12-01T15:00:00Z".len());
     }
 }

@@ -45,8 +45,10 @@ pub struct Page {
     pub items: Vec<Stored>,
     /// The list's resourceVersion.
     pub revision: Revision,
-    /// The key to continue after, when more remain.
+    /// The key to continue after, relative to the listed prefix, when more remain.
     pub next: Option<String>,
+    /// How many objects remain after this page.
+    pub remaining: u64,
 }
 
 /// Which update this is.
@@ -123,6 +125,11 @@ impl Store {
             prefix,
             strategy,
         }
+    }
+
+    /// Whether a DELETE answers with the deleted object (the strategy says).
+    pub fn returns_deleted_object(&self) -> bool {
+        self.strategy.returns_deleted_object()
     }
 
     /// The key prefix of a namespace, or of the whole resource.
@@ -250,17 +257,23 @@ impl Store {
         limit: Option<usize>,
         at: Option<Revision>,
     ) -> Result<Page, ApiError> {
+        // A continuation key is relative to the listed prefix, so a forged continue token can only
+        // move within the list it continues, never into another namespace or resource.
+        let prefix = self.prefix(namespace);
         let options = ListOptions {
-            after,
+            after: after.map(|key| format!("{prefix}{key}")),
             limit,
             revision: at,
         };
         let page = self
             .storage
-            .list(&self.prefix(namespace), &options)
+            .list(&prefix, &options)
             .await
             .map_err(|e| self.error(e, ""))?;
-        let next = page.more.then(|| page.items.last().map(|kv| kv.key.clone())).flatten();
+        let next = page
+            .more
+            .then(|| page.items.last().map(|kv| kv.key[prefix.len()..].to_string()))
+            .flatten();
         let items = page
             .items
             .into_iter()
@@ -273,6 +286,7 @@ impl Store {
             items,
             revision: page.revision,
             next,
+            remaining: page.remaining,
         })
     }
 

@@ -32,6 +32,12 @@ pub trait Strategy: Send + Sync {
     fn validate_status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
         self.validate_update(new, old)
     }
+
+    /// Whether a DELETE answers with the deleted object (Kubernetes' `ReturnDeletedObject`: pods,
+    /// services, namespaces, ...); otherwise it answers a Success Status naming what went.
+    fn returns_deleted_object(&self) -> bool {
+        false
+    }
 }
 
 /// The strategy every kind gets unless it has its own.
@@ -42,6 +48,8 @@ pub struct GenericStrategy {
     /// Whether `metadata.generation` counts spec changes (the model's `generation`: kinds with a
     /// spec); other objects carry none, as a ConfigMap in Kubernetes does.
     pub generation: bool,
+    /// Whether a DELETE answers with the deleted object ([`Strategy::returns_deleted_object`]).
+    pub return_deleted_object: bool,
 }
 
 /// The object without metadata and status: what a generation counts changes of.
@@ -120,6 +128,10 @@ impl Strategy for GenericStrategy {
         causes.extend(meta::validate_labels_and_annotations(obj));
         causes
     }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.return_deleted_object
+    }
 }
 
 impl GenericStrategy {
@@ -128,6 +140,7 @@ impl GenericStrategy {
         GenericStrategy {
             status_subresource: m.subresource("status").is_some(),
             generation: m.generation,
+            return_deleted_object: false,
         }
     }
 }
@@ -139,6 +152,7 @@ mod tests {
     const S: GenericStrategy = GenericStrategy {
         status_subresource: true,
         generation: true,
+        return_deleted_object: false,
     };
 
     #[test]
@@ -146,6 +160,7 @@ mod tests {
         let plain = GenericStrategy {
             status_subresource: false,
             generation: false,
+            return_deleted_object: false,
         };
         let mut created = json!({"metadata": {"name": "a", "generation": 4}, "data": {"k": "v"}});
         plain.prepare_for_create(&mut created);

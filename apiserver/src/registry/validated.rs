@@ -105,4 +105,8 @@ impl Strategy for Validated {
         causes.extend(self.check(op, new, Some(old)));
         causes
     }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.inner.returns_deleted_object()
+    }
 }

@@ -182,15 +182,18 @@ impl Storage for EtcdStorage {
                 }
                 (e, _) => e,
             })?;
-        let items = r["kvs"]
+        let items: Vec<KeyValue> = r["kvs"]
             .as_array()
             .map(|kvs| kvs.iter().map(key_value).collect())
             .transpose()?
             .unwrap_or_default();
+        // etcd counts every key in the range, the page's and those after it.
+        let remaining = num(&r["count"]).saturating_sub(items.len() as u64);
         Ok(ListResult {
             items,
             revision: options.revision.unwrap_or_else(|| num(&r["header"]["revision"])),
             more: r["more"] == true,
+            remaining,
         })
     }
 

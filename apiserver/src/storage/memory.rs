@@ -192,14 +192,15 @@ impl Storage for MemoryStorage {
         };
         let limit = options.limit.filter(|l| *l > 0).unwrap_or(usize::MAX);
         let mut items = Vec::new();
-        let mut more = false;
+        let mut remaining = 0;
         for (key, (value, rev)) in data.range((start, Bound::Unbounded)) {
             if !key.starts_with(prefix) {
                 break;
             }
+            // Past the page, the keys are only counted (as etcd's range counts them).
             if items.len() == limit {
-                more = true;
-                break;
+                remaining += 1;
+                continue;
             }
             items.push(KeyValue {
                 key: key.clone(),
@@ -210,7 +211,8 @@ impl Storage for MemoryStorage {
         Ok(ListResult {
             items,
             revision: options.revision.unwrap_or(inner.revision),
-            more,
+            more: remaining > 0,
+            remaining,
         })
     }
 

@@ -62,6 +62,8 @@ pub struct ListResult {
     pub revision: Revision,
     /// Whether keys remain after the last item (there is a next page).
     pub more: bool,
+    /// How many keys remain after the last item (a list's `remainingItemCount`).
+    pub remaining: u64,
 }
 
 /// Which part of a prefix to list.

@@ -92,6 +92,18 @@ def main(server):
         assert ("spec.replicas", "FieldValueInvalid", "Invalid value: -5: must be greater than or equal to 0") in causes, causes
     print("create: 422 Invalid with the causes")
 
+    kept = apps.delete_namespaced_deployment("web", "py", body=client.V1DeleteOptions(dry_run=["All"]))
+    assert kept.status == "Success", kept
+    apps.read_namespaced_deployment("web", "py")
+    status = apps.delete_namespaced_deployment("web", "py")
+    assert status.status == "Success" and status.details.name == "web" and status.details.group == "apps", status
+    try:
+        apps.delete_namespaced_deployment("web", "py", propagation_policy="Bogus")
+        raise AssertionError("expected a 422")
+    except client.exceptions.ApiException as e:
+        assert e.status == 422 and json.loads(e.body)["details"]["causes"][0]["field"] == "propagationPolicy", e.body
+    print("delete: a dry run keeps it, then a Success Status")
+
 
 if __name__ == "__main__":
     main(sys.argv[1])

@@ -308,6 +308,21 @@ fn kind_of(pkg: &Package, ty: &Type, diags: &mut Diagnostics) -> Option<Kind> {
     let type_meta = field_of(ty, External::TypeMeta)?;
     let is_list = field_of(ty, External::ListMeta).is_some();
     let object_meta = field_of(ty, External::ObjectMeta).map(|f| f.name.clone());
+    if let Some(meta) = field_of(ty, External::ObjectMeta)
+        && matches!(meta.ty, TypeRef::Option(_))
+    {
+        diags.push(
+            Diagnostic::error(
+                &meta.ty_loc,
+                format!("the ObjectMeta of kind `{}` is optional", ty.name),
+            )
+            .label("expected `ObjectMeta`")
+            .help(format!(
+                "every object has metadata (k8s-openapi's `Metadata` and the generated code read it): write `pub {}: ObjectMeta` with `#[serde(default)]`",
+                meta.name
+            )),
+        );
+    }
     let list_name = names::list_kind(&ty.name);
     let list = pkg
         .types

@@ -1,0 +1,3 @@
+//! The widgets API group; its only package is `v1`.
+
+pub mod v1;
