@@ -19,6 +19,10 @@
 //! of [`super::Clientset`] over the API server in process on the embedded store, with reactors
 //! that answer in its place and a record of every action. It dereferences to the real
 //! [`super::Clientset`] over that server, so code written for the clientset runs on it unchanged.
+/// What a reactor receives and answers, named here so that a test needs no other crate's paths.
+pub use ::apiserver::local::{Action, Reaction};
+/// The error a reactor answers with (a Kubernetes Status: `ApiError::not_found`, `conflict`, ...).
+pub use ::apiserver::ApiError;
 /// A clientset answered in process: every call goes through the server's registry (resource
 /// versions, conflicts, selectors, status, watch and apply as a server has them), unless a
 /// reactor answers first.
@@ -91,6 +95,12 @@ impl Clientset {
     /// The typed clientset over the server in process, for what takes a `Clientset` (such as
     /// the informer factory); reactors and the action record see its calls too.
     pub fn clientset(&self) -> &super::Clientset {
+        &self.clientset
+    }
+}
+/// What takes a clientset (the informer factory) takes the fake as it is.
+impl ::core::convert::AsRef<super::Clientset> for Clientset {
+    fn as_ref(&self) -> &super::Clientset {
         &self.clientset
     }
 }

@@ -40,6 +40,12 @@ pub mod prelude {
 pub struct Clientset {
     client: ::kube::Client,
 }
+/// What takes a clientset takes it owned, borrowed, or as the fake that dereferences to one.
+impl ::core::convert::AsRef<Clientset> for Clientset {
+    fn as_ref(&self) -> &Clientset {
+        self
+    }
+}
 impl Clientset {
     /// The clientset over `client` (its URL, credentials and TLS are the `kube::Client`'s).
     pub fn new(client: ::kube::Client) -> Self {

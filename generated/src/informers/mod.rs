@@ -27,8 +27,14 @@ pub mod apps_v1beta2;
 pub mod core_v1;
 pub mod widgets_v1;
 pub mod widgets_v1alpha1;
+/// What an informer's users name: its handlers, what a delete carries, the informer itself, and
+/// the work queue handlers feed (client-go's `cache` and `workqueue` packages).
+pub use ::runtime::client::informer::{
+    Deleted, EventHandler, HandlerFns, HandlerId, SharedInformer,
+};
+pub use ::runtime::client::workqueue::WorkQueue;
 /// One informer per kind, shared by every consumer (client-go's `SharedInformerFactory`):
-/// cloning the factory shares its informers.
+/// cloning the factory shares its informers; when the last clone goes, its informers stop.
 #[derive(Clone)]
 pub struct SharedInformerFactory {
     clientset: crate::clientset::Clientset,
@@ -38,8 +44,9 @@ impl SharedInformerFactory {
     /// A factory whose informers watch every namespace and, with `resync`, tell their
     /// handlers about every cached object that often (client-go's
     /// `NewSharedInformerFactory(client, defaultResync)`).
+    /// `clientset` is the clientset, a reference to one, or the fake clientset.
     pub fn new(
-        clientset: crate::clientset::Clientset,
+        clientset: impl ::core::convert::AsRef<crate::clientset::Clientset>,
         resync: ::std::option::Option<::std::time::Duration>,
     ) -> Self {
         Self::with_options(clientset, resync, "", None)
@@ -48,13 +55,13 @@ impl SharedInformerFactory {
     /// their list-watch, such as a label selector (client-go's `WithNamespace` and
     /// `WithTweakListOptions`).
     pub fn with_options(
-        clientset: crate::clientset::Clientset,
+        clientset: impl ::core::convert::AsRef<crate::clientset::Clientset>,
         resync: ::std::option::Option<::std::time::Duration>,
         namespace: &str,
         tweak: ::std::option::Option<::runtime::client::informer::TweakFn>,
     ) -> Self {
         Self {
-            clientset,
+            clientset: clientset.as_ref().clone(),
             factory: ::std::sync::Arc::new(
                 ::runtime::client::informer::InformerFactory::with_options(
                     resync,
@@ -88,6 +95,17 @@ impl SharedInformerFactory {
     /// Stops every informer (client-go's `Shutdown`).
     pub fn shutdown(&self) {
         self.factory.shutdown();
+    }
+    /// Stops every informer and waits until their watches have ended.
+    pub async fn shutdown_and_wait(&self) {
+        self.factory.shutdown_and_wait().await;
+    }
+    /// The last failure of each informer's list-watch that is failing, by kind: why a cache
+    /// has not synced (a refused connection, a 403).
+    pub fn watch_errors(
+        &self,
+    ) -> ::std::collections::BTreeMap<&'static str, ::std::string::String> {
+        self.factory.watch_errors()
     }
     /// The informer of a resource (client-go's `ForResource`), its objects as `DynamicObject`s.
     pub fn for_resource(

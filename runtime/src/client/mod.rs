@@ -1,17 +1,19 @@
 //! What the generated clients build on (feature `client`): the typed client every kind's client
 //! is ([`TypedClient`], its verbs written once), the extraction of a manager's apply
 //! configuration from managedFields, the indexed cache, the shared informers that fill it and
-//! the listers that read it.
+//! the listers that read it, and the rate-limited work queue a controller's handlers feed.
 
 pub mod cache;
 pub mod informer;
 pub mod lister;
 pub mod managed_fields;
 mod typed;
+pub mod workqueue;
 
 use serde::Serialize;
 
 pub use typed::{ApplyConfiguration, TypedClient, Verbs, verb};
+pub use workqueue::WorkQueue;
 
 /// The name in an object's metadata, which a replace (`PUT`) addresses; an object without one is
 /// an error before anything is sent, as kube's own requests validate names.

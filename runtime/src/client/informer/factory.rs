@@ -25,7 +25,9 @@ pub type TweakFn = Arc<dyn Fn(watcher::Config) -> watcher::Config + Send + Sync>
 trait ErasedInformer: Send + Sync {
     fn run(&self);
     fn stop(&self);
+    fn stopped(&self) -> futures::future::BoxFuture<'static, ()>;
     fn synced(&self) -> watch::Receiver<bool>;
+    fn last_watch_error(&self) -> Option<String>;
     fn as_any(&self) -> &dyn Any;
     /// The cached objects as dynamic objects, in key order, `namespace` (`""`: all) and
     /// `selector` applied.
@@ -45,8 +47,16 @@ where
         SharedInformer::stop(self);
     }
 
+    fn stopped(&self) -> futures::future::BoxFuture<'static, ()> {
+        Box::pin(SharedInformer::stopped(self))
+    }
+
     fn synced(&self) -> watch::Receiver<bool> {
         SharedInformer::synced(self)
+    }
+
+    fn last_watch_error(&self) -> Option<String> {
+        SharedInformer::last_watch_error(self)
     }
 
     fn as_any(&self) -> &dyn Any {
@@ -154,14 +164,52 @@ impl InformerFactory {
             let ok = matches!(tokio::time::timeout_at(deadline, rx.wait_for(|s| *s)).await, Ok(Ok(_)));
             synced.insert(name, ok);
         }
+        // Why a cache did not sync is the first thing a user needs: say it, with the watch's
+        // last failure (a refused connection, a 403), not only which kinds failed.
+        for (name, error) in self.watch_errors() {
+            if synced.get(name) == Some(&false) {
+                tracing::warn!(kind = name, %error, "the informer's cache did not sync");
+            }
+        }
         synced
     }
 
-    /// Stops every informer (client-go's `Shutdown`).
+    /// The last failure of each informer's list-watch that has failed, by kind: why a cache has
+    /// not synced.
+    pub fn watch_errors(&self) -> BTreeMap<&'static str, String> {
+        self.informers()
+            .values()
+            .filter_map(|(name, i)| Some((*name, i.last_watch_error()?)))
+            .collect()
+    }
+
+    /// Stops every informer (client-go's `Shutdown`); [`Self::shutdown_and_wait`] also waits
+    /// until their tasks have ended.
     pub fn shutdown(&self) {
         for (_, informer) in self.informers().values() {
             informer.stop();
         }
+    }
+
+    /// Stops every informer and waits until each one's watch has ended (client-go's `Shutdown`,
+    /// which blocks until its goroutines return).
+    pub async fn shutdown_and_wait(&self) {
+        let stopped: Vec<_> = self
+            .informers()
+            .values()
+            .map(|(_, informer)| {
+                informer.stop();
+                informer.stopped()
+            })
+            .collect();
+        futures::future::join_all(stopped).await;
+    }
+}
+
+/// A factory that goes stops its informers: their watches end with it, not with the runtime.
+impl Drop for InformerFactory {
+    fn drop(&mut self) {
+        self.shutdown();
     }
 }
 

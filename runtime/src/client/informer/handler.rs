@@ -35,6 +35,16 @@ impl<K> Deleted<K> {
     }
 }
 
+impl<K: kube::Resource> Deleted<K>
+where
+    K::DynamicType: Default,
+{
+    /// The deleted object's reference, as kube-runtime and a work queue key it.
+    pub fn object_ref(&self) -> kube::runtime::reflector::ObjectRef<K> {
+        kube::runtime::reflector::ObjectRef::from_obj(self.object().as_ref())
+    }
+}
+
 impl<K> Clone for Deleted<K> {
     fn clone(&self) -> Self {
         match self {

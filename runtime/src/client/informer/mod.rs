@@ -6,6 +6,7 @@
 //! synthetic add for every cached object before any later change, as client-go's informers do,
 //! and a slow handler delays only itself (its queue is unbounded, as client-go's listeners are).
 
+mod adapter;
 mod factory;
 mod handler;
 #[cfg(test)]
@@ -63,6 +64,10 @@ struct Shared<K> {
     state: Mutex<State<K>>,
     synced: watch::Sender<bool>,
     resync: Option<Duration>,
+    /// The list-watch's last failure, until the next success.
+    last_error: Mutex<Option<String>>,
+    /// Set once the informer's task has ended (stopped, or its stream ended).
+    stopped: watch::Sender<bool>,
 }
 
 struct State<K> {
@@ -73,6 +78,8 @@ struct State<K> {
     on_error: Option<WatchErrorHandler>,
     listeners: Vec<(HandlerId, mpsc::UnboundedSender<Notification<K>>)>,
     next_id: u64,
+    /// kube-runtime's reflector store, once asked for ([`SharedInformer::store`]).
+    store: Option<Box<dyn adapter::Feed<K>>>,
 }
 
 impl<K> SharedInformer<K>
@@ -98,9 +105,12 @@ where
                     on_error: None,
                     listeners: Vec::new(),
                     next_id: 0,
+                    store: None,
                 }),
                 synced: watch::channel(false).0,
                 resync,
+                last_error: Mutex::new(None),
+                stopped: watch::channel(false).0,
             }),
         }
     }
@@ -121,7 +131,8 @@ where
     }
 
     /// Sets what is told each failure of the list-watch (client-go's `SetWatchErrorHandler`);
-    /// only before it runs. Without one, failures are logged at debug level.
+    /// only before it runs. Without one, failures are logged as warnings (at most one per
+    /// retry: kube's watcher backs off between them).
     pub fn set_watch_error_handler(
         &self,
         handler: impl Fn(&watcher::Error) + Send + Sync + 'static,
@@ -139,7 +150,35 @@ where
         let mut state = self.shared.state();
         let Some(source) = state.source.take() else { return };
         let shared = self.shared.clone();
-        state.task = Some(tokio::spawn(async move { shared.run(source()).await }));
+        // Marks the end however the task ends, aborted by `stop` included, even before its
+        // first poll (the guard is moved in, so dropping the future drops it).
+        let ended = Ended(shared.stopped.clone());
+        state.task = Some(tokio::spawn(async move {
+            let _ended = ended;
+            shared.run(source()).await
+        }));
+    }
+
+    /// Resolves once the informer's watch has ended: after [`Self::stop`], or when its source
+    /// ended. An informer that never ran is not waited for.
+    pub fn stopped(&self) -> impl std::future::Future<Output = ()> + Send + 'static {
+        let never_ran = self.shared.state().task.is_none() && self.shared.state().source.is_some();
+        let mut stopped = self.shared.stopped.subscribe();
+        async move {
+            if !never_ran {
+                let _ = stopped.wait_for(|s| *s).await;
+            }
+        }
+    }
+
+    /// The list-watch's last failure since it last succeeded (`None` when it is well): why a
+    /// cache has not synced.
+    pub fn last_watch_error(&self) -> Option<String> {
+        self.shared
+            .last_error
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Stops the list-watch; handlers receive what was already sent to them and then stop. A
@@ -219,7 +258,11 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
             tokio::select! {
                 event = events.next() => match event {
                     None => return,
-                    Some(Ok(Event::Init)) => listing = Some(BTreeMap::new()),
+                    Some(Ok(Event::Init)) => {
+                        // A relist begins: the watch works again.
+                        self.clear_error();
+                        listing = Some(BTreeMap::new());
+                    }
                     Some(Ok(Event::InitApply(obj))) => {
                         let obj = prepare(obj);
                         listing.get_or_insert_with(BTreeMap::new).insert(key_of(obj.as_ref()), obj);
@@ -228,14 +271,21 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
                     Some(Ok(Event::Apply(obj))) => self.apply(prepare(obj)),
                     Some(Ok(Event::Delete(obj))) => self.delete(prepare(obj)),
                     // kube's watcher recovers by itself (re-watch or relist) after its backoff.
-                    Some(Err(error)) => match &on_error {
-                        Some(handler) => handler(&error),
-                        None => tracing::debug!(%error, kind = std::any::type_name::<K>(), "informer watch failed; retrying"),
-                    },
+                    Some(Err(error)) => {
+                        *self.last_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(error.to_string());
+                        match &on_error {
+                            Some(handler) => handler(&error),
+                            None => tracing::warn!(%error, kind = std::any::type_name::<K>(), "informer watch failed; retrying"),
+                        }
+                    }
                 },
                 _ = tick(&mut resync), if *self.synced.borrow() => self.resync(),
             }
         }
+    }
+
+    fn clear_error(&self) {
+        *self.last_error.lock().unwrap_or_else(PoisonError::into_inner) = None;
     }
 
     fn notify(state: &mut State<K>, notification: Notification<K>) {
@@ -249,6 +299,9 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
         let mut state = self.state();
         let first = !*self.synced.borrow();
         let mut old = self.indexer.replace(listed.values().cloned());
+        if let Some(feed) = &mut state.store {
+            feed.replace(&mut listed.values());
+        }
         for (key, obj) in listed {
             let n = match old.remove(key.as_str()) {
                 Some(previous) => Notification::Update(previous, obj),
@@ -265,6 +318,9 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
 
     fn apply(&self, obj: Arc<K>) {
         let mut state = self.state();
+        if let Some(feed) = &mut state.store {
+            feed.apply(&obj);
+        }
         let n = match self.indexer.upsert(obj.clone()) {
             Some(old) => Notification::Update(old, obj),
             None => Notification::Add(obj, false),
@@ -275,6 +331,9 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
     fn delete(&self, obj: Arc<K>) {
         let mut state = self.state();
         self.indexer.delete(&key_of(obj.as_ref()));
+        if let Some(feed) = &mut state.store {
+            feed.delete(&obj);
+        }
         Self::notify(&mut state, Notification::Delete(Deleted::Object(obj)));
     }
 
@@ -284,6 +343,15 @@ impl<K: kube::Resource + Send + Sync + 'static> Shared<K> {
         for obj in self.indexer.list() {
             Self::notify(&mut state, Notification::Update(obj.clone(), obj));
         }
+    }
+}
+
+/// Sets the informer's `stopped` flag when dropped, so an aborted task counts as ended too.
+struct Ended(watch::Sender<bool>);
+
+impl Drop for Ended {
+    fn drop(&mut self) {
+        self.0.send_replace(true);
     }
 }
 

@@ -226,3 +226,64 @@ async fn watch_failures_reach_the_error_handler_and_the_informer_goes_on() {
     assert_eq!(failures.lock().unwrap().len(), 1);
     assert_eq!(informer.indexer().list_keys(), ["ns/a"]);
 }
+
+/// kube-runtime's side: the reflector store follows the cache (handed over when asked after a
+/// sync), and `subscribe` streams each changed object, the cached ones first.
+#[tokio::test]
+async fn the_store_and_the_stream_follow_the_informer() {
+    use futures::StreamExt;
+    let (informer, tx) = scripted(None);
+    informer.run();
+    for e in [Event::Init, Event::InitApply(cm("a", "1")), Event::InitDone] {
+        tx.send(e).unwrap();
+    }
+    assert!(informer.wait_for_sync(Duration::from_secs(5)).await);
+    let store = informer.store();
+    tokio::time::timeout(Duration::from_secs(5), store.wait_until_ready())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(store.state().len(), 1, "handed what the informer had");
+    let mut changes = Box::pin(informer.subscribe());
+    tx.send(Event::Apply(cm("b", "2"))).unwrap();
+    tx.send(Event::Delete(cm("a", "1"))).unwrap();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let obj = tokio::time::timeout(Duration::from_secs(5), changes.next())
+            .await
+            .unwrap()
+            .unwrap();
+        seen.push(label(&obj));
+    }
+    assert_eq!(seen, ["a@1", "b@2", "a@1"]);
+    let names: Vec<_> = store.state().iter().map(|o| label(o)).collect();
+    assert_eq!(names, ["b@2"], "the store saw the add and the delete");
+}
+
+/// A failing list-watch says why; stopping is awaitable, and a dropped factory stops its
+/// informers.
+#[tokio::test]
+async fn watch_errors_are_kept_and_stopping_is_awaitable() {
+    let stream = futures::stream::iter([Err(watcher::Error::NoResourceVersion)]).chain(futures::stream::pending());
+    let informer: SharedInformer<ConfigMap> = SharedInformer::from_stream(move || stream.boxed(), None);
+    informer.run();
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let error = informer.last_watch_error().expect("the failure is kept");
+    assert!(error.contains("resourceVersion"), "{error}");
+    informer.stop();
+    tokio::time::timeout(Duration::from_secs(5), informer.stopped())
+        .await
+        .expect("stopped");
+
+    let factory = factory::InformerFactory::new(None);
+    let api = |_: &str| -> kube::Api<ConfigMap> {
+        let config = kube::Config::new("http://127.0.0.1:9".parse().unwrap());
+        kube::Api::all(kube::Client::try_from(config).unwrap())
+    };
+    let watched = factory.informer_for(api);
+    factory.start();
+    drop(factory);
+    tokio::time::timeout(Duration::from_secs(5), watched.stopped())
+        .await
+        .expect("a dropped factory's informers stop");
+}
