@@ -92,6 +92,33 @@ impl Versions {
         if runtime::protobuf::is_protobuf(body) {
             return self.decode_protobuf(body, expected, storage);
         }
+        let mut decoded = self.decode_text(body, expected, storage, validation)?;
+        // A repeated key is one the map kept only the last of: an error under Strict, a warning
+        // under Warn, as Kubernetes' strict decoder reports it.
+        if validation != FieldValidation::Ignore && Format::sniff(body) == Format::Json {
+            let duplicates = crate::duplicates::duplicate_fields(body);
+            if validation == FieldValidation::Strict && !duplicates.is_empty() {
+                let list: Vec<String> = duplicates.iter().map(|f| format!("duplicate field \"{f}\"")).collect();
+                return Err(ApiError::bad_request(format!(
+                    "strict decoding error: {}",
+                    list.join(", ")
+                )));
+            }
+            decoded
+                .warnings
+                .extend(duplicates.iter().map(|f| format!("duplicate field \"{f}\"")));
+        }
+        Ok(decoded)
+    }
+
+    /// A JSON or YAML body decoded as [`Versions::decode_body`] says.
+    fn decode_text(
+        &self,
+        body: &[u8],
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+        validation: FieldValidation,
+    ) -> Result<Decoded, ApiError> {
         if Format::sniff(body) == Format::Json {
             let codec = Codec::new(&self.scheme).with_strict(validation != FieldValidation::Ignore);
             if let Ok(obj) = codec.decode_to_version(body, storage)

@@ -172,6 +172,17 @@ impl Call<'_> {
         )
     }
 
+    /// `?fieldManager=` checked as apimachinery checks it: 422 on the write's options kind.
+    fn check_field_manager(&self, options_kind: &str) -> Result<(), ApiError> {
+        let manager = self.params.field_manager.as_deref().unwrap_or_default();
+        let errors = meta::field_manager_errors(manager, &runtime::validation::Path::new("fieldManager"));
+        if errors.is_empty() {
+            return Ok(());
+        }
+        let causes = errors.iter().map(meta::cause).collect();
+        Err(ApiError::invalid("meta.k8s.io", options_kind, "", causes))
+    }
+
     /// The body as an object in the storage version, checked against the path.
     fn decode_body(&self, body: &Bytes) -> Result<(Value, Vec<String>), ApiError> {
         let kind = &self.resource.kind;
@@ -331,6 +342,7 @@ fn spliced_list(api_version: &str, kind: &str, metadata: &Value, items: &[Stored
 /// `POST .../<resource>`.
 pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let creater = c.resource.storage.creater().ok_or_else(|| c.not_supported())?;
+    c.check_field_manager("CreateOptions")?;
     if c.resource.mapping.namespaced() && c.info.namespace.is_none() {
         return Err(ApiError::bad_request(
             "a namespaced resource is created in a namespace: POST to .../namespaces/{namespace}/<resource>",
@@ -346,6 +358,7 @@ pub async fn create(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
 /// `PUT .../{name}`.
 pub async fn update(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let updater = c.resource.storage.updater().ok_or_else(|| c.not_supported())?;
+    c.check_field_manager("UpdateOptions")?;
     let (mut obj, warnings) = c.decode_body(body)?;
     if meta::name(&obj) != c.name() {
         return Err(ApiError::bad_request(format!(
@@ -369,6 +382,7 @@ pub async fn update(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
 /// `PATCH .../{name}`: the patch applies to the object in the request's version.
 pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let patcher = c.resource.storage.patcher().ok_or_else(|| c.not_supported())?;
+    c.check_field_manager("PatchOptions")?;
     let content_type = c
         .headers
         .get("content-type")

@@ -21,6 +21,7 @@ pub mod admission;
 pub mod convert;
 pub mod delete;
 pub mod discovery;
+pub mod duplicates;
 pub mod handlers;
 pub mod installer;
 pub mod kube_apiserver;

@@ -44,11 +44,14 @@ pub fn parse(method: &Method, path: &str, watch_param: bool) -> Option<RequestIn
         r => (false, r),
     };
     let mut namespace = None;
-    if let ["namespaces", ns, after @ ..] = rest {
+    if let ["namespaces", ns, after @ ..] = rest
+        && !after.is_empty()
+        && !NAMESPACE_SUBRESOURCES.contains(&after[0])
+    {
+        // `/namespaces/{ns}/<resource>...`: a resource in a namespace. Otherwise the path names
+        // a namespace itself (`/namespaces/{name}`, `/namespaces/{name}/status`).
         namespace = Some(ns.to_string());
-        if !after.is_empty() && !NAMESPACE_SUBRESOURCES.contains(&after[0]) {
-            rest = after;
-        }
+        rest = after;
     }
     let (resource, name, subresource) = match rest {
         [] => return None,
@@ -57,10 +60,6 @@ pub fn parse(method: &Method, path: &str, watch_param: bool) -> Option<RequestIn
         [r, n, s] => (r.to_string(), Some(n.to_string()), Some(s.to_string())),
         _ => return None,
     };
-    // `/api/v1/namespaces/{name}` is the namespace itself, not a namespace without a resource.
-    if resource == "namespaces" {
-        namespace = None;
-    }
     let verb = match (method.as_str(), name.is_some()) {
         _ if watch_prefix => "watch",
         ("GET" | "HEAD", false) if watch_param => "watch",
@@ -158,6 +157,11 @@ mod tests {
             "an empty namespace is not the namespace named configmaps"
         );
         assert!(parse(&Method::GET, "/api/v1/namespaces/ns//configmaps", false).is_none());
+        assert_eq!(
+            info(Method::GET, "/api/v1/namespaces/ns/namespaces").2,
+            s("ns"),
+            "namespaces inside a namespace: a path the router refuses, not the namespace list"
+        );
         assert!(parse(&Method::GET, "/version", false).is_none());
     }
 }

@@ -82,7 +82,7 @@ fn routes(server: Shared) -> Router {
     let mut router = Router::new();
     let table: [(&str, MethodRouter<Shared>); 10] = [
         ("/healthz", get(ok)),
-        ("/readyz", get(ok)),
+        ("/readyz", get(readyz)),
         ("/livez", get(ok)),
         ("/version", get(version)),
         ("/api", get(api_root)),
@@ -141,6 +141,33 @@ pub(crate) fn json_response(value: Value) -> Response {
 
 async fn ok() -> Response {
     (StatusCode::OK, "ok").into_response()
+}
+
+/// Ready when the storage answers (kube-apiserver's etcd readiness check): a server whose etcd
+/// is gone takes no traffic from a load balancer.
+async fn readyz(State(server): State<Shared>) -> Response {
+    let registry = server.registry();
+    let Some(resource) = registry
+        .installed
+        .resources
+        .values()
+        .flatten()
+        .find(|r| r.storage.watcher().is_some())
+    else {
+        return ok().await;
+    };
+    let answered = match resource.storage.watcher() {
+        Some(w) => tokio::time::timeout(std::time::Duration::from_secs(2), w.revision()).await,
+        None => return ok().await,
+    };
+    match answered {
+        Ok(Ok(_)) => ok().await,
+        _ => (
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "[+]ping ok\n[-]etcd failed: reason withheld\nreadyz check failed\n",
+        )
+            .into_response(),
+    }
 }
 
 async fn version(State(server): State<Shared>) -> Response {
@@ -264,6 +291,21 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
         .find(&gv, &info.resource, info.subresource.as_deref())
         .cloned()
         .ok_or_else(|| ApiError::no_route(&path))?;
+    // A cluster-scoped resource has no namespaced path (Kubernetes: 404).
+    if info.namespace.is_some() && !resource.mapping.namespaced() {
+        return Err(ApiError::no_route(&path));
+    }
+    // Writes of a whole collection, and creates at an object's path, are not routes Kubernetes
+    // has: 405.
+    let on_collection = info.name.is_none();
+    let refused = match method {
+        Method::PUT | Method::PATCH => on_collection,
+        Method::POST => !on_collection && info.subresource.is_none(),
+        _ => false,
+    };
+    if refused {
+        return Err(ApiError::method_not_allowed());
+    }
     let negotiated = Negotiated {
         pretty: params.pretty,
         ..Negotiated::from_headers(&headers)?

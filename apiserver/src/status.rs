@@ -144,6 +144,15 @@ impl ApiError {
         .about(group, resource, "")
     }
 
+    /// 405 for a method a path does not have (a PUT to a collection).
+    pub fn method_not_allowed() -> Self {
+        Self::new(
+            405,
+            "MethodNotAllowed",
+            "the server does not allow this method on the requested resource",
+        )
+    }
+
     /// 404 for a path that serves nothing.
     pub fn no_route(path: &str) -> Self {
         Self::new(
@@ -221,6 +230,12 @@ impl ApiError {
         )
     }
 
+    /// 500 with no reason (`StatusReasonUnknown`): an error Kubernetes has no kind for, such as
+    /// etcd's own refusals, passed on in the backend's words.
+    pub fn unknown(message: impl Into<String>) -> Self {
+        Self::new(500, "", message)
+    }
+
     /// 503: storage unreachable.
     pub fn unavailable(message: impl Into<String>) -> Self {
         let mut e = Self::new(503, "ServiceUnavailable", message);
@@ -266,6 +281,12 @@ impl ApiError {
             "reason": self.reason,
             "code": self.code,
         });
+        // An unknown reason is omitted, as Kubernetes writes it.
+        if self.reason.is_empty()
+            && let Some(m) = status.as_object_mut()
+        {
+            m.remove("reason");
+        }
         if !details.is_empty() {
             status["details"] = Value::Object(details);
         }

@@ -528,3 +528,264 @@ async fn shutdown_ends_open_watches() {
     let rest = tokio::time::timeout(std::time::Duration::from_secs(5), watch.chunk()).await;
     assert!(matches!(rest, Ok(Ok(None)) | Ok(Err(_))), "the watch ended: {rest:?}");
 }
+
+/// ObjectMeta is validated as apimachinery validates it: finalizer names, owner references,
+/// managedFields entries, field managers, generateName.
+#[tokio::test(flavor = "multi_thread")]
+async fn object_meta_is_validated_as_kubernetes_does() {
+    let api = Api::new().await;
+    let refused = |metadata: Value, field: &'static str| {
+        let body = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": metadata}).to_string();
+        let api = &api;
+        async move {
+            let (code, status) = api.send("POST", CMS, "application/json", body).await;
+            assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{status}");
+            let fields: Vec<&str> = status["details"]["causes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| c["field"].as_str().unwrap())
+                .collect();
+            assert!(fields.contains(&field), "{field} in {status}");
+            status
+        }
+    };
+    let status = refused(json!({"name": "f", "finalizers": ["cleanup"]}), "metadata.finalizers").await;
+    assert!(
+        status["message"]
+            .as_str()
+            .unwrap()
+            .contains("name is neither a standard finalizer name nor is it fully qualified")
+    );
+    refused(
+        json!({"name": "o", "ownerReferences": [{"apiVersion": "v1", "kind": "ConfigMap", "name": "x"}]}),
+        "metadata.ownerReferences.uid",
+    )
+    .await;
+    refused(
+        json!({"name": "m", "managedFields": [{"manager": "m", "operation": "Bogus", "fieldsType": "FieldsV1"}]}),
+        "metadata.managedFields[0].operation",
+    )
+    .await;
+    refused(json!({"generateName": "a".repeat(300)}), "metadata.generateName").await;
+    let manager = "m".repeat(129);
+    let (code, status) = api
+        .send(
+            "POST",
+            &format!("{CMS}?fieldManager={manager}"),
+            "application/json",
+            cm("fm"),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        status["message"],
+        "CreateOptions.meta.k8s.io \"\" is invalid: fieldManager: Too long: may not be more than 128 bytes"
+    );
+    let (code, _) = api
+        .send(
+            "POST",
+            CMS,
+            "application/json",
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "ok", "finalizers": ["example.com/f", "orphan"]}})
+            .to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "qualified and standard finalizers are fine");
+}
+
+/// Paths and methods Kubernetes does not route are 404 and 405; an update names the object it
+/// replaces (another uid: 409; another namespace: 400); resourceVersion "0" is unconditional.
+#[tokio::test(flavor = "multi_thread")]
+async fn updates_and_routes_are_kubernetes() {
+    let api = Api::new().await;
+    let created = create(&api, CMS, cm("u")).await;
+    assert_eq!(
+        api.send("PUT", CMS, "application/json", cm("u")).await.0,
+        StatusCode::METHOD_NOT_ALLOWED
+    );
+    assert_eq!(
+        api.send("PATCH", CMS, "application/merge-patch+json", "{}".into())
+            .await
+            .0,
+        StatusCode::METHOD_NOT_ALLOWED
+    );
+    let (code, status) = api.send("POST", &format!("{CMS}/u"), "application/json", cm("u")).await;
+    assert_eq!(
+        (code, &status["reason"]),
+        (StatusCode::METHOD_NOT_ALLOWED, &json!("MethodNotAllowed"))
+    );
+    assert_eq!(
+        api.get("/apis/apiextensions.k8s.io/v1/namespaces/ns/customresourcedefinitions")
+            .await
+            .0,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        api.get("/api/v1/namespaces/ns/namespaces").await.0,
+        StatusCode::NOT_FOUND
+    );
+
+    let mut other = created.clone();
+    other["metadata"]["uid"] = json!("00000000-0000-0000-0000-000000000000");
+    let (code, status) = api
+        .send("PUT", &format!("{CMS}/u"), "application/json", other.to_string())
+        .await;
+    assert_eq!(code, StatusCode::CONFLICT, "{status}");
+    assert!(
+        status["message"]
+            .as_str()
+            .unwrap()
+            .contains("Precondition failed: UID in precondition")
+    );
+
+    let mut unconditional = created.clone();
+    unconditional["metadata"]["resourceVersion"] = json!("0");
+    unconditional["data"] = json!({"k": "w"});
+    let (code, updated) = api
+        .send(
+            "PUT",
+            &format!("{CMS}/u"),
+            "application/json",
+            unconditional.to_string(),
+        )
+        .await;
+    assert_eq!(
+        (code, &updated["data"]["k"]),
+        (StatusCode::OK, &json!("w")),
+        "{updated}"
+    );
+
+    let moved = json!({"metadata": {"namespace": "elsewhere"}}).to_string();
+    let (code, status) = api
+        .send("PATCH", &format!("{CMS}/u"), "application/merge-patch+json", moved)
+        .await;
+    assert_eq!(code, StatusCode::BAD_REQUEST, "{status}");
+    assert_eq!(
+        status["message"],
+        "the namespace of the object (elsewhere) does not match the namespace on the request (ns)"
+    );
+    let applied = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "u", "namespace": "elsewhere"}});
+    let (code, _) = api
+        .send(
+            "PATCH",
+            &format!("{CMS}/u?fieldManager=m"),
+            "application/apply-patch+yaml",
+            applied.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::BAD_REQUEST);
+}
+
+/// An object being deleted takes no new finalizer; `default` is not deleted; repeated JSON keys
+/// are an error under Strict and a warning otherwise.
+#[tokio::test(flavor = "multi_thread")]
+async fn deletion_and_decoding_edges_are_kubernetes() {
+    let api = Api::new().await;
+    let held =
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "h", "finalizers": ["example.com/a"]}});
+    create(&api, CMS, held.to_string()).await;
+    api.send("DELETE", &format!("{CMS}/h"), "", String::new()).await;
+    let add = json!({"metadata": {"finalizers": ["example.com/a", "example.com/b"]}}).to_string();
+    let (code, status) = api
+        .send("PATCH", &format!("{CMS}/h"), "application/merge-patch+json", add)
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{status}");
+    assert_eq!(status["details"]["causes"][0]["field"], "metadata.finalizers");
+    assert!(status["message"].as_str().unwrap().contains(
+        "no new finalizers can be added if the object is being deleted, found new finalizers []string{\"example.com/b\"}"
+    ));
+
+    let (code, status) = api
+        .send("DELETE", "/api/v1/namespaces/default", "", String::new())
+        .await;
+    assert_eq!(code, StatusCode::FORBIDDEN);
+    assert_eq!(
+        status["message"],
+        "namespaces \"default\" is forbidden: this namespace may not be deleted"
+    );
+
+    let twice = r#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"d"},"data":{"k":"1","k":"2"}}"#;
+    let (code, status) = api
+        .send(
+            "POST",
+            &format!("{CMS}?fieldValidation=Strict"),
+            "application/json",
+            twice.into(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::BAD_REQUEST);
+    assert_eq!(status["message"], "strict decoding error: duplicate field \"data.k\"");
+    let r = api
+        .client
+        .post(format!("{}{CMS}", api.url))
+        .header("content-type", "application/json")
+        .body(twice)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::CREATED);
+    assert_eq!(r.headers()["warning"], "299 - \"duplicate field 'data.k'\"");
+}
+
+/// On etcd: readiness follows etcd, etcd's own refusals reach the client in etcd's words without
+/// its address, and a namespace left Terminating by a restart finishes going.
+#[tokio::test(flavor = "multi_thread")]
+async fn etcd_failures_and_restarts_are_answered_as_kubernetes_does() {
+    let mut cluster = support::etcd::start("answers", 1);
+    let storage = std::sync::Arc::new(apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap());
+    let api = Api::on(support::start_on(storage.clone())).await;
+    assert_eq!(api.get("/readyz").await.0, StatusCode::OK);
+
+    // etcd refuses requests over 1.5 MiB; the server's own limit is 3 MiB.
+    // (A ConfigMap is refused at 1 MiB before it reaches etcd; a Pod's arguments are not.)
+    let big = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "big"},
+                     "spec": {"containers": [{"name": "c", "image": "i", "args": ["x".repeat(2 * 1024 * 1024)]}]}});
+    let (code, status) = api
+        .send(
+            "POST",
+            "/api/v1/namespaces/ns/pods",
+            "application/json",
+            big.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::INTERNAL_SERVER_ERROR, "{status}");
+    // Over etcd's JSON gateway the refusal is gRPC's message limit (2 MiB after base64), which
+    // comes before etcd's own `request is too large`; either way it is etcd's words.
+    let message = status["message"].as_str().unwrap();
+    assert!(
+        message.contains("larger than max") || message.contains("too large"),
+        "{message}"
+    );
+    assert!(status.get("reason").is_none(), "an unknown reason is omitted: {status}");
+    assert!(
+        !status.to_string().contains("127.0.0.1"),
+        "no internal address: {status}"
+    );
+
+    // A namespace marked Terminating before a restart: the next server finishes it.
+    let ns = json!({"apiVersion": "v1", "kind": "Namespace",
+                    "metadata": {"name": "doomed", "uid": "u", "deletionTimestamp": "2026-01-01T00:00:00Z"},
+                    "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Terminating"}});
+    apiserver::storage::Storage::create(&*storage, "/registry/namespaces/doomed", ns.to_string().into())
+        .await
+        .unwrap();
+    let restarted = Api::bare(support::start_on(storage.clone()));
+    let mut gone = false;
+    for _ in 0..50 {
+        if restarted.get("/api/v1/namespaces/doomed").await.0 == StatusCode::NOT_FOUND {
+            gone = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(gone, "the Terminating namespace finished going after the restart");
+
+    for member in &mut cluster.members {
+        member.kill();
+    }
+    let (code, body) = api.get("/readyz").await;
+    assert_eq!(code, StatusCode::INTERNAL_SERVER_ERROR, "{body}");
+    assert!(body.as_str().unwrap().contains("[-]etcd failed"), "{body}");
+}

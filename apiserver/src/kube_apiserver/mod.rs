@@ -47,6 +47,11 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
                 storage: Arc::new(FinalizeStorage(namespaces.clone())),
             });
         }
+        // Namespaces a restart left Terminating finish going, as the namespace controller
+        // resumes them (when built inside a runtime, as the server and the fake are).
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(NamespaceStorage::resume(namespaces.clone(), contents.clone()));
+        }
         server = server.with_validating(Arc::new(NamespaceLifecycle(namespaces)));
     }
     server.install_all(resources.resources);
@@ -103,7 +108,7 @@ impl Strategy for NamespaceStrategy {
 
     fn validate(&self, obj: &Value) -> Vec<Cause> {
         let mut causes = meta::validate_name(obj, true);
-        causes.extend(meta::validate_labels_and_annotations(obj));
+        causes.extend(meta::validate_object_meta(obj));
         causes
     }
 

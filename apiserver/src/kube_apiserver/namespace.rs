@@ -17,6 +17,9 @@ use crate::status::ApiError;
 /// How often a terminating namespace checks whether its content is gone.
 const RECHECK: Duration = Duration::from_millis(200);
 
+/// The namespaces kube-apiserver never deletes (NamespaceLifecycle's immortal namespaces).
+const IMMORTAL: [&str; 3] = ["default", "kube-system", "kube-public"];
+
 /// The namespaces' storage: the generic store with Kubernetes' deletion.
 pub struct NamespaceStorage {
     /// The namespaces' store.
@@ -26,6 +29,20 @@ pub struct NamespaceStorage {
 }
 
 impl NamespaceStorage {
+    /// Finishes the deletion of every namespace marked Terminating (one a restart interrupted),
+    /// each in a task of its own on the current runtime.
+    pub async fn resume(namespaces: Arc<Store>, contents: Vec<Arc<Store>>) -> Result<(), ApiError> {
+        let page = namespaces.list(None, None, None, None).await?;
+        for ns in page.items {
+            let ns = ns.value()?;
+            if meta::deleting(&ns) {
+                let name = meta::name(&ns).to_string();
+                tokio::spawn(Self::finalize(namespaces.clone(), contents.clone(), name));
+            }
+        }
+        Ok(())
+    }
+
     /// Deletes the namespace's objects until none is left, then the namespace.
     async fn finalize(namespaces: Arc<Store>, contents: Vec<Arc<Store>>, name: String) {
         loop {
@@ -61,6 +78,11 @@ impl GracefulDeleter for NamespaceStorage {
         preconditions: &Preconditions,
         dry_run: bool,
     ) -> Result<Deleted, ApiError> {
+        if IMMORTAL.contains(&name) {
+            return Err(ApiError::forbidden(format!(
+                "namespaces \"{name}\" is forbidden: this namespace may not be deleted"
+            )));
+        }
         let current = self.namespaces.get(None, name).await?;
         preconditions.check_uid(&current, "", "namespaces", name)?;
         if dry_run {

@@ -134,14 +134,52 @@ fn invalid_name(checked: &str, shown: &str, field: &str, label: bool) -> Option<
     })
 }
 
+/// apimachinery's `ValidateObjectMetaUpdate` on finalizers: none may be added to an object
+/// being deleted (it would never go).
+pub fn validate_finalizers_update(new: &Value, old: &Value) -> Vec<Cause> {
+    if !deleting(old) {
+        return Vec::new();
+    }
+    let finalizers = |obj: &Value| -> Vec<String> {
+        obj.pointer("/metadata/finalizers")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|f| f.as_str().map(str::to_string))
+            .collect()
+    };
+    let before = finalizers(old);
+    let added: Vec<String> = finalizers(new).into_iter().filter(|f| !before.contains(f)).collect();
+    if added.is_empty() {
+        return Vec::new();
+    }
+    let quoted: Vec<String> = added.iter().map(|f| format!("{f:?}")).collect();
+    vec![Cause {
+        reason: "FieldValueForbidden",
+        message: format!(
+            "Forbidden: no new finalizers can be added if the object is being deleted, found new finalizers []string{{{}}}",
+            quoted.join(", ")
+        ),
+        field: "metadata.finalizers".into(),
+    }]
+}
+
 /// The most all annotations of an object may hold, keys and values together
 /// (`TotalAnnotationSizeLimitB`).
 pub const ANNOTATIONS_LIMIT: u64 = 256 * 1024;
 
-/// The label and annotation checks of `ValidateObjectMeta`: label keys qualified names and
-/// values label values, annotation keys qualified names and 256 KiB of annotations at most. As
-/// Kubernetes reports them, at `metadata.labels` and `metadata.annotations`, not per key.
-pub fn validate_labels_and_annotations(obj: &Value) -> Vec<Cause> {
+/// Finalizers Kubernetes itself sets, which need no domain.
+const STANDARD_FINALIZERS: [&str; 3] = ["kubernetes", "orphan", "foregroundDeletion"];
+
+/// The most bytes a field manager's name may have (`FieldManagerMaxLength`).
+pub const FIELD_MANAGER_MAX: u64 = 128;
+
+/// The checks of `ValidateObjectMeta` beyond the name: label keys qualified names and values
+/// label values, annotation keys qualified names and 256 KiB of annotations at most (reported at
+/// `metadata.labels` and `metadata.annotations`, not per key, as Kubernetes reports them);
+/// finalizers qualified names, domain-prefixed unless standard; owner references complete, at
+/// most one a controller; managedFields entries with a known operation and fields type.
+pub fn validate_object_meta(obj: &Value) -> Vec<Cause> {
     use runtime::validation::{FieldError, Path, content};
     let mut errs = Vec::new();
     let meta = Path::new("metadata");
@@ -170,7 +208,97 @@ pub fn validate_labels_and_annotations(obj: &Value) -> Vec<Cause> {
     if total > ANNOTATIONS_LIMIT {
         errs.push(FieldError::too_long(&annotations_path, ANNOTATIONS_LIMIT));
     }
+    let list = |name: &str| -> Vec<Value> {
+        obj.get("metadata")
+            .and_then(|m| m.get(name))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    let finalizers_path = meta.child("finalizers");
+    for f in list("finalizers") {
+        let f = f.as_str().unwrap_or_default();
+        for m in content::qualified_name(f) {
+            errs.push(FieldError::invalid(&finalizers_path, f, m));
+        }
+        if !f.contains('/') && !STANDARD_FINALIZERS.contains(&f) {
+            errs.push(FieldError::invalid(
+                &finalizers_path,
+                f,
+                "name is neither a standard finalizer name nor is it fully qualified",
+            ));
+        }
+    }
+    let owners_path = meta.child("ownerReferences");
+    let owners = list("ownerReferences");
+    for owner in &owners {
+        let text = |k: &str| owner.get(k).and_then(Value::as_str).unwrap_or_default();
+        let version = text("apiVersion").rsplit('/').next().unwrap_or_default();
+        for (field, value, ok, what) in [
+            (
+                "apiVersion",
+                text("apiVersion"),
+                !version.is_empty(),
+                "version must not be empty",
+            ),
+            ("kind", text("kind"), !text("kind").is_empty(), "kind must not be empty"),
+            ("name", text("name"), !text("name").is_empty(), "name must not be empty"),
+            ("uid", text("uid"), !text("uid").is_empty(), "uid must not be empty"),
+        ] {
+            if !ok {
+                errs.push(FieldError::invalid(&owners_path.child(field), value, what));
+            }
+        }
+    }
+    let controllers = owners
+        .iter()
+        .filter(|o| o.get("controller") == Some(&Value::Bool(true)))
+        .count();
+    if controllers > 1 {
+        errs.push(FieldError::invalid(
+            &owners_path,
+            "",
+            "Only one reference can have Controller set to true",
+        ));
+    }
+    let managed_path = meta.child("managedFields");
+    let managed = list("managedFields");
+    for (i, entry) in managed.iter().enumerate() {
+        let at = managed_path.index(i);
+        let text = |k: &str| entry.get(k).and_then(Value::as_str).unwrap_or_default();
+        if !matches!(text("operation"), "Apply" | "Update") {
+            errs.push(FieldError::invalid(
+                &at.child("operation"),
+                text("operation"),
+                "must be `Apply` or `Update`",
+            ));
+        }
+        if text("fieldsType") != "FieldsV1" {
+            errs.push(FieldError::invalid(
+                &at.child("fieldsType"),
+                text("fieldsType"),
+                "must be `FieldsV1`",
+            ));
+        }
+        errs.extend(field_manager_errors(text("manager"), &at.child("manager")));
+    }
     errs.iter().map(cause).collect()
+}
+
+/// apimachinery's `ValidateFieldManager`: at most 128 bytes, printable characters only.
+pub fn field_manager_errors(
+    manager: &str,
+    path: &runtime::validation::Path<'_>,
+) -> Vec<runtime::validation::FieldError> {
+    use runtime::validation::FieldError;
+    let mut errs = Vec::new();
+    if manager.len() as u64 > FIELD_MANAGER_MAX {
+        errs.push(FieldError::too_long(path, FIELD_MANAGER_MAX));
+    }
+    if manager.chars().any(|c| c.is_control()) {
+        errs.push(FieldError::invalid(path, manager, "invalid characters"));
+    }
+    errs
 }
 
 /// A field error as the cause of an Invalid Status.

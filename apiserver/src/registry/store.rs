@@ -158,7 +158,12 @@ impl Store {
                 ApiError::gone(format!("too old resource version: {requested} ({oldest})"))
             }
             StorageError::TooNew { requested } => ApiError::timeout(format!("Too large resource version: {requested}")),
-            StorageError::Unavailable(m) => ApiError::unavailable(m),
+            StorageError::Unavailable(m) => {
+                // The backend's addresses stay in the server's log, out of clients' answers.
+                tracing::warn!(error = %m, resource = self.resource, "storage unavailable");
+                ApiError::unavailable("the storage backend is unavailable; try again later")
+            }
+            StorageError::Refused(m) => ApiError::unknown(m),
         }
     }
 
@@ -300,9 +305,39 @@ impl Store {
         target: Target,
         dry_run: bool,
     ) -> Result<Value, ApiError> {
-        let precondition = meta::resource_version(&new).map_err(ApiError::bad_request)?;
+        // resourceVersion "0" asks for no precondition: an unconditional update, as Kubernetes
+        // allows for every kind it serves.
+        let precondition = meta::resource_version(&new)
+            .map_err(ApiError::bad_request)?
+            .filter(|rv| *rv != 0);
         self.guaranteed_update(namespace, name, precondition, dry_run, |_old| Ok(new.clone()), target)
             .await
+    }
+
+    /// An update names the object it replaces: another uid is 409 (the object was deleted and
+    /// created again since the client read it), another namespace is 400 (a patch cannot move
+    /// an object), as Kubernetes answers both.
+    fn check_identity(&self, new: &Value, old: &Value, namespace: Option<&str>, name: &str) -> Result<(), ApiError> {
+        let uid = meta::field(new, "uid");
+        if !uid.is_empty() && uid != meta::field(old, "uid") {
+            return Err(ApiError::conflict(
+                self.group,
+                self.resource,
+                name,
+                &format!(
+                    "Precondition failed: UID in precondition: {uid}, UID in object meta: {}",
+                    meta::field(old, "uid")
+                ),
+            ));
+        }
+        let requested = namespace.filter(|_| self.namespaced).unwrap_or("");
+        let ns = meta::field(new, "namespace");
+        if !ns.is_empty() && ns != requested {
+            return Err(ApiError::bad_request(format!(
+                "the namespace of the object ({ns}) does not match the namespace on the request ({requested})"
+            )));
+        }
+        Ok(())
     }
 
     /// The stored object and its revision; 409 when it is not at the client's `precondition`.
@@ -349,6 +384,7 @@ impl Store {
                     meta::name(&new)
                 )));
             }
+            self.check_identity(&new, &old, namespace, name)?;
             match target {
                 Target::Main => self.strategy.prepare_for_update(&mut new, &old),
                 Target::Status => self.strategy.prepare_for_status_update(&mut new, &old),
@@ -367,10 +403,11 @@ impl Store {
             {
                 m.insert("managedFields".into(), v.clone());
             }
-            let causes = match target {
+            let mut causes = match target {
                 Target::Main => self.strategy.validate_update(&new, &old),
                 Target::Status => self.strategy.validate_status_update(&new, &old),
             };
+            causes.extend(meta::validate_finalizers_update(&new, &old));
             self.invalid(&new, causes)?;
             if dry_run {
                 return Ok(new);

@@ -125,7 +125,7 @@ impl Strategy for GenericStrategy {
 
     fn validate(&self, obj: &Value) -> Vec<Cause> {
         let mut causes = meta::validate_name(obj, false);
-        causes.extend(meta::validate_labels_and_annotations(obj));
+        causes.extend(meta::validate_object_meta(obj));
         causes
     }
 

@@ -102,11 +102,18 @@ impl EtcdStorage {
                 }
                 Ok(r) => {
                     let status = r.status();
-                    last = format!("{url}: {status}: {}", r.text().await.unwrap_or_default());
-                    // A member without a leader answers 5xx; another member may have one.
+                    let text = r.text().await.unwrap_or_default();
+                    // A member without a leader answers 5xx; another member may have one. A 4xx
+                    // is etcd refusing the request itself (too large, out of space): its own
+                    // message, without the member's address, which is no client's business.
                     if !status.is_server_error() {
-                        return Err(StorageError::Unavailable(last));
+                        let message = serde_json::from_str::<Value>(&text)
+                            .ok()
+                            .and_then(|v| v.get("message").and_then(Value::as_str).map(str::to_string))
+                            .unwrap_or(text);
+                        return Err(StorageError::Refused(message));
                     }
+                    last = format!("{url}: {status}: {text}");
                 }
                 Err(e) => last = format!("{url}: {e}"),
             }

@@ -116,9 +116,14 @@ pub enum StorageError {
         /// The revision asked for.
         requested: Revision,
     },
-    /// The backend cannot be reached or refused the request.
+    /// The backend cannot be reached, or has no leader: worth a retry.
     #[error("storage unavailable: {0}")]
     Unavailable(String),
+    /// The backend refused the request as it is (a value over etcd's request limit, its space
+    /// quota exhausted): retrying the same request does not help. The message is the backend's
+    /// own, without its address.
+    #[error("{0}")]
+    Refused(String),
 }
 
 /// A key-value store with revisions and watches.
