@@ -51,30 +51,9 @@ impl Versions {
         &self.scheme
     }
 
-    /// Parses a JSON or YAML body into a value, filling apiVersion and kind from the path when the
-    /// body has neither (as Kubernetes defaults them from the request).
+    /// Parses a JSON or YAML body ([`parse_body`]).
     pub fn parse_body(&self, body: &[u8], expected: &GroupVersionKind) -> Result<Value, ApiError> {
-        let mut value: Value = match Format::sniff(body) {
-            Format::Json => serde_json::from_slice(body)
-                .map_err(|e| ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}")))?,
-            Format::Yaml => {
-                let text = std::str::from_utf8(body)
-                    .map_err(|e| ApiError::bad_request(format!("the body is not UTF-8: {e}")))?;
-                serde_saphyr::from_str(text)
-                    .map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))?
-            }
-        };
-        let Some(obj) = value.as_object_mut() else {
-            return Err(ApiError::bad_request("the body must be a JSON object"));
-        };
-        if !obj.contains_key("apiVersion") && !obj.contains_key("kind") {
-            obj.insert(
-                "apiVersion".into(),
-                Value::String(expected.group_version().api_version()),
-            );
-            obj.insert("kind".into(), Value::String(expected.kind.to_string()));
-        }
-        Ok(value)
+        parse_body(body, expected)
     }
 
     /// Decodes a request body (a kind of `expected`'s group and kind, in any served version),
@@ -206,6 +185,108 @@ impl Versions {
             .encode_value(internal.as_ref(), target)
             .map_err(|e| ApiError::internal(e.to_string()))
     }
+}
+
+/// The version edges of one served kind, as the handlers use them: the Scheme's ([`Versions`])
+/// for compiled kinds, a CRD's (`custom::CustomEdges`) for custom resources defined at run time.
+pub trait Edges: Send + Sync {
+    /// Decodes a request body into the storage version ([`Versions::decode_body`]).
+    fn decode_body(
+        &self,
+        body: &[u8],
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+        validation: FieldValidation,
+    ) -> Result<Decoded, ApiError>;
+
+    /// Decodes a parsed body into the storage version ([`Versions::to_storage`]).
+    fn to_storage(
+        &self,
+        value: &Value,
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+        validation: FieldValidation,
+    ) -> Result<Decoded, ApiError>;
+
+    /// A stored object in the version `target` ([`Versions::to_version`]).
+    fn to_version(&self, stored: Value, storage: &GroupVersion, target: &GroupVersion) -> Result<Value, ApiError>;
+
+    /// The protobuf form of `value`, when its kind has one.
+    fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError>;
+
+    /// A field selector's label and value as the kind selects on them, or why it cannot.
+    fn field_label(&self, gvk: &GroupVersionKind, label: &str, value: &str) -> Result<(String, String), String>;
+
+    /// The warning a request of a deprecated version gets.
+    fn deprecation_warning(&self, gvk: &GroupVersionKind, current: runtime::Release) -> Option<String>;
+}
+
+impl Edges for Versions {
+    fn decode_body(
+        &self,
+        body: &[u8],
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+        validation: FieldValidation,
+    ) -> Result<Decoded, ApiError> {
+        Versions::decode_body(self, body, expected, storage, validation)
+    }
+
+    fn to_storage(
+        &self,
+        value: &Value,
+        expected: &GroupVersionKind,
+        storage: &GroupVersion,
+        validation: FieldValidation,
+    ) -> Result<Decoded, ApiError> {
+        Versions::to_storage(self, value, expected, storage, validation)
+    }
+
+    fn to_version(&self, stored: Value, storage: &GroupVersion, target: &GroupVersion) -> Result<Value, ApiError> {
+        Versions::to_version(self, stored, storage, target)
+    }
+
+    fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError> {
+        Codec::new(&self.scheme)
+            .protobuf_from_value(value)
+            .map_err(|e| ApiError::internal(e.to_string()))
+    }
+
+    fn field_label(&self, gvk: &GroupVersionKind, label: &str, value: &str) -> Result<(String, String), String> {
+        self.scheme
+            .convert_field_label(gvk, label, value)
+            .map_err(|e| e.to_string())
+    }
+
+    fn deprecation_warning(&self, gvk: &GroupVersionKind, current: runtime::Release) -> Option<String> {
+        self.scheme.deprecation_warning(gvk, current)
+    }
+}
+
+/// Parses a JSON or YAML body into a value, filling apiVersion and kind from the path when the
+/// body has neither (as Kubernetes defaults them from the request).
+pub fn parse_body(body: &[u8], expected: &GroupVersionKind) -> Result<Value, ApiError> {
+    let mut value: Value = match Format::sniff(body) {
+        Format::Json => serde_json::from_slice(body)
+            .map_err(|e| ApiError::bad_request(format!("couldn't get version/kind; json parse error: {e}")))?,
+        Format::Yaml => {
+            let text =
+                std::str::from_utf8(body).map_err(|e| ApiError::bad_request(format!("the body is not UTF-8: {e}")))?;
+            serde_saphyr::from_str(text)
+                .map_err(|e| ApiError::bad_request(format!("error converting YAML to JSON: {e}")))?
+        }
+    };
+    let Some(obj) = value.as_object_mut() else {
+        return Err(ApiError::bad_request("the body must be a JSON object"));
+    };
+    if !obj.contains_key("apiVersion") && !obj.contains_key("kind") {
+        obj.insert(
+            "apiVersion".into(),
+            Value::String(expected.group_version().api_version()),
+        );
+        obj.insert("kind".into(), Value::String(expected.kind.to_string()));
+    }
+    Ok(value)
 }
 
 /// The body's apiVersion and kind must name the path's group and kind (in any version).

@@ -19,6 +19,13 @@ use crate::status::{ApiError, Cause};
 /// The propagation policies Kubernetes knows.
 const POLICIES: [&str; 3] = ["Foreground", "Background", "Orphan"];
 
+/// The finalizer of an owner whose dependents are orphaned before it goes (metav1's
+/// `FinalizerOrphanDependents`); the garbage collector removes it.
+pub const ORPHAN: &str = "orphan";
+/// The finalizer of an owner whose dependents are deleted before it goes (metav1's
+/// `FinalizerDeleteDependents`); the garbage collector removes it.
+pub const FOREGROUND: &str = "foregroundDeletion";
+
 /// What a delete was asked to do (`metav1.DeleteOptions`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DeleteOptions {
@@ -98,6 +105,18 @@ impl DeleteOptions {
         })
     }
 
+    /// The finalizer the policy asks the object to keep while the garbage collector handles its
+    /// dependents (k8s.io/apiserver's `deletionFinalizersForGarbageCollection`): `orphan` for
+    /// Orphan (or the deprecated `orphanDependents: true`), `foregroundDeletion` for Foreground;
+    /// none for Background, the default, where the collector deletes dependents after the owner.
+    pub fn gc_finalizer(&self) -> Option<&'static str> {
+        match (self.propagation_policy.as_deref(), self.orphan_dependents) {
+            (Some("Orphan"), _) | (None, Some(true)) => Some(ORPHAN),
+            (Some("Foreground"), _) => Some(FOREGROUND),
+            _ => None,
+        }
+    }
+
     /// apimachinery's `ValidateDeleteOptions`: 422 with its causes.
     fn validate(&self) -> Result<(), ApiError> {
         let mut causes = Vec::new();
@@ -154,6 +173,9 @@ fn success(group: &str, resource: &str, obj: &Value) -> Value {
 pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let deleter = c.resource.storage.graceful_deleter().ok_or_else(|| c.not_supported())?;
     let options = DeleteOptions::read(body, c.params)?;
+    if let (Some(finalizer), false) = (options.gc_finalizer(), options.dry_run) {
+        keep_for_collector(c, c.namespace(), c.name(), &options, finalizer).await?;
+    }
     let deleted = deleter
         .delete(c.namespace(), c.name(), &options.preconditions, options.dry_run)
         .await?;
@@ -173,6 +195,36 @@ pub async fn delete(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
             c.object(code, c.out(obj)?, &[])
         }
     }
+}
+
+/// Adds the garbage collector's `finalizer` to the object before it is deleted, so the deletion
+/// marks it and the collector orphans or deletes its dependents before it goes. An object
+/// already being deleted keeps what it has (no finalizer may be added then).
+async fn keep_for_collector(
+    c: &Call<'_>,
+    namespace: Option<&str>,
+    name: &str,
+    options: &DeleteOptions,
+    finalizer: &str,
+) -> Result<(), ApiError> {
+    let Some(patcher) = c.resource.storage.patcher() else {
+        return Ok(());
+    };
+    let resource = c.resource.mapping.resource;
+    let add = |current: &Value| -> Result<Value, ApiError> {
+        options
+            .preconditions
+            .check_uid(current, c.resource.mapping.group, resource, name)?;
+        let mut next = current.clone();
+        if !meta::deleting(current) {
+            meta::add_finalizer(&mut next, finalizer);
+        }
+        Ok(next)
+    };
+    patcher
+        .patch(namespace, name, options.preconditions.resource_version, false, &add)
+        .await
+        .map(drop)
 }
 
 /// A Success Status as negotiated: protobuf (meta's own message, not a Scheme kind), JSON or YAML.
@@ -209,6 +261,13 @@ pub async fn delete_collection(c: &Call<'_>, body: &Bytes) -> Result<Response, A
     {
         let ns = meta::field(&obj, "namespace").to_string();
         let ns = (!ns.is_empty()).then_some(ns.as_str());
+        if let (Some(finalizer), false) = (options.gc_finalizer(), options.dry_run) {
+            let each = DeleteOptions::default();
+            match keep_for_collector(c, ns, meta::name(&obj), &each, finalizer).await {
+                Err(e) if e.code == 404 => continue,
+                other => other?,
+            }
+        }
         match deleter
             .delete(ns, meta::name(&obj), &Preconditions::default(), options.dry_run)
             .await

@@ -9,7 +9,7 @@ use runtime::GroupVersion;
 use serde_json::{Value, json};
 
 use crate::admission::{Attributes, Operation};
-use crate::convert::FieldValidation;
+use crate::convert::{Edges, FieldValidation};
 use crate::installer::ApiResource;
 use crate::patch;
 use crate::query::{self, ListFrom, Params};
@@ -66,10 +66,14 @@ impl Call<'_> {
         self.resource.mapping.storage_group_version()
     }
 
+    /// The version edges of the resource: its own (a custom resource's) or the Scheme's.
+    pub(crate) fn edges(&self) -> &dyn Edges {
+        edges(self.server, self.resource)
+    }
+
     /// A stored object in the request's version.
     pub(crate) fn out(&self, stored: Value) -> Result<Value, ApiError> {
-        self.server
-            .versions
+        self.edges()
             .to_version(stored, &self.storage_version(), &self.request_version())
     }
 
@@ -95,9 +99,7 @@ impl Call<'_> {
         if !self.negotiated.protobuf {
             return Ok(None);
         }
-        runtime::codec::Codec::new(self.server.versions.scheme())
-            .protobuf_from_value(value)
-            .map_err(|e| ApiError::internal(e.to_string()))
+        self.edges().protobuf(value)
     }
 
     /// The resource's table convertor (its own, or the default).
@@ -188,8 +190,7 @@ impl Call<'_> {
         let kind = &self.resource.kind;
         let validation = self.params.field_validation.unwrap_or(FieldValidation::Warn);
         let decoded = self
-            .server
-            .versions
+            .edges()
             .decode_body(body, kind, &self.storage_version(), validation)?;
         let body_ns = meta::field(&decoded.object, "namespace");
         if let Some(ns) = self.namespace()
@@ -205,15 +206,23 @@ impl Call<'_> {
 
     pub(crate) fn selectors(&self) -> Result<(LabelSelector, FieldSelector), ApiError> {
         let labels = LabelSelector::parse(&self.params.label_selector).map_err(ApiError::bad_request)?;
-        let scheme = self.server.versions.scheme();
+        let edges = self.edges();
         let gvk = self.resource.mapping.group_version_kind();
         let fields = FieldSelector::parse(&self.params.field_selector, |f, v| {
-            scheme
-                .convert_field_label(&gvk, f, v)
+            edges
+                .field_label(&gvk, f, v)
                 .map_err(|e| format!("field label not supported: {f} ({e})"))
         })
         .map_err(ApiError::bad_request)?;
         Ok((labels, fields))
+    }
+}
+
+/// The version edges of `resource`: its own (a custom resource's) or the server's Scheme's.
+pub(crate) fn edges<'a>(server: &'a Server, resource: &'a ApiResource) -> &'a dyn Edges {
+    match &resource.edges {
+        Some(edges) => edges.as_ref(),
+        None => &server.versions,
     }
 }
 
@@ -394,7 +403,7 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let patch = patch::Patch::parse(content_type, body, c.server.config.max_body_bytes)?;
     let (storage, request) = (c.storage_version(), c.request_version());
     let kind = c.resource.kind.clone();
-    let versions = &c.server.versions;
+    let versions = c.edges();
     let validation = c.params.field_validation.unwrap_or(FieldValidation::Warn);
     let schema = c.registry.openapi.kind_schema(&kind);
     let mutation = |current: &Value| -> Result<Value, ApiError> {
@@ -429,7 +438,7 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
             )
         })?;
     let kind = c.resource.kind.clone();
-    let applied = c.server.versions.parse_body(body, &kind)?;
+    let applied = crate::convert::parse_body(body, &kind)?;
     if meta::name(&applied) != c.name() {
         return Err(ApiError::bad_request(format!(
             "the name of the object ({}) does not match the name on the URL ({})",
@@ -439,7 +448,7 @@ async fn server_side_apply(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiEr
     }
     let (storage, request) = (c.storage_version(), c.request_version());
     let api_version = request.api_version();
-    let versions = &c.server.versions;
+    let versions = c.edges();
     let validation = c.params.field_validation.unwrap_or(FieldValidation::Strict);
     let schema = c.registry.openapi.kind_schema(&kind);
     let doc = schema.as_ref().map(|(d, _)| *d).unwrap_or(&Value::Null);

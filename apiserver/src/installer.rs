@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use runtime::{GroupVersion, GroupVersionKind, RestMapping};
 
+use crate::convert::Edges;
 use crate::rest::RestStorage;
 
 /// One installed route: an action verb on a path.
@@ -38,6 +39,8 @@ pub struct ApiResource {
     pub storage: Arc<dyn RestStorage>,
     /// The routes installed for it.
     pub actions: Vec<Action>,
+    /// Its version edges when they are not the Scheme's (a custom resource defined at run time).
+    pub edges: Option<Arc<dyn Edges>>,
 }
 
 impl ApiResource {
@@ -105,13 +108,15 @@ impl Installed {
         removed
     }
 
-    /// Installs `storage` for `mapping` (a subresource when `subresource` is set).
+    /// Installs `storage` for `mapping` (a subresource when `subresource` is set), converted by
+    /// `edges` (the Scheme's when `None`).
     pub fn install(
         &mut self,
         mapping: RestMapping,
         subresource: Option<&'static str>,
         kind: GroupVersionKind,
         storage: Arc<dyn RestStorage>,
+        edges: Option<Arc<dyn Edges>>,
     ) {
         let mut r = ApiResource {
             mapping,
@@ -119,6 +124,7 @@ impl Installed {
             subresource,
             storage,
             actions: Vec::new(),
+            edges,
         };
         r.actions = actions(&r);
         let gv = GroupVersion::from_static(mapping.group, mapping.version);

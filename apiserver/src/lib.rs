@@ -19,6 +19,7 @@
 
 pub mod admission;
 pub mod convert;
+pub mod custom;
 pub mod delete;
 pub mod discovery;
 pub mod duplicates;

@@ -11,7 +11,7 @@ use std::time::Duration;
 use runtime::{GroupVersion, GroupVersionKind, RestMapping, Scheme};
 
 use crate::admission::{Admission, Mutating, Validating};
-use crate::convert::Versions;
+use crate::convert::{Edges, Versions};
 use crate::installer::Installed;
 use crate::registry::generic;
 use crate::rest::RestStorage;
@@ -38,6 +38,9 @@ pub struct Config {
     /// How long a shutdown waits for the requests in flight once watches are ended
     /// (kube-apiserver's 60 s).
     pub shutdown_timeout: Duration,
+    /// Whether `kube_apiserver::server` runs the garbage collector (kube-controller-manager's
+    /// `--enable-garbage-collector`): owner references delete, orphan or wait for dependents.
+    pub garbage_collection: bool,
 }
 
 impl Default for Config {
@@ -50,6 +53,7 @@ impl Default for Config {
             feature_gates: BTreeMap::new(),
             idle_timeout: Duration::from_secs(90),
             shutdown_timeout: Duration::from_secs(60),
+            garbage_collection: true,
         }
     }
 }
@@ -63,6 +67,8 @@ pub struct ResourceInfo {
     pub storage: Arc<dyn RestStorage>,
     /// `status`, `scale`: each with the kind its bodies carry and its storage.
     pub subresources: Vec<SubresourceInfo>,
+    /// The version edges when they are not the Scheme's: a custom resource defined at run time.
+    pub edges: Option<Arc<dyn Edges>>,
 }
 
 /// A subresource to serve below its resource.
@@ -85,11 +91,65 @@ pub struct Registry {
     pub openapi: crate::openapi::Documents,
 }
 
-/// A server's state, shared by every request.
-pub struct Server {
+/// The registry of served resources, shared by the server and what installs resources while it
+/// runs (the CRD controllers): each change derives the documents anew.
+#[derive(Default)]
+pub struct Registrar {
     registry: RwLock<Arc<Registry>>,
     /// The generated OpenAPI v3 documents, parsed, which the served documents complete.
-    generated_openapi: BTreeMap<String, serde_json::Value>,
+    generated_openapi: RwLock<BTreeMap<String, serde_json::Value>>,
+}
+
+impl Registrar {
+    /// The resources served now, and the documents that describe them.
+    pub fn registry(&self) -> Arc<Registry> {
+        self.registry.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Serves every one of `resources` (replacing what served the same group, version and
+    /// resource), from the next request on, in one change of the registry.
+    pub fn install_all(&self, resources: impl IntoIterator<Item = ResourceInfo>) {
+        self.change(|installed| {
+            for resource in resources {
+                let m = resource.mapping;
+                installed.uninstall(&GroupVersion::from_static(m.group, m.version), m.resource);
+                installed.install(
+                    m,
+                    None,
+                    m.group_version_kind(),
+                    resource.storage,
+                    resource.edges.clone(),
+                );
+                for sub in resource.subresources {
+                    installed.install(m, Some(sub.name), sub.kind, sub.storage, resource.edges.clone());
+                }
+            }
+        });
+    }
+
+    /// Stops serving `resource` of `gv` and its subresources; whether it was served. Requests
+    /// already running finish on the snapshot they started with.
+    pub fn uninstall(&self, gv: &GroupVersion, resource: &str) -> bool {
+        let mut removed = false;
+        self.change(|installed| removed = installed.uninstall(gv, resource));
+        removed
+    }
+
+    /// Applies `change` to a copy of the installed resources and serves the copy with its
+    /// documents derived anew; concurrent changes are serialized by the lock.
+    fn change(&self, change: impl FnOnce(&mut Installed)) {
+        let mut registry = self.registry.write().unwrap_or_else(|e| e.into_inner());
+        let mut installed = registry.installed.clone();
+        change(&mut installed);
+        let generated = self.generated_openapi.read().unwrap_or_else(|e| e.into_inner());
+        let openapi = crate::openapi::Documents::new(&generated, &installed);
+        *registry = Arc::new(Registry { installed, openapi });
+    }
+}
+
+/// A server's state, shared by every request.
+pub struct Server {
+    registrar: Arc<Registrar>,
     /// The version edges.
     pub versions: Versions,
     /// The admission chain.
@@ -107,8 +167,7 @@ impl Server {
     /// with the storage and strategy they choose.
     pub fn empty(scheme: impl Into<Arc<Scheme>>, config: Config) -> Self {
         Server {
-            registry: RwLock::new(Arc::new(Registry::default())),
-            generated_openapi: BTreeMap::new(),
+            registrar: Arc::default(),
             versions: Versions::new(scheme.into()),
             admission: Admission::default(),
             tables: BTreeMap::new(),
@@ -142,7 +201,12 @@ impl Server {
 
     /// The resources served now, and the documents that describe them.
     pub fn registry(&self) -> Arc<Registry> {
-        self.registry.read().unwrap_or_else(|e| e.into_inner()).clone()
+        self.registrar.registry()
+    }
+
+    /// The registry, shared: what installs resources while the server runs holds it.
+    pub fn registrar(&self) -> Arc<Registrar> {
+        self.registrar.clone()
     }
 
     /// Serves `resource` (replacing what served the same group, version and resource), from the
@@ -153,34 +217,13 @@ impl Server {
 
     /// Serves every one of `resources` (as [`Server::install`]), in one change of the registry.
     pub fn install_all(&self, resources: impl IntoIterator<Item = ResourceInfo>) {
-        self.change(|installed| {
-            for resource in resources {
-                let m = resource.mapping;
-                installed.uninstall(&GroupVersion::from_static(m.group, m.version), m.resource);
-                installed.install(m, None, m.group_version_kind(), resource.storage);
-                for sub in resource.subresources {
-                    installed.install(m, Some(sub.name), sub.kind, sub.storage);
-                }
-            }
-        });
+        self.registrar.install_all(resources);
     }
 
     /// Stops serving `resource` of `gv` and its subresources; whether it was served. Requests
     /// already running finish on the snapshot they started with.
     pub fn uninstall(&self, gv: &GroupVersion, resource: &str) -> bool {
-        let mut removed = false;
-        self.change(|installed| removed = installed.uninstall(gv, resource));
-        removed
-    }
-
-    /// Applies `change` to a copy of the installed resources and serves the copy with its
-    /// documents derived anew; concurrent changes are serialized by the lock.
-    fn change(&self, change: impl FnOnce(&mut Installed)) {
-        let mut registry = self.registry.write().unwrap_or_else(|e| e.into_inner());
-        let mut installed = registry.installed.clone();
-        change(&mut installed);
-        let openapi = crate::openapi::Documents::new(&self.generated_openapi, &installed);
-        *registry = Arc::new(Registry { installed, openapi });
+        self.registrar.uninstall(gv, resource)
     }
 
     /// Adds a mutating admission plugin at the end of its chain.
@@ -219,9 +262,13 @@ impl Server {
 
     /// Completes the served OpenAPI v3 documents from the generated ones
     /// (`generated::openapi_v3_documents()`), with the paths of the installed routes.
-    pub fn with_openapi(mut self, generated: &BTreeMap<&'static str, &'static str>) -> Self {
-        self.generated_openapi = crate::openapi::Documents::parse(generated);
-        self.change(|_| {});
+    pub fn with_openapi(self, generated: &BTreeMap<&'static str, &'static str>) -> Self {
+        *self
+            .registrar
+            .generated_openapi
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = crate::openapi::Documents::parse(generated);
+        self.registrar.change(|_| {});
         self
     }
 

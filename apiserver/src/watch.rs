@@ -88,10 +88,8 @@ fn selection(
     let labels = LabelSelector::parse(&c.params.label_selector).map_err(ApiError::bad_request)?;
     let gvk = resource.mapping.group_version_kind();
     let fields = FieldSelector::parse(&c.params.field_selector, |f, v| {
-        server
-            .versions
-            .scheme()
-            .convert_field_label(&gvk, f, v)
+        crate::handlers::edges(server, resource)
+            .field_label(&gvk, f, v)
             .map_err(|e| format!("field label not supported: {f} ({e})"))
     })
     .map_err(ApiError::bad_request)?;
@@ -144,22 +142,18 @@ struct Out {
 impl Out {
     /// Sends one event; false once the client is gone.
     async fn send(&self, kind: &str, obj: Value) -> bool {
-        let obj =
-            match self
-                .server
-                .versions
-                .to_version(obj, &self.resource.mapping.storage_group_version(), &self.request)
-            {
-                Ok(o) => match (&self.table, self.partial) {
-                    (Some(convertor), _) => {
-                        let rv = o["metadata"]["resourceVersion"].clone();
-                        crate::table::table(&**convertor, &[o], &rv)
-                    }
-                    (None, Some(partial)) => partial.object(&o),
-                    (None, None) => o,
-                },
-                Err(e) => e.to_status(),
-            };
+        let edges = crate::handlers::edges(&self.server, &self.resource);
+        let obj = match edges.to_version(obj, &self.resource.mapping.storage_group_version(), &self.request) {
+            Ok(o) => match (&self.table, self.partial) {
+                (Some(convertor), _) => {
+                    let rv = o["metadata"]["resourceVersion"].clone();
+                    crate::table::table(&**convertor, &[o], &rv)
+                }
+                (None, Some(partial)) => partial.object(&o),
+                (None, None) => o,
+            },
+            Err(e) => e.to_status(),
+        };
         self.tx.send(Ok(line(kind, obj))).await.is_ok()
     }
 

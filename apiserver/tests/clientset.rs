@@ -64,13 +64,21 @@ macro_rules! crud {
                 .iter()
                 .any(|o| o.metadata.name.as_deref() == Some(name.as_str()))
         );
-        let mut changed = got.clone();
-        changed
-            .metadata
-            .labels
-            .get_or_insert_with(Default::default)
-            .insert("touched".into(), "yes".into());
-        let updated = c.update(&changed, &PostParams::default()).await.expect("update");
+        // Retried on conflict, as client-go's RetryOnConflict does: a controller of the server's
+        // own (a CRD's naming controller) may write the object between the read and the update.
+        let mut latest = got.clone();
+        let updated = loop {
+            let mut changed = latest.clone();
+            changed
+                .metadata
+                .labels
+                .get_or_insert_with(Default::default)
+                .insert("touched".into(), "yes".into());
+            match c.update(&changed, &PostParams::default()).await {
+                Err(e) if code(&e) == 409 => latest = c.get(&name, &GetParams::default()).await.expect("get"),
+                other => break other.expect("update"),
+            }
+        };
         assert_eq!(updated.metadata.labels.as_ref().unwrap()["touched"], "yes");
         assert_ne!(updated.metadata.resource_version, created.metadata.resource_version);
         c.delete(&name, &DeleteParams::default()).await.expect("delete");

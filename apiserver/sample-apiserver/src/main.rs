@@ -43,6 +43,10 @@ struct Args {
     /// `+k8s:ifDisabled` rules read (kube-apiserver's flag).
     #[arg(long, value_delimiter = ',', value_parser = feature_gate)]
     feature_gates: Vec<(String, bool)>,
+    /// Whether the garbage collector runs: owner references delete, orphan or wait for
+    /// dependents (kube-controller-manager's flag; `--enable-garbage-collector=false` turns it off).
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    enable_garbage_collector: bool,
     /// Log filter (`info`, `debug`, `apiserver=debug`), as RUST_LOG reads it.
     #[arg(long, default_value = "info")]
     log: String,
@@ -101,6 +105,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         request_timeout: Duration::from_secs(args.request_timeout),
         max_requests_inflight: args.max_requests_inflight,
         feature_gates: args.feature_gates.iter().cloned().collect(),
+        garbage_collection: args.enable_garbage_collector,
         ..Config::default()
     };
     let server = Arc::new(sample_apiserver::server(

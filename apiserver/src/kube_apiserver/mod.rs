@@ -1,13 +1,17 @@
 //! What kube-apiserver adds to the generic machinery for its own kinds, kept apart from the
 //! library's core so that another server chooses it: namespaces (their strategy, their deletion
-//! of everything inside them, and the NamespaceLifecycle admission plugin). [`server`] is the
+//! of everything inside them, and the NamespaceLifecycle admission plugin), and the garbage
+//! collector kube-controller-manager runs beside it. [`server`] is the
 //! generic server of a Scheme with this policy, which the sample server and the fake clientset run,
 //! so that a client sees namespaces behave as on a cluster.
 //!
 //! It lives in this crate, not in the sample server's: the generated fake clientset needs the same
 //! policy, and the sample server's crate depends on the generated one.
 
+pub mod custom_resources;
+pub mod garbage_collector;
 mod namespace;
+mod stores;
 
 use std::sync::Arc;
 
@@ -15,7 +19,10 @@ use async_trait::async_trait;
 use runtime::{RestMapping, Scheme};
 use serde_json::{Value, json};
 
+pub use custom_resources::{CrdStorage, CustomResources};
+pub use garbage_collector::GarbageCollector;
 pub use namespace::{FinalizeStorage, NamespaceStorage};
+pub use stores::Stores;
 
 use crate::admission::{Attributes, Operation, Validating};
 use crate::registry::generic::Resources;
@@ -31,15 +38,23 @@ use crate::storage::Storage;
 /// NamespaceLifecycle (nothing is created in a namespace that is missing or terminating).
 pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Server {
     let scheme = Arc::new(scheme);
-    let mut resources = Resources::configured(&scheme, storage, &strategy, &config.feature_gates);
+    let mut resources = Resources::configured(&scheme, storage.clone(), &strategy, &config.feature_gates);
     let namespaces = resources.store("", "namespaces").cloned();
+    let crds = resources
+        .store("apiextensions.k8s.io", "customresourcedefinitions")
+        .cloned();
+    let collect_garbage = config.garbage_collection;
     let mut server = Server::empty(scheme, config);
+    // Every store, the compiled kinds' and those CRDs install later: what namespace deletion
+    // empties and the garbage collector reads.
+    let stores = Stores::new(resources.stores.values().cloned().collect());
+    // What runs beside the server needs a runtime (the server and the fake are built in one).
+    let runtime = tokio::runtime::Handle::try_current().ok();
     if let Some(namespaces) = namespaces {
-        let contents: Vec<Arc<Store>> = resources.stores.values().filter(|s| s.namespaced).cloned().collect();
         for r in resources.resources.iter_mut().filter(|r| is_namespaces(&r.mapping)) {
             r.storage = Arc::new(NamespaceStorage {
                 namespaces: namespaces.clone(),
-                contents: contents.clone(),
+                contents: stores.clone(),
             });
             r.subresources.push(SubresourceInfo {
                 name: "finalize",
@@ -48,18 +63,38 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
             });
         }
         // Namespaces a restart left Terminating finish going, as the namespace controller
-        // resumes them (when built inside a runtime, as the server and the fake are).
-        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
-            runtime.spawn(NamespaceStorage::resume(namespaces.clone(), contents.clone()));
+        // resumes them.
+        if let Some(runtime) = &runtime {
+            runtime.spawn(NamespaceStorage::resume(namespaces.clone(), stores.clone()));
         }
         server = server.with_validating(Arc::new(NamespaceLifecycle(namespaces)));
     }
+    if let Some(crds) = &crds {
+        for r in resources.resources.iter_mut().filter(|r| is_crds(&r.mapping)) {
+            r.storage = Arc::new(CrdStorage(crds.clone()));
+        }
+    }
     server.install_all(resources.resources);
+    // apiextensions-apiserver's controllers: CRDs are served from the moment they are
+    // established, after the compiled kinds are installed (a CRD of a compiled kind defers to it).
+    if let (Some(crds), Some(runtime)) = (crds, &runtime) {
+        let _entered = runtime.enter();
+        CustomResources::new(crds, storage, server.registrar(), stores.clone()).start();
+    }
+    // The garbage collector kube-controller-manager runs, over every store.
+    if collect_garbage && let Some(runtime) = &runtime {
+        let _entered = runtime.enter();
+        GarbageCollector::new(stores).start();
+    }
     server
 }
 
 fn is_namespaces(m: &RestMapping) -> bool {
     m.group.is_empty() && m.resource == "namespaces"
+}
+
+fn is_crds(m: &RestMapping) -> bool {
+    m.group == "apiextensions.k8s.io" && m.resource == "customresourcedefinitions"
 }
 
 /// The resources whose DELETE answers with the deleted object, as their storage in Kubernetes

@@ -9,6 +9,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use serde_json::json;
 
+use super::Stores;
 use crate::registry::meta;
 use crate::registry::store::{Deleted, Preconditions, Store, Target};
 use crate::rest::{Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage, Updater, Watcher};
@@ -24,14 +25,15 @@ const IMMORTAL: [&str; 3] = ["default", "kube-system", "kube-public"];
 pub struct NamespaceStorage {
     /// The namespaces' store.
     pub namespaces: Arc<Store>,
-    /// Every namespaced resource's store, whose objects a deletion removes.
-    pub contents: Vec<Arc<Store>>,
+    /// Every resource's store (the namespaced ones' objects a deletion removes), kept current
+    /// as CRDs come and go.
+    pub contents: Arc<Stores>,
 }
 
 impl NamespaceStorage {
     /// Finishes the deletion of every namespace marked Terminating (one a restart interrupted),
     /// each in a task of its own on the current runtime.
-    pub async fn resume(namespaces: Arc<Store>, contents: Vec<Arc<Store>>) -> Result<(), ApiError> {
+    pub async fn resume(namespaces: Arc<Store>, contents: Arc<Stores>) -> Result<(), ApiError> {
         let page = namespaces.list(None, None, None, None).await?;
         for ns in page.items {
             let ns = ns.value()?;
@@ -44,10 +46,10 @@ impl NamespaceStorage {
     }
 
     /// Deletes the namespace's objects until none is left, then the namespace.
-    async fn finalize(namespaces: Arc<Store>, contents: Vec<Arc<Store>>, name: String) {
+    async fn finalize(namespaces: Arc<Store>, contents: Arc<Stores>, name: String) {
         loop {
             let mut left = 0;
-            for store in &contents {
+            for store in &contents.namespaced() {
                 let Ok(page) = store.list(Some(&name), None, None, None).await else {
                     left += 1;
                     continue;

@@ -97,6 +97,7 @@ impl Resources {
                 mapping: *m,
                 storage: store,
                 subresources,
+                edges: None,
             });
         }
         Resources { stores, resources }

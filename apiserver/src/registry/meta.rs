@@ -134,6 +134,17 @@ fn invalid_name(checked: &str, shown: &str, field: &str, label: bool) -> Option<
     })
 }
 
+/// Adds `finalizer` to an object's finalizers, once.
+pub fn add_finalizer(obj: &mut Value, finalizer: &str) {
+    let m = meta_mut(obj);
+    let list = m.entry("finalizers").or_insert_with(|| json!([]));
+    if let Some(list) = list.as_array_mut()
+        && !list.iter().any(|f| f.as_str() == Some(finalizer))
+    {
+        list.push(json!(finalizer));
+    }
+}
+
 /// apimachinery's `ValidateObjectMetaUpdate` on finalizers: none may be added to an object
 /// being deleted (it would never go).
 pub fn validate_finalizers_update(new: &Value, old: &Value) -> Vec<Cause> {
@@ -169,7 +180,14 @@ pub fn validate_finalizers_update(new: &Value, old: &Value) -> Vec<Cause> {
 pub const ANNOTATIONS_LIMIT: u64 = 256 * 1024;
 
 /// Finalizers Kubernetes itself sets, which need no domain.
-const STANDARD_FINALIZERS: [&str; 3] = ["kubernetes", "orphan", "foregroundDeletion"];
+/// The apiextensions finalizer (`customresourcecleanup.apiextensions.k8s.io`) is the server's own
+/// too: qualified without a path, as apimachinery's generic check lets it be.
+const STANDARD_FINALIZERS: [&str; 4] = [
+    "kubernetes",
+    "orphan",
+    "foregroundDeletion",
+    "customresourcecleanup.apiextensions.k8s.io",
+];
 
 /// The most bytes a field manager's name may have (`FieldManagerMaxLength`).
 pub const FIELD_MANAGER_MAX: u64 = 128;

@@ -35,14 +35,15 @@ impl Clientset {
     /// A fake serving every kind of `scheme` from an empty embedded store. As
     /// `kube::Client::new`, it must be called inside a Tokio runtime.
     pub fn new(scheme: ::runtime::Scheme) -> Self {
+        Self::with_config(scheme, ::apiserver::Config::default())
+    }
+    /// A fake as [`Self::new`] with the server's `config`: `garbage_collection: false` leaves
+    /// owner references to the test, as a cluster without kube-controller-manager would.
+    pub fn with_config(scheme: ::runtime::Scheme, config: ::apiserver::Config) -> Self {
         let storage = ::std::sync::Arc::new(
             ::apiserver::storage::memory::MemoryStorage::default(),
         );
-        let server = ::apiserver::kube_apiserver::server(
-                scheme,
-                storage,
-                ::apiserver::Config::default(),
-            )
+        let server = ::apiserver::kube_apiserver::server(scheme, storage, config)
             .with_openapi(&crate::openapi_v3_documents());
         Self::on(::apiserver::local::Local::new(server))
     }
