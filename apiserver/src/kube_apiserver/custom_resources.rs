@@ -20,6 +20,7 @@ use serde_json::{Value, json};
 use tokio::sync::Notify;
 
 use super::Stores;
+use super::garbage_collector::ignore_gone;
 use crate::custom::{CustomEdges, Definition, Names};
 use crate::registry::meta;
 use crate::registry::store::{Deleted, Preconditions, Store, Target};
@@ -344,14 +345,11 @@ impl CustomResources {
             }
             Ok(next)
         };
-        match self
+        let released = self
             .crds
             .guaranteed_update(None, meta::name(crd), None, false, release, Target::Main)
-            .await
-        {
-            Err(e) if e.code != 404 => Err(e),
-            _ => Ok(true),
-        }
+            .await;
+        ignore_gone(released.map(drop)).map(|()| true)
     }
 
     /// Writes the naming and establishing controllers' status, if it changed.
@@ -418,10 +416,7 @@ impl CustomResources {
             .crds
             .guaranteed_update(None, meta::name(crd), None, false, edit, Target::Status)
             .await;
-        match written {
-            Err(e) if e.code != 404 => Err(e),
-            _ => Ok(()),
-        }
+        ignore_gone(written.map(drop))
     }
 
     /// Sets one condition of the CRD, if it changed.
@@ -453,14 +448,11 @@ impl CustomResources {
             }
             Ok(next)
         };
-        match self
+        let written = self
             .crds
             .guaranteed_update(None, meta::name(crd), None, false, edit, Target::Status)
-            .await
-        {
-            Err(e) if e.code != 404 => Err(e),
-            _ => Ok(()),
-        }
+            .await;
+        ignore_gone(written.map(drop))
     }
 }
 
@@ -573,19 +565,9 @@ impl GracefulDeleter for CrdStorage {
         dry_run: bool,
     ) -> Result<Deleted, ApiError> {
         let current = self.0.get(None, name).await?;
-        preconditions.check_uid(&current, "apiextensions.k8s.io", "customresourcedefinitions", name)?;
+        preconditions.check(&current, "apiextensions.k8s.io", "customresourcedefinitions", name)?;
         if dry_run || meta::deleting(&current) {
             return Ok(Deleted::Marked(current));
-        }
-        if let Some(expected) = preconditions.resource_version
-            && meta::resource_version(&current).ok().flatten() != Some(expected)
-        {
-            return Err(ApiError::conflict(
-                "apiextensions.k8s.io",
-                "customresourcedefinitions",
-                name,
-                "the object has been modified; please apply your changes to the latest version and try again",
-            ));
         }
         let marked = self
             .0

@@ -239,8 +239,9 @@ impl GarbageCollector {
     }
 }
 
-/// An object someone else deleted meanwhile is no failure of the collector's.
-fn ignore_gone(result: Result<(), ApiError>) -> Result<(), ApiError> {
+/// An object someone else deleted meanwhile is no failure of the collector's (nor of the CRD
+/// controllers').
+pub(super) fn ignore_gone(result: Result<(), ApiError>) -> Result<(), ApiError> {
     match result {
         Err(e) if e.code == 404 => Ok(()),
         other => other,

@@ -86,19 +86,9 @@ impl GracefulDeleter for NamespaceStorage {
             )));
         }
         let current = self.namespaces.get(None, name).await?;
-        preconditions.check_uid(&current, "", "namespaces", name)?;
+        preconditions.check(&current, "", "namespaces", name)?;
         if dry_run {
             return Ok(Deleted::Marked(current));
-        }
-        if let Some(expected) = preconditions.resource_version
-            && meta::resource_version(&current).ok().flatten() != Some(expected)
-        {
-            return Err(ApiError::conflict(
-                "",
-                "namespaces",
-                name,
-                "the object has been modified; please apply your changes to the latest version and try again",
-            ));
         }
         let marked = self
             .namespaces

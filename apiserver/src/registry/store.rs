@@ -88,6 +88,22 @@ impl Preconditions {
             &format!("Precondition failed: UID in precondition: {expected}, UID in object meta: {actual}"),
         ))
     }
+
+    /// Both preconditions against `obj`: its uid ([`Preconditions::check_uid`]) and its
+    /// resourceVersion (409 Conflict, "the object has been modified"), for deletions that mark
+    /// an object rather than go through [`Store::delete`].
+    pub fn check(&self, obj: &Value, group: &str, resource: &str, name: &str) -> Result<(), ApiError> {
+        self.check_uid(obj, group, resource, name)?;
+        match self.resource_version {
+            Some(expected) if meta::resource_version(obj).ok().flatten() != Some(expected) => Err(ApiError::conflict(
+                group,
+                resource,
+                name,
+                "the object has been modified; please apply your changes to the latest version and try again",
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// What a delete did.
