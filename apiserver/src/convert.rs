@@ -219,6 +219,12 @@ pub trait Edges: Send + Sync {
 
     /// The warning a request of a deprecated version gets.
     fn deprecation_warning(&self, gvk: &GroupVersionKind, current: runtime::Release) -> Option<String>;
+
+    /// Whether a stored object in the request's version may be answered as its stored bytes
+    /// (false where reads change it, as a custom resource's defaults do).
+    fn reads_stored_bytes(&self) -> bool {
+        true
+    }
 }
 
 impl Edges for Versions {

@@ -251,7 +251,8 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         && !c.negotiated.yaml
         && !c.negotiated.protobuf
         && fields.is_empty()
-        && c.storage_version() == c.request_version();
+        && c.storage_version() == c.request_version()
+        && c.edges().reads_stored_bytes();
     let want = c.params.limit;
     let (mut raw, mut parsed) = (Vec::new(), Vec::new());
     let (revision, next, remaining) = loop {
@@ -401,6 +402,12 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
         return server_side_apply(c, body).await;
     }
     let patch = patch::Patch::parse(content_type, body, c.server.config.max_body_bytes)?;
+    // A custom resource has no patch strategies to merge by: Kubernetes refuses the media type.
+    if c.resource.edges.is_some() && matches!(patch, patch::Patch::Strategic(_)) {
+        return Err(ApiError::unsupported_media_type_of(
+            "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
+        ));
+    }
     let (storage, request) = (c.storage_version(), c.request_version());
     let kind = c.resource.kind.clone();
     let versions = c.edges();

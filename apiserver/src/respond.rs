@@ -166,10 +166,11 @@ pub fn protobuf(code: StatusCode, body: Vec<u8>, warnings: &[String]) -> Respons
     )
 }
 
-/// `response` with a `Warning` header per warning.
+/// `response` with a `Warning` header per warning, its text quoted as Go's `strconv.Quote`
+/// quotes it (kubectl and client-go unquote it back).
 fn with_warnings(mut response: Response, warnings: &[String]) -> Response {
     for w in warnings {
-        if let Ok(v) = HeaderValue::from_str(&format!("299 - \"{}\"", w.replace('"', "'"))) {
+        if let Ok(v) = HeaderValue::from_str(&format!("299 - {}", runtime::validation::go_quote(w))) {
             response.headers_mut().append("warning", v);
         }
     }

@@ -344,7 +344,7 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
     // A deprecated version warns on every request, as Kubernetes' deprecation filter does.
     let gvk = resource.mapping.group_version_kind();
     if let Some(w) = crate::handlers::edges(&server, &resource).deprecation_warning(&gvk, server.config.version)
-        && let Ok(v) = axum::http::HeaderValue::from_str(&format!("299 - \"{w}\""))
+        && let Ok(v) = axum::http::HeaderValue::from_str(&format!("299 - {}", runtime::validation::go_quote(&w)))
     {
         response.headers_mut().append("warning", v);
     }

@@ -91,6 +91,9 @@ pub struct Registry {
     pub openapi: crate::openapi::Documents,
 }
 
+/// OpenAPI v3 documents by their path below `/openapi/v3/`.
+pub type OpenApiDocuments = BTreeMap<String, serde_json::Value>;
+
 /// The registry of served resources, shared by the server and what installs resources while it
 /// runs (the CRD controllers): each change derives the documents anew.
 #[derive(Default)]
@@ -98,6 +101,8 @@ pub struct Registrar {
     registry: RwLock<Arc<Registry>>,
     /// The generated OpenAPI v3 documents, parsed, which the served documents complete.
     generated_openapi: RwLock<BTreeMap<String, serde_json::Value>>,
+    /// The documents of the CRDs served, by CRD name, merged into the generated ones.
+    custom_openapi: RwLock<BTreeMap<String, BTreeMap<String, serde_json::Value>>>,
 }
 
 impl Registrar {
@@ -135,6 +140,21 @@ impl Registrar {
         removed
     }
 
+    /// Sets (or with `None` drops) the OpenAPI documents of the CRD named `crd`, made by `make`
+    /// from the generated documents; they are served from the next change of the registry.
+    pub fn set_documents(&self, crd: &str, make: Option<&dyn Fn(&OpenApiDocuments) -> OpenApiDocuments>) {
+        let mut custom = self.custom_openapi.write().unwrap_or_else(|e| e.into_inner());
+        match make {
+            Some(make) => {
+                let generated = self.generated_openapi.read().unwrap_or_else(|e| e.into_inner());
+                custom.insert(crd.to_string(), make(&generated));
+            }
+            None => {
+                custom.remove(crd);
+            }
+        }
+    }
+
     /// Applies `change` to a copy of the installed resources and serves the copy with its
     /// documents derived anew; concurrent changes are serialized by the lock.
     fn change(&self, change: impl FnOnce(&mut Installed)) {
@@ -142,7 +162,16 @@ impl Registrar {
         let mut installed = registry.installed.clone();
         change(&mut installed);
         let generated = self.generated_openapi.read().unwrap_or_else(|e| e.into_inner());
-        let openapi = crate::openapi::Documents::new(&generated, &installed);
+        let custom = self.custom_openapi.read().unwrap_or_else(|e| e.into_inner());
+        let openapi = if custom.is_empty() {
+            crate::openapi::Documents::new(&generated, &installed)
+        } else {
+            let mut all = generated.clone();
+            for docs in custom.values() {
+                crate::custom::openapi::merge(&mut all, docs);
+            }
+            crate::openapi::Documents::new(&all, &installed)
+        };
         *registry = Arc::new(Registry { installed, openapi });
     }
 }

@@ -210,6 +210,15 @@ impl ApiError {
         )
     }
 
+    /// 415 naming the media types the resource accepts instead.
+    pub fn unsupported_media_type_of(accepted: &str) -> Self {
+        Self::new(
+            415,
+            "UnsupportedMediaType",
+            format!("the body of the request was in an unknown format - accepted media types include: {accepted}"),
+        )
+    }
+
     /// 429 with Retry-After.
     pub fn too_many_requests(retry_after: u64) -> Self {
         let mut e = Self::new(

@@ -8,11 +8,11 @@
 mod support;
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use support::api::{Api, events};
+use support::eventually;
 
 const CRDS: &str = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const FOOS: &str = "/apis/ex.com/v1/namespaces/ns/foos";
@@ -44,17 +44,6 @@ fn foo(name: &str, color: &str) -> String {
     json!({"apiVersion": "ex.com/v1", "kind": "Foo", "metadata": {"name": name},
            "spec": {"color": color, "replicas": 1}})
     .to_string()
-}
-
-/// Polls `check` for up to 10 s.
-async fn eventually<F: Future<Output = bool>>(what: &str, check: impl Fn() -> F) {
-    for _ in 0..200 {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("never: {what}");
 }
 
 fn condition<'a>(crd: &'a Value, kind: &str) -> Option<&'a Value> {
@@ -128,15 +117,8 @@ async fn custom_resources_are_served_at_run_time(api: Api) {
 
     // A watch sees what follows; a merge patch bumps the generation, a status write does not.
     let mut watch = api
-        .client
-        .get(format!(
-            "{}{FOOS}?watch=true&resourceVersion={}",
-            api.url,
-            a["metadata"]["resourceVersion"].as_str().unwrap()
-        ))
-        .send()
-        .await
-        .unwrap();
+        .watch(FOOS, a["metadata"]["resourceVersion"].as_str().unwrap())
+        .await;
     let patch = json!({"spec": {"color": "green"}}).to_string();
     let (code, patched) = api
         .send("PATCH", &format!("{FOOS}/a"), "application/merge-patch+json", patch)

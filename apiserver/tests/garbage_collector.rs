@@ -14,6 +14,7 @@ use apis::core::v1::ConfigMap;
 use kube::Resource;
 use kube::api::{Api, DeleteParams, PostParams, PropagationPolicy};
 use serde_json::json;
+use support::eventually;
 
 const NS: &str = "gc";
 
@@ -51,17 +52,6 @@ impl<K: Resource<DynamicType = ()>> OwnerOf for K {
     fn owner_ref(&self) -> k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference {
         self.controller_owner_ref(&()).expect("a stored object has a uid")
     }
-}
-
-/// Polls `check` for up to 10 s.
-async fn eventually<F: std::future::Future<Output = bool>>(what: &str, check: impl Fn() -> F) {
-    for _ in 0..200 {
-        if check().await {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("never: {what}");
 }
 
 async fn exists<K>(api: &Api<K>, name: &str) -> bool

@@ -726,7 +726,7 @@ async fn deletion_and_decoding_edges_are_kubernetes() {
         .await
         .unwrap();
     assert_eq!(r.status(), StatusCode::CREATED);
-    assert_eq!(r.headers()["warning"], "299 - \"duplicate field 'data.k'\"");
+    assert_eq!(r.headers()["warning"], "299 - \"duplicate field \\\"data.k\\\"\"");
 }
 
 /// On etcd: readiness follows etcd, etcd's own refusals reach the client in etcd's words without

@@ -34,13 +34,15 @@ impl Drop for Loaded {
     }
 }
 
-fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded {
+/// The sample server over `storage` on a loopback port, on a runtime of its own: the runtime,
+/// the URL and a client.
+pub fn serve(storage: Arc<dyn Storage>) -> (tokio::runtime::Runtime, String, reqwest::Client) {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()
         .unwrap();
-    let (url, client) = rt.block_on(async {
+    let url = rt.block_on(async {
         let server = Arc::new(
             sample_apiserver::server(
                 storage,
@@ -55,7 +57,30 @@ fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded 
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
         tokio::spawn(server.serve(listener, std::future::pending()));
-        let client = reqwest::Client::new();
+        url
+    });
+    (rt, url, reqwest::Client::new())
+}
+
+/// POSTs `count` copies of `doc` named `<prefix><n>` to `path`, 64 at a time.
+pub async fn post_copies(client: &reqwest::Client, url: &str, path: &str, doc: &Value, prefix: &str, count: usize) {
+    let mut doc = doc.clone();
+    let posts = (0..count).map(|i| {
+        doc["metadata"]["name"] = json!(format!("{prefix}{i:05}"));
+        client.post(format!("{url}{path}")).json(&doc).send()
+    });
+    for chunk in posts.collect::<Vec<_>>().chunks_mut(64) {
+        for r in futures::future::join_all(chunk.iter_mut()).await {
+            let r = r.unwrap();
+            assert!(r.status().is_success(), "{}", r.text().await.unwrap_or_default());
+        }
+    }
+}
+
+fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded {
+    let (rt, url, client) = serve(storage);
+    rt.block_on(async {
+        let doc: Value = serde_json::from_str(DEPLOYMENT).unwrap();
         for (ns, count) in [("small", 1_000), ("large", 10_000)] {
             let body = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}});
             client
@@ -64,21 +89,16 @@ fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded 
                 .send()
                 .await
                 .unwrap();
-            let mut doc: Value = serde_json::from_str(DEPLOYMENT).unwrap();
-            let posts = (0..count).map(|i| {
-                doc["metadata"]["name"] = json!(format!("d{i:05}"));
-                client
-                    .post(format!("{url}/apis/apps/v1/namespaces/{ns}/deployments"))
-                    .json(&doc)
-                    .send()
-            });
-            for chunk in posts.collect::<Vec<_>>().chunks_mut(64) {
-                for r in futures::future::join_all(chunk.iter_mut()).await {
-                    assert!(r.unwrap().status().is_success());
-                }
-            }
+            post_copies(
+                &client,
+                &url,
+                &format!("/apis/apps/v1/namespaces/{ns}/deployments"),
+                &doc,
+                "d",
+                count,
+            )
+            .await;
         }
-        (url, client)
     });
     Loaded {
         rt,
@@ -92,11 +112,20 @@ fn load(storage: Arc<dyn Storage>, etcd: Option<std::process::Child>) -> Loaded 
 pub static MEMORY: LazyLock<Loaded> = LazyLock::new(|| load(Arc::new(MemoryStorage::default()), None));
 
 pub static ETCD: LazyLock<Option<Loaded>> = LazyLock::new(|| {
+    let (child, endpoint, storage) = etcd()?;
+    let mut loaded = load(Arc::new(storage), Some(child));
+    loaded.etcd_endpoint = Some(endpoint);
+    Some(loaded)
+});
+
+/// A single-member etcd started for the run (when `/usr/bin/etcd` exists): the process, its
+/// client URL and a storage over it.
+pub fn etcd() -> Option<(std::process::Child, String, apiserver::storage::etcd::EtcdStorage)> {
     if !std::path::Path::new("/usr/bin/etcd").exists() {
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("apiserver-bench-etcd-{}", std::process::id()));
     let (client, peer) = (free_port(), free_port());
+    let dir = std::env::temp_dir().join(format!("apiserver-bench-etcd-{}-{client}", std::process::id()));
     let child = std::process::Command::new("/usr/bin/etcd")
         .args(["--name", "b", "--data-dir"])
         .arg(&dir)
@@ -120,10 +149,8 @@ pub static ETCD: LazyLock<Option<Loaded>> = LazyLock::new(|| {
     std::thread::sleep(std::time::Duration::from_secs(2));
     let endpoint = format!("http://127.0.0.1:{client}");
     let storage = apiserver::storage::etcd::EtcdStorage::new(vec![endpoint.clone()]).ok()?;
-    let mut loaded = load(Arc::new(storage), Some(child));
-    loaded.etcd_endpoint = Some(endpoint);
-    Some(loaded)
-});
+    Some((child, endpoint, storage))
+}
 
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

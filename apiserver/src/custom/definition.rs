@@ -167,6 +167,20 @@ impl Definition {
         self.versions.iter().find(|v| v.name == name)
     }
 
+    /// The structural schema of version `name` (one that keeps everything when it has none).
+    pub fn structural(&self, name: &str) -> super::schema::Structural {
+        let schema = self
+            .version(name)
+            .and_then(|v| v.schema.as_ref()?.open_api_v3_schema.clone());
+        match schema {
+            Some(schema) => super::schema::Structural::read(&schema, "openAPIV3Schema", &mut Vec::new()),
+            None => super::schema::Structural {
+                preserve_unknown: true,
+                ..Default::default()
+            },
+        }
+    }
+
     /// Whether the conversion between versions is a webhook's.
     pub fn webhook(&self) -> Option<&Value> {
         let conversion = self.conversion.as_ref()?;

@@ -1,14 +1,18 @@
 //! The version edges of a custom resource (apiextensions-apiserver's unstructured codec): bodies
-//! are JSON or YAML, never protobuf; a body must be in the version its path names; between
-//! versions `None` conversion rewrites `apiVersion` (a `Webhook` CRD's conversion is refused
-//! until the webhook is called).
+//! are JSON or YAML, never protobuf; a body must be in the version its path names and is pruned
+//! to its version's schema (`fieldValidation` deciding whether unknown fields are an error, a
+//! warning or silence) and defaulted; between versions `None` conversion rewrites `apiVersion`
+//! (a `Webhook` CRD's conversion is refused until the webhook is called). Reads are pruned and
+//! defaulted too, so a default added to a schema shows on objects stored before it.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use runtime::{GroupVersion, GroupVersionKind, Release};
 use serde_json::{Value, json};
 
 use super::definition::Definition;
+use super::schema::{self, Structural};
 use crate::convert::{Decoded, Edges, FieldValidation, parse_body};
 use crate::status::ApiError;
 
@@ -21,6 +25,10 @@ pub struct CustomEdges {
     selectable: BTreeMap<String, Vec<String>>,
     /// Per deprecated version: the warning its requests get.
     deprecated: BTreeMap<String, String>,
+    /// Per served version: its structural schema.
+    schemas: BTreeMap<String, Arc<Structural>>,
+    /// Whether a schema has defaults, which reads must apply.
+    defaults: bool,
 }
 
 impl CustomEdges {
@@ -48,11 +56,34 @@ impl CustomEdges {
                 (v.name.clone(), warning)
             })
             .collect();
+        let schemas: BTreeMap<String, Arc<Structural>> = definition
+            .versions
+            .iter()
+            .filter(|v| v.served)
+            .map(|v| (v.name.clone(), Arc::new(definition.structural(&v.name))))
+            .collect();
+        let defaults = definition
+            .versions
+            .iter()
+            .filter_map(|v| v.schema.as_ref()?.open_api_v3_schema.as_ref())
+            .any(|s| s.to_string().contains("\"default\""));
         CustomEdges {
             group: definition.group.clone(),
             selectable,
             deprecated,
+            schemas,
+            defaults,
         }
+    }
+
+    /// `value` (an object of `version`) pruned and defaulted by its schema; the paths pruned.
+    fn shape(&self, value: &mut Value, version: &str) -> Vec<String> {
+        let Some(schema) = self.schemas.get(version) else {
+            return Vec::new();
+        };
+        let unknown = schema::prune(schema, value);
+        schema::default(schema, value);
+        unknown
     }
 
     /// `value` with its apiVersion set to `target`'s.
@@ -84,7 +115,7 @@ impl Edges for CustomEdges {
         value: &Value,
         expected: &GroupVersionKind,
         storage: &GroupVersion,
-        _validation: FieldValidation,
+        validation: FieldValidation,
     ) -> Result<Decoded, ApiError> {
         let api_version = value.get("apiVersion").and_then(Value::as_str).unwrap_or("");
         let kind = value.get("kind").and_then(Value::as_str).unwrap_or("");
@@ -109,17 +140,42 @@ impl Edges for CustomEdges {
                 "Object 'metadata' is missing or not an object: send metadata as a JSON object",
             ));
         }
+        let mut object = value.clone();
+        let mut unknown = self.shape(&mut object, &expected.version);
+        unknown.sort();
+        let unknown: Vec<String> = unknown.iter().map(|f| format!("unknown field \"{f}\"")).collect();
+        let mut warnings = Vec::new();
+        match validation {
+            FieldValidation::Strict if !unknown.is_empty() => {
+                return Err(ApiError::bad_request(format!(
+                    "{kind} in version \"{}\" cannot be handled as a {kind}: strict decoding error: {}",
+                    expected.version,
+                    unknown.join(", ")
+                )));
+            }
+            FieldValidation::Warn => warnings = unknown,
+            _ => {}
+        }
         Ok(Decoded {
-            object: Self::converted(value.clone(), storage),
-            warnings: Vec::new(),
+            object: Self::converted(object, storage),
+            warnings,
         })
     }
 
     fn to_version(&self, stored: Value, storage: &GroupVersion, target: &GroupVersion) -> Result<Value, ApiError> {
-        if storage == target {
-            return Ok(stored);
+        let mut value = if storage == target {
+            stored
+        } else {
+            Self::converted(stored, target)
+        };
+        if self.defaults {
+            self.shape(&mut value, &target.version);
         }
-        Ok(Self::converted(stored, target))
+        Ok(value)
+    }
+
+    fn reads_stored_bytes(&self) -> bool {
+        !self.defaults
     }
 
     fn protobuf(&self, _value: &Value) -> Result<Option<Vec<u8>>, ApiError> {

@@ -6,6 +6,11 @@
 pub mod definition;
 mod edges;
 pub mod intern;
+pub mod openapi;
+pub mod schema;
+mod strategy;
+pub mod validation;
 
 pub use definition::{Definition, Names};
 pub use edges::CustomEdges;
+pub use strategy::{CrdChecks, SchemaChecks};

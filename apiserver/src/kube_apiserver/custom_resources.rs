@@ -21,10 +21,10 @@ use tokio::sync::Notify;
 
 use super::Stores;
 use super::garbage_collector::ignore_gone;
-use crate::custom::{CustomEdges, Definition, Names};
+use crate::custom::{CustomEdges, Definition, Names, SchemaChecks};
 use crate::registry::meta;
 use crate::registry::store::{Deleted, Preconditions, Store, Target};
-use crate::registry::strategy::GenericStrategy;
+use crate::registry::strategy::{Checked, GenericStrategy};
 use crate::rest::{Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage, StatusStorage, Updater, Watcher};
 use crate::scale::ScaleStorage;
 use crate::server::{Registrar, ResourceInfo, SubresourceInfo};
@@ -216,13 +216,17 @@ impl CustomResources {
         let Some(first) = mappings.first().copied() else {
             return;
         };
+        let strategy = Checked {
+            inner: Arc::new(GenericStrategy::for_mapping(&first)),
+            checks: SchemaChecks(Arc::new(definition.structural(first.storage_version))),
+        };
         let store = Arc::new(Store::new(
             self.storage.clone(),
             first.group,
             first.resource,
             first.kind,
             first.namespaced(),
-            Arc::new(GenericStrategy::for_mapping(&first)),
+            Arc::new(strategy),
         ));
         let edges: Arc<CustomEdges> = Arc::new(CustomEdges::new(definition, &names.kind));
         let versions: Vec<GroupVersion> = mappings
@@ -264,6 +268,11 @@ impl CustomResources {
                 edges: Some(edges.clone()),
             }
         });
+        let (described, accepted) = (definition.clone(), names.clone());
+        self.registrar.set_documents(
+            &definition.name,
+            Some(&move |generated| crate::custom::openapi::documents(&described, &accepted, generated)),
+        );
         self.registrar.install_all(resources);
         self.stores.add(store);
         served.insert(
@@ -281,6 +290,7 @@ impl CustomResources {
     /// Stops serving what the CRD named `name` installed.
     async fn uninstall(&self, name: &str) {
         if let Some(old) = self.served.lock().await.remove(name) {
+            self.registrar.set_documents(name, None);
             for gv in &old.versions {
                 self.registrar.uninstall(gv, old.resource);
             }

@@ -118,6 +118,11 @@ pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
     };
     if is_namespaces(m) {
         Arc::new(NamespaceStrategy(generic))
+    } else if is_crds(m) {
+        Arc::new(crate::registry::strategy::Checked {
+            inner: Arc::new(generic),
+            checks: crate::custom::CrdChecks,
+        })
     } else {
         Arc::new(generic)
     }

@@ -40,6 +40,65 @@ pub trait Strategy: Send + Sync {
     }
 }
 
+/// Checks a strategy adds to another's (a kind's generated validation, a custom resource's
+/// schema, a CRD's rules): [`Checked`] runs them after the inner strategy's own.
+pub trait Checks: Send + Sync {
+    /// Field errors of a new object.
+    fn create(&self, obj: &Value) -> Vec<Cause>;
+
+    /// Field errors of an update.
+    fn update(&self, new: &Value, old: &Value) -> Vec<Cause>;
+
+    /// Field errors of a `/status` update.
+    fn status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        self.update(new, old)
+    }
+}
+
+/// `inner` with `checks` added to its validation; everything else is `inner`'s.
+pub struct Checked<C> {
+    /// The strategy that prepares objects and checks them first.
+    pub inner: std::sync::Arc<dyn Strategy>,
+    /// What is checked after it.
+    pub checks: C,
+}
+
+impl<C: Checks> Strategy for Checked<C> {
+    fn prepare_for_create(&self, obj: &mut Value) {
+        self.inner.prepare_for_create(obj)
+    }
+
+    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
+        self.inner.prepare_for_update(new, old)
+    }
+
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
+        self.inner.prepare_for_status_update(new, old)
+    }
+
+    fn validate(&self, obj: &Value) -> Vec<Cause> {
+        let mut causes = self.inner.validate(obj);
+        causes.extend(self.checks.create(obj));
+        causes
+    }
+
+    fn validate_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        let mut causes = self.inner.validate_update(new, old);
+        causes.extend(self.checks.update(new, old));
+        causes
+    }
+
+    fn validate_status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        let mut causes = self.inner.validate_status_update(new, old);
+        causes.extend(self.checks.status_update(new, old));
+        causes
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.inner.returns_deleted_object()
+    }
+}
+
 /// The strategy every kind gets unless it has its own.
 #[derive(Clone, Copy, Debug)]
 pub struct GenericStrategy {

@@ -13,12 +13,11 @@ use runtime::{GroupVersionKind, Scheme};
 use serde_json::Value;
 
 use super::meta;
-use super::strategy::Strategy;
+use super::strategy::{Checked, Checks, Strategy};
 use crate::status::Cause;
 
-/// `inner`, plus the Scheme's validation of `gvk` (the storage version).
+/// The Scheme's validation of `gvk` (the storage version), checked after a kind's strategy.
 pub struct Validated {
-    inner: Arc<dyn Strategy>,
     scheme: Arc<Scheme>,
     gvk: GroupVersionKind,
     /// A create with the server's feature gates, which every check starts from.
@@ -44,11 +43,13 @@ impl Validated {
             .fold(Operation::create().undefined_options_off(), |op, (gate, on)| {
                 op.with_option(gate.clone(), *on)
             });
-        Arc::new(Validated {
+        Arc::new(Checked {
             inner,
-            scheme: scheme.clone(),
-            gvk,
-            base,
+            checks: Validated {
+                scheme: scheme.clone(),
+                gvk,
+                base,
+            },
         })
     }
 
@@ -71,42 +72,20 @@ impl Validated {
     }
 }
 
-impl Strategy for Validated {
-    fn prepare_for_create(&self, obj: &mut Value) {
-        self.inner.prepare_for_create(obj)
+impl Checks for Validated {
+    fn create(&self, obj: &Value) -> Vec<Cause> {
+        self.check(self.operation(false, ""), obj, None)
     }
 
-    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
-        self.inner.prepare_for_update(new, old)
+    fn update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        self.check(self.operation(true, ""), new, Some(old))
     }
 
-    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
-        self.inner.prepare_for_status_update(new, old)
-    }
-
-    fn validate(&self, obj: &Value) -> Vec<Cause> {
-        let mut causes = self.inner.validate(obj);
-        causes.extend(self.check(self.operation(false, ""), obj, None));
-        causes
-    }
-
-    fn validate_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
-        let mut causes = self.inner.validate_update(new, old);
-        causes.extend(self.check(self.operation(true, ""), new, Some(old)));
-        causes
-    }
-
-    fn validate_status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
-        let mut causes = self.inner.validate_status_update(new, old);
+    fn status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
         // Rules that serve `/status` check a status write as such; the others check the object,
         // whose unchanged parts ratcheting skips.
         let served = self.scheme.validation_subresources(&self.gvk);
         let op = self.operation(true, if served.contains(&"/status") { "status" } else { "" });
-        causes.extend(self.check(op, new, Some(old)));
-        causes
-    }
-
-    fn returns_deleted_object(&self) -> bool {
-        self.inner.returns_deleted_object()
+        self.check(op, new, Some(old))
     }
 }

@@ -55,6 +55,18 @@ impl Api {
         (code, serde_json::from_str(&text).unwrap_or(Value::String(text)))
     }
 
+    /// A watch of `path` from `resource_version`, open.
+    pub async fn watch(&self, path: &str, resource_version: &str) -> reqwest::Response {
+        self.client
+            .get(format!(
+                "{}{path}?watch=true&resourceVersion={resource_version}",
+                self.url
+            ))
+            .send()
+            .await
+            .unwrap()
+    }
+
     /// A GET.
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
         self.send("GET", path, "application/json", String::new()).await

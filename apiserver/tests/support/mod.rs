@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod etcd;
+pub mod kubectl;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -73,4 +74,15 @@ fn serve_with(make: impl FnOnce() -> Arc<apiserver::Server> + Send + 'static) ->
         url: format!("http://{addr}"),
         addr,
     }
+}
+
+/// Polls `check` every 50 ms for up to 10 s; fails the test saying `what` never held.
+pub async fn eventually<F: std::future::Future<Output = bool>>(what: &str, check: impl Fn() -> F) {
+    for _ in 0..200 {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("never: {what}");
 }

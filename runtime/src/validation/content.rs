@@ -16,6 +16,7 @@ const SUBDOMAIN: &str = r"[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-
 const QUALIFIED_NAME: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
 const LABEL_VALUE: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
 const C_IDENTIFIER: &str = "[A-Za-z_][A-Za-z0-9_]*";
+const DNS1035_LABEL: &str = "[a-z]([-a-z0-9]*[a-z0-9])?";
 
 static LABEL_RE: LazyLock<Regex> = LazyLock::new(|| re(LABEL));
 static SUBDOMAIN_RE: LazyLock<Regex> = LazyLock::new(|| re(SUBDOMAIN));
@@ -23,6 +24,7 @@ static SUBDOMAIN_CASELESS_RE: LazyLock<Regex> = LazyLock::new(|| re(&format!("(?
 static QUALIFIED_NAME_RE: LazyLock<Regex> = LazyLock::new(|| re(QUALIFIED_NAME));
 static LABEL_VALUE_RE: LazyLock<Regex> = LazyLock::new(|| re(LABEL_VALUE));
 static C_IDENTIFIER_RE: LazyLock<Regex> = LazyLock::new(|| re(C_IDENTIFIER));
+static DNS1035_LABEL_RE: LazyLock<Regex> = LazyLock::new(|| re(DNS1035_LABEL));
 
 /// A message in Kubernetes' form: what is wrong, then examples and the regex.
 fn regex_error(msg: &str, regex: &str, examples: &[&str]) -> String {
@@ -57,6 +59,22 @@ pub fn dns1123_label(s: &str) -> Vec<String> {
                 &["my-name", "123-abc"],
             ));
         }
+    }
+    out
+}
+
+/// A DNS-1035 label: a CRD's version names and (lower-cased) kinds.
+pub fn dns1035_label(s: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if s.len() > 63 {
+        out.push(max_len_error(63));
+    }
+    if !DNS1035_LABEL_RE.is_match(s) {
+        out.push(regex_error(
+            "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character",
+            DNS1035_LABEL,
+            &["my-name", "abc-123"],
+        ));
     }
     out
 }
