@@ -2,7 +2,7 @@
 //! are JSON or YAML, never protobuf; a body must be in the version its path names and is pruned
 //! to its version's schema (`fieldValidation` deciding whether unknown fields are an error, a
 //! warning or silence) and defaulted; between versions `None` conversion rewrites `apiVersion`
-//! (a `Webhook` CRD's conversion is refused until the webhook is called). Reads are pruned and
+//! and `Webhook` conversion calls the CRD's webhook (`webhook.rs`). Reads are pruned and
 //! defaulted too, so a default added to a schema shows on objects stored before it.
 
 use std::collections::BTreeMap;
@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 
 use super::definition::Definition;
 use super::schema::{self, Structural};
+use super::webhook::Webhook;
 use crate::convert::{Decoded, Edges, FieldValidation, parse_body};
 use crate::status::ApiError;
 
@@ -29,6 +30,18 @@ pub struct CustomEdges {
     schemas: BTreeMap<String, Arc<Structural>>,
     /// Whether a schema has defaults, which reads must apply.
     defaults: bool,
+    /// How objects change versions.
+    conversion: Conversion,
+}
+
+/// A CRD's `spec.conversion`.
+enum Conversion {
+    /// `None`: the apiVersion is rewritten.
+    Rewrite,
+    /// `Webhook`: the CRD's webhook converts.
+    Webhook(Webhook),
+    /// A webhook this server cannot call, and why.
+    Unreachable(String),
 }
 
 impl CustomEdges {
@@ -67,12 +80,20 @@ impl CustomEdges {
             .iter()
             .filter_map(|v| v.schema.as_ref()?.open_api_v3_schema.as_ref())
             .any(|s| s.to_string().contains("\"default\""));
+        let conversion = match definition.webhook() {
+            None => Conversion::Rewrite,
+            Some(webhook) => match Webhook::new(webhook) {
+                Ok(w) => Conversion::Webhook(w),
+                Err(why) => Conversion::Unreachable(why),
+            },
+        };
         CustomEdges {
             group: definition.group.clone(),
             selectable,
             deprecated,
             schemas,
             defaults,
+            conversion,
         }
     }
 
@@ -86,12 +107,32 @@ impl CustomEdges {
         unknown
     }
 
-    /// `value` with its apiVersion set to `target`'s.
-    fn converted(mut value: Value, target: &GroupVersion) -> Value {
-        if let Some(obj) = value.as_object_mut() {
-            obj.insert("apiVersion".into(), json!(target.api_version()));
+    /// `value` in `target`'s version: itself when it is already, else converted as the CRD says.
+    fn converted(&self, mut value: Value, target: &GroupVersion) -> Result<Value, ApiError> {
+        let desired = target.api_version();
+        let current = value.get("apiVersion").and_then(Value::as_str).unwrap_or_default();
+        if current == desired {
+            return Ok(value);
         }
-        value
+        let source = format!(
+            "{current}, Kind={}",
+            value.get("kind").and_then(Value::as_str).unwrap_or_default()
+        );
+        match &self.conversion {
+            Conversion::Rewrite => {
+                if let Some(obj) = value.as_object_mut() {
+                    obj.insert("apiVersion".into(), json!(desired));
+                }
+                Ok(value)
+            }
+            Conversion::Webhook(webhook) => webhook
+                .convert(vec![value], &desired, &source)?
+                .pop()
+                .ok_or_else(|| ApiError::unknown(format!("conversion webhook for {source} returned no object"))),
+            Conversion::Unreachable(why) => Err(ApiError::unknown(format!(
+                "conversion webhook for {source} failed: {why}"
+            ))),
+        }
     }
 }
 
@@ -157,7 +198,7 @@ impl Edges for CustomEdges {
             _ => {}
         }
         Ok(Decoded {
-            object: Self::converted(object, storage),
+            object: self.converted(object, storage)?,
             warnings,
         })
     }
@@ -166,7 +207,7 @@ impl Edges for CustomEdges {
         let mut value = if storage == target {
             stored
         } else {
-            Self::converted(stored, target)
+            self.converted(stored, target)?
         };
         if self.defaults {
             self.shape(&mut value, &target.version);

@@ -10,6 +10,7 @@ pub mod openapi;
 pub mod schema;
 mod strategy;
 pub mod validation;
+mod webhook;
 
 pub use definition::{Definition, Names};
 pub use edges::CustomEdges;
