@@ -220,9 +220,10 @@ pub trait Edges: Send + Sync {
     /// The warning a request of a deprecated version gets.
     fn deprecation_warning(&self, gvk: &GroupVersionKind, current: runtime::Release) -> Option<String>;
 
-    /// Whether a stored object in the request's version may be answered as its stored bytes
-    /// (false where reads change it, as a custom resource's defaults do).
-    fn reads_stored_bytes(&self) -> bool {
+    /// Whether an object stored at `revision`, read in its stored version, may be answered as
+    /// its stored bytes (false where reads change it, as a custom resource's defaults do for
+    /// objects written before its schema).
+    fn reads_stored_bytes(&self, _revision: crate::storage::Revision) -> bool {
         true
     }
 }

@@ -77,6 +77,21 @@ impl Call<'_> {
             .to_version(stored, &self.storage_version(), &self.request_version())
     }
 
+    /// A stored object in its stored version as a read answers it: its bytes, or, where the
+    /// edges change what reads return, the bytes of what they return.
+    fn as_read(&self, stored: Stored) -> Result<Stored, ApiError> {
+        if self.edges().reads_stored_bytes(stored.revision) {
+            return Ok(stored);
+        }
+        let value: Value = serde_json::from_slice(&stored.bytes).map_err(|e| ApiError::internal(e.to_string()))?;
+        let read = self.out(value)?;
+        let bytes = serde_json::to_vec(&read).map_err(|e| ApiError::internal(e.to_string()))?;
+        Ok(Stored {
+            bytes: bytes.into(),
+            revision: stored.revision,
+        })
+    }
+
     /// One object as negotiated: protobuf when the client prefers it and the kind has a protobuf
     /// form, else JSON, YAML or a Table.
     pub(crate) fn object(&self, code: StatusCode, obj: Value, warnings: &[String]) -> Result<Response, ApiError> {
@@ -251,8 +266,7 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         && !c.negotiated.yaml
         && !c.negotiated.protobuf
         && fields.is_empty()
-        && c.storage_version() == c.request_version()
-        && c.edges().reads_stored_bytes();
+        && c.storage_version() == c.request_version();
     let want = c.params.limit;
     let (mut raw, mut parsed) = (Vec::new(), Vec::new());
     let (revision, next, remaining) = loop {
@@ -276,7 +290,7 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         for obj in page.items {
             if spliced {
                 if labels.is_empty() || labels.matches(obj.labels()?.as_ref()) {
-                    raw.push(obj);
+                    raw.push(c.as_read(obj)?);
                 }
                 continue;
             }

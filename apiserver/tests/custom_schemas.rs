@@ -274,6 +274,14 @@ async fn objects_follow_their_schema(api: Api) {
         "none",
         "defaulted on read"
     );
+    let listed = api.get(GIZMOS).await.1;
+    let a = listed["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["metadata"]["name"] == "a")
+        .unwrap();
+    assert_eq!(a["spec"]["label"], "none", "defaulted in lists too: {a}");
     let (code, _) = api
         .send("POST", GIZMOS, "application/json", gizmo("f", json!({"size": 3})))
         .await;

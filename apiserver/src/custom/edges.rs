@@ -16,6 +16,7 @@ use super::schema::{self, Structural};
 use super::webhook::Webhook;
 use crate::convert::{Decoded, Edges, FieldValidation, parse_body};
 use crate::status::ApiError;
+use crate::storage::Revision;
 
 /// The edges of one CRD's kind.
 pub struct CustomEdges {
@@ -30,6 +31,9 @@ pub struct CustomEdges {
     schemas: BTreeMap<String, Arc<Structural>>,
     /// Whether a schema has defaults, which reads must apply.
     defaults: bool,
+    /// The storage revision when these edges were installed: what is written later was pruned
+    /// and defaulted by them already.
+    shaped_since: Revision,
     /// How objects change versions.
     conversion: Conversion,
 }
@@ -45,8 +49,9 @@ enum Conversion {
 }
 
 impl CustomEdges {
-    /// The edges `definition` describes, under the accepted `kind`.
-    pub fn new(definition: &Definition, kind: &str) -> Self {
+    /// The edges `definition` describes, under the accepted `kind`, installed when the storage
+    /// was at revision `installed_at`.
+    pub fn new(definition: &Definition, kind: &str, installed_at: Revision) -> Self {
         let served = definition.versions.iter().filter(|v| v.served);
         let selectable = served
             .clone()
@@ -93,6 +98,7 @@ impl CustomEdges {
             deprecated,
             schemas,
             defaults,
+            shaped_since: installed_at,
             conversion,
         }
     }
@@ -215,8 +221,8 @@ impl Edges for CustomEdges {
         Ok(value)
     }
 
-    fn reads_stored_bytes(&self) -> bool {
-        !self.defaults
+    fn reads_stored_bytes(&self, revision: Revision) -> bool {
+        !self.defaults || revision > self.shaped_since
     }
 
     fn protobuf(&self, _value: &Value) -> Result<Option<Vec<u8>>, ApiError> {

@@ -228,7 +228,10 @@ impl CustomResources {
             first.namespaced(),
             Arc::new(strategy),
         ));
-        let edges: Arc<CustomEdges> = Arc::new(CustomEdges::new(definition, &names.kind));
+        // Objects written after this revision meet the new edges (a write in flight on the old
+        // registry may still land just after it, shaped by the old schema).
+        let installed_at = self.storage.revision().await.unwrap_or(u64::MAX);
+        let edges: Arc<CustomEdges> = Arc::new(CustomEdges::new(definition, &names.kind, installed_at));
         let versions: Vec<GroupVersion> = mappings
             .iter()
             .map(|m| GroupVersion::from_static(m.group, m.version))
