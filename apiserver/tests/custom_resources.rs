@@ -93,6 +93,30 @@ async fn custom_resources_are_served_at_run_time(api: Api) {
     assert_eq!(resources["resources"][0]["categories"], json!(["all"]));
     assert_eq!(resources["resources"][0]["kind"], "Foo");
 
+    // Aggregated discovery carries the group too, versions by priority.
+    let aggregated: Value = api
+        .client
+        .get(format!("{}/apis", api.url))
+        .header(
+            "accept",
+            "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
+        )
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ex = aggregated["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["metadata"]["name"] == "ex.com")
+        .expect("ex.com in aggregated discovery");
+    assert_eq!(ex["versions"][0]["version"], "v1", "{ex}");
+    assert_eq!(ex["versions"][0]["resources"][0]["resource"], "foos", "{ex}");
+    assert_eq!(ex["versions"][0]["resources"][0]["shortNames"], json!(["fo"]), "{ex}");
+
     // CRUD in the storage version, reads in the other.
     let (code, a) = api.send("POST", FOOS, "application/json", foo("a", "red")).await;
     assert_eq!(code, StatusCode::CREATED, "{a}");
@@ -170,6 +194,29 @@ async fn custom_resources_are_served_at_run_time(api: Api) {
         .await;
     assert_eq!(code, StatusCode::OK);
     assert_eq!(api.get(&format!("{FOOS}/a")).await.1["spec"]["replicas"], 3);
+
+    // Server-side apply: a manager owns what it applied; another manager's change conflicts.
+    let applied = "apiVersion: ex.com/v1\nkind: Foo\nmetadata:\n  name: applied\nspec:\n  color: teal\n";
+    let (code, created) = api
+        .send(
+            "PATCH",
+            &format!("{FOOS}/applied?fieldManager=first"),
+            "application/apply-patch+yaml",
+            applied.into(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    assert_eq!(created["metadata"]["managedFields"][0]["manager"], "first");
+    let (code, conflict) = api
+        .send(
+            "PATCH",
+            &format!("{FOOS}/applied?fieldManager=second"),
+            "application/apply-patch+yaml",
+            applied.replace("teal", "navy"),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CONFLICT, "{conflict}");
+    assert_eq!(conflict["details"]["causes"][0]["field"], ".spec.color", "{conflict}");
 
     // Selectable fields select; other fields are refused.
     let (_, blue) = api.get(&format!("{FOOS}?fieldSelector=spec.color%3Dblue")).await;
