@@ -211,6 +211,20 @@ pub trait Edges: Send + Sync {
     /// A stored object in the version `target` ([`Versions::to_version`]).
     fn to_version(&self, stored: Value, storage: &GroupVersion, target: &GroupVersion) -> Result<Value, ApiError>;
 
+    /// Stored objects (a list's) in the version `target`, in order: each as
+    /// [`Edges::to_version`] converts it, unless the edges convert many at once.
+    fn to_version_all(
+        &self,
+        stored: Vec<Value>,
+        storage: &GroupVersion,
+        target: &GroupVersion,
+    ) -> Result<Vec<Value>, ApiError> {
+        stored
+            .into_iter()
+            .map(|v| self.to_version(v, storage, target))
+            .collect()
+    }
+
     /// The protobuf form of `value`, when its kind has one.
     fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError>;
 

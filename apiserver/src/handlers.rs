@@ -323,8 +323,10 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         return spliced_list(&api_version, &list_kind, &metadata, &raw);
     }
     let mut out = Vec::with_capacity(parsed.len());
-    for obj in parsed {
-        let mut obj = c.out(obj)?;
+    let converted = c
+        .edges()
+        .to_version_all(parsed, &c.storage_version(), &c.request_version())?;
+    for mut obj in converted {
         // List items carry no apiVersion and kind of their own, as Kubernetes encodes them.
         if let Some(m) = obj.as_object_mut() {
             m.remove("apiVersion");

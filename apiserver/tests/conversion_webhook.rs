@@ -138,8 +138,13 @@ async fn webhook_conversion_through_the_generated_review() {
     assert_eq!(stored["spec"]["paused"], true, "{stored}");
     assert!(answered.load(Ordering::SeqCst) >= 2, "the webhook converted both ways");
 
-    // Lists in either version.
+    // Lists in either version; a list is converted in one review.
+    let second = widget.to_string().replace("\"shop\"", "\"shop-2\"");
+    api.send("POST", WIDGETS_V1ALPHA1, "application/json", second).await;
+    let before = answered.load(Ordering::SeqCst);
     let (code, list) = api.get(WIDGETS_V1ALPHA1).await;
+    assert_eq!(answered.load(Ordering::SeqCst), before + 1, "one review for the list");
+    assert_eq!(list["items"].as_array().unwrap().len(), 2);
     assert_eq!(code, StatusCode::OK, "{list}");
     assert_eq!(list["apiVersion"], "widgets.example.dev/v1alpha1");
     assert_eq!(

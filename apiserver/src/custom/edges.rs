@@ -221,6 +221,39 @@ impl Edges for CustomEdges {
         Ok(value)
     }
 
+    /// A webhook converts a list's objects in one review, as kube-apiserver batches them.
+    fn to_version_all(
+        &self,
+        stored: Vec<Value>,
+        storage: &GroupVersion,
+        target: &GroupVersion,
+    ) -> Result<Vec<Value>, ApiError> {
+        let Conversion::Webhook(webhook) = &self.conversion else {
+            return stored
+                .into_iter()
+                .map(|v| self.to_version(v, storage, target))
+                .collect();
+        };
+        if storage == target || stored.is_empty() {
+            return stored
+                .into_iter()
+                .map(|v| self.to_version(v, storage, target))
+                .collect();
+        }
+        let kind = stored[0].get("kind").and_then(Value::as_str).unwrap_or_default();
+        let source = format!("{}, Kind={kind}", storage.api_version());
+        let converted = webhook.convert(stored, &target.api_version(), &source)?;
+        Ok(converted
+            .into_iter()
+            .map(|mut value| {
+                if self.defaults {
+                    self.shape(&mut value, &target.version);
+                }
+                value
+            })
+            .collect())
+    }
+
     fn reads_stored_bytes(&self, revision: Revision) -> bool {
         !self.defaults || revision > self.shaped_since
     }
