@@ -305,3 +305,51 @@ async fn custom_objects_follow_their_schema_on_etcd() {
     let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     objects_follow_their_schema(Api::on(support::start_on(Arc::new(storage))).await).await;
 }
+
+/// The compiled widget classes and the same CRD served at run time under another group refuse a
+/// change of their immutable controller (a `+k8s:validation:cel` rule) with the same cause.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_compiled_kind_and_its_crd_at_run_time_refuse_alike() {
+    let api = Api::new().await;
+    let mut crd: Value = serde_saphyr::from_str(include_str!(
+        "../../generated/crds/widgets.example.dev_widgetclasses.yaml"
+    ))
+    .unwrap();
+    crd["metadata"] = json!({"name": "widgetclasses.widgets.bench.dev"});
+    crd["spec"]["group"] = json!("widgets.bench.dev");
+    crd["spec"]["versions"]
+        .as_array_mut()
+        .unwrap()
+        .retain(|v| v["name"] == "v1");
+    let (code, created) = api.send("POST", CRDS, "application/json", crd.to_string()).await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    let runtime_classes = "/apis/widgets.bench.dev/v1/widgetclasses";
+    eventually("the run-time classes are served", || async {
+        api.get(runtime_classes).await.0 == StatusCode::OK
+    })
+    .await;
+    let mut refusals = Vec::new();
+    for group in ["widgets.example.dev", "widgets.bench.dev"] {
+        let classes = format!("/apis/{group}/v1/widgetclasses");
+        let class = json!({"apiVersion": format!("{group}/v1"), "kind": "WidgetClass",
+                           "metadata": {"name": "fast"}, "spec": {"controller": "example.dev/a"}});
+        let (code, created) = api.send("POST", &classes, "application/json", class.to_string()).await;
+        assert_eq!(code, StatusCode::CREATED, "{created}");
+        let patch = json!({"spec": {"controller": "example.dev/b"}}).to_string();
+        let (code, refused) = api
+            .send(
+                "PATCH",
+                &format!("{classes}/fast"),
+                "application/merge-patch+json",
+                patch,
+            )
+            .await;
+        assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{group}: {refused}");
+        refusals.push(causes(&refused));
+    }
+    assert_eq!(
+        refusals[0],
+        ["spec.controller: Invalid value: \"example.dev/b\": controller is immutable"]
+    );
+    assert_eq!(refusals[0], refusals[1], "compiled and run-time alike");
+}

@@ -14,4 +14,4 @@ mod webhook;
 
 pub use definition::{Definition, Names};
 pub use edges::CustomEdges;
-pub use strategy::{CrdChecks, SchemaChecks};
+pub use strategy::{CompiledRules, CrdChecks, SchemaChecks};

@@ -25,10 +25,11 @@ pub use namespace::{FinalizeStorage, NamespaceStorage};
 pub use stores::Stores;
 
 use crate::admission::{Attributes, Operation, Validating};
+use crate::custom::CompiledRules;
 use crate::registry::generic::Resources;
 use crate::registry::meta;
 use crate::registry::store::Store;
-use crate::registry::strategy::{GenericStrategy, Strategy};
+use crate::registry::strategy::{Checked, GenericStrategy, Strategy};
 use crate::server::{Config, Server, SubresourceInfo};
 use crate::status::{ApiError, Cause};
 use crate::storage::Storage;
@@ -38,13 +39,22 @@ use crate::storage::Storage;
 /// NamespaceLifecycle (nothing is created in a namespace that is missing or terminating).
 pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Server {
     let scheme = Arc::new(scheme);
-    let mut resources = Resources::configured(&scheme, storage.clone(), &strategy, &config.feature_gates);
+    let gates = config.feature_gates.clone();
+    let collect_garbage = config.garbage_collection;
+    let mut server = Server::empty(scheme.clone(), config);
+    // Each kind's CEL rules, from the OpenAPI documents the server is given, beside its strategy.
+    let registrar = server.registrar();
+    let with_rules = |m: &RestMapping| -> Arc<dyn Strategy> {
+        Arc::new(Checked {
+            inner: strategy(m),
+            checks: CompiledRules::new(registrar.clone(), m.storage_group_version().with_kind(m.kind)),
+        })
+    };
+    let mut resources = Resources::configured(&scheme, storage.clone(), &with_rules, &gates);
     let namespaces = resources.store("", "namespaces").cloned();
     let crds = resources
         .store("apiextensions.k8s.io", "customresourcedefinitions")
         .cloned();
-    let collect_garbage = config.garbage_collection;
-    let mut server = Server::empty(scheme, config);
     // Every store, the compiled kinds' and those CRDs install later: what namespace deletion
     // empties and the garbage collector reads.
     let stores = Stores::new(resources.stores.values().cloned().collect());

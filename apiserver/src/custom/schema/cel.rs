@@ -126,6 +126,7 @@ impl Rule {
             return None;
         }
         let mut context = Context::with_env(ENV.clone());
+        kubernetes_lists(&mut context);
         context.add_variable_from_value("self", to_cel(value, Some(s)));
         if let Some(old) = old {
             context.add_variable_from_value("oldSelf", to_cel(old, Some(s)));
@@ -207,6 +208,57 @@ impl Rule {
     }
 }
 
+/// Kubernetes' list library beyond the crate's: `isSorted()`, `sum()`, `min()` and `max()`.
+fn kubernetes_lists(context: &mut Context) {
+    use cel::extractors::This;
+    // A name the environment already declares is the environment's: the declaration error is
+    // that, and leaves its overload in place.
+    let _ = context.add_function("isSorted", |This(list): This<Arc<Vec<cel::Value>>>| {
+        list.windows(2)
+            .all(|w| w[0].partial_cmp(&w[1]).is_some_and(|o| o.is_le()))
+    });
+    let _ = context.add_function("sum", |This(list): This<Arc<Vec<cel::Value>>>| -> cel::Value {
+        let mut ints = 0i64;
+        let mut floats = 0f64;
+        let mut any_float = false;
+        for item in list.iter() {
+            match item {
+                cel::Value::Int(i) => ints = ints.saturating_add(*i),
+                cel::Value::UInt(u) => ints = ints.saturating_add(*u as i64),
+                cel::Value::Float(f) => {
+                    floats += f;
+                    any_float = true;
+                }
+                _ => {}
+            }
+        }
+        if any_float {
+            cel::Value::Float(floats + ints as f64)
+        } else {
+            cel::Value::Int(ints)
+        }
+    });
+    // The least or greatest item; an empty list or items that do not compare are an error, as
+    // in Kubernetes.
+    fn extreme(list: &[cel::Value], keep: std::cmp::Ordering, name: &str) -> Result<cel::Value, cel::ExecutionError> {
+        let mut items = list.iter();
+        let first = items
+            .next()
+            .ok_or_else(|| cel::ExecutionError::function_error(name, "list is empty"))?;
+        items.try_fold(first.clone(), |best, item| match item.partial_cmp(&best) {
+            Some(o) if o == keep => Ok(item.clone()),
+            Some(_) => Ok(best),
+            None => Err(cel::ExecutionError::ValuesNotComparable(best, item.clone())),
+        })
+    }
+    let _ = context.add_function("min", |This(list): This<Arc<Vec<cel::Value>>>| {
+        extreme(&list, std::cmp::Ordering::Less, "min")
+    });
+    let _ = context.add_function("max", |This(list): This<Arc<Vec<cel::Value>>>| {
+        extreme(&list, std::cmp::Ordering::Greater, "max")
+    });
+}
+
 /// What an identifier in a rule stands for, to size comprehensions over it.
 #[derive(Clone, Copy)]
 enum Bound<'a> {
@@ -272,7 +324,7 @@ fn min_size(s: &Structural) -> f64 {
 }
 
 /// Whether any node of `s` has rules.
-pub(super) fn has_rules(s: &Structural) -> bool {
+pub fn has_rules(s: &Structural) -> bool {
     !s.rules.is_empty()
         || s.properties.values().any(has_rules)
         || s.items.as_deref().is_some_and(has_rules)

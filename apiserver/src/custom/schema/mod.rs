@@ -3,6 +3,7 @@
 //! apply defaults, validate values and run the `x-kubernetes-validations` CEL rules.
 
 mod cel;
+mod read;
 mod shape;
 mod validate;
 
@@ -10,9 +11,10 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+pub use cel::has_rules;
 pub use cel::{Rule, RuleError};
 pub use shape::{default, prune};
-pub use validate::validate;
+pub use validate::{rules, validate};
 
 /// One node of a structural schema.
 #[derive(Debug, Default)]
@@ -102,130 +104,6 @@ pub struct SchemaError {
 }
 
 impl Structural {
-    /// Reads `schema` (an `openAPIV3Schema`), compiling its rules; the errors name their place
-    /// under `path`.
-    pub fn read(schema: &Value, path: &str, errors: &mut Vec<SchemaError>) -> Structural {
-        let Some(map) = schema.as_object() else {
-            return Structural::default();
-        };
-        let text = |k: &str| map.get(k).and_then(Value::as_str).unwrap_or_default().to_string();
-        let flag = |k: &str| map.get(k).and_then(Value::as_bool).unwrap_or(false);
-        let num = |k: &str| map.get(k).and_then(Value::as_f64);
-        let count = |k: &str| map.get(k).and_then(Value::as_u64);
-        let nested = |k: &str, errors: &mut Vec<SchemaError>| -> Vec<Structural> {
-            let list = map
-                .get(k)
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
-                .unwrap_or_default();
-            list.iter()
-                .enumerate()
-                .map(|(i, s)| Structural::read(s, &format!("{path}.{k}[{i}]"), errors))
-                .collect()
-        };
-        let properties = map
-            .get("properties")
-            .and_then(Value::as_object)
-            .map(|props| {
-                props
-                    .iter()
-                    .map(|(k, s)| {
-                        (
-                            k.clone(),
-                            Structural::read(s, &format!("{path}.properties[{k}]"), errors),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let items = map
-            .get("items")
-            .map(|s| Box::new(Structural::read(s, &format!("{path}.items"), errors)));
-        let additional = match map.get("additionalProperties") {
-            Some(Value::Bool(true)) => Some(Box::new(Structural {
-                preserve_unknown: true,
-                ..Structural::default()
-            })),
-            Some(s @ Value::Object(_)) => Some(Box::new(Structural::read(
-                s,
-                &format!("{path}.additionalProperties"),
-                errors,
-            ))),
-            _ => None,
-        };
-        let rules = map
-            .get("x-kubernetes-validations")
-            .and_then(Value::as_array)
-            .map(|list| {
-                list.iter()
-                    .enumerate()
-                    .filter_map(|(i, r)| {
-                        Rule::compile(r, &format!("{path}.x-kubernetes-validations[{i}]"))
-                            .map_err(|e| errors.push(e))
-                            .ok()
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let pattern = map.get("pattern").and_then(Value::as_str).map(str::to_string);
-        if let Some(p) = &pattern
-            && let Err(e) = regex::Regex::new(p)
-        {
-            errors.push(SchemaError {
-                path: format!("{path}.pattern"),
-                value: runtime::validation::BadValue::String(p.clone()),
-                message: format!("must be a valid regular expression, but isn't: {e}"),
-            });
-        }
-        let checks = Checks {
-            enum_: map.get("enum").and_then(Value::as_array).cloned().unwrap_or_default(),
-            required: map
-                .get("required")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect())
-                .unwrap_or_default(),
-            minimum: num("minimum"),
-            exclusive_minimum: flag("exclusiveMinimum"),
-            maximum: num("maximum"),
-            exclusive_maximum: flag("exclusiveMaximum"),
-            multiple_of: num("multipleOf"),
-            min_length: count("minLength"),
-            max_length: count("maxLength"),
-            pattern,
-            min_items: count("minItems"),
-            max_items: count("maxItems"),
-            unique_items: flag("uniqueItems"),
-            min_properties: count("minProperties"),
-            max_properties: count("maxProperties"),
-            all_of: nested("allOf", errors),
-            any_of: nested("anyOf", errors),
-            one_of: nested("oneOf", errors),
-            not: map
-                .get("not")
-                .map(|s| Box::new(Structural::read(s, &format!("{path}.not"), errors))),
-        };
-        Structural {
-            type_: text("type"),
-            nullable: flag("nullable"),
-            format: text("format"),
-            default: map.get("default").cloned(),
-            properties,
-            items,
-            additional,
-            preserve_unknown: flag("x-kubernetes-preserve-unknown-fields"),
-            embedded: flag("x-kubernetes-embedded-resource"),
-            int_or_string: flag("x-kubernetes-int-or-string"),
-            list_type: text("x-kubernetes-list-type"),
-            list_map_keys: map
-                .get("x-kubernetes-list-map-keys")
-                .and_then(Value::as_array)
-                .map(|r| r.iter().filter_map(Value::as_str).map(str::to_string).collect())
-                .unwrap_or_default(),
-            rules,
-            checks,
-        }
-    }
-
     /// The schema of field `name` of an object here: a property, else the additional
     /// properties' schema.
     pub fn field(&self, name: &str) -> Option<&Structural> {

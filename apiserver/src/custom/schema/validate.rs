@@ -39,6 +39,14 @@ pub fn validate(schema: &Structural, new: &Value, old: Option<&Value>) -> ErrorL
     out
 }
 
+/// Only the CEL rules of `schema` on `new`: a compiled kind's generated validation checks the
+/// rest of its schema.
+pub fn rules(schema: &Structural, new: &Value, old: Option<&Value>) -> ErrorList {
+    let mut out = Vec::new();
+    super::cel::run(schema, new, old, &Path::ROOT, &mut out);
+    out
+}
+
 fn node(s: &Structural, v: &Value, old: Option<&Value>, path: &Path<'_>, resource: bool, out: &mut ErrorList) {
     if old == Some(v) {
         return;

@@ -138,3 +138,26 @@ fn nested_comprehensions_over_unbounded_lists_are_over_budget() {
     let bounded = node(json!(5));
     assert!(bounded.rules[0].over_budget(&bounded).is_none());
 }
+
+#[test]
+fn kubernetes_list_functions() {
+    let s = schema(json!({"type": "object", "properties": {"spec": {"type": "object",
+    "properties": {"tags": {"type": "array", "items": {"type": "integer"}}},
+    "x-kubernetes-validations": [
+        {"rule": "self.tags.isSorted()", "message": "sorted"},
+        {"rule": "self.tags.sum() < 10", "message": "small"},
+        {"rule": "self.tags.max() < 6", "message": "max"},
+        {"rule": "self.tags.min() > 0", "message": "min"}
+    ]}}}));
+    let found = errors(&s, json!({"spec": {"tags": [1, 2, 5]}}), None);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(
+        errors(&s, json!({"spec": {"tags": [7, 0, 4]}}), None),
+        [
+            "spec: Invalid value: sorted",
+            "spec: Invalid value: small",
+            "spec: Invalid value: max",
+            "spec: Invalid value: min",
+        ]
+    );
+}
