@@ -384,7 +384,7 @@ fn schema_errors(schema: &Value, path: &str, all: &mut ErrorList) {
     structural_errors(schema, path, true, out);
     // Rules are costed only on a schema that is otherwise sound.
     if out.is_empty() {
-        budget_errors(&structural, path, out);
+        budget_errors(&structural, &structural, path, out);
     }
     found.sort_by_key(|e| e.to_string());
     all.extend(found);
@@ -458,9 +458,16 @@ fn structural_errors(schema: &Value, path: &str, root: bool, out: &mut ErrorList
     }
 }
 
-/// Every rule of the schema within Kubernetes' estimated cost budget.
-fn budget_errors(s: &Structural, path: &str, out: &mut ErrorList) {
+/// Every rule of the schema selecting only fields its node has, within Kubernetes' estimated
+/// cost budget.
+fn budget_errors(s: &Structural, root: &Structural, path: &str, out: &mut ErrorList) {
     for (i, rule) in s.rules.iter().enumerate() {
+        if let Some(problem) = rule.undefined_field(s, root) {
+            out.push(located(&format!("{path}.x-kubernetes-validations[{i}].rule"), |p| {
+                FieldError::invalid(p, rule.shown.clone(), format!("compilation failed: {problem}"))
+            }));
+            continue;
+        }
         if let Some(factor) = rule.over_budget(s) {
             // Go's wording of the factor: `more than 100x`, `%fx` under 1.5, else `%.1fx`.
             let factor = if factor > 100.0 {
@@ -481,13 +488,13 @@ fn budget_errors(s: &Structural, path: &str, out: &mut ErrorList) {
         }
     }
     for (k, p) in &s.properties {
-        budget_errors(p, &format!("{path}.properties[{k}]"), out);
+        budget_errors(p, root, &format!("{path}.properties[{k}]"), out);
     }
     if let Some(items) = &s.items {
-        budget_errors(items, &format!("{path}.items"), out);
+        budget_errors(items, root, &format!("{path}.items"), out);
     }
     if let Some(additional) = &s.additional {
-        budget_errors(additional, &format!("{path}.additionalProperties"), out);
+        budget_errors(additional, root, &format!("{path}.additionalProperties"), out);
     }
 }
 

@@ -49,6 +49,8 @@ pub struct Rule {
     field_path: String,
     /// Whether the rule reads `oldSelf` (a transition rule).
     transition: bool,
+    /// The rule as an error about it shows it (Go's internal `ValidationRule`).
+    pub shown: BadValue,
 }
 
 /// A rule that does not compile, as the CRD's validation reports it.
@@ -117,6 +119,7 @@ impl Rule {
             reason,
             field_path: text("fieldPath").unwrap_or_default(),
             transition,
+            shown,
         })
     }
 
@@ -262,7 +265,10 @@ fn kubernetes_lists(context: &mut Context) {
 /// What an identifier in a rule stands for, to size comprehensions over it.
 #[derive(Clone, Copy)]
 enum Bound<'a> {
+    /// A value of this schema.
     Node(&'a Structural),
+    /// A value whose schema is not known (it hides an outer name).
+    Unknown,
 }
 
 /// The estimated cost of `expr`: one per node, a comprehension its body times the most items
@@ -273,8 +279,9 @@ fn cost(expr: &Expr, scope: &[(&str, Bound<'_>)]) -> f64 {
             let range = schema_of(&c.iter_range.expr, scope);
             let items = range.map(max_cardinality).unwrap_or(1.0);
             let mut inner: Vec<(&str, Bound<'_>)> = scope.to_vec();
-            if let Some(item) = range.and_then(|r| r.items.as_deref().or(r.additional.as_deref())) {
-                inner.push((c.iter_var.as_str(), Bound::Node(item)));
+            match range.and_then(|r| r.items.as_deref().or(r.additional.as_deref())) {
+                Some(item) => inner.push((c.iter_var.as_str(), Bound::Node(item))),
+                None => inner.push((c.iter_var.as_str(), Bound::Unknown)),
             }
             let body = cost(&c.loop_step.expr, &inner) + cost(&c.loop_cond.expr, &inner);
             cost(&c.iter_range.expr, scope) + items * (1.0 + body) + cost(&c.result.expr, scope)
@@ -296,7 +303,10 @@ fn schema_of<'a>(expr: &Expr, scope: &[(&str, Bound<'a>)]) -> Option<&'a Structu
             .iter()
             .rev()
             .find(|(n, _)| n == name)
-            .map(|(_, Bound::Node(s))| *s),
+            .and_then(|(_, bound)| match bound {
+                Bound::Node(s) => Some(*s),
+                Bound::Unknown => None,
+            }),
         Expr::Select(s) => schema_of(&s.operand.expr, scope)?.field(&s.field),
         _ => None,
     }
@@ -412,6 +422,7 @@ fn to_cel(v: &Value, s: Option<&Structural>) -> cel::Value {
     }
 }
 
+mod check;
 #[cfg(test)]
 mod tests;
 

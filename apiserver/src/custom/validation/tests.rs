@@ -113,3 +113,21 @@ fn rules_must_compile_and_fit_the_budget() {
         found[0]
     );
 }
+
+#[test]
+fn rules_may_select_only_fields_the_schema_has() {
+    let mut spec = good_spec();
+    spec["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["x-kubernetes-validations"] =
+        json!([{"rule": "self.replicas > 0 && self.size < 3"}]);
+    assert_eq!(
+        errors(&crd(spec)),
+        [
+            "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Invalid value: {\"Rule\":\"self.replicas > 0 && self.size < 3\",\"Message\":\"\",\"MessageExpression\":\"\",\"Reason\":null,\"FieldPath\":\"\",\"OptionalOldSelf\":null}: compilation failed: ERROR: <input>:1:26: undefined field 'size'\n | self.replicas > 0 && self.size < 3\n | .........................^"
+        ]
+    );
+    // At the root, a resource's own fields are there; under preserved fields anything is.
+    let mut root = good_spec();
+    root["versions"][0]["schema"]["openAPIV3Schema"]["x-kubernetes-validations"] =
+        json!([{"rule": "self.metadata.name.size() < 20 && self.spec.replicas >= 0"}]);
+    assert_eq!(errors(&crd(root)), Vec::<String>::new());
+}
