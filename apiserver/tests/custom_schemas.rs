@@ -242,6 +242,11 @@ async fn objects_follow_their_schema(api: Api) {
     assert_eq!(kind["x-kubernetes-group-version-kind"][0]["kind"], "Gizmo");
     assert!(doc["paths"]["/apis/ex.com/v1/namespaces/{namespace}/gizmos/{name}"]["get"].is_object());
     assert!(api.get("/openapi/v3").await.1["paths"]["apis/ex.com/v1"].is_object());
+    let v2 = api.get("/openapi/v2").await.1;
+    assert_eq!(
+        v2["definitions"]["com.ex.v1.Gizmo"]["properties"]["spec"]["properties"]["size"]["maximum"],
+        10
+    );
 
     // A schema change while a watch is open: the watch stays, the next write meets the new rule,
     // and reads show the new default.
