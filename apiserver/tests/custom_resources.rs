@@ -94,19 +94,12 @@ async fn custom_resources_are_served_at_run_time(api: Api) {
     assert_eq!(resources["resources"][0]["kind"], "Foo");
 
     // Aggregated discovery carries the group too, versions by priority.
-    let aggregated: Value = api
-        .client
-        .get(format!("{}/apis", api.url))
-        .header(
-            "accept",
+    let aggregated = api
+        .get_as(
+            "/apis",
             "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList",
         )
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .await;
     let ex = aggregated["items"]
         .as_array()
         .unwrap()
@@ -233,16 +226,7 @@ async fn custom_resources_are_served_at_run_time(api: Api) {
     );
 
     // A Table shows the printer columns.
-    let table = api
-        .client
-        .get(format!("{}{FOOS}", api.url))
-        .header("accept", "application/json;as=Table;v=v1;g=meta.k8s.io")
-        .send()
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
+    let table = api.get_as(FOOS, "application/json;as=Table;v=v1;g=meta.k8s.io").await;
     let headers: Vec<&str> = table["columnDefinitions"]
         .as_array()
         .unwrap()

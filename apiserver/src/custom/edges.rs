@@ -80,11 +80,7 @@ impl CustomEdges {
             .filter(|v| v.served)
             .map(|v| (v.name.clone(), Arc::new(definition.structural(&v.name))))
             .collect();
-        let defaults = definition
-            .versions
-            .iter()
-            .filter_map(|v| v.schema.as_ref()?.open_api_v3_schema.as_ref())
-            .any(|s| s.to_string().contains("\"default\""));
+        let defaults = schemas.values().any(|s| schema::has_defaults(s));
         let conversion = match definition.webhook() {
             None => Conversion::Rewrite,
             Some(webhook) => match Webhook::new(webhook) {
@@ -101,6 +97,20 @@ impl CustomEdges {
             shaped_since: installed_at,
             conversion,
         }
+    }
+
+    /// The structural schema of served version `version`.
+    pub fn schema(&self, version: &str) -> Option<Arc<Structural>> {
+        self.schemas.get(version).cloned()
+    }
+
+    /// `value` (an object of `version`) as a read returns it: pruned and defaulted, where the
+    /// schemas have defaults (else it was shaped when written).
+    fn read_shape(&self, mut value: Value, version: &str) -> Value {
+        if self.defaults {
+            self.shape(&mut value, version);
+        }
+        value
     }
 
     /// `value` (an object of `version`) pruned and defaulted by its schema; the paths pruned.
@@ -210,15 +220,12 @@ impl Edges for CustomEdges {
     }
 
     fn to_version(&self, stored: Value, storage: &GroupVersion, target: &GroupVersion) -> Result<Value, ApiError> {
-        let mut value = if storage == target {
+        let value = if storage == target {
             stored
         } else {
             self.converted(stored, target)?
         };
-        if self.defaults {
-            self.shape(&mut value, &target.version);
-        }
-        Ok(value)
+        Ok(self.read_shape(value, &target.version))
     }
 
     /// A webhook converts a list's objects in one review, as kube-apiserver batches them.
@@ -228,29 +235,21 @@ impl Edges for CustomEdges {
         storage: &GroupVersion,
         target: &GroupVersion,
     ) -> Result<Vec<Value>, ApiError> {
-        let Conversion::Webhook(webhook) = &self.conversion else {
-            return stored
-                .into_iter()
-                .map(|v| self.to_version(v, storage, target))
-                .collect();
+        let webhook = match &self.conversion {
+            Conversion::Webhook(webhook) if storage != target && !stored.is_empty() => webhook,
+            _ => {
+                return stored
+                    .into_iter()
+                    .map(|v| self.to_version(v, storage, target))
+                    .collect();
+            }
         };
-        if storage == target || stored.is_empty() {
-            return stored
-                .into_iter()
-                .map(|v| self.to_version(v, storage, target))
-                .collect();
-        }
         let kind = stored[0].get("kind").and_then(Value::as_str).unwrap_or_default();
         let source = format!("{}, Kind={kind}", storage.api_version());
         let converted = webhook.convert(stored, &target.api_version(), &source)?;
         Ok(converted
             .into_iter()
-            .map(|mut value| {
-                if self.defaults {
-                    self.shape(&mut value, &target.version);
-                }
-                value
-            })
+            .map(|value| self.read_shape(value, &target.version))
             .collect())
     }
 

@@ -616,11 +616,10 @@ fn stored_versions_errors(crd: &Value, versions: &[Value]) -> ErrorList {
     out
 }
 
-/// An error at a path written out as text (the schema paths carry `properties[spec]`, which
-/// [`Path`] cannot build), made by `make` on a placeholder path and then re-pointed.
+/// An error at a schema path written out as text (`...properties[spec].type`), made by `make`
+/// on a placeholder path and then re-pointed: no message here names its own path.
 fn located(path: &str, make: impl FnOnce(&Path<'_>) -> FieldError) -> FieldError {
-    let mut error = make(&Path::new("x"));
-    error.detail = error.detail.replace("x in body", &format!("{path} in body"));
+    let mut error = make(&Path::ROOT);
     error.field = path.to_string();
     error
 }

@@ -216,9 +216,18 @@ impl CustomResources {
         let Some(first) = mappings.first().copied() else {
             return;
         };
+        // Objects written after this revision meet the new edges (a write in flight on the old
+        // registry may still land just after it, shaped by the old schema).
+        let installed_at = self.storage.revision().await.unwrap_or(u64::MAX);
+        let edges: Arc<CustomEdges> = Arc::new(CustomEdges::new(definition, &names.kind, installed_at));
+        // Stored objects are checked against the storage version's schema, the edges' own when
+        // that version is served.
+        let storage_schema = edges
+            .schema(first.storage_version)
+            .unwrap_or_else(|| Arc::new(definition.structural(first.storage_version)));
         let strategy = Checked {
             inner: Arc::new(GenericStrategy::for_mapping(&first)),
-            checks: SchemaChecks(Arc::new(definition.structural(first.storage_version))),
+            checks: SchemaChecks(storage_schema),
         };
         let store = Arc::new(Store::new(
             self.storage.clone(),
@@ -228,10 +237,6 @@ impl CustomResources {
             first.namespaced(),
             Arc::new(strategy),
         ));
-        // Objects written after this revision meet the new edges (a write in flight on the old
-        // registry may still land just after it, shaped by the old schema).
-        let installed_at = self.storage.revision().await.unwrap_or(u64::MAX);
-        let edges: Arc<CustomEdges> = Arc::new(CustomEdges::new(definition, &names.kind, installed_at));
         let versions: Vec<GroupVersion> = mappings
             .iter()
             .map(|m| GroupVersion::from_static(m.group, m.version))

@@ -67,6 +67,19 @@ impl Api {
             .unwrap()
     }
 
+    /// A GET accepting `accept` (a Table, aggregated discovery), its body parsed.
+    pub async fn get_as(&self, path: &str, accept: &str) -> Value {
+        self.client
+            .get(format!("{}{path}", self.url))
+            .header("accept", accept)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
     /// A GET.
     pub async fn get(&self, path: &str) -> (StatusCode, Value) {
         self.send("GET", path, "application/json", String::new()).await

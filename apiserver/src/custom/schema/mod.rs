@@ -13,7 +13,7 @@ use serde_json::Value;
 
 pub use cel::has_rules;
 pub use cel::{Rule, RuleError};
-pub use shape::{default, prune};
+pub use shape::{default, has_defaults, prune};
 pub use validate::{rules, validate};
 
 /// One node of a structural schema.

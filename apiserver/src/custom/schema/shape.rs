@@ -50,6 +50,14 @@ fn prune_node(schema: &Structural, value: &mut Value, path: &str, resource: bool
     }
 }
 
+/// Whether any node of `schema` has a default.
+pub fn has_defaults(schema: &Structural) -> bool {
+    schema.default.is_some()
+        || schema.properties.values().any(has_defaults)
+        || schema.items.as_deref().is_some_and(has_defaults)
+        || schema.additional.as_deref().is_some_and(has_defaults)
+}
+
 /// Applies `schema`'s defaults to `value` (a whole object), top down: a default placed is
 /// itself defaulted below. The object's `metadata` is left alone.
 pub fn default(schema: &Structural, value: &mut Value) {
