@@ -429,6 +429,13 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let versions = c.edges();
     let validation = c.params.field_validation.unwrap_or(FieldValidation::Warn);
     let schema = c.registry.openapi.kind_schema(&kind);
+    // The unknown fields of the patched object: warnings under Warn, and under Strict the 422
+    // Kubernetes' patcher answers (not the 400 of a create), so they are decoded as warnings.
+    let warnings = std::sync::Mutex::new(Vec::new());
+    let decode_as = match validation {
+        FieldValidation::Strict => FieldValidation::Warn,
+        other => other,
+    };
     let mutation = |current: &Value| -> Result<Value, ApiError> {
         let mut before = versions.to_version(current.clone(), &storage, &request)?;
         if let Some(m) = before.as_object_mut() {
@@ -436,7 +443,12 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
             m.insert("kind".into(), json!(kind.kind));
         }
         let after = patch.apply(&before, schema.as_ref().map(|(d, n)| (*d, n.as_str())))?;
-        let mut stored = versions.to_storage(&after, &kind, &storage, validation)?.object;
+        let decoded = versions.to_storage(&after, &kind, &storage, decode_as)?;
+        if validation == FieldValidation::Strict && !decoded.warnings.is_empty() {
+            return Err(strict_patch_error(&after, &decoded.warnings));
+        }
+        let mut stored = decoded.object;
+        *warnings.lock().unwrap_or_else(|e| e.into_inner()) = decoded.warnings;
         c.record(Some(current), &mut stored);
         c.mutate(&mut stored)?;
         Ok(stored)
@@ -444,7 +456,21 @@ pub async fn patch(c: &Call<'_>, body: &Bytes) -> Result<Response, ApiError> {
     let patched = patcher
         .patch(c.namespace(), c.name(), None, c.params.dry_run, &mutation)
         .await?;
-    c.object(StatusCode::OK, c.out(patched)?, &[])
+    let warnings = warnings.into_inner().unwrap_or_else(|e| e.into_inner());
+    c.object(StatusCode::OK, c.out(patched)?, &warnings)
+}
+
+/// Kubernetes' answer to a patch whose result has unknown fields under `fieldValidation=Strict`:
+/// 422 about no kind and no name, at the path `patch`, showing the patched object as Go's JSON
+/// encoder writes it (keys sorted, as serde_json's ordered maps write them).
+fn strict_patch_error(patched: &Value, unknown: &[String]) -> ApiError {
+    let shown = serde_json::to_string(patched).unwrap_or_default();
+    let error = runtime::validation::FieldError::invalid(
+        &runtime::validation::Path::ROOT.child("patch"),
+        runtime::validation::BadValue::String(shown),
+        format!("strict decoding error: {}", unknown.join(", ")),
+    );
+    ApiError::invalid("", "", "", vec![crate::registry::meta::cause(&error)])
 }
 
 /// `PATCH` with `application/apply-patch+yaml`: server-side apply by `?fieldManager=` (`server_side_apply.rs`);

@@ -222,7 +222,8 @@ impl Server {
     /// strategy (`registry::generic`): the server a Scheme describes, with no kind of its own.
     pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
         let scheme = Arc::new(scheme);
-        let resources = generic::Resources::configured(&scheme, storage, &generic::strategy, &config.feature_gates);
+        let resources =
+            generic::Resources::configured(&scheme, storage, &generic::strategy, &|_| None, &config.feature_gates);
         let server = Server::empty(scheme, config);
         server.install_all(resources.resources);
         server

@@ -171,6 +171,39 @@ async fn objects_follow_their_schema(api: Api) {
         "Gizmo in version \"v1\" cannot be handled as a Gizmo: strict decoding error: unknown field \"spec.colour\""
     );
 
+    // A patch whose result has an unknown field: a warning under Warn, and under Strict the
+    // 422 at `patch` that Kubernetes' patcher answers, showing the patched object.
+    let warned = api
+        .client
+        .patch(format!("{}{GIZMOS}/b", api.url))
+        .header("content-type", "application/merge-patch+json")
+        .body(r#"{"spec":{"colour":"red"}}"#)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(warned.status(), StatusCode::OK);
+    let warning = warned.headers().get("warning").map(|w| w.to_str().unwrap().to_string());
+    assert_eq!(warning.as_deref(), Some("299 - \"unknown field \\\"spec.colour\\\"\""));
+    let (code, strict) = api
+        .send(
+            "PATCH",
+            &format!("{GIZMOS}/b?fieldValidation=Strict"),
+            "application/merge-patch+json",
+            r#"{"spec":{"colour":"red"}}"#.into(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{strict}");
+    let message = strict["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(" \"\" is invalid: patch: Invalid value: \"{\\\"apiVersion\\\":"),
+        "{message}"
+    );
+    assert!(
+        message.ends_with("\": strict decoding error: unknown field \"spec.colour\""),
+        "{message}"
+    );
+    assert_eq!(strict["details"]["causes"][0]["field"], "patch");
+
     // Schema and CEL errors are 422 with Kubernetes' causes.
     let (code, refused) = api
         .send(
@@ -326,6 +359,9 @@ async fn a_compiled_kind_and_its_crd_at_run_time_refuse_alike() {
         .as_array_mut()
         .unwrap()
         .retain(|v| v["name"] == "v1");
+    // The compiled kind's `+k8s:maxLength=63`, which its generated validation checks.
+    crd["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]["controller"]["maxLength"] =
+        json!(63);
     let (code, created) = api.send("POST", CRDS, "application/json", crd.to_string()).await;
     assert_eq!(code, StatusCode::CREATED, "{created}");
     let runtime_classes = "/apis/widgets.bench.dev/v1/widgetclasses";
@@ -350,11 +386,31 @@ async fn a_compiled_kind_and_its_crd_at_run_time_refuse_alike() {
             )
             .await;
         assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{group}: {refused}");
-        refusals.push(causes(&refused));
+        let mut found = causes(&refused);
+        // A value too long: the schema's (or generated validation's) error blocks the rules,
+        // which are reported as not checked.
+        let patch = json!({"spec": {"controller": "x".repeat(64)}}).to_string();
+        let (code, refused) = api
+            .send(
+                "PATCH",
+                &format!("{classes}/fast"),
+                "application/merge-patch+json",
+                patch,
+            )
+            .await;
+        assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{group}: {refused}");
+        found.extend(causes(&refused));
+        refusals.push(found);
     }
-    assert_eq!(
-        refusals[0],
-        ["spec.controller: Invalid value: \"example.dev/b\": controller is immutable"]
-    );
-    assert_eq!(refusals[0], refusals[1], "compiled and run-time alike");
+    // Alike but for the length's unit: declarative validation counts characters where the
+    // schema's maxLength counts bytes, as in Kubernetes.
+    let expected = |unit: &str| {
+        [
+            "spec.controller: Invalid value: \"example.dev/b\": controller is immutable".to_string(),
+            format!("spec.controller: Too long: may not be more than 63 {unit}"),
+            "<nil>: Invalid value: null: some validation rules were not checked because the object was invalid; correct the existing errors to complete validation".to_string(),
+        ]
+    };
+    assert_eq!(refusals[0], expected("characters"), "compiled");
+    assert_eq!(refusals[1], expected("bytes"), "run-time");
 }

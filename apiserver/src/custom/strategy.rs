@@ -102,4 +102,10 @@ impl Checks for CompiledRules {
             .map(|s| schema::rules(&s, new, Some(old)).iter().map(meta::cause).collect())
             .unwrap_or_default()
     }
+
+    /// The kind's generated validation found errors its rules cannot run past, as a CRD's
+    /// schema errors block its rules.
+    fn skipped(&self) -> Option<Cause> {
+        self.schema().map(|_| meta::cause(&schema::rules_not_checked()))
+    }
 }

@@ -29,7 +29,7 @@ use crate::custom::CompiledRules;
 use crate::registry::generic::Resources;
 use crate::registry::meta;
 use crate::registry::store::Store;
-use crate::registry::strategy::{Checked, GenericStrategy, Strategy};
+use crate::registry::strategy::{Checks, GenericStrategy, Strategy};
 use crate::server::{Config, Server, SubresourceInfo};
 use crate::status::{ApiError, Cause};
 use crate::storage::Storage;
@@ -44,13 +44,11 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
     let mut server = Server::empty(scheme.clone(), config);
     // Each kind's CEL rules, from the OpenAPI documents the server is given, beside its strategy.
     let registrar = server.registrar();
-    let with_rules = |m: &RestMapping| -> Arc<dyn Strategy> {
-        Arc::new(Checked {
-            inner: strategy(m),
-            checks: CompiledRules::new(registrar.clone(), m.storage_group_version().with_kind(m.kind)),
-        })
+    let rules = |m: &RestMapping| -> Option<Arc<dyn Checks>> {
+        let gvk = m.storage_group_version().with_kind(m.kind);
+        Some(Arc::new(CompiledRules::new(registrar.clone(), gvk)))
     };
-    let mut resources = Resources::configured(&scheme, storage.clone(), &with_rules, &gates);
+    let mut resources = Resources::configured(&scheme, storage.clone(), &strategy, &rules, &gates);
     let namespaces = resources.store("", "namespaces").cloned();
     let crds = resources
         .store("apiextensions.k8s.io", "customresourcedefinitions")

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use runtime::{RestMapping, Scheme};
 
 use super::store::Store;
-use super::strategy::{GenericStrategy, Strategy};
+use super::strategy::{Checks, GenericStrategy, Strategy};
 use super::validated::Validated;
 use crate::rest::StatusStorage;
 use crate::scale::ScaleStorage;
@@ -39,14 +39,16 @@ impl Resources {
         storage: Arc<dyn Storage>,
         strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
     ) -> Self {
-        Self::configured(scheme, storage, strategy, &BTreeMap::new())
+        Self::configured(scheme, storage, strategy, &|_| None, &BTreeMap::new())
     }
 
-    /// As [`Resources::new`], validating with these feature gates.
+    /// As [`Resources::new`], validating with these feature gates and then checking each
+    /// kind's `rules` (its CEL rules, which its validation's errors can block).
     pub fn configured(
         scheme: &Arc<Scheme>,
         storage: Arc<dyn Storage>,
         strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
+        rules: &dyn Fn(&RestMapping) -> Option<Arc<dyn Checks>>,
         feature_gates: &BTreeMap<String, bool>,
     ) -> Self {
         let gates = Arc::new(feature_gates.clone());
@@ -67,6 +69,7 @@ impl Resources {
                             scheme,
                             m.storage_group_version().with_kind(m.kind),
                             gates.clone(),
+                            rules(m),
                         ),
                     ))
                 })

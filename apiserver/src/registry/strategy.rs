@@ -53,6 +53,77 @@ pub trait Checks: Send + Sync {
     fn status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
         self.update(new, old)
     }
+
+    /// What these checks report instead of running when earlier ones found errors that block
+    /// them ([`Then`]); `None` when they have nothing to skip.
+    fn skipped(&self) -> Option<Cause> {
+        None
+    }
+}
+
+impl Checks for std::sync::Arc<dyn Checks> {
+    fn create(&self, obj: &Value) -> Vec<Cause> {
+        (**self).create(obj)
+    }
+
+    fn update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        (**self).update(new, old)
+    }
+
+    fn status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        (**self).status_update(new, old)
+    }
+
+    fn skipped(&self) -> Option<Cause> {
+        (**self).skipped()
+    }
+}
+
+/// Whether an error of this reason keeps a schema's CEL rules from running, as
+/// apiextensions-apiserver decides: the value is not of the shape the rules were typed against.
+pub fn blocks_rules(reason: &str) -> bool {
+    matches!(
+        reason,
+        "FieldValueNotSupported"
+            | "FieldValueRequired"
+            | "FieldValueTooLong"
+            | "FieldValueTooMany"
+            | "FieldValueTypeInvalid"
+    )
+}
+
+/// `first`'s checks, then `then`'s unless `first` found errors that block them (a schema's
+/// validation, then its CEL rules).
+pub struct Then<A, B> {
+    /// The checks that run first.
+    pub first: A,
+    /// The checks that run when nothing blocks them.
+    pub then: B,
+}
+
+impl<A: Checks, B: Checks> Then<A, B> {
+    fn chain(&self, mut causes: Vec<Cause>, then: impl FnOnce() -> Vec<Cause>) -> Vec<Cause> {
+        if causes.iter().any(|c| blocks_rules(c.reason)) {
+            causes.extend(self.then.skipped());
+        } else {
+            causes.extend(then());
+        }
+        causes
+    }
+}
+
+impl<A: Checks, B: Checks> Checks for Then<A, B> {
+    fn create(&self, obj: &Value) -> Vec<Cause> {
+        self.chain(self.first.create(obj), || self.then.create(obj))
+    }
+
+    fn update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        self.chain(self.first.update(new, old), || self.then.update(new, old))
+    }
+
+    fn status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        self.chain(self.first.status_update(new, old), || self.then.status_update(new, old))
+    }
 }
 
 /// `inner` with `checks` added to its validation; everything else is `inner`'s.

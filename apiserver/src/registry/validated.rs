@@ -13,7 +13,7 @@ use runtime::{GroupVersionKind, Scheme};
 use serde_json::Value;
 
 use super::meta;
-use super::strategy::{Checked, Checks, Strategy};
+use super::strategy::{Checked, Checks, Strategy, Then};
 use crate::status::Cause;
 
 /// The Scheme's validation of `gvk` (the storage version), checked after a kind's strategy.
@@ -25,32 +25,38 @@ pub struct Validated {
 }
 
 impl Validated {
-    /// Wraps `inner`, validating with `gates` on; without a registered validation for `gvk` it
-    /// is `inner` itself.
+    /// Wraps `inner`, validating with `gates` on, then checking `rules` (a kind's CEL rules),
+    /// which the validation's errors can block as a schema's do; without either it is `inner`.
     pub fn wrap(
         inner: Arc<dyn Strategy>,
         scheme: &Arc<Scheme>,
         gvk: GroupVersionKind,
         gates: Arc<BTreeMap<String, bool>>,
+        rules: Option<Arc<dyn Checks>>,
     ) -> Arc<dyn Strategy> {
-        if scheme.validation_subresources(&gvk).is_empty() {
-            return inner;
-        }
-        // A gate the server's configuration does not name is off, as kube-apiserver's unknown
-        // gates are for an API it vendors.
-        let base = gates
-            .iter()
-            .fold(Operation::create().undefined_options_off(), |op, (gate, on)| {
-                op.with_option(gate.clone(), *on)
-            });
-        Arc::new(Checked {
-            inner,
-            checks: Validated {
+        let validated = (!scheme.validation_subresources(&gvk).is_empty()).then(|| {
+            // A gate the server's configuration does not name is off, as kube-apiserver's
+            // unknown gates are for an API it vendors.
+            let base = gates
+                .iter()
+                .fold(Operation::create().undefined_options_off(), |op, (gate, on)| {
+                    op.with_option(gate.clone(), *on)
+                });
+            Validated {
                 scheme: scheme.clone(),
                 gvk,
                 base,
-            },
-        })
+            }
+        });
+        match (validated, rules) {
+            (None, None) => inner,
+            (Some(checks), None) => Arc::new(Checked { inner, checks }),
+            (None, Some(checks)) => Arc::new(Checked { inner, checks }),
+            (Some(first), Some(then)) => Arc::new(Checked {
+                inner,
+                checks: Then { first, then },
+            }),
+        }
     }
 
     /// The operation of a write of this kind (`update`) to `subresource` (empty: the object).

@@ -204,6 +204,7 @@ pub struct WidgetClassSpec {
     /// Name of the controller that runs widgets of this class, such as `example.dev/widget-controller`.
     /// +k8s:validation:cel[0]:rule="self == oldSelf"
     /// +k8s:validation:cel[0]:message="controller is immutable"
+    /// +k8s:maxLength=63
     pub controller: String,
     /// Settings for the controller, by name.
     /// +optional

@@ -7,19 +7,13 @@
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock};
 
-use cel::common::ast::Expr;
 use cel::objects::{Key, Map};
 use cel::{Context, Env, Program};
 use runtime::validation::{BadValue, ErrorType, FieldError, Path};
 use serde_json::Value;
 
+use self::cost::{Bound, COST_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, cost, schema_of};
 use super::{SchemaError, Structural};
-
-/// Kubernetes' per-expression estimated cost limit (`StaticEstimatedCostLimit`).
-const COST_LIMIT: f64 = 10_000_000.0;
-
-/// The request body limit cost estimates size unbounded lists and maps by (3 MiB).
-const MAX_REQUEST_BYTES: f64 = 3_145_728.0;
 
 /// The CEL environment of every rule: the standard library and the extensions Kubernetes
 /// enables that the crate has (strings, lists, math).
@@ -128,8 +122,7 @@ impl Rule {
         if self.transition && old.is_none() {
             return None;
         }
-        let mut context = Context::with_env(ENV.clone());
-        kubernetes_lists(&mut context);
+        let mut context = library::LIBRARY.new_inner_scope();
         context.add_variable_from_value("self", to_cel(value, Some(s)));
         if let Some(old) = old {
             context.add_variable_from_value("oldSelf", to_cel(old, Some(s)));
@@ -140,6 +133,8 @@ impl Rule {
             Ok(cel::Value::Bool(false)) => self.failure(&context),
             outcome => {
                 let why = match outcome {
+                    // A library function's error is its message alone, as cel-go's is.
+                    Err(cel::ExecutionError::FunctionError { message, .. }) => message,
                     Err(e) => e.to_string(),
                     _ => "the rule did not evaluate to a bool".to_string(),
                 };
@@ -147,7 +142,7 @@ impl Rule {
                     kind: ErrorType::Invalid,
                     field,
                     bad_value: BadValue::String(s.shown_type().to_string()),
-                    detail: format!("{why} evaluating rule: {}", self.rule.trim()),
+                    detail: format!("{why} evaluating rule: {}", self.error_string()),
                     origin: None,
                     stability: None,
                 });
@@ -181,11 +176,20 @@ impl Rule {
             && let Ok(cel::Value::String(m)) = expr.execute(context)
             && !m.trim().is_empty()
         {
-            return m.to_string();
+            return m.trim().to_string();
         }
         match &self.message {
-            Some(m) => m.clone(),
+            Some(m) => m.trim().to_string(),
             None => format!("failed rule: {}", self.rule.trim()),
+        }
+    }
+
+    /// How an error names the rule: its message when it has one, else its text (Go's
+    /// `ruleErrorString`).
+    fn error_string(&self) -> &str {
+        match &self.message {
+            Some(m) => m.trim(),
+            None => self.rule.trim(),
         }
     }
 
@@ -204,132 +208,16 @@ impl Rule {
         }
     }
 
+    /// The cost of one evaluation on `value` (stored value `old`), counted up to `limit`.
+    fn actual_cost(&self, value: &Value, old: Option<&Value>, limit: f64) -> f64 {
+        let scope = [("self", Some(value)), ("oldSelf", old)];
+        cost::actual(&self.program.expression().expr, &scope, limit)
+    }
+
     /// Whether the rule's estimated cost is over Kubernetes' limit, with how far over.
     pub fn over_budget(&self, s: &Structural) -> Option<f64> {
         let cost = cost(&self.program.expression().expr, &[("self", Bound::Node(s))]);
         (cost > COST_LIMIT).then_some(cost / COST_LIMIT)
-    }
-}
-
-/// Kubernetes' list library beyond the crate's: `isSorted()`, `sum()`, `min()` and `max()`.
-fn kubernetes_lists(context: &mut Context) {
-    use cel::extractors::This;
-    // A name the environment already declares is the environment's: the declaration error is
-    // that, and leaves its overload in place.
-    let _ = context.add_function("isSorted", |This(list): This<Arc<Vec<cel::Value>>>| {
-        list.windows(2)
-            .all(|w| w[0].partial_cmp(&w[1]).is_some_and(|o| o.is_le()))
-    });
-    let _ = context.add_function("sum", |This(list): This<Arc<Vec<cel::Value>>>| -> cel::Value {
-        let mut ints = 0i64;
-        let mut floats = 0f64;
-        let mut any_float = false;
-        for item in list.iter() {
-            match item {
-                cel::Value::Int(i) => ints = ints.saturating_add(*i),
-                cel::Value::UInt(u) => ints = ints.saturating_add(*u as i64),
-                cel::Value::Float(f) => {
-                    floats += f;
-                    any_float = true;
-                }
-                _ => {}
-            }
-        }
-        if any_float {
-            cel::Value::Float(floats + ints as f64)
-        } else {
-            cel::Value::Int(ints)
-        }
-    });
-    // The least or greatest item; an empty list or items that do not compare are an error, as
-    // in Kubernetes.
-    fn extreme(list: &[cel::Value], keep: std::cmp::Ordering, name: &str) -> Result<cel::Value, cel::ExecutionError> {
-        let mut items = list.iter();
-        let first = items
-            .next()
-            .ok_or_else(|| cel::ExecutionError::function_error(name, "list is empty"))?;
-        items.try_fold(first.clone(), |best, item| match item.partial_cmp(&best) {
-            Some(o) if o == keep => Ok(item.clone()),
-            Some(_) => Ok(best),
-            None => Err(cel::ExecutionError::ValuesNotComparable(best, item.clone())),
-        })
-    }
-    let _ = context.add_function("min", |This(list): This<Arc<Vec<cel::Value>>>| {
-        extreme(&list, std::cmp::Ordering::Less, "min")
-    });
-    let _ = context.add_function("max", |This(list): This<Arc<Vec<cel::Value>>>| {
-        extreme(&list, std::cmp::Ordering::Greater, "max")
-    });
-}
-
-/// What an identifier in a rule stands for, to size comprehensions over it.
-#[derive(Clone, Copy)]
-enum Bound<'a> {
-    /// A value of this schema.
-    Node(&'a Structural),
-    /// A value whose schema is not known (it hides an outer name).
-    Unknown,
-}
-
-/// The estimated cost of `expr`: one per node, a comprehension its body times the most items
-/// its range can hold (the schema's `maxItems`/`maxProperties`, else what 3 MiB holds).
-fn cost(expr: &Expr, scope: &[(&str, Bound<'_>)]) -> f64 {
-    match expr {
-        Expr::Comprehension(c) => {
-            let range = schema_of(&c.iter_range.expr, scope);
-            let items = range.map(max_cardinality).unwrap_or(1.0);
-            let mut inner: Vec<(&str, Bound<'_>)> = scope.to_vec();
-            match range.and_then(|r| r.items.as_deref().or(r.additional.as_deref())) {
-                Some(item) => inner.push((c.iter_var.as_str(), Bound::Node(item))),
-                None => inner.push((c.iter_var.as_str(), Bound::Unknown)),
-            }
-            let body = cost(&c.loop_step.expr, &inner) + cost(&c.loop_cond.expr, &inner);
-            cost(&c.iter_range.expr, scope) + items * (1.0 + body) + cost(&c.result.expr, scope)
-        }
-        Expr::Call(call) => {
-            1.0 + call.target.as_deref().map_or(0.0, |t| cost(&t.expr, scope))
-                + call.args.iter().map(|a| cost(&a.expr, scope)).sum::<f64>()
-        }
-        Expr::Select(s) => 1.0 + cost(&s.operand.expr, scope),
-        Expr::List(l) => 1.0 + l.elements.iter().map(|e| cost(&e.expr, scope)).sum::<f64>(),
-        _ => 1.0,
-    }
-}
-
-/// The schema a path expression (`self.spec.items`, `x.ports`) reads, where it is one.
-fn schema_of<'a>(expr: &Expr, scope: &[(&str, Bound<'a>)]) -> Option<&'a Structural> {
-    match expr {
-        Expr::Ident(name) => scope
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .and_then(|(_, bound)| match bound {
-                Bound::Node(s) => Some(*s),
-                Bound::Unknown => None,
-            }),
-        Expr::Select(s) => schema_of(&s.operand.expr, scope)?.field(&s.field),
-        _ => None,
-    }
-}
-
-/// The most entries a list or map of schema `s` can hold.
-fn max_cardinality(s: &Structural) -> f64 {
-    let declared = s.checks.max_items.or(s.checks.max_properties);
-    if let Some(n) = declared {
-        return n as f64;
-    }
-    // Each entry takes at least its smallest serialization and a separator.
-    let item = s.items.as_deref().or(s.additional.as_deref());
-    let smallest = item.map_or(1.0, min_size) + if s.type_ == "object" { 4.0 } else { 1.0 };
-    MAX_REQUEST_BYTES / smallest
-}
-
-/// The fewest bytes a value of `s` serializes to.
-fn min_size(s: &Structural) -> f64 {
-    match s.type_.as_str() {
-        "string" => 2.0,
-        "object" | "array" => 2.0,
-        _ => 1.0,
     }
 }
 
@@ -341,17 +229,54 @@ pub fn has_rules(s: &Structural) -> bool {
         || s.additional.as_deref().is_some_and(has_rules)
 }
 
-/// Runs the rules of every node of `v` (schema `s`, stored value `old`), top down. A rule that
-/// does not read `oldSelf` is not run again on a value equal to the stored one (ratcheting).
+/// Runs the rules of every node of `v` (schema `s`, stored value `old`), top down, within
+/// Kubernetes' cost budget for one object. A rule that does not read `oldSelf` is not run
+/// again on a value equal to the stored one (ratcheting).
 pub(super) fn run(s: &Structural, v: &Value, old: Option<&Value>, path: &Path<'_>, out: &mut Vec<FieldError>) {
+    let mut budget = RUNTIME_BUDGET;
+    run_within(s, v, old, path, out, &mut budget);
+}
+
+/// `run` with what is left of the budget; a negative budget means validation has stopped.
+fn run_within(
+    s: &Structural,
+    v: &Value,
+    old: Option<&Value>,
+    path: &Path<'_>,
+    out: &mut Vec<FieldError>,
+    budget: &mut f64,
+) {
     if v.is_null() {
         return;
     }
     let unchanged = old == Some(v);
     for rule in &s.rules {
-        if unchanged && !rule.transition {
+        if unchanged && !rule.transition || rule.transition && old.is_none() {
             continue;
         }
+        let stop = |out: &mut Vec<FieldError>, detail: String, budget: &mut f64| {
+            out.push(FieldError::invalid(
+                path,
+                BadValue::String(s.shown_type().to_string()),
+                detail,
+            ));
+            *budget = -1.0;
+        };
+        if *budget <= 0.0 {
+            return stop(out, OUT_OF_BUDGET.into(), budget);
+        }
+        let cost = rule.actual_cost(v, old, PER_CALL_LIMIT.min(*budget));
+        if cost > PER_CALL_LIMIT {
+            let detail = format!(
+                "'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: {}",
+                rule.error_string()
+            );
+            return stop(out, detail, budget);
+        }
+        if cost > *budget {
+            return stop(out, OUT_OF_BUDGET.into(), budget);
+        }
+        *budget -= cost;
         if let Some(e) = rule.check(s, v, old, path) {
             out.push(e);
         }
@@ -361,9 +286,12 @@ pub(super) fn run(s: &Structural, v: &Value, old: Option<&Value>, path: &Path<'_
             for (key, child) in map {
                 let was = old.and_then(|o| o.get(key));
                 if let Some(field) = s.properties.get(key) {
-                    run(field, child, was, &path.child(key), out);
+                    run_within(field, child, was, &path.child(key), out, budget);
                 } else if let Some(additional) = &s.additional {
-                    run(additional, child, was, &path.key(key), out);
+                    run_within(additional, child, was, &path.key(key), out, budget);
+                }
+                if *budget < 0.0 {
+                    return;
                 }
             }
         }
@@ -371,13 +299,20 @@ pub(super) fn run(s: &Structural, v: &Value, old: Option<&Value>, path: &Path<'_
             if let Some(item) = &s.items {
                 for (i, child) in items.iter().enumerate() {
                     let was = old.and_then(|o| correlate(s, o, child));
-                    run(item, child, was, &path.index(i), out);
+                    run_within(item, child, was, &path.index(i), out, budget);
+                    if *budget < 0.0 {
+                        return;
+                    }
                 }
             }
         }
         _ => {}
     }
 }
+
+/// Kubernetes' message when an object's rules have spent the budget.
+const OUT_OF_BUDGET: &str =
+    "validation failed due to running out of cost budget, no further validation rules will be run";
 
 /// The value of the stored version of a list item under a `map` list: the old item with the
 /// same keys (the only list items Kubernetes correlates for ratcheting and `oldSelf`).
@@ -423,6 +358,12 @@ fn to_cel(v: &Value, s: Option<&Structural>) -> cel::Value {
 }
 
 mod check;
+mod cost;
+mod library;
+#[cfg(test)]
+mod library_tests;
+mod network;
+mod quantity;
 #[cfg(test)]
 mod tests;
 

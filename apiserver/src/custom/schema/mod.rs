@@ -14,7 +14,7 @@ use serde_json::Value;
 pub use cel::has_rules;
 pub use cel::{Rule, RuleError};
 pub use shape::{default, has_defaults, prune};
-pub use validate::{rules, validate};
+pub use validate::{rules, rules_not_checked, validate};
 
 /// One node of a structural schema.
 #[derive(Debug, Default)]

@@ -10,6 +10,7 @@ use runtime::validation::{BadValue, ErrorList, ErrorType, FieldError, Path};
 use serde_json::Value;
 
 use super::Structural;
+use crate::registry::strategy::blocks_rules;
 
 /// The errors of `new` (a whole object) under `schema`; `old` is the stored object on update.
 /// The CEL rules run only on an object whose types, enums, required fields and bounds passed;
@@ -17,26 +18,23 @@ use super::Structural;
 pub fn validate(schema: &Structural, new: &Value, old: Option<&Value>) -> ErrorList {
     let mut out = Vec::new();
     node(schema, new, old, &Path::ROOT, true, &mut out);
-    let blocking = out.iter().any(|e| {
-        matches!(
-            e.kind,
-            ErrorType::NotSupported
-                | ErrorType::Required
-                | ErrorType::TooLong
-                | ErrorType::TooMany
-                | ErrorType::TypeInvalid
-        )
-    });
+    let blocking = out.iter().any(|e| blocks_rules(e.kind.reason()));
     if !blocking {
         super::cel::run(schema, new, old, &Path::ROOT, &mut out);
     } else if super::cel::has_rules(schema) {
-        out.push(FieldError::invalid(
-            &Path::ROOT,
-            BadValue::Null,
-            "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
-        ));
+        out.push(rules_not_checked());
     }
     out
+}
+
+/// Kubernetes' notice that a schema's rules were not run because the value had errors that
+/// block them.
+pub fn rules_not_checked() -> FieldError {
+    FieldError::invalid(
+        &Path::ROOT,
+        BadValue::Null,
+        "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation",
+    )
 }
 
 /// Only the CEL rules of `schema` on `new`: a compiled kind's generated validation checks the
@@ -261,7 +259,7 @@ fn values(s: &Structural, v: &Value, path: &Path<'_>, out: &mut ErrorList) {
 }
 
 /// Whether a string has the node's `format`, for the formats Kubernetes checks; others pass.
-fn format_fits(format: &str, text: &str) -> bool {
+pub(super) fn format_fits(format: &str, text: &str) -> bool {
     use std::sync::LazyLock;
     static DATE: LazyLock<regex::Regex> = LazyLock::new(|| regex::Regex::new(r"^\d{4}-\d{2}-\d{2}$").unwrap());
     static DATE_TIME: LazyLock<regex::Regex> = LazyLock::new(|| {

@@ -31,6 +31,29 @@ pub fn register_validations(
         );
     scheme
         .add_validation_func::<
+            crate::widgets::v1::types::WidgetClass,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_widget_class(op, &::runtime::validation::Path::ROOT, obj, old)
+            },
+        );
+    scheme
+        .add_validation_func::<
+            crate::widgets::v1::types::WidgetClassList,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_widget_class_list(
+                    op,
+                    &::runtime::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
+            },
+        );
+    scheme
+        .add_validation_func::<
             crate::widgets::v1::types::WidgetList,
         >(
             &["/"],
@@ -82,6 +105,110 @@ pub fn validate_widget(
         };
         let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::widgets::v1::validate_widget_status(op, path, v, o));
+    }
+    errs
+}
+/// Validates `WidgetClass` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_widget_class(
+    op: &::runtime::validation::Operation,
+    path: &::runtime::validation::Path<'_>,
+    obj: &crate::widgets::v1::types::WidgetClass,
+    old: ::core::option::Option<&crate::widgets::v1::types::WidgetClass>,
+) -> ::runtime::validation::ErrorList {
+    let mut errs = ::runtime::validation::ErrorList::new();
+    'v3: {
+        let path = &path.child("spec");
+        let v = &obj.spec;
+        let o = old.map(|o| &o.spec);
+        if op.unchanged(v, o) {
+            break 'v3;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v3;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        errs.extend(crate::widgets::v1::validate_widget_class_spec(op, path, v, o));
+    }
+    errs
+}
+/// Validates `WidgetClassList` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_widget_class_list(
+    op: &::runtime::validation::Operation,
+    path: &::runtime::validation::Path<'_>,
+    obj: &crate::widgets::v1::types::WidgetClassList,
+    old: ::core::option::Option<&crate::widgets::v1::types::WidgetClassList>,
+) -> ::runtime::validation::ErrorList {
+    let mut errs = ::runtime::validation::ErrorList::new();
+    'v3: {
+        let path = &path.child("items");
+        let v = &obj.items;
+        let o = old.map(|o| &o.items);
+        if op.unchanged(v, o) {
+            break 'v3;
+        }
+        {
+            let olist = o;
+            for (i, v) in v.iter().enumerate() {
+                let path = &path.index(i);
+                let o = olist.and_then(|l| l.iter().find(|_| false));
+                if op.is_update() && o.is_some_and(|o| o == v) {
+                    continue;
+                }
+                errs.extend(crate::widgets::v1::validate_widget_class(op, path, v, o));
+            }
+        }
+    }
+    errs
+}
+/// Validates `WidgetClassSpec` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_widget_class_spec(
+    op: &::runtime::validation::Operation,
+    path: &::runtime::validation::Path<'_>,
+    obj: &crate::widgets::v1::types::WidgetClassSpec,
+    old: ::core::option::Option<&crate::widgets::v1::types::WidgetClassSpec>,
+) -> ::runtime::validation::ErrorList {
+    let mut errs = ::runtime::validation::ErrorList::new();
+    'v1: {
+        let path = &path.child("controller");
+        let v = &obj.controller;
+        let o = old.map(|o| &o.controller);
+        if op.unchanged(v, o) {
+            break 'v1;
+        }
+        if let ::core::option::Option::Some(e) = ::runtime::validation::max_length(
+            path,
+            v,
+            63u64,
+        ) {
+            errs.push(e);
+        }
     }
     errs
 }

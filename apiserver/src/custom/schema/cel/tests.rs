@@ -161,3 +161,57 @@ fn kubernetes_list_functions() {
         ]
     );
 }
+
+#[test]
+fn one_evaluation_over_the_call_limit_stops_validation() {
+    // Estimated at 500 × 500 steps, the rule is admitted when the CRD is written; on a full
+    // list one evaluation would pass cel-go's per-call limit, so it is not run.
+    let s = schema(json!({"type": "object", "properties": {"spec": {"type": "object",
+    "properties": {"ids": {"type": "array", "maxItems": 500, "items": {"type": "integer"}}},
+    "x-kubernetes-validations": [
+        {"rule": "self.ids.all(a, self.ids.all(b, a == b || a != b))", "message": "distinct"},
+        {"rule": "size(self.ids) < 0", "message": "never reached"}
+    ]}}}));
+    assert!(
+        super::cost::cost(
+            &s.field("spec").unwrap().rules[0].program.expression().expr,
+            &[("self", super::Bound::Node(s.field("spec").unwrap()))]
+        ) < super::COST_LIMIT
+    );
+    let few: Vec<i64> = (0..10).collect();
+    assert_eq!(
+        errors(&s, json!({"spec": {"ids": few}}), None),
+        ["spec: Invalid value: never reached"]
+    );
+    let many: Vec<i64> = (0..500).collect();
+    assert_eq!(
+        errors(&s, json!({"spec": {"ids": many}}), None),
+        [
+            "spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further \
+          validation rules will be run due to call cost exceeds limit for rule: distinct"
+        ]
+    );
+}
+
+#[test]
+fn the_budget_of_one_object_is_shared_by_all_its_rules() {
+    let s = schema(json!({"type": "object", "properties": {"items": {"type": "array",
+        "items": {"type": "integer", "x-kubernetes-validations": [{"rule": "self >= 0"}]}}}}));
+    let v = json!({"items": [1, 2, 3, 4, 5, 6, 7, 8, -1]});
+    let mut out = Vec::new();
+    let mut budget = 10.0;
+    super::run_within(&s, &v, None, &runtime::validation::Path::ROOT, &mut out, &mut budget);
+    let found: Vec<String> = out.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        found,
+        [
+            "items[3]: Invalid value: \"integer\": validation failed due to running out of cost budget, \
+          no further validation rules will be run"
+        ]
+    );
+    // With the whole budget, the last item's failure is found.
+    assert_eq!(
+        errors(&s, v, None),
+        ["items[8]: Invalid value: -1: failed rule: self >= 0"]
+    );
+}
