@@ -18,6 +18,7 @@
 #![forbid(unsafe_code)]
 
 pub mod admission;
+pub mod auth;
 pub mod convert;
 pub mod custom;
 pub mod delete;

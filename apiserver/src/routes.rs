@@ -66,6 +66,9 @@ pub fn router(server: Shared) -> Router {
             response
         }
     });
+    // Authentication comes before everything but panic recovery, as in kube-apiserver's chain:
+    // a request no one is known to have sent takes no permit and reads no body.
+    let router = router.layer(axum::middleware::from_fn(crate::auth::authenticate));
     // A panic in any handler is a 500 for that request, not a connection closed without an answer
     // (kube-apiserver's panic recovery filter).
     router.layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
@@ -102,6 +105,10 @@ fn routes(server: Shared) -> Router {
         // The CRD conversion webhook (`spec.conversion.webhook.clientConfig` points here),
         // answered from the Scheme's generated conversions.
         .route("/convert", post(convert))
+        .route(
+            "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+            post(crate::auth::self_subject_review),
+        )
         .fallback(resource)
         .with_state(server)
 }

@@ -316,4 +316,16 @@ impl Server {
     ) -> std::io::Result<()> {
         crate::serve::serve(self, listener, shutdown).await
     }
+
+    /// [`Server::serve`] over TLS (`auth::tls::server_config` makes one from kube-apiserver's
+    /// flags), each request authenticated by `authentication`.
+    pub async fn serve_tls(
+        self: Arc<Self>,
+        listener: tokio::net::TcpListener,
+        tls: Arc<rustls::ServerConfig>,
+        authentication: Arc<crate::auth::Authentication>,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        crate::serve::serve_tls(self, listener, tls, authentication, shutdown).await
+    }
 }

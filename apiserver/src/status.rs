@@ -116,6 +116,11 @@ impl ApiError {
         e
     }
 
+    /// 401, as kube-apiserver answers a request no authenticator recognised.
+    pub fn unauthorized() -> Self {
+        Self::new(401, "Unauthorized", "Unauthorized")
+    }
+
     /// 400.
     pub fn bad_request(message: impl Into<String>) -> Self {
         Self::new(400, "BadRequest", message)

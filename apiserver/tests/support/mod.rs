@@ -55,6 +55,21 @@ pub fn serve(server: Arc<apiserver::Server>) -> Running {
 
 /// Serves the server `make` builds (inside the server's runtime) on a free loopback port.
 fn serve_with(make: impl FnOnce() -> Arc<apiserver::Server> + Send + 'static) -> Running {
+    let addr = on_own_runtime(move |listener| async move {
+        make().serve(listener, std::future::pending()).await.unwrap();
+    });
+    Running {
+        url: format!("http://{addr}"),
+        addr,
+    }
+}
+
+/// Runs `serve` with a listener on a free loopback port, on a runtime of its own thread, so
+/// that a test's blocking calls do not stall the server: the port's address.
+pub fn on_own_runtime<F>(serve: impl FnOnce(tokio::net::TcpListener) -> F + Send + 'static) -> SocketAddr
+where
+    F: std::future::Future<Output = ()>,
+{
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread()
@@ -63,17 +78,12 @@ fn serve_with(make: impl FnOnce() -> Arc<apiserver::Server> + Send + 'static) ->
             .build()
             .unwrap();
         rt.block_on(async move {
-            let server = make();
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
-            server.serve(listener, std::future::pending()).await.unwrap();
+            serve(listener).await;
         });
     });
-    let addr = rx.recv().unwrap();
-    Running {
-        url: format!("http://{addr}"),
-        addr,
-    }
+    rx.recv().unwrap()
 }
 
 /// Polls `check` every 50 ms for up to 10 s; fails the test saying `what` never held.
