@@ -15,6 +15,7 @@ pub mod apiextensions;
 pub mod apps;
 pub mod autoscaling;
 pub mod core;
+pub mod rbac;
 pub mod widgets;
 
 use runtime::{Scheme, SchemeError};
@@ -26,6 +27,7 @@ pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {
     apps::install::install(scheme)?;
     apiextensions::install::install(scheme)?;
     autoscaling::install::install(scheme)?;
+    rbac::install::install(scheme)?;
     widgets::install::install(scheme)?;
     Ok(())
 }

@@ -26,9 +26,21 @@ const KINDS: &[(&str, &str, &[&str])] = &[
     ("apps", "v1beta2", APPS_KINDS),
     ("autoscaling", "__internal", &["Scale"]),
     ("autoscaling", "v1", &["Scale"]),
+    ("rbac.authorization.k8s.io", "__internal", RBAC_KINDS),
+    ("rbac.authorization.k8s.io", "v1", RBAC_KINDS),
     ("widgets.example.dev", "__internal", WIDGET_KINDS),
     ("widgets.example.dev", "v1", WIDGET_KINDS),
     ("widgets.example.dev", "v1alpha1", WIDGET_KINDS),
+];
+const RBAC_KINDS: &[&str] = &[
+    "ClusterRole",
+    "ClusterRoleBinding",
+    "ClusterRoleBindingList",
+    "ClusterRoleList",
+    "Role",
+    "RoleBinding",
+    "RoleBindingList",
+    "RoleList",
 ];
 const WIDGET_KINDS: &[&str] = &["Widget", "WidgetClass", "WidgetClassList", "WidgetList"];
 const CORE_KINDS: &[&str] = &[

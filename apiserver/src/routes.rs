@@ -39,6 +39,7 @@ pub fn router(server: Shared) -> Router {
         .timeout(server.config.request_timeout)
         .service(routes.clone());
     let limited = BoxCloneSyncService::new(limited);
+    let authorizing = server.clone();
     let router = Router::new().fallback(move |req: Request| {
         let (routes, limited, server) = (routes.clone(), limited.clone(), server.clone());
         async move {
@@ -68,7 +69,12 @@ pub fn router(server: Shared) -> Router {
     });
     // Authentication comes before everything but panic recovery, as in kube-apiserver's chain:
     // a request no one is known to have sent takes no permit and reads no body.
-    let router = router.layer(axum::middleware::from_fn(crate::auth::authenticate));
+    let router = router
+        .layer(axum::middleware::from_fn_with_state(
+            authorizing,
+            crate::auth::authorize,
+        ))
+        .layer(axum::middleware::from_fn(crate::auth::authenticate));
     // A panic in any handler is a 500 for that request, not a connection closed without an answer
     // (kube-apiserver's panic recovery filter).
     router.layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
@@ -107,7 +113,15 @@ fn routes(server: Shared) -> Router {
         .route("/convert", post(convert))
         .route(
             "/apis/authentication.k8s.io/v1/selfsubjectreviews",
-            post(crate::auth::self_subject_review),
+            post(crate::auth::reviews::self_subject_review),
+        )
+        .route(
+            "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+            post(crate::auth::reviews::self_subject_access_review),
+        )
+        .route(
+            "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+            post(crate::auth::reviews::self_subject_rules_review),
         )
         .fallback(resource)
         .with_state(server)

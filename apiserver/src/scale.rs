@@ -48,7 +48,7 @@ fn set(obj: &mut Value, path: &str, value: Value) {
 }
 
 /// A LabelSelector object as its string form (`metav1.FormatLabelSelector`).
-fn format_selector(selector: &Value) -> String {
+pub(crate) fn format_selector(selector: &Value) -> String {
     if let Some(s) = selector.as_str() {
         return s.to_string();
     }

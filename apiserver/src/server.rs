@@ -41,6 +41,8 @@ pub struct Config {
     /// Whether `kube_apiserver::server` runs the garbage collector (kube-controller-manager's
     /// `--enable-garbage-collector`): owner references delete, orphan or wait for dependents.
     pub garbage_collection: bool,
+    /// `--authorization-mode`: the authorizers `kube_apiserver::server` chains, in order.
+    pub authorization_modes: Vec<crate::auth::authorize::Mode>,
 }
 
 impl Default for Config {
@@ -54,6 +56,7 @@ impl Default for Config {
             idle_timeout: Duration::from_secs(90),
             shutdown_timeout: Duration::from_secs(60),
             garbage_collection: true,
+            authorization_modes: vec![crate::auth::authorize::Mode::AlwaysAllow],
         }
     }
 }
@@ -189,6 +192,8 @@ pub struct Server {
     pub config: Config,
     /// Set once when the server stops: every watch ends.
     stopping: tokio::sync::watch::Sender<bool>,
+    /// Who may do what (`auth::authorize`); without it every authenticated request may go on.
+    pub authorization: Option<Arc<crate::auth::authorize::Authorization>>,
 }
 
 impl Server {
@@ -202,6 +207,7 @@ impl Server {
             tables: BTreeMap::new(),
             config,
             stopping: tokio::sync::watch::Sender::new(false),
+            authorization: None,
         }
     }
 

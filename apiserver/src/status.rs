@@ -136,6 +136,17 @@ impl ApiError {
         Self::new(403, "Forbidden", message)
     }
 
+    /// 403 for a request an authorizer refused: `deployments.apps "web" is forbidden: <why>`.
+    pub fn forbidden_resource(group: &str, resource: &str, name: &str, why: &str) -> Self {
+        let what = qualified(group, resource);
+        let message = if name.is_empty() {
+            format!("{what} is forbidden: {why}")
+        } else {
+            format!("{what} {name:?} is forbidden: {why}")
+        };
+        Self::new(403, "Forbidden", message).about(group, resource, name)
+    }
+
     /// 405.
     pub fn method_not_supported(group: &str, resource: &str, verb: &str) -> Self {
         Self::new(

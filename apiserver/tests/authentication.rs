@@ -44,10 +44,10 @@ fn client_ca(dir: &Path, name: &str, user: &str, group: &str) -> (PathBuf, PathB
 }
 
 /// Serves a server with `authentication` over TLS on a free loopback port: its URL.
-fn serve_tls(tls: Arc<rustls::ServerConfig>, authentication: Authentication) -> String {
+fn serve_tls(tls: Arc<rustls::ServerConfig>, authentication: Authentication, config: apiserver::Config) -> String {
     let addr = support::on_own_runtime(move |listener| async move {
         let storage = Arc::new(MemoryStorage::default());
-        let server = Arc::new(sample_apiserver::server(storage, apiserver::Config::default(), &[]).unwrap());
+        let server = Arc::new(sample_apiserver::server(storage, config, &[]).unwrap());
         server
             .serve_tls(listener, tls, Arc::new(authentication), std::future::pending())
             .await
@@ -105,7 +105,7 @@ fn kubectl_authenticates_with_certificates_and_tokens() {
         tokens: Some(TokenFile::read(&tokens).unwrap()),
         anonymous: false,
     };
-    let server = serve_tls(tls, authentication);
+    let server = serve_tls(tls, authentication, apiserver::Config::default());
 
     // A static token: alice, her groups and system:authenticated.
     let alice = || kubectl(&dir, "alice", &server, &serving_cert, "    token: s3cret");
@@ -192,4 +192,95 @@ fn reqwest_status(server: &str, ca: &Path) -> Value {
         assert_eq!(response.status(), reqwest::StatusCode::UNAUTHORIZED);
         response.json().await.unwrap()
     })
+}
+
+#[test]
+fn rbac_decides_what_kubectl_may_do() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("authorization");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let tokens = dir.join("tokens.csv");
+    std::fs::write(&tokens, "alice-token,alice,1001\nroot-token,root,0,system:masters\n").unwrap();
+    let options = TlsOptions {
+        cert_dir: dir.join("certs"),
+        ..TlsOptions::default()
+    };
+    let (tls, ca) = server_config(&options).unwrap();
+    let authentication = Authentication {
+        tokens: Some(TokenFile::read(&tokens).unwrap()),
+        ..Authentication::default()
+    };
+    let config = apiserver::Config {
+        authorization_modes: vec![apiserver::auth::authorize::Mode::Rbac],
+        ..apiserver::Config::default()
+    };
+    let server = serve_tls(tls, authentication, config);
+    let alice = |args: &[&str]| output(kubectl(&dir, "alice", &server, &ca, "    token: alice-token"), args);
+    let root = |args: &[&str]| output(kubectl(&dir, "root", &server, &ca, "    token: root-token"), args);
+
+    // system:masters may do everything, through the bootstrap cluster-admin binding too.
+    for ns in ["t", "u"] {
+        let (ok, _, err) = root(&["create", "namespace", ns]);
+        assert!(ok, "{err}");
+    }
+    let (ok, _, err) = root(&["create", "deployment", "web", "--image=nginx", "-n", "t"]);
+    assert!(ok, "{err}");
+    let (ok, out, _) = root(&["get", "clusterroles", "-o", "name"]);
+    assert!(
+        ok && out.contains("clusterrole.rbac.authorization.k8s.io/view"),
+        "{out}"
+    );
+
+    // alice holds nothing but the discovery and self-review roles every user has.
+    let (ok, _, err) = alice(&["get", "deployments", "-n", "t"]);
+    assert!(!ok, "{err}");
+    assert!(
+        err.contains("Error from server (Forbidden): deployments.apps is forbidden: User \"alice\" cannot list resource \"deployments\" in API group \"apps\" in the namespace \"t\""),
+        "{err}"
+    );
+    let (ok, out, err) = alice(&["auth", "can-i", "list", "deployments", "-n", "t"]);
+    assert!(!ok && out.trim() == "no", "{out}{err}");
+
+    // A RoleBinding to the aggregated view role, written by kubectl's typed (protobuf) client.
+    let (ok, _, err) = root(&[
+        "create",
+        "rolebinding",
+        "alice-view",
+        "--clusterrole=view",
+        "--user=alice",
+        "-n",
+        "t",
+    ]);
+    assert!(ok, "{err}");
+    let mut allowed = false;
+    for _ in 0..100 {
+        let (ok, out, _) = alice(&["auth", "can-i", "list", "deployments", "-n", "t"]);
+        if ok && out.trim() == "yes" {
+            allowed = true;
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(allowed, "the binding never took effect");
+    let (ok, out, err) = alice(&["get", "deployments", "-n", "t", "-o", "name"]);
+    assert!(ok && out.contains("deployment.apps/web"), "{out}{err}");
+    let (ok, out, _) = alice(&["auth", "can-i", "delete", "deployments", "-n", "t"]);
+    assert!(!ok && out.trim() == "no", "view does not delete: {out}");
+    let (ok, _, err) = alice(&["get", "deployments", "-n", "u"]);
+    assert!(
+        !ok && err.contains("in the namespace \"u\""),
+        "another namespace: {err}"
+    );
+    let (ok, _, err) = alice(&["get", "deployments", "-A"]);
+    assert!(!ok && err.contains("at the cluster scope"), "all namespaces: {err}");
+    let (ok, _, err) = alice(&["delete", "deployment", "web", "-n", "t"]);
+    assert!(!ok && err.contains("cannot delete resource"), "{err}");
+    let (ok, out, err) = alice(&["auth", "can-i", "--list", "-n", "t"]);
+    assert!(
+        ok && out.contains("deployments.apps") && out.contains("selfsubjectaccessreviews"),
+        "{out}{err}"
+    );
+    // The refused delete wrote nothing.
+    let (ok, out, _) = root(&["get", "deployments", "-n", "t", "-o", "name"]);
+    assert!(ok && out.contains("deployment.apps/web"), "{out}");
 }

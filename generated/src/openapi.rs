@@ -66,6 +66,12 @@ pub fn openapi_v3_documents() -> ::std::collections::BTreeMap<
             ::core::include_str!("../openapi/v3/apis__autoscaling__v1_openapi.json"),
         ),
         (
+            "apis/rbac.authorization.k8s.io/v1",
+            ::core::include_str!(
+                "../openapi/v3/apis__rbac.authorization.k8s.io__v1_openapi.json"
+            ),
+        ),
+        (
             "apis/widgets.example.dev/v1",
             ::core::include_str!(
                 "../openapi/v3/apis__widgets.example.dev__v1_openapi.json"

@@ -48,6 +48,10 @@ struct Args {
     /// Static bearer tokens, one `token,user,uid,"group1,group2"` line each.
     #[arg(long)]
     token_auth_file: Option<PathBuf>,
+    /// Authorizers, in order, comma-separated: AlwaysAllow (the default) or RBAC (roles and
+    /// bindings; the bootstrap roles are created at start). `system:masters` may always.
+    #[arg(long, value_delimiter = ',', default_value = "AlwaysAllow")]
+    authorization_mode: Vec<apiserver::auth::authorize::Mode>,
     /// Whether requests without credentials are served as `system:anonymous`.
     #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
     anonymous_auth: bool,
@@ -132,6 +136,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         max_requests_inflight: args.max_requests_inflight,
         feature_gates: args.feature_gates.iter().cloned().collect(),
         garbage_collection: args.enable_garbage_collector,
+        authorization_modes: args.authorization_mode.clone(),
         ..Config::default()
     };
     let server = Arc::new(sample_apiserver::server(
@@ -200,9 +205,13 @@ fn secure_serving(args: &Args) -> Result<Option<Secure>, Box<dyn std::error::Err
         anonymous: args.anonymous_auth,
     };
     let authenticates = authentication.client_certificates || authentication.tokens.is_some();
-    // Every authenticated user may do everything until an authorizer other than AlwaysAllow is
-    // configured, so beyond loopback anonymous requests are refused outright.
-    if !args.bind_address.is_loopback() && (!authenticates || args.anonymous_auth) {
+    // Under AlwaysAllow every authenticated user may do everything, so beyond loopback anonymous
+    // requests are refused unless RBAC alone decides.
+    let open = args.anonymous_auth
+        && args
+            .authorization_mode
+            .contains(&apiserver::auth::authorize::Mode::AlwaysAllow);
+    if !args.bind_address.is_loopback() && (!authenticates || open) {
         return Err(format!(
             "--bind-address {}: beyond loopback every request must be authenticated; give \
              --client-ca-file or --token-auth-file without --anonymous-auth=true (or --bind-address 127.0.0.1)",

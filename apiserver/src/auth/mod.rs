@@ -18,10 +18,15 @@ use serde::Serialize;
 
 use crate::status::ApiError;
 
+pub mod authorize;
+pub mod rbac;
+pub mod request_info;
+pub mod reviews;
 pub mod tls;
 pub mod token_file;
 pub mod x509;
 
+pub use request_info::RequestInfo;
 pub use token_file::TokenFile;
 
 /// The group whose members every authorizer allows everything.
@@ -166,18 +171,27 @@ pub fn user_of(extensions: &http::Extensions) -> UserInfo {
     extensions.get::<UserInfo>().cloned().unwrap_or_else(UserInfo::loopback)
 }
 
-/// `POST /apis/authentication.k8s.io/v1/selfsubjectreviews` (`kubectl auth whoami`): the user the
-/// request was authenticated as.
-pub async fn self_subject_review(request: Request) -> Response {
-    let user = user_of(request.extensions());
-    let review = serde_json::json!({
-        "kind": "SelfSubjectReview",
-        "apiVersion": "authentication.k8s.io/v1",
-        "metadata": {"creationTimestamp": null},
-        "status": {"userInfo": user},
-    });
-    let headers = [(http::header::CONTENT_TYPE, "application/json")];
-    (http::StatusCode::CREATED, headers, review.to_string()).into_response()
+/// The middleware that decides whether the request's user may do what it asks
+/// ([`authorize::Authorization`]), after authentication; a server without an authorization chain
+/// lets every request through.
+pub async fn authorize(
+    axum::extract::State(server): axum::extract::State<Arc<crate::Server>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let info = RequestInfo::new(request.method().as_str(), request.uri().path(), request.uri().query());
+    if let Some(authorization) = &server.authorization {
+        let user = user_of(request.extensions());
+        authorization.ready().await;
+        if let Err(refused) = authorization.check(&authorize::Attributes {
+            user: &user,
+            request: &info,
+        }) {
+            return refused.into_response();
+        }
+    }
+    request.extensions_mut().insert(info);
+    next.run(request).await
 }
 
 #[cfg(test)]

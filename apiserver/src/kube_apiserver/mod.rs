@@ -11,6 +11,7 @@
 pub mod custom_resources;
 pub mod garbage_collector;
 mod namespace;
+mod rbac;
 mod stores;
 
 use std::sync::Arc;
@@ -25,6 +26,8 @@ pub use namespace::{FinalizeStorage, NamespaceStorage};
 pub use stores::Stores;
 
 use crate::admission::{Attributes, Operation, Validating};
+use crate::auth::authorize::{Authorization, Mode};
+use crate::auth::rbac::cache::{PolicyCache, PolicyStores};
 use crate::custom::CompiledRules;
 use crate::registry::generic::Resources;
 use crate::registry::meta;
@@ -53,6 +56,21 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
     let crds = resources
         .store("apiextensions.k8s.io", "customresourcedefinitions")
         .cloned();
+    let rbac = |resource: &str| resources.store("rbac.authorization.k8s.io", resource).cloned();
+    let policy_stores = match (
+        rbac("clusterroles"),
+        rbac("roles"),
+        rbac("clusterrolebindings"),
+        rbac("rolebindings"),
+    ) {
+        (Some(cluster_roles), Some(roles), Some(cluster_role_bindings), Some(role_bindings)) => Some(PolicyStores {
+            cluster_roles,
+            roles,
+            cluster_role_bindings,
+            role_bindings,
+        }),
+        _ => None,
+    };
     // Every store, the compiled kinds' and those CRDs install later: what namespace deletion
     // empties and the garbage collector reads.
     let stores = Stores::new(resources.stores.values().cloned().collect());
@@ -88,6 +106,25 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
     if let (Some(crds), Some(runtime)) = (crds, &runtime) {
         let _entered = runtime.enter();
         CustomResources::new(crds, storage, server.registrar(), stores.clone()).start();
+    }
+    // The authorizers of --authorization-mode; RBAC reads the policy of the rbac stores (and
+    // creates the bootstrap roles), so it needs the group compiled in.
+    let modes = server.config.authorization_modes.clone();
+    if modes != [Mode::AlwaysAllow] {
+        let policy = match (modes.contains(&Mode::Rbac), policy_stores, &runtime) {
+            (true, Some(stores), Some(runtime)) => {
+                let _entered = runtime.enter();
+                Some(PolicyCache::start(stores))
+            }
+            (true, _, _) => {
+                tracing::error!(
+                    "RBAC needs the rbac.authorization.k8s.io group and a runtime; every request of a user outside system:masters is refused"
+                );
+                None
+            }
+            _ => None,
+        };
+        server.authorization = Some(Arc::new(Authorization::of(&modes, policy)));
     }
     // The garbage collector kube-controller-manager runs, over every store.
     if collect_garbage && let Some(runtime) = &runtime {
@@ -126,6 +163,8 @@ pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
     };
     if is_namespaces(m) {
         Arc::new(NamespaceStrategy(generic))
+    } else if m.group == "rbac.authorization.k8s.io" {
+        Arc::new(rbac::RbacStrategy(generic))
     } else if is_crds(m) {
         Arc::new(crate::registry::strategy::Checked {
             inner: Arc::new(generic),

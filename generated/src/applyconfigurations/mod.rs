@@ -32,6 +32,8 @@ pub mod apps_v1beta1;
 pub mod apps_v1beta2;
 /// The apply configurations of `v1`.
 pub mod core_v1;
+/// The apply configurations of `rbac.authorization.k8s.io/v1`.
+pub mod rbac_v1;
 /// The apply configurations of `widgets.example.dev/v1`.
 pub mod widgets_v1;
 /// The apply configurations of `widgets.example.dev/v1alpha1`.

@@ -24,6 +24,7 @@ pub mod apps_v1;
 pub mod apps_v1beta1;
 pub mod apps_v1beta2;
 pub mod core_v1;
+pub mod rbac_v1;
 pub mod widgets_v1;
 pub mod widgets_v1alpha1;
 #[cfg(feature = "fake")]
@@ -85,6 +86,10 @@ impl Clientset {
     /// The `v1` client.
     pub fn core_v1(&self) -> core_v1::CoreV1Client {
         core_v1::CoreV1Client::new(self.client.clone())
+    }
+    /// The `rbac.authorization.k8s.io/v1` client.
+    pub fn rbac_v1(&self) -> rbac_v1::RbacV1Client {
+        rbac_v1::RbacV1Client::new(self.client.clone())
     }
     /// The `widgets.example.dev/v1` client.
     pub fn widgets_v1(&self) -> widgets_v1::WidgetsV1Client {

@@ -25,6 +25,7 @@ pub mod apps_v1;
 pub mod apps_v1beta1;
 pub mod apps_v1beta2;
 pub mod core_v1;
+pub mod rbac_v1;
 pub mod widgets_v1;
 pub mod widgets_v1alpha1;
 /// What an informer's users name: its handlers, what a delete carries, the informer itself, and
@@ -222,6 +223,34 @@ impl SharedInformerFactory {
                     ),
                 )
             }
+            ("rbac.authorization.k8s.io", "v1", "clusterroles") => {
+                Ok(
+                    ::runtime::client::informer::GenericInformer::new(
+                        self.rbac().v1().cluster_roles().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1", "clusterrolebindings") => {
+                Ok(
+                    ::runtime::client::informer::GenericInformer::new(
+                        self.rbac().v1().cluster_role_bindings().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1", "roles") => {
+                Ok(
+                    ::runtime::client::informer::GenericInformer::new(
+                        self.rbac().v1().roles().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1", "rolebindings") => {
+                Ok(
+                    ::runtime::client::informer::GenericInformer::new(
+                        self.rbac().v1().role_bindings().informer(),
+                    ),
+                )
+            }
             ("widgets.example.dev", "v1", "widgets") => {
                 Ok(
                     ::runtime::client::informer::GenericInformer::new(
@@ -268,6 +297,12 @@ impl SharedInformerFactory {
     /// The informers of the `core` group.
     pub fn core(&self) -> CoreInformers {
         CoreInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `rbac.authorization.k8s.io` group.
+    pub fn rbac(&self) -> RbacInformers {
+        RbacInformers {
             factory: self.clone(),
         }
     }
@@ -324,6 +359,18 @@ impl CoreInformers {
     /// The informers of `v1`.
     pub fn v1(&self) -> core_v1::CoreV1Informers {
         core_v1::CoreV1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `rbac.authorization.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct RbacInformers {
+    factory: SharedInformerFactory,
+}
+impl RbacInformers {
+    /// The informers of `rbac.authorization.k8s.io/v1`.
+    pub fn v1(&self) -> rbac_v1::RbacV1Informers {
+        rbac_v1::RbacV1Informers::new(self.factory.clone())
     }
 }
 /// The informers of the `widgets.example.dev` group, one accessor per version (client-go's

@@ -24,5 +24,6 @@ pub mod apps_v1;
 pub mod apps_v1beta1;
 pub mod apps_v1beta2;
 pub mod core_v1;
+pub mod rbac_v1;
 pub mod widgets_v1;
 pub mod widgets_v1alpha1;

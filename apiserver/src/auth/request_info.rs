@@ -1,0 +1,193 @@
+//! What a request asks to do, read from its method, path and query as k8s.io/apiserver's
+//! `RequestInfoFactory` reads it: a resource request (verb, API group, version, namespace,
+//! resource, subresource, name) under `/api` and `/apis`, or a non-resource request (a path and
+//! the lower-case method) for everything else, discovery included.
+
+use crate::query::parse_bool;
+
+/// What authorizers decide on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RequestInfo {
+    /// Whether the request is about API resources (else a non-resource path).
+    pub resource_request: bool,
+    /// The path, as given.
+    pub path: String,
+    /// `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection`; for a
+    /// non-resource request the lower-case HTTP method.
+    pub verb: String,
+    /// The API group (empty: the core group).
+    pub api_group: String,
+    /// The API version.
+    pub api_version: String,
+    /// The namespace, where the request names one.
+    pub namespace: String,
+    /// The resource.
+    pub resource: String,
+    /// The subresource (`status`, `scale`).
+    pub subresource: String,
+    /// The object's name, where the request names one.
+    pub name: String,
+}
+
+/// Subresources of a namespace, which stay under the `namespaces` resource.
+const NAMESPACE_SUBRESOURCES: &[&str] = &["status", "finalize"];
+
+impl RequestInfo {
+    /// The request `method path?query` as Kubernetes reads it.
+    pub fn new(method: &str, path: &str, query: Option<&str>) -> RequestInfo {
+        let non_resource = || RequestInfo {
+            resource_request: false,
+            path: path.to_string(),
+            verb: method.to_ascii_lowercase(),
+            ..RequestInfo::default()
+        };
+        let mut parts: Vec<&str> = path.trim_matches('/').split('/').filter(|p| !p.is_empty()).collect();
+        let (group, rest) = match parts.first() {
+            Some(&"api") if parts.len() >= 2 => (String::new(), 2),
+            Some(&"apis") if parts.len() >= 3 => (parts[1].to_string(), 3),
+            _ => return non_resource(),
+        };
+        let version = parts[rest - 1].to_string();
+        parts.drain(..rest);
+        // `/api/v1` and `/apis/apps/v1` are discovery: non-resource requests.
+        if parts.is_empty() {
+            return non_resource();
+        }
+        let mut info = RequestInfo {
+            resource_request: true,
+            path: path.to_string(),
+            api_group: group,
+            api_version: version,
+            ..RequestInfo::default()
+        };
+        let query_pairs = || form_urlencoded::parse(query.unwrap_or_default().as_bytes());
+        if parts[0] == "watch" || parts[0] == "proxy" {
+            if parts.len() < 2 {
+                return non_resource();
+            }
+            info.verb = parts[0].to_string();
+            parts.remove(0);
+        } else {
+            info.verb = match method {
+                "POST" => "create",
+                "GET" | "HEAD" => "get",
+                "PUT" => "update",
+                "PATCH" => "patch",
+                "DELETE" => "delete",
+                _ => "",
+            }
+            .to_string();
+        }
+        if parts[0] == "namespaces" && parts.len() > 1 {
+            info.namespace = parts[1].to_string();
+            if parts.len() > 2 && !NAMESPACE_SUBRESOURCES.contains(&parts[2]) {
+                parts.drain(..2);
+            }
+        }
+        if parts.len() >= 3 && info.verb != "proxy" {
+            info.subresource = parts[2].to_string();
+        }
+        if parts.len() >= 2 {
+            info.name = parts[1].to_string();
+        }
+        info.resource = parts[0].to_string();
+        if info.name.is_empty() && info.verb == "get" {
+            let watch = query_pairs().any(|(k, v)| k == "watch" && parse_bool(&v) == Some(true));
+            info.verb = if watch { "watch" } else { "list" }.to_string();
+            // A list or watch of one name by field selector is about that name.
+            for (k, v) in query_pairs() {
+                if k == "fieldSelector"
+                    && let Some(name) = v
+                        .strip_prefix("metadata.name=")
+                        .or_else(|| v.strip_prefix("metadata.name=="))
+                    && !name.contains([',', '/', '%'])
+                    && !name.is_empty()
+                    && name != "."
+                    && name != ".."
+                {
+                    info.name = name.to_string();
+                }
+            }
+        }
+        if info.name.is_empty() && info.verb == "delete" {
+            info.verb = "deletecollection".into();
+        }
+        info
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RequestInfo;
+
+    fn info(method: &str, uri: &str) -> RequestInfo {
+        let (path, query) = uri.split_once('?').map_or((uri, None), |(p, q)| (p, Some(q)));
+        RequestInfo::new(method, path, query)
+    }
+
+    fn summary(i: &RequestInfo) -> String {
+        format!(
+            "{} {}/{} ns={} {}/{} name={}",
+            i.verb, i.api_group, i.api_version, i.namespace, i.resource, i.subresource, i.name
+        )
+    }
+
+    #[test]
+    fn paths_are_read_as_kubernetes_reads_them() {
+        let cases = [
+            ("GET", "/api/v1/namespaces/t/pods", "list /v1 ns=t pods/ name="),
+            (
+                "GET",
+                "/api/v1/namespaces/t/pods?watch=true",
+                "watch /v1 ns=t pods/ name=",
+            ),
+            ("GET", "/api/v1/watch/namespaces/t/pods", "watch /v1 ns=t pods/ name="),
+            (
+                "GET",
+                "/apis/apps/v1/namespaces/t/deployments/web",
+                "get apps/v1 ns=t deployments/ name=web",
+            ),
+            (
+                "PUT",
+                "/apis/apps/v1/namespaces/t/deployments/web/scale",
+                "update apps/v1 ns=t deployments/scale name=web",
+            ),
+            (
+                "PATCH",
+                "/apis/apps/v1/namespaces/t/deployments/web/status",
+                "patch apps/v1 ns=t deployments/status name=web",
+            ),
+            (
+                "DELETE",
+                "/api/v1/namespaces/t/pods",
+                "deletecollection /v1 ns=t pods/ name=",
+            ),
+            ("POST", "/api/v1/namespaces", "create /v1 ns= namespaces/ name="),
+            ("GET", "/api/v1/namespaces/t", "get /v1 ns=t namespaces/ name=t"),
+            (
+                "PUT",
+                "/api/v1/namespaces/t/finalize",
+                "update /v1 ns=t namespaces/finalize name=t",
+            ),
+            (
+                "GET",
+                "/api/v1/nodes?fieldSelector=metadata.name%3Dn1",
+                "list /v1 ns= nodes/ name=n1",
+            ),
+        ];
+        for (method, uri, want) in cases {
+            let i = info(method, uri);
+            assert!(i.resource_request, "{uri}");
+            assert_eq!(summary(&i), want, "{method} {uri}");
+        }
+        for (method, uri, verb) in [
+            ("GET", "/apis/apps/v1", "get"),
+            ("GET", "/healthz", "get"),
+            ("POST", "/api", "post"),
+        ] {
+            let i = info(method, uri);
+            assert!(!i.resource_request, "{uri}");
+            assert_eq!(i.verb, verb);
+        }
+    }
+}
