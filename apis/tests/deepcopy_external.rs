@@ -102,6 +102,9 @@ deepcopy_props! {
     config_map_list: core::v1::ConfigMapList => |l| l.items.push(Default::default());
     namespace: core::v1::Namespace => |n| push_label(&mut n.metadata);
     namespace_list: core::v1::NamespaceList => |l| l.items.push(Default::default());
+    service_account: core::v1::ServiceAccount => |s| {
+        s.secrets.get_or_insert_with(Vec::new).push(Default::default());
+    };
 }
 
 /// The fill really produces nested data (not empty defaults), so the properties above are

@@ -154,6 +154,7 @@ fixed_points! {
     deployment_v1beta1: apps::v1beta1::Deployment;
     pod: core::v1::Pod;
     config_map: core::v1::ConfigMap;
+    service_account: core::v1::ServiceAccount;
     namespace_list: core::v1::NamespaceList;
     scale: autoscaling::v1::Scale;
     crd: apiextensions::v1::CustomResourceDefinition;

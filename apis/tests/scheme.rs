@@ -52,6 +52,8 @@ const CORE_KINDS: &[&str] = &[
     "PodList",
     "PodTemplate",
     "PodTemplateList",
+    "ServiceAccount",
+    "ServiceAccountList",
 ];
 /// v1 also has the options kind decoded from query parameters (no internal counterpart here).
 const CORE_V1_KINDS: &[&str] = &[
@@ -64,6 +66,8 @@ const CORE_V1_KINDS: &[&str] = &[
     "PodLogOptions",
     "PodTemplate",
     "PodTemplateList",
+    "ServiceAccount",
+    "ServiceAccountList",
 ];
 const APPS_KINDS: &[&str] = &[
     "Deployment",
@@ -240,6 +244,7 @@ fn resource_metadata_matches_k8s_openapi() {
     same::<core::v1::ConfigMap, k::core::v1::ConfigMap>();
     same::<core::v1::Namespace, k::core::v1::Namespace>();
     same::<core::v1::PodTemplate, k::core::v1::PodTemplate>();
+    same::<core::v1::ServiceAccount, k::core::v1::ServiceAccount>();
     same::<apis::autoscaling::v1::Scale, k::autoscaling::v1::Scale>();
     same::<
         apis::apiextensions::v1::CustomResourceDefinition,

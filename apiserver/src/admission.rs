@@ -36,6 +36,8 @@ pub struct Attributes<'a> {
     pub namespace: Option<&'a str>,
     /// The object's name.
     pub name: &'a str,
+    /// Who writes (RBAC's escalation check reads it).
+    pub user: &'a crate::auth::UserInfo,
 }
 
 impl Attributes<'_> {

@@ -37,6 +37,8 @@ pub struct Call<'a> {
     pub headers: &'a HeaderMap,
     /// How to answer.
     pub negotiated: Negotiated,
+    /// Who asks.
+    pub user: crate::auth::UserInfo,
 }
 
 impl Call<'_> {
@@ -161,6 +163,7 @@ impl Call<'_> {
             resource: self.resource,
             namespace: self.namespace(),
             name,
+            user: &self.user,
         }
     }
 

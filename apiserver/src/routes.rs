@@ -69,12 +69,26 @@ pub fn router(server: Shared) -> Router {
     });
     // Authentication comes before everything but panic recovery, as in kube-apiserver's chain:
     // a request no one is known to have sent takes no permit and reads no body.
+    // Audit and impersonation sit between the two, as in kube-apiserver's chain: an event
+    // names the authenticated user (and whom they impersonate); the authenticated user must be
+    // allowed to act as the one the headers name, and then that one is authorized.
     let router = router
         .layer(axum::middleware::from_fn_with_state(
-            authorizing,
+            authorizing.clone(),
             crate::auth::authorize,
         ))
-        .layer(axum::middleware::from_fn(crate::auth::authenticate));
+        .layer(axum::middleware::from_fn_with_state(
+            authorizing.clone(),
+            crate::auth::impersonation::impersonation,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            authorizing.clone(),
+            crate::auth::audit::audit,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            authorizing,
+            crate::auth::authenticate,
+        ));
     // A panic in any handler is a 500 for that request, not a connection closed without an answer
     // (kube-apiserver's panic recovery filter).
     router.layer(tower_http::catch_panic::CatchPanicLayer::custom(panicked))
@@ -114,6 +128,22 @@ fn routes(server: Shared) -> Router {
         .route(
             "/apis/authentication.k8s.io/v1/selfsubjectreviews",
             post(crate::auth::reviews::self_subject_review),
+        )
+        .route(
+            "/apis/authentication.k8s.io/v1/tokenreviews",
+            post(crate::auth::token_request::token_review),
+        )
+        .route(
+            "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token",
+            post(crate::auth::token_request::token_request),
+        )
+        .route(
+            "/apis/authorization.k8s.io/v1/subjectaccessreviews",
+            post(crate::auth::reviews::subject_access_review),
+        )
+        .route(
+            "/apis/authorization.k8s.io/v1/namespaces/{namespace}/localsubjectaccessreviews",
+            post(crate::auth::reviews::local_subject_access_review),
         )
         .route(
             "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
@@ -299,6 +329,7 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
     let query = req.uri().query().map(str::to_string);
     let method = req.method().clone();
     let headers = req.headers().clone();
+    let user = crate::auth::user_of(req.extensions());
     // The router read the body already (`read_body`); a watch has none worth reading.
     let body = to_bytes(req.into_body(), server.config.max_body_bytes)
         .await
@@ -349,6 +380,7 @@ async fn resource_request(server: Shared, req: Request) -> Result<Response, ApiE
         params: &params,
         headers: &headers,
         negotiated,
+        user,
     };
     let result = match info.verb {
         "watch" => return watch::watch(&call, server.clone(), resource.clone()).await,

@@ -43,6 +43,12 @@ pub struct Config {
     pub garbage_collection: bool,
     /// `--authorization-mode`: the authorizers `kube_apiserver::server` chains, in order.
     pub authorization_modes: Vec<crate::auth::authorize::Mode>,
+    /// The ServiceAccount token issuer (`--service-account-issuer`, `--api-audiences`, the
+    /// signing key): the `serviceaccounts/token` subresource issues with it and TokenReview
+    /// checks with it. None: neither is served.
+    pub service_account_tokens: Option<Arc<crate::auth::service_account::ServiceAccountTokens>>,
+    /// `--audit-policy-file` and `--audit-log-path`: what is recorded of requests, and where.
+    pub audit: Option<Arc<crate::auth::audit::Audit>>,
 }
 
 impl Default for Config {
@@ -57,6 +63,8 @@ impl Default for Config {
             shutdown_timeout: Duration::from_secs(60),
             garbage_collection: true,
             authorization_modes: vec![crate::auth::authorize::Mode::AlwaysAllow],
+            service_account_tokens: None,
+            audit: None,
         }
     }
 }

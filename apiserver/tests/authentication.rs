@@ -2,86 +2,30 @@
 //! self-signed serving certificate written to the cert dir, client certificates of the client
 //! CA (CN the user, O the groups), static tokens, `kubectl auth whoami`, and 401s with
 //! Kubernetes' Status for missing and wrong credentials; a certificate of another CA is refused
-//! at the handshake.
+//! at the handshake; on both storage backends.
 
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
-use std::sync::Arc;
 
 use apiserver::auth::tls::{TlsOptions, server_config};
 use apiserver::auth::{Authentication, TokenFile};
-use apiserver::storage::memory::MemoryStorage;
 use serde_json::Value;
-use support::kubectl::KUBECTL;
+use support::identity::{client_ca, https_client, kubectl, output, serve_tls};
+use support::kubectl::Backend;
 
-/// A CA and a client certificate it signed for `user` in `group`, written as PEM files in `dir`
-/// under `name`; the CA's file path is returned first.
-fn client_ca(dir: &Path, name: &str, user: &str, group: &str) -> (PathBuf, PathBuf, PathBuf) {
-    let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
-    ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-    ca.distinguished_name
-        .push(rcgen::DnType::CommonName, format!("{name}-ca"));
-    let ca_key = rcgen::KeyPair::generate().unwrap();
-    let ca_cert = ca.self_signed(&ca_key).unwrap();
-    let mut client = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
-    client.distinguished_name.push(rcgen::DnType::CommonName, user);
-    client.distinguished_name.push(rcgen::DnType::OrganizationName, group);
-    client.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ClientAuth];
-    let client_key = rcgen::KeyPair::generate().unwrap();
-    let client_cert = client.signed_by(&client_key, &ca_cert, &ca_key).unwrap();
-    let write = |file: &str, text: String| {
-        let path = dir.join(format!("{name}-{file}"));
-        std::fs::write(&path, text).unwrap();
-        path
-    };
-    (
-        write("ca.crt", ca_cert.pem()),
-        write("client.crt", client_cert.pem()),
-        write("client.key", client_key.serialize_pem()),
-    )
-}
-
-/// Serves a server with `authentication` over TLS on a free loopback port: its URL.
-fn serve_tls(tls: Arc<rustls::ServerConfig>, authentication: Authentication, config: apiserver::Config) -> String {
-    let addr = support::on_own_runtime(move |listener| async move {
-        let storage = Arc::new(MemoryStorage::default());
-        let server = Arc::new(sample_apiserver::server(storage, config, &[]).unwrap());
-        server
-            .serve_tls(listener, tls, Arc::new(authentication), std::future::pending())
-            .await
-            .unwrap();
-    });
-    format!("https://{addr}")
-}
-
-/// kubectl with a kubeconfig that trusts `ca` and sends these credentials.
-fn kubectl(dir: &Path, name: &str, server: &str, ca: &Path, credentials: &str) -> Command {
-    let config = dir.join(format!("{name}.kubeconfig"));
-    let text = format!(
-        "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: {server}\n    certificate-authority: {}\n\
-         users:\n- name: u\n  user:\n{credentials}\ncontexts:\n- name: x\n  context: {{cluster: c, user: u}}\ncurrent-context: x\n",
-        ca.display()
-    );
-    std::fs::write(&config, text).unwrap();
-    let mut c = Command::new(KUBECTL);
-    c.env("KUBECONFIG", &config).env("HOME", dir);
-    c
-}
-
-fn output(mut c: Command, args: &[&str]) -> (bool, String, String) {
-    let out = c.args(args).output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+#[test]
+fn kubectl_authenticates_with_certificates_and_tokens_on_the_embedded_store() {
+    authenticates(Backend::Memory, "memory");
 }
 
 #[test]
-fn kubectl_authenticates_with_certificates_and_tokens() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("authentication");
+fn kubectl_authenticates_with_certificates_and_tokens_on_etcd() {
+    authenticates(Backend::Etcd, "etcd");
+}
+
+fn authenticates(backend: Backend, name: &str) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("authentication-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let (client_ca_file, carol_crt, carol_key) = client_ca(&dir, "trusted", "carol", "admins");
@@ -104,8 +48,9 @@ fn kubectl_authenticates_with_certificates_and_tokens() {
         client_certificates: true,
         tokens: Some(TokenFile::read(&tokens).unwrap()),
         anonymous: false,
+        ..Authentication::default()
     };
-    let server = serve_tls(tls, authentication, apiserver::Config::default());
+    let (server, _etcd) = serve_tls(tls, authentication, apiserver::Config::default(), backend);
 
     // A static token: alice, her groups and system:authenticated.
     let alice = || kubectl(&dir, "alice", &server, &serving_cert, "    token: s3cret");
@@ -182,12 +127,7 @@ fn reqwest_status(server: &str, ca: &Path) -> Value {
         .build()
         .unwrap();
     rt.block_on(async {
-        let pem = std::fs::read(ca).unwrap();
-        let client = reqwest::Client::builder()
-            .tls_built_in_root_certs(false)
-            .add_root_certificate(reqwest::Certificate::from_pem(&pem).unwrap())
-            .build()
-            .unwrap();
+        let client = https_client(ca);
         let response = client.get(format!("{server}/api/v1/namespaces")).send().await.unwrap();
         assert_eq!(response.status(), reqwest::StatusCode::UNAUTHORIZED);
         response.json().await.unwrap()
@@ -195,8 +135,17 @@ fn reqwest_status(server: &str, ca: &Path) -> Value {
 }
 
 #[test]
-fn rbac_decides_what_kubectl_may_do() {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("authorization");
+fn rbac_decides_what_kubectl_may_do_on_the_embedded_store() {
+    rbac_decides(Backend::Memory, "memory");
+}
+
+#[test]
+fn rbac_decides_what_kubectl_may_do_on_etcd() {
+    rbac_decides(Backend::Etcd, "etcd");
+}
+
+fn rbac_decides(backend: Backend, name: &str) {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("authorization-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let tokens = dir.join("tokens.csv");
@@ -214,7 +163,7 @@ fn rbac_decides_what_kubectl_may_do() {
         authorization_modes: vec![apiserver::auth::authorize::Mode::Rbac],
         ..apiserver::Config::default()
     };
-    let server = serve_tls(tls, authentication, config);
+    let (server, _etcd) = serve_tls(tls, authentication, config, backend);
     let alice = |args: &[&str]| output(kubectl(&dir, "alice", &server, &ca, "    token: alice-token"), args);
     let root = |args: &[&str]| output(kubectl(&dir, "root", &server, &ca, "    token: root-token"), args);
 

@@ -2,7 +2,9 @@
 //! +k8s:deepcopy-gen=package
 //! +groupName=
 
+mod service_account;
 mod types;
+pub use service_account::*;
 pub use types::*;
 
 pub mod install;

@@ -10,6 +10,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apiserver::Config;
+use apiserver::auth::audit::{Audit, AuditLog, LogOptions, Policy};
+use apiserver::auth::service_account::ServiceAccountTokens;
 use apiserver::auth::tls::TlsOptions;
 use apiserver::auth::{Authentication, TokenFile};
 use apiserver::storage::Storage;
@@ -52,6 +54,37 @@ struct Args {
     /// bindings; the bootstrap roles are created at start). `system:masters` may always.
     #[arg(long, value_delimiter = ',', default_value = "AlwaysAllow")]
     authorization_mode: Vec<apiserver::auth::authorize::Mode>,
+    /// The issuer of ServiceAccount tokens (the first signs; all are accepted); repeatable.
+    #[arg(long, default_value = apiserver::auth::service_account::DEFAULT_ISSUER)]
+    service_account_issuer: Vec<String>,
+    /// The private key (PKCS#8 PEM, RSA or ECDSA) that signs ServiceAccount tokens; without it
+    /// and without `--service-account-key-file`, one is generated into `--cert-dir` as `sa.key`.
+    #[arg(long)]
+    service_account_signing_key_file: Option<PathBuf>,
+    /// PEM keys (public, or private whose public half is used) that ServiceAccount tokens are
+    /// verified with; repeatable. The signing key's public half when not given.
+    #[arg(long)]
+    service_account_key_file: Vec<PathBuf>,
+    /// The audiences API tokens are for, comma-separated; the first issuer when not given.
+    #[arg(long, value_delimiter = ',')]
+    api_audiences: Vec<String>,
+    /// The audit policy (audit.k8s.io/v1 Policy, YAML or JSON): which requests are recorded, at
+    /// which level. Nothing is audited without it.
+    #[arg(long)]
+    audit_policy_file: Option<PathBuf>,
+    /// Where audit events are written, one JSON line each (`-`: standard output).
+    #[arg(long)]
+    audit_log_path: Option<PathBuf>,
+    /// Megabytes the audit log grows to before it is rotated (0: 100, as kube-apiserver's
+    /// log writer takes it).
+    #[arg(long, default_value_t = 0)]
+    audit_log_maxsize: u64,
+    /// Rotated audit logs kept (0: all).
+    #[arg(long, default_value_t = 0)]
+    audit_log_maxbackup: usize,
+    /// Days rotated audit logs are kept (0: whatever their age).
+    #[arg(long, default_value_t = 0)]
+    audit_log_maxage: u64,
     /// Whether requests without credentials are served as `system:anonymous`.
     #[arg(long, default_value_t = false, action = clap::ArgAction::Set)]
     anonymous_auth: bool,
@@ -120,7 +153,8 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
-    let secure = secure_serving(&args)?;
+    let service_accounts = Arc::new(service_account_tokens(&args)?);
+    let secure = secure_serving(&args, &service_accounts)?;
     let storage: Arc<dyn Storage> = if args.etcd_servers.is_empty() {
         Arc::new(MemoryStorage::with_history(args.watch_history))
     } else {
@@ -137,6 +171,8 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         feature_gates: args.feature_gates.iter().cloned().collect(),
         garbage_collection: args.enable_garbage_collector,
         authorization_modes: args.authorization_mode.clone(),
+        service_account_tokens: Some(service_accounts),
+        audit: audit(&args)?,
         ..Config::default()
     };
     let server = Arc::new(sample_apiserver::server(
@@ -179,7 +215,10 @@ type Secure = (SocketAddr, Arc<rustls::ServerConfig>, Arc<Authentication>);
 
 /// The HTTPS listener the flags ask for; an error where the flags would expose the server to
 /// anyone beyond loopback.
-fn secure_serving(args: &Args) -> Result<Option<Secure>, Box<dyn std::error::Error>> {
+fn secure_serving(
+    args: &Args,
+    service_accounts: &Arc<ServiceAccountTokens>,
+) -> Result<Option<Secure>, Box<dyn std::error::Error>> {
     if let Some(listen) = args.listen
         && !listen.ip().is_loopback()
     {
@@ -202,7 +241,9 @@ fn secure_serving(args: &Args) -> Result<Option<Secure>, Box<dyn std::error::Err
     let authentication = Authentication {
         client_certificates: args.client_ca_file.is_some(),
         tokens,
+        service_accounts: Some(service_accounts.clone()),
         anonymous: args.anonymous_auth,
+        token_cache: Default::default(),
     };
     let authenticates = authentication.client_certificates || authentication.tokens.is_some();
     // Under AlwaysAllow every authenticated user may do everything, so beyond loopback anonymous
@@ -231,6 +272,76 @@ fn secure_serving(args: &Args) -> Result<Option<Secure>, Box<dyn std::error::Err
         tls,
         Arc::new(authentication),
     )))
+}
+
+/// The ServiceAccount token issuer of the flags: the signing key given, else verification only
+/// when keys are given, else a P-256 key generated into `--cert-dir` on first start (as the
+/// serving certificate is), so that `kubectl create token` works out of the box.
+fn service_account_tokens(args: &Args) -> Result<ServiceAccountTokens, Box<dyn std::error::Error>> {
+    let read = |path: &PathBuf| std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()));
+    let signing = match (
+        &args.service_account_signing_key_file,
+        args.service_account_key_file.is_empty(),
+    ) {
+        (Some(path), _) => Some(read(path)?),
+        (None, false) => None,
+        (None, true) => {
+            let path = args.cert_dir.join("sa.key");
+            if !path.exists() {
+                std::fs::create_dir_all(&args.cert_dir)?;
+                write_private(&path, &apiserver::auth::service_account::generate_key_pem())?;
+            }
+            Some(read(&path)?)
+        }
+    };
+    let keys = args
+        .service_account_key_file
+        .iter()
+        .map(read)
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(ServiceAccountTokens::new(
+        args.service_account_issuer.clone(),
+        args.api_audiences.clone(),
+        signing.as_deref(),
+        &keys,
+    )?)
+}
+
+/// The auditing of `--audit-policy-file` and `--audit-log-path`: none unless both are given (a
+/// policy without a log, or a log without a policy, records nothing, as in kube-apiserver).
+fn audit(args: &Args) -> Result<Option<Arc<Audit>>, Box<dyn std::error::Error>> {
+    let (Some(policy), Some(path)) = (&args.audit_policy_file, &args.audit_log_path) else {
+        if args.audit_policy_file.is_some() != args.audit_log_path.is_some() {
+            tracing::warn!("auditing needs both --audit-policy-file and --audit-log-path; nothing is audited");
+        }
+        return Ok(None);
+    };
+    let policy = Policy::read(policy).map_err(|e| format!("--audit-policy-file: {e}"))?;
+    const MEGABYTE: u64 = 1024 * 1024;
+    let log = AuditLog::new(LogOptions {
+        path: path.clone(),
+        max_size: if args.audit_log_maxsize == 0 {
+            100
+        } else {
+            args.audit_log_maxsize
+        } * MEGABYTE,
+        max_backups: args.audit_log_maxbackup,
+        max_age: (args.audit_log_maxage > 0).then(|| Duration::from_secs(args.audit_log_maxage * 24 * 3600)),
+    })
+    .map_err(|e| format!("--audit-log-path {}: {e}", path.display()))?;
+    Ok(Some(Arc::new(Audit { policy, log })))
+}
+
+/// Writes a private key readable by its owner only.
+fn write_private(path: &std::path::Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(path)?;
+    file.write_all(text.as_bytes())
 }
 
 /// Resolves on Ctrl-C or SIGTERM; the server then finishes the requests in flight.
@@ -265,11 +376,56 @@ mod tests {
         assert!(Args::try_parse_from(["sample-apiserver", "--feature-gates=A=yes"]).is_err());
     }
 
+    fn issuer() -> Arc<ServiceAccountTokens> {
+        Arc::new(ServiceAccountTokens::generated("https://issuer.test"))
+    }
+
+    #[test]
+    fn a_service_account_key_is_generated_once_into_the_cert_dir() {
+        let dir = std::env::temp_dir().join(format!("sample-apiserver-sa-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dir_arg = dir.to_str().unwrap();
+        let args = Args::try_parse_from(["sample-apiserver", "--cert-dir", dir_arg]).unwrap();
+        let first = service_account_tokens(&args).unwrap();
+        let key = std::fs::read_to_string(dir.join("sa.key")).unwrap();
+        let second = service_account_tokens(&args).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(dir.join("sa.key")).unwrap(),
+            key,
+            "kept across starts"
+        );
+        let now = std::time::SystemTime::now();
+        let hour = Duration::from_secs(3600);
+        let (token, _) = first.issue("t", "a", "u", &[], hour, now).unwrap();
+        assert!(matches!(
+            second.check(&token, &[], now),
+            apiserver::auth::service_account::Checked::Valid(..)
+        ));
+        let mode =
+            std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(dir.join("sa.key")).unwrap().permissions());
+        assert_eq!(mode & 0o777, 0o600);
+        // A verify-only server generates nothing and cannot issue.
+        let public = dir.join("other.pub");
+        std::fs::write(&public, include_str!("../../tests/data/sa-rsa.pub")).unwrap();
+        let other = dir.join("elsewhere");
+        let args = Args::try_parse_from([
+            "sample-apiserver",
+            "--cert-dir",
+            other.to_str().unwrap(),
+            "--service-account-key-file",
+            public.to_str().unwrap(),
+        ])
+        .unwrap();
+        assert!(!service_account_tokens(&args).unwrap().signs());
+        assert!(!other.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
     #[test]
     fn nothing_is_served_beyond_loopback_without_authentication() {
         let refused = |args: &[&str]| {
             let args = Args::try_parse_from(std::iter::once("sample-apiserver").chain(args.iter().copied())).unwrap();
-            secure_serving(&args).err().map(|e| e.to_string())
+            secure_serving(&args, &issuer()).err().map(|e| e.to_string())
         };
         let why = refused(&["--listen", "0.0.0.0:8080"]).unwrap();
         assert!(
@@ -285,6 +441,6 @@ mod tests {
         assert!(refused(&["--token-auth-file", tokens, "--anonymous-auth=true"]).is_some());
         // Plain loopback HTTP alone serves no HTTPS.
         let args = Args::try_parse_from(["sample-apiserver", "--listen", "127.0.0.1:8080"]).unwrap();
-        assert!(secure_serving(&args).unwrap().is_none());
+        assert!(secure_serving(&args, &issuer()).unwrap().is_none());
     }
 }

@@ -161,7 +161,7 @@ pub fn forbidden_message(attributes: &Attributes<'_>) -> String {
 }
 
 /// The 403 of a refused request.
-fn forbidden(attributes: &Attributes<'_>, why: &str) -> ApiError {
+pub(crate) fn forbidden(attributes: &Attributes<'_>, why: &str) -> ApiError {
     let mut message = forbidden_message(attributes);
     if !why.is_empty() {
         message = format!("{message}: {why}");

@@ -1,7 +1,8 @@
 //! Who sends a request, decided as kube-apiserver's authenticators decide it: x509 client
 //! certificates verified against `--client-ca-file` at the TLS handshake (CN the user, O the
-//! groups), bearer tokens from `--token-auth-file`, and anonymous requests only when
-//! `--anonymous-auth` allows them. The first authenticator that recognises the request decides;
+//! groups), bearer tokens from `--token-auth-file`, ServiceAccount tokens (JWTs of our issuer,
+//! naming a service account that still exists with the uid they were issued for), and anonymous
+//! requests only when `--anonymous-auth` allows them. The first authenticator that recognises the request decides;
 //! a bearer token no authenticator knows is a 401 even when anonymous requests are allowed, as
 //! kube-apiserver's union fails on an error before it falls back to anonymous.
 //!
@@ -11,19 +12,26 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::extract::Request;
+use async_trait::async_trait;
+use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 
 use crate::status::ApiError;
 
+pub mod audit;
 pub mod authorize;
+pub mod impersonation;
+pub(crate) mod proto;
 pub mod rbac;
 pub mod request_info;
 pub mod reviews;
+pub mod service_account;
 pub mod tls;
+pub mod token_cache;
 pub mod token_file;
+pub mod token_request;
 pub mod x509;
 
 pub use request_info::RequestInfo;
@@ -96,8 +104,12 @@ pub struct Authentication {
     pub client_certificates: bool,
     /// `--token-auth-file`'s tokens.
     pub tokens: Option<TokenFile>,
+    /// ServiceAccount tokens: the issuers, audiences and keys they are checked against.
+    pub service_accounts: Option<Arc<service_account::ServiceAccountTokens>>,
     /// `--anonymous-auth`: requests without credentials are `system:anonymous`.
     pub anonymous: bool,
+    /// ServiceAccount tokens found valid, kept for a while (10 s by default).
+    pub token_cache: token_cache::TokenCache,
 }
 
 /// Why a request is refused before it is served.
@@ -108,12 +120,33 @@ pub enum Refusal {
     Unauthorized,
 }
 
+/// Where the ServiceAccount authenticator finds the uid of a service account that exists now.
+#[async_trait]
+pub trait ServiceAccounts: Send + Sync {
+    /// The uid of `namespace/name`, if it exists.
+    async fn uid(&self, namespace: &str, name: &str) -> Option<String>;
+}
+
+#[async_trait]
+impl ServiceAccounts for crate::Server {
+    async fn uid(&self, namespace: &str, name: &str) -> Option<String> {
+        let registry = self.registry();
+        let resource =
+            registry
+                .installed
+                .find(&runtime::GroupVersion::from_static("", "v1"), "serviceaccounts", None)?;
+        let account = resource.storage.getter()?.get(Some(namespace), name).await.ok()?;
+        Some(crate::registry::meta::field(&account, "uid").to_string())
+    }
+}
+
 impl Authentication {
     /// The user who sent a request with these headers and verified client certificates.
-    pub fn authenticate(
+    pub async fn authenticate(
         &self,
         headers: &http::HeaderMap,
         certificates: Option<&PeerCertificates>,
+        accounts: &dyn ServiceAccounts,
     ) -> Result<UserInfo, Refusal> {
         if self.client_certificates
             && let Some(chain) = certificates
@@ -132,9 +165,12 @@ impl Authentication {
             // A bearer token is a credential: one that no authenticator knows is refused,
             // whatever the anonymous setting.
             if let Some(token) = token {
-                return match self.tokens.as_ref().and_then(|t| t.user(token)) {
-                    Some(user) => Ok(user.clone().authenticated()),
-                    None => Err(Refusal::Unauthorized),
+                return match self.token(token, &[], accounts).await {
+                    Ok((user, _)) => Ok(user),
+                    Err(why) => {
+                        tracing::debug!(%why, "a bearer token was refused");
+                        Err(Refusal::Unauthorized)
+                    }
                 };
             }
         }
@@ -144,16 +180,77 @@ impl Authentication {
             Err(Refusal::Unauthorized)
         }
     }
+
+    /// The user a bearer token stands for, with the audiences it was found valid for
+    /// (`audiences`, or the API audiences when empty), as the token authenticators chained
+    /// decide (TokenReview asks the same); else why it is refused.
+    pub async fn token(
+        &self,
+        token: &str,
+        audiences: &[String],
+        accounts: &dyn ServiceAccounts,
+    ) -> Result<(UserInfo, Vec<String>), String> {
+        let api_audiences = self
+            .service_accounts
+            .as_ref()
+            .map(|s| s.audiences().to_vec())
+            .unwrap_or_default();
+        if let Some(user) = self.tokens.as_ref().and_then(|t| t.user(token)) {
+            // A static token knows no audience: it is good for the API's.
+            let granted = if audiences.is_empty() {
+                api_audiences
+            } else {
+                audiences.to_vec()
+            };
+            return Ok((user.clone().authenticated(), granted));
+        }
+        let Some(service_accounts) = &self.service_accounts else {
+            return Err("invalid bearer token".into());
+        };
+        let key = token_cache::TokenCache::key(token, audiences);
+        if let Some(found) = self.token_cache.get(&key) {
+            return Ok(found);
+        }
+        let now = std::time::SystemTime::now();
+        match service_accounts.check(token, audiences, now) {
+            service_account::Checked::NotOurs => Err("invalid bearer token".into()),
+            service_account::Checked::Invalid(why) => Err(why),
+            service_account::Checked::Valid(claims, granted) => {
+                let account = &claims.kubernetes;
+                let (namespace, name) = (&account.namespace, &account.serviceaccount.name);
+                match accounts.uid(namespace, name).await {
+                    None => Err(format!("service account {namespace}/{name} has been deleted")),
+                    Some(uid) if uid != account.serviceaccount.uid => Err(format!(
+                        "service account UID ({uid}) does not match claim ({})",
+                        account.serviceaccount.uid
+                    )),
+                    Some(_) => {
+                        let user = claims.user().authenticated();
+                        let left = u64::try_from(claims.exp.saturating_sub(service_account::seconds(now))).unwrap_or(0);
+                        self.token_cache
+                            .put(key, &user, &granted, std::time::Duration::from_secs(left));
+                        Ok((user, granted))
+                    }
+                }
+            }
+        }
+    }
 }
 
 /// The middleware that puts the request's user in its extensions, or answers 401 as
 /// kube-apiserver does. A request from a listener without authentication (plain loopback HTTP,
 /// a router called in process) is the loopback user's.
-pub async fn authenticate(mut request: Request, next: Next) -> Response {
+pub async fn authenticate(State(server): State<Arc<crate::Server>>, mut request: Request, next: Next) -> Response {
     let user = match request.extensions().get::<Arc<Authentication>>() {
         None => Ok(UserInfo::loopback()),
         Some(authentication) => {
-            authentication.authenticate(request.headers(), request.extensions().get::<PeerCertificates>())
+            authentication
+                .authenticate(
+                    request.headers(),
+                    request.extensions().get::<PeerCertificates>(),
+                    &*server,
+                )
+                .await
         }
     };
     match user {
@@ -161,7 +258,12 @@ pub async fn authenticate(mut request: Request, next: Next) -> Response {
             request.extensions_mut().insert(user);
             next.run(request).await
         }
-        Err(Refusal::Unauthorized) => ApiError::unauthorized().into_response(),
+        Err(Refusal::Unauthorized) => {
+            if let Some(audit) = &server.config.audit {
+                audit.failed_authentication(&request);
+            }
+            ApiError::unauthorized().into_response()
+        }
     }
 }
 
@@ -180,15 +282,22 @@ pub async fn authorize(
     next: Next,
 ) -> Response {
     let info = RequestInfo::new(request.method().as_str(), request.uri().path(), request.uri().query());
-    if let Some(authorization) = &server.authorization {
-        let user = user_of(request.extensions());
-        authorization.ready().await;
-        if let Err(refused) = authorization.check(&authorize::Attributes {
-            user: &user,
-            request: &info,
-        }) {
-            return refused.into_response();
+    let checked = match &server.authorization {
+        None => Ok(()),
+        Some(authorization) => {
+            let user = user_of(request.extensions());
+            authorization.ready().await;
+            authorization.check(&authorize::Attributes {
+                user: &user,
+                request: &info,
+            })
         }
+    };
+    if let Some(notes) = request.extensions().get::<audit::Notes>() {
+        notes.decided(checked.is_ok());
+    }
+    if let Err(refused) = checked {
+        return refused.into_response();
     }
     request.extensions_mut().insert(info);
     next.run(request).await

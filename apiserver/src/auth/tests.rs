@@ -35,30 +35,39 @@ fn a_token_file_is_read_as_kube_apiserver_reads_it() {
     );
 }
 
-#[test]
-fn tokens_then_anonymous() {
+#[tokio::test]
+async fn tokens_then_anonymous() {
     let auth = Authentication {
         tokens: Some(tokens()),
         ..Authentication::default()
     };
-    let alice = auth.authenticate(&bearer("s3cret"), None).unwrap();
+    let alice = auth.authenticate(&bearer("s3cret"), None, &NoAccounts).await.unwrap();
     assert_eq!(alice.groups, ["dev", "ops", "system:authenticated"]);
-    assert_eq!(auth.authenticate(&bearer("wrong"), None), Err(Refusal::Unauthorized));
-    assert_eq!(auth.authenticate(&HeaderMap::new(), None), Err(Refusal::Unauthorized));
+    assert_eq!(
+        auth.authenticate(&bearer("wrong"), None, &NoAccounts).await,
+        Err(Refusal::Unauthorized)
+    );
+    assert_eq!(
+        auth.authenticate(&HeaderMap::new(), None, &NoAccounts).await,
+        Err(Refusal::Unauthorized)
+    );
 
     let open = Authentication {
         anonymous: true,
         ..auth
     };
-    let anonymous = open.authenticate(&HeaderMap::new(), None).unwrap();
+    let anonymous = open.authenticate(&HeaderMap::new(), None, &NoAccounts).await.unwrap();
     assert_eq!(anonymous.username, "system:anonymous");
     assert_eq!(anonymous.groups, ["system:unauthenticated"]);
     // A wrong token is refused even when anonymous requests are allowed.
-    assert_eq!(open.authenticate(&bearer("wrong"), None), Err(Refusal::Unauthorized));
+    assert_eq!(
+        open.authenticate(&bearer("wrong"), None, &NoAccounts).await,
+        Err(Refusal::Unauthorized)
+    );
 }
 
-#[test]
-fn a_client_certificate_names_the_user_and_groups() {
+#[tokio::test]
+async fn a_client_certificate_names_the_user_and_groups() {
     let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).unwrap();
     params.distinguished_name.push(rcgen::DnType::CommonName, "carol");
     params
@@ -72,7 +81,10 @@ fn a_client_certificate_names_the_user_and_groups() {
         tokens: Some(tokens()),
         ..Authentication::default()
     };
-    let carol = auth.authenticate(&bearer("s3cret"), Some(&chain)).unwrap();
+    let carol = auth
+        .authenticate(&bearer("s3cret"), Some(&chain), &NoAccounts)
+        .await
+        .unwrap();
     assert_eq!(
         carol,
         UserInfo {
@@ -80,5 +92,82 @@ fn a_client_certificate_names_the_user_and_groups() {
             groups: vec!["admins".into(), "system:authenticated".into()],
             ..UserInfo::default()
         }
+    );
+}
+
+/// No service account exists.
+struct NoAccounts;
+
+#[async_trait::async_trait]
+impl super::ServiceAccounts for NoAccounts {
+    async fn uid(&self, _: &str, _: &str) -> Option<String> {
+        None
+    }
+}
+
+/// The service account `t/builder`, of uid `u1`.
+struct Builder;
+
+#[async_trait::async_trait]
+impl super::ServiceAccounts for Builder {
+    async fn uid(&self, namespace: &str, name: &str) -> Option<String> {
+        (namespace == "t" && name == "builder").then(|| "u1".to_string())
+    }
+}
+
+#[tokio::test]
+async fn service_account_tokens_name_accounts_that_still_exist() {
+    use super::service_account::ServiceAccountTokens;
+    use std::time::{Duration, SystemTime};
+    let issuer = std::sync::Arc::new(ServiceAccountTokens::generated("https://issuer.test"));
+    let auth = Authentication {
+        service_accounts: Some(issuer.clone()),
+        tokens: Some(tokens()),
+        // Nothing kept: each call below checks the account anew.
+        token_cache: super::token_cache::TokenCache::new(Duration::ZERO),
+        ..Authentication::default()
+    };
+    let hour = Duration::from_secs(3600);
+    let (token, _) = issuer
+        .issue("t", "builder", "u1", &[], hour, SystemTime::now())
+        .unwrap();
+    let user = auth.authenticate(&bearer(&token), None, &Builder).await.unwrap();
+    assert_eq!(user.username, "system:serviceaccount:t:builder");
+    assert_eq!(
+        user.groups,
+        [
+            "system:serviceaccounts",
+            "system:serviceaccounts:t",
+            "system:authenticated"
+        ]
+    );
+    // Deleted, or deleted and created again (another uid): refused.
+    assert_eq!(
+        auth.token(&token, &[], &NoAccounts).await.unwrap_err(),
+        "service account t/builder has been deleted"
+    );
+    let (stale, _) = issuer
+        .issue("t", "builder", "u0", &[], hour, SystemTime::now())
+        .unwrap();
+    assert_eq!(
+        auth.token(&stale, &[], &Builder).await.unwrap_err(),
+        "service account UID (u1) does not match claim (u0)"
+    );
+    assert_eq!(
+        auth.authenticate(&bearer(&stale), None, &Builder).await,
+        Err(Refusal::Unauthorized)
+    );
+    // A cached success outlives the account for the cache's period, as in kube-apiserver.
+    let cached = Authentication {
+        token_cache: super::token_cache::TokenCache::default(),
+        ..auth.clone()
+    };
+    assert!(cached.token(&token, &[], &Builder).await.is_ok());
+    assert!(cached.token(&token, &[], &NoAccounts).await.is_ok());
+    // Static tokens still come first, good for the API's audiences.
+    let (alice, audiences) = auth.token("s3cret", &[], &NoAccounts).await.unwrap();
+    assert_eq!(
+        (alice.username.as_str(), audiences),
+        ("alice", vec!["https://issuer.test".to_string()])
     );
 }

@@ -124,7 +124,12 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
             }
             _ => None,
         };
-        server.authorization = Some(Arc::new(Authorization::of(&modes, policy)));
+        let authorization = Authorization::of(&modes, policy);
+        // RBAC's escalation check reads the same policy and asks the same chain.
+        if authorization.policy().is_some() {
+            server = server.with_mutating(Arc::new(rbac::Escalation(authorization.clone())));
+        }
+        server.authorization = Some(Arc::new(authorization));
     }
     // The garbage collector kube-controller-manager runs, over every store.
     if collect_garbage && let Some(runtime) = &runtime {

@@ -6,6 +6,7 @@
 
 pub mod api;
 pub mod etcd;
+pub mod identity;
 pub mod kubectl;
 
 use std::net::SocketAddr;

@@ -317,6 +317,33 @@ impl ::core::clone::Clone for crate::core::types::NamespaceStatus {
         ::core::clone::Clone::clone_from(&mut self.phase, &source.phase);
     }
 }
+impl ::core::clone::Clone for crate::core::service_account::ObjectReference {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            kind: ::core::clone::Clone::clone(&self.kind),
+            namespace: ::core::clone::Clone::clone(&self.namespace),
+            name: ::core::clone::Clone::clone(&self.name),
+            uid: ::core::clone::Clone::clone(&self.uid),
+            api_version: ::core::clone::Clone::clone(&self.api_version),
+            resource_version: ::core::clone::Clone::clone(&self.resource_version),
+            field_path: ::core::clone::Clone::clone(&self.field_path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.kind, &source.kind);
+        ::core::clone::Clone::clone_from(&mut self.namespace, &source.namespace);
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.uid, &source.uid);
+        ::core::clone::Clone::clone_from(&mut self.api_version, &source.api_version);
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_version,
+            &source.resource_version,
+        );
+        ::core::clone::Clone::clone_from(&mut self.field_path, &source.field_path);
+    }
+}
 impl ::core::clone::Clone for crate::core::types::Pod {
     #[inline]
     fn clone(&self) -> Self {
@@ -683,5 +710,107 @@ impl ::core::clone::Clone for crate::core::types::ResourceRequirements {
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.limits, &source.limits);
         ::core::clone::Clone::clone_from(&mut self.requests, &source.requests);
+    }
+}
+impl ::core::clone::Clone for crate::core::service_account::ServiceAccount {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            secrets: ::core::clone::Clone::clone(&self.secrets),
+            image_pull_secrets: ::core::clone::Clone::clone(&self.image_pull_secrets),
+            automount_service_account_token: ::core::clone::Clone::clone(
+                &self.automount_service_account_token,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.secrets, &source.secrets);
+        ::core::clone::Clone::clone_from(
+            &mut self.image_pull_secrets,
+            &source.image_pull_secrets,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.automount_service_account_token,
+            &source.automount_service_account_token,
+        );
+    }
+}
+impl ::runtime::Object for crate::core::service_account::ServiceAccount {
+    fn object_meta(
+        &self,
+    ) -> ::core::option::Option<
+        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&self.metadata)
+    }
+    fn object_meta_mut(
+        &mut self,
+    ) -> ::core::option::Option<
+        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    > {
+        ::core::option::Option::Some(&mut self.metadata)
+    }
+    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
+        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
+    }
+    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
+        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
+    }
+    fn as_any(&self) -> &dyn ::core::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
+        self
+    }
+    fn into_any(
+        self: ::std::boxed::Box<Self>,
+    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
+        self
+    }
+    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
+        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
+    }
+}
+impl ::core::clone::Clone for crate::core::service_account::ServiceAccountList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+impl ::runtime::Object for crate::core::service_account::ServiceAccountList {
+    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
+        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
+    }
+    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
+        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
+    }
+    fn as_any(&self) -> &dyn ::core::any::Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
+        self
+    }
+    fn into_any(
+        self: ::std::boxed::Box<Self>,
+    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
+        self
+    }
+    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
+        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
     }
 }

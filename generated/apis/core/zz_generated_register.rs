@@ -69,6 +69,14 @@ pub fn add_known_types(
         .add_known_type::<
             crate::core::types::PodTemplateList,
         >(SCHEME_GROUP_VERSION.with_kind("PodTemplateList"))?;
+    scheme
+        .add_known_type::<
+            crate::core::service_account::ServiceAccount,
+        >(SCHEME_GROUP_VERSION.with_kind("ServiceAccount"))?;
+    scheme
+        .add_known_type::<
+            crate::core::service_account::ServiceAccountList,
+        >(SCHEME_GROUP_VERSION.with_kind("ServiceAccountList"))?;
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.

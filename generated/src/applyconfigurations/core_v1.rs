@@ -554,6 +554,73 @@ impl NamespaceStatusApplyConfiguration {
         self
     }
 }
+/// The apply configuration of `::apis::core::v1::ObjectReference`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ObjectReferenceApplyConfiguration {
+    /// `kind`.
+    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `namespace`.
+    #[serde(rename = "namespace", default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `uid`.
+    #[serde(rename = "uid", default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `resourceVersion`.
+    #[serde(
+        rename = "resourceVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_version: Option<String>,
+    /// `fieldPath`.
+    #[serde(rename = "fieldPath", default, skip_serializing_if = "Option::is_none")]
+    pub field_path: Option<String>,
+}
+impl ObjectReferenceApplyConfiguration {
+    /// Sets `kind`.
+    pub fn with_kind(mut self, value: impl Into<String>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+    /// Sets `namespace`.
+    pub fn with_namespace(mut self, value: impl Into<String>) -> Self {
+        self.namespace = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `uid`.
+    pub fn with_uid(mut self, value: impl Into<String>) -> Self {
+        self.uid = Some(value.into());
+        self
+    }
+    /// Sets `apiVersion`.
+    pub fn with_api_version(mut self, value: impl Into<String>) -> Self {
+        self.api_version = Some(value.into());
+        self
+    }
+    /// Sets `resourceVersion`.
+    pub fn with_resource_version(mut self, value: impl Into<String>) -> Self {
+        self.resource_version = Some(value.into());
+        self
+    }
+    /// Sets `fieldPath`.
+    pub fn with_field_path(mut self, value: impl Into<String>) -> Self {
+        self.field_path = Some(value.into());
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::Pod`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -1261,4 +1328,179 @@ impl ResourceRequirementsApplyConfiguration {
         self.requests.get_or_insert_with(Default::default).extend(entries);
         self
     }
+}
+/// The apply configuration of `::apis::core::v1::ServiceAccount`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ServiceAccountApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `secrets`. Atomic: applying replaces the whole list.
+    #[serde(rename = "secrets", default, skip_serializing_if = "Option::is_none")]
+    pub secrets: Option<Vec<super::core_v1::ObjectReferenceApplyConfiguration>>,
+    /// `imagePullSecrets`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "imagePullSecrets",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub image_pull_secrets: Option<
+        Vec<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+    >,
+    /// `automountServiceAccountToken`.
+    #[serde(
+        rename = "automountServiceAccountToken",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub automount_service_account_token: Option<bool>,
+}
+impl ServiceAccountApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Appends to `secrets`. Atomic: applying replaces the whole list.
+    pub fn with_secrets(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ObjectReferenceApplyConfiguration,
+        >,
+    ) -> Self {
+        self.secrets.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `imagePullSecrets`. Atomic: applying replaces the whole list.
+    pub fn with_image_pull_secrets(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::LocalObjectReferenceApplyConfiguration,
+        >,
+    ) -> Self {
+        self.image_pull_secrets.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `automountServiceAccountToken`.
+    pub fn with_automount_service_account_token(mut self, value: bool) -> Self {
+        self.automount_service_account_token = Some(value);
+        self
+    }
+    /// The name the configuration is applied to.
+    pub fn name(&self) -> Option<&str> {
+        self.metadata.as_ref()?.name.as_deref()
+    }
+    fn metadata(
+        &mut self,
+    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+        self.metadata.get_or_insert_with(Default::default)
+    }
+    /// Sets `metadata.name`.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.metadata().name = Some(name.into());
+        self
+    }
+    /// Sets `metadata.namespace`.
+    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
+        self.metadata().namespace = Some(namespace.into());
+        self
+    }
+    /// Adds entries to `metadata.labels` (merged key by key).
+    pub fn with_labels<K: Into<String>, V: Into<String>>(
+        mut self,
+        entries: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        let labels = self.metadata().labels.get_or_insert_with(Default::default);
+        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
+        self
+    }
+    /// Adds entries to `metadata.annotations` (merged key by key).
+    pub fn with_annotations<K: Into<String>, V: Into<String>>(
+        mut self,
+        entries: impl IntoIterator<Item = (K, V)>,
+    ) -> Self {
+        let annotations = self
+            .metadata()
+            .annotations
+            .get_or_insert_with(Default::default);
+        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
+        self
+    }
+    /// Appends to `metadata.finalizers` (a set).
+    pub fn with_finalizers<S: Into<String>>(
+        mut self,
+        values: impl IntoIterator<Item = S>,
+    ) -> Self {
+        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
+        finalizers.extend(values.into_iter().map(Into::into));
+        self
+    }
+    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
+    pub fn with_owner_references(
+        mut self,
+        values: impl IntoIterator<
+            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
+        >,
+    ) -> Self {
+        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+impl ::runtime::client::ApplyConfiguration for ServiceAccountApplyConfiguration {
+    fn name(&self) -> Option<&str> {
+        ServiceAccountApplyConfiguration::name(self)
+    }
+}
+/// An apply configuration of a ServiceAccount named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `ServiceAccount(name, namespace)`).
+pub fn service_account(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> ServiceAccountApplyConfiguration {
+    ServiceAccountApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("ServiceAccount".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractServiceAccount`).
+pub fn extract_service_account(
+    obj: &::apis::core::v1::ServiceAccount,
+    field_manager: &str,
+) -> Result<ServiceAccountApplyConfiguration, ::serde_json::Error> {
+    extract_service_account_from(obj, field_manager, "")
+}
+/// As [`extract_service_account`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_service_account_from(
+    obj: &::apis::core::v1::ServiceAccount,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<ServiceAccountApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::runtime::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "ServiceAccount".into();
+    ::serde_json::from_value(fields)
 }

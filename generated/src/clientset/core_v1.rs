@@ -44,6 +44,10 @@ impl CoreV1Client {
     pub fn pod_templates(&self, namespace: &str) -> PodTemplateClient {
         ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
     }
+    /// The ServiceAccount client of `namespace` (`""`: reads across all namespaces).
+    pub fn service_accounts(&self, namespace: &str) -> ServiceAccountClient {
+        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+    }
 }
 /// The typed client of `v1` ConfigMap: the verbs [`ConfigMapVerbs`] implements.
 pub type ConfigMapClient = ::runtime::client::TypedClient<ConfigMapVerbs>;
@@ -127,4 +131,23 @@ impl ::runtime::client::verb::Watch for PodTemplateVerbs {}
 impl ::runtime::client::verb::Patch for PodTemplateVerbs {}
 impl ::runtime::client::verb::Apply for PodTemplateVerbs {
     type Configuration = crate::applyconfigurations::core_v1::PodTemplateApplyConfiguration;
+}
+/// The typed client of `v1` ServiceAccount: the verbs [`ServiceAccountVerbs`] implements.
+pub type ServiceAccountClient = ::runtime::client::TypedClient<ServiceAccountVerbs>;
+/// The verbs of `v1` ServiceAccount's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ServiceAccountVerbs {}
+impl ::runtime::client::Verbs for ServiceAccountVerbs {
+    type Object = ::apis::core::v1::ServiceAccount;
+}
+impl ::runtime::client::verb::Create for ServiceAccountVerbs {}
+impl ::runtime::client::verb::Update for ServiceAccountVerbs {}
+impl ::runtime::client::verb::Delete for ServiceAccountVerbs {}
+impl ::runtime::client::verb::DeleteCollection for ServiceAccountVerbs {}
+impl ::runtime::client::verb::Get for ServiceAccountVerbs {}
+impl ::runtime::client::verb::List for ServiceAccountVerbs {}
+impl ::runtime::client::verb::Watch for ServiceAccountVerbs {}
+impl ::runtime::client::verb::Patch for ServiceAccountVerbs {}
+impl ::runtime::client::verb::Apply for ServiceAccountVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ServiceAccountApplyConfiguration;
 }

@@ -223,6 +223,13 @@ impl SharedInformerFactory {
                     ),
                 )
             }
+            ("", "v1", "serviceaccounts") => {
+                Ok(
+                    ::runtime::client::informer::GenericInformer::new(
+                        self.core().v1().service_accounts().informer(),
+                    ),
+                )
+            }
             ("rbac.authorization.k8s.io", "v1", "clusterroles") => {
                 Ok(
                     ::runtime::client::informer::GenericInformer::new(

@@ -12,11 +12,13 @@
 mod conversion;
 mod defaults;
 mod field_labels;
+mod service_account;
 mod types;
 mod validation;
 pub use conversion::*;
 pub use defaults::*;
 pub use field_labels::add_field_label_conversions;
+pub use service_account::*;
 pub use types::*;
 pub use validation::*;
 

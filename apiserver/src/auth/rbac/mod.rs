@@ -19,6 +19,7 @@ use crate::selector::LabelSelector;
 
 pub mod bootstrap;
 pub mod cache;
+pub mod escalation;
 
 /// One rule of a role.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -159,7 +160,8 @@ pub struct Policy {
     role_bindings: BTreeMap<String, Vec<Binding>>,
 }
 
-fn rules_of(v: &Value) -> Vec<Rule> {
+/// The rules of a Role or ClusterRole object.
+pub fn rules_of(v: &Value) -> Vec<Rule> {
     v.get("rules")
         .and_then(Value::as_array)
         .into_iter()
@@ -217,20 +219,46 @@ impl Policy {
     }
 
     /// The rules of ClusterRole `name`, an aggregated one's with those of every ClusterRole its
-    /// selectors match.
+    /// selectors match, and theirs in turn (the aggregation controller writes an aggregated
+    /// role's rules into it, so an aggregated role that another aggregates passes them on:
+    /// view into edit into admin).
     fn cluster_role_rules(&self, name: &str) -> Vec<&Rule> {
-        let Some(role) = self.cluster_roles.get(name) else {
-            return Vec::new();
-        };
-        let mut rules: Vec<&Rule> = role.rules.iter().collect();
-        if let Some(selectors) = &role.aggregation {
-            for (other, r) in &self.cluster_roles {
-                if other != name && selectors.iter().any(|s| s.matches(Some(&r.labels))) {
-                    rules.extend(&r.rules);
+        let mut rules: Vec<&Rule> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        let mut pending = vec![name];
+        while let Some(current) = pending.pop() {
+            if !seen.insert(current) {
+                continue;
+            }
+            let Some(role) = self.cluster_roles.get(current) else {
+                continue;
+            };
+            rules.extend(&role.rules);
+            if let Some(selectors) = &role.aggregation {
+                for (other, r) in &self.cluster_roles {
+                    if !seen.contains(other.as_str()) && selectors.iter().any(|s| s.matches(Some(&r.labels))) {
+                        pending.push(other);
+                    }
                 }
             }
         }
         rules
+    }
+
+    /// The rules of the role a binding in `namespace` refers to (`Role` or `ClusterRole`);
+    /// `None` when there is no such role.
+    pub fn role_rules(&self, kind: &str, name: &str, namespace: &str) -> Option<Vec<&Rule>> {
+        match kind {
+            "ClusterRole" => self
+                .cluster_roles
+                .contains_key(name)
+                .then(|| self.cluster_role_rules(name)),
+            "Role" => self
+                .roles
+                .get(&(namespace.to_string(), name.to_string()))
+                .map(|rules| rules.iter().collect()),
+            _ => None,
+        }
     }
 
     /// Every rule `user` holds in `namespace` (cluster-wide ones included; none of another

@@ -97,3 +97,30 @@ fn bindings_grant_in_their_namespace_and_aggregation_collects_rules() {
         "cluster-admin"
     );
 }
+
+#[test]
+fn aggregation_passes_on_through_aggregated_roles() {
+    // A role labelled for view reaches admin through edit, as the aggregation controller
+    // writes view's rules into edit and edit's into admin.
+    let mut roles = bootstrap::cluster_roles();
+    roles.push(
+        json!({"metadata": {"name": "widget-reader", "labels": {"rbac.authorization.k8s.io/aggregate-to-view": "true"}},
+                      "rules": [{"verbs": ["get"], "apiGroups": ["widgets.example.dev"], "resources": ["widgets"]}]}),
+    );
+    let bindings = [
+        json!({"metadata": {"namespace": "t", "name": "a"}, "roleRef": {"kind": "ClusterRole", "name": "admin"},
+               "subjects": [{"kind": "User", "name": "ann"}]}),
+    ];
+    let policy = Policy::new(&roles, &[], &bootstrap::cluster_role_bindings(), &bindings);
+    let ann = user("ann", &["system:authenticated"]);
+    for path in [
+        "/apis/widgets.example.dev/v1/namespaces/t/widgets/w",
+        "/api/v1/namespaces/t/configmaps/c",
+        "/apis/apps/v1/namespaces/t/deployments/d",
+    ] {
+        assert!(policy.allows(&ann, &request("GET", path)), "{path}");
+    }
+    let rules = policy.role_rules("ClusterRole", "admin", "t").unwrap();
+    assert!(rules.iter().any(|r| r.resources.contains(&"widgets".to_string())));
+    assert!(policy.role_rules("ClusterRole", "missing", "t").is_none());
+}

@@ -100,6 +100,26 @@ pub fn register_conversions(
             crate::core::types::PodTemplateList,
             crate::core::v1::types::PodTemplateList,
         >(crate::core::v1::convert_core_pod_template_list_to_v1_pod_template_list);
+    scheme
+        .add_conversion_func::<
+            crate::core::v1::service_account::ServiceAccount,
+            crate::core::service_account::ServiceAccount,
+        >(crate::core::v1::convert_v1_service_account_to_core_service_account);
+    scheme
+        .add_conversion_func::<
+            crate::core::service_account::ServiceAccount,
+            crate::core::v1::service_account::ServiceAccount,
+        >(crate::core::v1::convert_core_service_account_to_v1_service_account);
+    scheme
+        .add_conversion_func::<
+            crate::core::v1::service_account::ServiceAccountList,
+            crate::core::service_account::ServiceAccountList,
+        >(crate::core::v1::convert_v1_service_account_list_to_core_service_account_list);
+    scheme
+        .add_conversion_func::<
+            crate::core::service_account::ServiceAccountList,
+            crate::core::v1::service_account::ServiceAccountList,
+        >(crate::core::v1::convert_core_service_account_list_to_v1_service_account_list);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::ConfigMap` to `crate::core::ConfigMap` field by field. Generated; the public `convert_v1_config_map_to_core_config_map` calls it unless the package writes its own.
@@ -629,6 +649,48 @@ pub fn convert_core_namespace_status_to_v1_namespace_status(
     out: &mut crate::core::v1::types::NamespaceStatus,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     auto_convert_core_namespace_status_to_v1_namespace_status(input, out)
+}
+/// Converts `crate::core::v1::ObjectReference` to `crate::core::ObjectReference` field by field. Generated; the public `convert_v1_object_reference_to_core_object_reference` calls it unless the package writes its own.
+pub fn auto_convert_v1_object_reference_to_core_object_reference(
+    input: &crate::core::v1::service_account::ObjectReference,
+    out: &mut crate::core::service_account::ObjectReference,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.kind = ::core::clone::Clone::clone(&input.kind);
+    out.namespace = ::core::clone::Clone::clone(&input.namespace);
+    out.name = ::core::clone::Clone::clone(&input.name);
+    out.uid = ::core::clone::Clone::clone(&input.uid);
+    out.api_version = ::core::clone::Clone::clone(&input.api_version);
+    out.resource_version = ::core::clone::Clone::clone(&input.resource_version);
+    out.field_path = ::core::clone::Clone::clone(&input.field_path);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::v1::ObjectReference` to `crate::core::ObjectReference`.
+pub fn convert_v1_object_reference_to_core_object_reference(
+    input: &crate::core::v1::service_account::ObjectReference,
+    out: &mut crate::core::service_account::ObjectReference,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_object_reference_to_core_object_reference(input, out)
+}
+/// Converts `crate::core::ObjectReference` to `crate::core::v1::ObjectReference` field by field. Generated; the public `convert_core_object_reference_to_v1_object_reference` calls it unless the package writes its own.
+pub fn auto_convert_core_object_reference_to_v1_object_reference(
+    input: &crate::core::service_account::ObjectReference,
+    out: &mut crate::core::v1::service_account::ObjectReference,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.kind = ::core::clone::Clone::clone(&input.kind);
+    out.namespace = ::core::clone::Clone::clone(&input.namespace);
+    out.name = ::core::clone::Clone::clone(&input.name);
+    out.uid = ::core::clone::Clone::clone(&input.uid);
+    out.api_version = ::core::clone::Clone::clone(&input.api_version);
+    out.resource_version = ::core::clone::Clone::clone(&input.resource_version);
+    out.field_path = ::core::clone::Clone::clone(&input.field_path);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::ObjectReference` to `crate::core::v1::ObjectReference`.
+pub fn convert_core_object_reference_to_v1_object_reference(
+    input: &crate::core::service_account::ObjectReference,
+    out: &mut crate::core::v1::service_account::ObjectReference,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_core_object_reference_to_v1_object_reference(input, out)
 }
 /// Converts `crate::core::v1::Pod` to `crate::core::Pod` field by field. Generated; the public `convert_v1_pod_to_core_pod` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_to_core_pod(
@@ -1237,4 +1299,150 @@ pub fn convert_core_resource_requirements_to_v1_resource_requirements(
     out: &mut crate::core::v1::types::ResourceRequirements,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     auto_convert_core_resource_requirements_to_v1_resource_requirements(input, out)
+}
+/// Converts `crate::core::v1::ServiceAccount` to `crate::core::ServiceAccount` field by field. Generated; the public `convert_v1_service_account_to_core_service_account` calls it unless the package writes its own.
+pub fn auto_convert_v1_service_account_to_core_service_account(
+    input: &crate::core::v1::service_account::ServiceAccount,
+    out: &mut crate::core::service_account::ServiceAccount,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    out.secrets = match &input.secrets {
+        ::core::option::Option::Some(v0) => {
+            v0.iter()
+                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                    ::runtime::conversion::convert_with(
+                        v1,
+                        crate::core::v1::convert_v1_object_reference_to_core_object_reference,
+                    )
+                })
+                .collect::<::core::result::Result<_, _>>()?
+        }
+        ::core::option::Option::None => ::core::default::Default::default(),
+    };
+    out.image_pull_secrets = match &input.image_pull_secrets {
+        ::core::option::Option::Some(v0) => {
+            v0.iter()
+                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                    ::runtime::conversion::convert_with(
+                        v1,
+                        crate::core::v1::convert_v1_local_object_reference_to_core_local_object_reference,
+                    )
+                })
+                .collect::<::core::result::Result<_, _>>()?
+        }
+        ::core::option::Option::None => ::core::default::Default::default(),
+    };
+    out.automount_service_account_token = ::core::clone::Clone::clone(
+        &input.automount_service_account_token,
+    );
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::v1::ServiceAccount` to `crate::core::ServiceAccount`.
+pub fn convert_v1_service_account_to_core_service_account(
+    input: &crate::core::v1::service_account::ServiceAccount,
+    out: &mut crate::core::service_account::ServiceAccount,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_service_account_to_core_service_account(input, out)
+}
+/// Converts `crate::core::ServiceAccount` to `crate::core::v1::ServiceAccount` field by field. Generated; the public `convert_core_service_account_to_v1_service_account` calls it unless the package writes its own.
+pub fn auto_convert_core_service_account_to_v1_service_account(
+    input: &crate::core::service_account::ServiceAccount,
+    out: &mut crate::core::v1::service_account::ServiceAccount,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    out.secrets = if ::runtime::conversion::is_zero(&input.secrets) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(
+            input
+                .secrets
+                .iter()
+                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                    ::runtime::conversion::convert_with(
+                        v1,
+                        crate::core::v1::convert_core_object_reference_to_v1_object_reference,
+                    )
+                })
+                .collect::<::core::result::Result<_, _>>()?,
+        )
+    };
+    out.image_pull_secrets = if ::runtime::conversion::is_zero(
+        &input.image_pull_secrets,
+    ) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(
+            input
+                .image_pull_secrets
+                .iter()
+                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                    ::runtime::conversion::convert_with(
+                        v1,
+                        crate::core::v1::convert_core_local_object_reference_to_v1_local_object_reference,
+                    )
+                })
+                .collect::<::core::result::Result<_, _>>()?,
+        )
+    };
+    out.automount_service_account_token = ::core::clone::Clone::clone(
+        &input.automount_service_account_token,
+    );
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::ServiceAccount` to `crate::core::v1::ServiceAccount`.
+pub fn convert_core_service_account_to_v1_service_account(
+    input: &crate::core::service_account::ServiceAccount,
+    out: &mut crate::core::v1::service_account::ServiceAccount,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_core_service_account_to_v1_service_account(input, out)
+}
+/// Converts `crate::core::v1::ServiceAccountList` to `crate::core::ServiceAccountList` field by field. Generated; the public `convert_v1_service_account_list_to_core_service_account_list` calls it unless the package writes its own.
+pub fn auto_convert_v1_service_account_list_to_core_service_account_list(
+    input: &crate::core::v1::service_account::ServiceAccountList,
+    out: &mut crate::core::service_account::ServiceAccountList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    out.items = input
+        .items
+        .iter()
+        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
+            ::runtime::conversion::convert_with(
+                v0,
+                crate::core::v1::convert_v1_service_account_to_core_service_account,
+            )
+        })
+        .collect::<::core::result::Result<_, _>>()?;
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::v1::ServiceAccountList` to `crate::core::ServiceAccountList`.
+pub fn convert_v1_service_account_list_to_core_service_account_list(
+    input: &crate::core::v1::service_account::ServiceAccountList,
+    out: &mut crate::core::service_account::ServiceAccountList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_service_account_list_to_core_service_account_list(input, out)
+}
+/// Converts `crate::core::ServiceAccountList` to `crate::core::v1::ServiceAccountList` field by field. Generated; the public `convert_core_service_account_list_to_v1_service_account_list` calls it unless the package writes its own.
+pub fn auto_convert_core_service_account_list_to_v1_service_account_list(
+    input: &crate::core::service_account::ServiceAccountList,
+    out: &mut crate::core::v1::service_account::ServiceAccountList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    out.items = input
+        .items
+        .iter()
+        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
+            ::runtime::conversion::convert_with(
+                v0,
+                crate::core::v1::convert_core_service_account_to_v1_service_account,
+            )
+        })
+        .collect::<::core::result::Result<_, _>>()?;
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::ServiceAccountList` to `crate::core::v1::ServiceAccountList`.
+pub fn convert_core_service_account_list_to_v1_service_account_list(
+    input: &crate::core::service_account::ServiceAccountList,
+    out: &mut crate::core::v1::service_account::ServiceAccountList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_core_service_account_list_to_v1_service_account_list(input, out)
 }

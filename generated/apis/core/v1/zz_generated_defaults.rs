@@ -44,6 +44,14 @@ pub fn register_defaults(
         .add_type_defaulting_func::<
             crate::core::v1::types::PodTemplateList,
         >(set_object_defaults_pod_template_list);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::service_account::ServiceAccount,
+        >(set_object_defaults_service_account);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::service_account::ServiceAccountList,
+        >(set_object_defaults_service_account_list);
     ::core::result::Result::Ok(())
 }
 /// Applies every default of `Container`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
@@ -136,5 +144,23 @@ pub fn set_object_defaults_pod_template_spec(
 ) {
     if let ::core::option::Option::Some(v0) = &mut obj.spec {
         crate::core::v1::set_object_defaults_pod_spec(v0);
+    }
+}
+/// Applies every default of `ServiceAccount`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_service_account(
+    obj: &mut crate::core::v1::service_account::ServiceAccount,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.image_pull_secrets {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_local_object_reference(v1);
+        }
+    }
+}
+/// Applies every default of `ServiceAccountList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_service_account_list(
+    obj: &mut crate::core::v1::service_account::ServiceAccountList,
+) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_service_account(v0);
     }
 }

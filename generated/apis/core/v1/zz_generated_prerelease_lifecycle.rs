@@ -160,6 +160,38 @@ impl ::runtime::ApiLifecycle for crate::core::v1::types::PodTemplateList {
         ::core::option::Option::None
     }
 }
+impl ::runtime::ApiLifecycle for crate::core::v1::service_account::ServiceAccount {
+    fn api_lifecycle_introduced() -> ::runtime::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::runtime::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::runtime::ApiLifecycle for crate::core::v1::service_account::ServiceAccountList {
+    fn api_lifecycle_introduced() -> ::runtime::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::runtime::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
     scheme: &mut ::runtime::Scheme,
@@ -200,5 +232,13 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::core::v1::types::PodTemplateList,
         >(::runtime::GroupVersionKind::from_static("", "v1", "PodTemplateList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::service_account::ServiceAccount,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "ServiceAccount"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::service_account::ServiceAccountList,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "ServiceAccountList"));
     ::core::result::Result::Ok(())
 }

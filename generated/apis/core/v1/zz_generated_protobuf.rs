@@ -458,6 +458,79 @@ impl ::runtime::protobuf::Message for crate::core::v1::types::NamespaceStatus {
     }
 }
 ::runtime::protobuf_message_field!(crate ::core::v1::types::NamespaceStatus);
+impl ::runtime::protobuf::Message for crate::core::v1::service_account::ObjectReference {
+    fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
+        ::runtime::protobuf::Field::encode_field(&self.kind, 1u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.namespace, 2u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.name, 3u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.uid, 4u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.api_version, 5u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.resource_version, 6u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.field_path, 7u32, buf);
+    }
+    fn encoded_len(&self) -> usize {
+        ::runtime::protobuf::Field::field_len(&self.kind, 1u32)
+            + ::runtime::protobuf::Field::field_len(&self.namespace, 2u32)
+            + ::runtime::protobuf::Field::field_len(&self.name, 3u32)
+            + ::runtime::protobuf::Field::field_len(&self.uid, 4u32)
+            + ::runtime::protobuf::Field::field_len(&self.api_version, 5u32)
+            + ::runtime::protobuf::Field::field_len(&self.resource_version, 6u32)
+            + ::runtime::protobuf::Field::field_len(&self.field_path, 7u32)
+    }
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire_type: ::runtime::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
+        match number {
+            1u32 => {
+                ::runtime::protobuf::Field::merge(&mut self.kind, wire_type, buf, depth)
+            }
+            2u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.namespace,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            3u32 => {
+                ::runtime::protobuf::Field::merge(&mut self.name, wire_type, buf, depth)
+            }
+            4u32 => {
+                ::runtime::protobuf::Field::merge(&mut self.uid, wire_type, buf, depth)
+            }
+            5u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.api_version,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            6u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.resource_version,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            7u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.field_path,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            _ => ::runtime::protobuf::skip(wire_type, number, buf),
+        }
+    }
+}
+::runtime::protobuf_message_field!(crate ::core::v1::service_account::ObjectReference);
 impl ::runtime::protobuf::Message for crate::core::v1::types::Pod {
     fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
         ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
@@ -1158,3 +1231,104 @@ impl ::runtime::protobuf::Message for crate::core::v1::types::ResourceRequiremen
     }
 }
 ::runtime::protobuf_message_field!(crate ::core::v1::types::ResourceRequirements);
+impl ::runtime::protobuf::Message for crate::core::v1::service_account::ServiceAccount {
+    fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
+        ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.secrets, 2u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.image_pull_secrets, 3u32, buf);
+        ::runtime::protobuf::Field::encode_field(
+            &self.automount_service_account_token,
+            4u32,
+            buf,
+        );
+    }
+    fn encoded_len(&self) -> usize {
+        ::runtime::protobuf::Field::field_len(&self.metadata, 1u32)
+            + ::runtime::protobuf::Field::field_len(&self.secrets, 2u32)
+            + ::runtime::protobuf::Field::field_len(&self.image_pull_secrets, 3u32)
+            + ::runtime::protobuf::Field::field_len(
+                &self.automount_service_account_token,
+                4u32,
+            )
+    }
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire_type: ::runtime::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
+        match number {
+            1u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.metadata,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            2u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.secrets,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            3u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.image_pull_secrets,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            4u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.automount_service_account_token,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            _ => ::runtime::protobuf::skip(wire_type, number, buf),
+        }
+    }
+}
+::runtime::protobuf_message_field!(crate ::core::v1::service_account::ServiceAccount);
+impl ::runtime::protobuf::Message
+for crate::core::v1::service_account::ServiceAccountList {
+    fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
+        ::runtime::protobuf::Field::encode_field(&self.metadata, 1u32, buf);
+        ::runtime::protobuf::Field::encode_field(&self.items, 2u32, buf);
+    }
+    fn encoded_len(&self) -> usize {
+        ::runtime::protobuf::Field::field_len(&self.metadata, 1u32)
+            + ::runtime::protobuf::Field::field_len(&self.items, 2u32)
+    }
+    fn merge_field(
+        &mut self,
+        number: u32,
+        wire_type: ::runtime::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::runtime::protobuf::DecodeError> {
+        match number {
+            1u32 => {
+                ::runtime::protobuf::Field::merge(
+                    &mut self.metadata,
+                    wire_type,
+                    buf,
+                    depth,
+                )
+            }
+            2u32 => {
+                ::runtime::protobuf::Field::merge(&mut self.items, wire_type, buf, depth)
+            }
+            _ => ::runtime::protobuf::skip(wire_type, number, buf),
+        }
+    }
+}
+::runtime::protobuf_message_field!(
+    crate ::core::v1::service_account::ServiceAccountList
+);

@@ -131,6 +131,29 @@ pub fn add_known_types(
             &["apiVersion", "items", "kind", "metadata"],
         )?;
     scheme.add_protobuf::<crate::core::v1::types::PodTemplateList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::service_account::ServiceAccount,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ServiceAccount"),
+            &[
+                "apiVersion",
+                "automountServiceAccountToken",
+                "imagePullSecrets",
+                "kind",
+                "metadata",
+                "secrets",
+            ],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::service_account::ServiceAccount>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::service_account::ServiceAccountList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ServiceAccountList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::service_account::ServiceAccountList>();
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.
@@ -225,6 +248,22 @@ pub fn add_rest_mappings(
             printer_columns: &[],
             generation: true,
         })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "serviceaccounts",
+            kind: "ServiceAccount",
+            list_kind: ::core::option::Option::Some("ServiceAccountList"),
+            singular: "serviceaccount",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["sa"],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
     ::core::result::Result::Ok(())
 }
 impl ::k8s_openapi::Resource for crate::core::v1::types::ConfigMap {
@@ -299,6 +338,27 @@ impl ::k8s_openapi::ListableResource for crate::core::v1::types::PodTemplate {
     const LIST_KIND: &'static str = "PodTemplateList";
 }
 impl ::k8s_openapi::Metadata for crate::core::v1::types::PodTemplate {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::service_account::ServiceAccount {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "ServiceAccount";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "serviceaccounts";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource
+for crate::core::v1::service_account::ServiceAccount {
+    const LIST_KIND: &'static str = "ServiceAccountList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::service_account::ServiceAccount {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata

@@ -24,6 +24,8 @@ mod pod;
 pub use pod::PodInformer;
 mod pod_template;
 pub use pod_template::PodTemplateInformer;
+mod service_account;
+pub use service_account::ServiceAccountInformer;
 /// The informers of `v1` in one factory (client-go's `v1`
 /// `Interface` of informer-gen).
 #[derive(Clone)]
@@ -50,5 +52,9 @@ impl CoreV1Informers {
     /// The PodTemplate informer.
     pub fn pod_templates(&self) -> PodTemplateInformer {
         PodTemplateInformer::new(self.factory.clone())
+    }
+    /// The ServiceAccount informer.
+    pub fn service_accounts(&self) -> ServiceAccountInformer {
+        ServiceAccountInformer::new(self.factory.clone())
     }
 }

@@ -27,3 +27,6 @@ pub use pod::PodNamespaceLister;
 mod pod_template;
 pub use pod_template::PodTemplateLister;
 pub use pod_template::PodTemplateNamespaceLister;
+mod service_account;
+pub use service_account::ServiceAccountLister;
+pub use service_account::ServiceAccountNamespaceLister;
