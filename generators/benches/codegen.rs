@@ -1,6 +1,7 @@
 //! Benchmark: the whole pipeline (load, model, every generator, format) on a synthetic API tree of
 //! `groups` groups, each with an internal and two external versions of `kinds` kinds, on this
-//! repository's apis tree, and on all of k8s.io/api and its apps/v1 alone (the shared corpus).
+//! repository's apis tree, and on all of k8s.io/api and its apps/v1 alone (the shared corpus),
+//! and each generator alone on all of k8s.io/api.
 //! Time and, through divan's allocation profiler, allocations per run. Run with
 //! `cargo bench -p generators`. (Peak memory of the whole process, beside Go's code-generator, is
 //! measured with `/usr/bin/time -v` on the release binary; see the issues' closing notes.)
@@ -154,6 +155,33 @@ fn k8s_api_apps_v1(bencher: divan::Bencher) {
             .map(|g| (format!("{g}/mod.rs"), "pub mod v1;\n".to_string())),
     );
     bencher.bench(|| corpus_plan(files.clone()));
+}
+
+/// The corpus's checked model, built once for `generator`.
+fn corpus_model() -> Option<&'static generators::bench::Model> {
+    static MODEL: std::sync::OnceLock<Option<generators::bench::Model>> = std::sync::OnceLock::new();
+    MODEL
+        .get_or_init(|| {
+            let config = generators::Config::new("k8s-api/src")
+                .output("k8s-api/generated/apis")
+                .documents("k8s-api/generated/openapi")
+                .crate_name("k8s-api-generated")
+                .apis_crate("k8s-api-corpus");
+            let model = generators::bench::Model::build(config, corpus()?, "// Header.\n");
+            Some(model.unwrap_or_else(|f| panic!("{}", f.render())))
+        })
+        .as_ref()
+}
+
+/// Each generator alone, on one thread, over all of k8s.io/api (the model built once, outside
+/// the timing): where a whole run's CPU goes.
+#[divan::bench(args = generators::bench::Model::generator_names())]
+fn generator(bencher: divan::Bencher, name: &str) {
+    let Some(model) = corpus_model() else {
+        eprintln!("generator: the corpus is not here; skipped");
+        return;
+    };
+    bencher.bench(|| model.run(name).expect("a generator of this run"));
 }
 
 #[global_allocator]

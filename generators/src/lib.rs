@@ -9,6 +9,8 @@
 
 #![deny(missing_docs)]
 
+#[doc(hidden)]
+pub mod bench;
 mod diag;
 mod generator;
 mod layout;

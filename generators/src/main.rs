@@ -6,6 +6,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc: a run builds and drops millions of small token trees and strings, which glibc's
+/// malloc serves with a fifth of the run's time (perf, all of k8s.io/api).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Generate deepcopy and register code for Kubernetes-style Rust API packages.
 #[derive(Parser)]
 #[command(name = "generators", version)]
@@ -46,7 +51,19 @@ struct Args {
     verbose: bool,
 }
 
+/// mimalloc's `mi_option_purge_delay` (the same slot in its v2 and v3 headers; the Rust bindings
+/// name neither).
+const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+
 fn main() -> ExitCode {
+    // Memory a phase frees (the parsed syntax trees, a finished generator's buffers) goes back to
+    // the OS after 100 ms instead of v3's default second, which outlasts a whole run: the peak
+    // on all of k8s.io/api drops from ~100 MB to ~80 MB for no measurable time. mimalloc's own
+    // variable (`MIMALLOC_PURGE_DELAY`) still decides when set.
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: setting an option is a plain store, which mimalloc allows at any time.
+        unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 100) };
+    }
     let args = Args::parse();
     let mut rerun = format!(
         "generators --apis {} --output {} --boilerplate {}",

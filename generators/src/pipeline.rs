@@ -12,49 +12,13 @@ use crate::parse::{self, tree::Sources};
 use crate::render::output::Plan;
 use crate::{Config, Failure, relative};
 
+/// Display path -> text of every file a run read, for rendering diagnostics.
+pub(crate) type Texts = std::collections::BTreeMap<std::sync::Arc<str>, std::sync::Arc<str>>;
+
 /// Computes the output plan of `config` over `sources`.
 pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result<Plan, Failure> {
     let mut diags = Diagnostics::new();
-    // The flags are checked before any source is read, all of them at once.
-    for (path, message) in config_problems(config, boilerplate) {
-        diags.push(Diagnostic::error(&whole_file(&path), message));
-    }
-    if diags.has_errors() {
-        let errors = diags.finish().err().unwrap_or(Errors(Vec::new()));
-        return Err(Failure {
-            errors,
-            sources: Default::default(),
-        });
-    }
-    let apis_display = config.apis.display().to_string();
-    let loaded = parse::tree::load(&apis_display, sources, &mut diags);
-    let mut texts = loaded.texts.clone();
-    undeclared_files(&apis_display, sources, &loaded.undeclared, &mut texts, &mut diags);
-    if diags.has_errors() {
-        // A file that does not load hides its types and tags; anything checked without it
-        // would only report consequences of that error.
-        let errors = diags.finish().err().unwrap_or(Errors(Vec::new()));
-        return Err(Failure { errors, sources: texts });
-    }
-    let universe = model::build(&loaded.files, &mut diags);
-    if universe.packages.is_empty() && !diags.has_errors() {
-        // Nothing to generate would make every generated file stale: refuse instead.
-        let lib = SourceLoc {
-            file: parse::display_path(&apis_display, "lib.rs").into(),
-            line: 1,
-            col: 1,
-            len: 1,
-        };
-        diags.push(
-            Diagnostic::error(&lib, format!("no API package under `{apis_display}`"))
-                .label("no module carries `+groupName`")
-                .help(
-                    "point `--apis` at the apis crate's `src/`, whose package modules carry `//! +groupName=<group>`",
-                ),
-        );
-    }
-    model::check::check(&universe, &mut diags);
-    model::validation::check(&universe, &mut diags);
+    let (universe, texts) = model_of(config, sources, boilerplate, &mut diags)?;
     let documents = config.documents.as_deref();
     if documents.is_none() {
         documents_not_written(&universe, &mut diags);
@@ -77,17 +41,7 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
         documents: owned,
         ..Plan::default()
     };
-    let cx = Context {
-        universe: &universe,
-        crate_name: config.crate_name.as_deref(),
-        apis_crate: &config.apis_crate,
-        boilerplate,
-        paths: generator::Paths {
-            rt: config.runtime_path.clone(),
-            k8s: config.k8s_openapi_path.clone(),
-            kube: config.kube_path.clone(),
-        },
-    };
+    let cx = context(&universe, config, boilerplate);
     (plan.files, plan.timings) = generator::run_all(&cx, &config.output, documents, &mut diags);
     let packages = generator::packages().into_iter().map(|g| (g.tool(), g.name()));
     let crates = generator::crates().into_iter().map(|g| (g.tool(), g.name()));
@@ -100,6 +54,79 @@ pub fn plan(config: &Config, sources: &dyn Sources, boilerplate: &str) -> Result
     match diags.finish() {
         Ok(()) => Ok(plan),
         Err(errors) => Err(Failure { errors, sources: texts }),
+    }
+}
+
+/// The checked model of `config`'s apis tree, with the texts read for diagnostics. Flag
+/// problems and sources that do not load end the run here; the model's own errors are left in
+/// `diags` so that the generators still report theirs in the same run.
+pub(crate) fn model_of(
+    config: &Config,
+    sources: &dyn Sources,
+    boilerplate: &str,
+    diags: &mut Diagnostics,
+) -> Result<(Universe, Texts), Failure> {
+    // The flags are checked before any source is read, all of them at once.
+    for (path, message) in config_problems(config, boilerplate) {
+        diags.push(Diagnostic::error(&whole_file(&path), message));
+    }
+    if diags.has_errors() {
+        let errors = std::mem::take(diags).finish().err().unwrap_or(Errors(Vec::new()));
+        return Err(Failure {
+            errors,
+            sources: Default::default(),
+        });
+    }
+    let apis_display = config.apis.display().to_string();
+    let loaded = parse::tree::load(&apis_display, sources, diags);
+    let mut texts = loaded.texts.clone();
+    undeclared_files(&apis_display, sources, &loaded.undeclared, &mut texts, diags);
+    if diags.has_errors() {
+        // A file that does not load hides its types and tags; anything checked without it
+        // would only report consequences of that error.
+        let errors = std::mem::take(diags).finish().err().unwrap_or(Errors(Vec::new()));
+        return Err(Failure { errors, sources: texts });
+    }
+    let universe = model::build(&loaded.files, diags);
+    // The model holds what the generators read: the syntax trees (several times the sources'
+    // size) go before the generators allocate theirs.
+    drop(loaded);
+    // The model keeps locations, never spans: the parsed sources' text can go too.
+    proc_macro2::extra::invalidate_current_thread_spans();
+    if universe.packages.is_empty() && !diags.has_errors() {
+        // Nothing to generate would make every generated file stale: refuse instead.
+        let lib = SourceLoc {
+            file: parse::display_path(&apis_display, "lib.rs").into(),
+            line: 1,
+            col: 1,
+            len: 1,
+        };
+        diags.push(
+            Diagnostic::error(&lib, format!("no API package under `{apis_display}`"))
+                .label("no module carries `+groupName`")
+                .help(
+                    "point `--apis` at the apis crate's `src/`, whose package modules carry `//! +groupName=<group>`",
+                ),
+        );
+    }
+    model::check::check(&universe, diags);
+    model::validation::check(&universe, diags);
+    Ok((universe, texts))
+}
+
+/// What the generators see of a run besides the model: its flags and header.
+pub(crate) fn context<'a>(universe: &'a Universe, config: &'a Config, boilerplate: &'a str) -> Context<'a> {
+    Context {
+        universe,
+        crate_name: config.crate_name.as_deref(),
+        apis_crate: &config.apis_crate,
+        boilerplate,
+        paths: generator::Paths {
+            rt: config.runtime_path.clone(),
+            k8s: config.k8s_openapi_path.clone(),
+            kube: config.kube_path.clone(),
+        },
+        validated: Default::default(),
     }
 }
 

@@ -76,6 +76,12 @@ pub mod testing;
 pub mod validation;
 mod wire;
 
+/// What the runtime's macros name in the crates that call them; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use k8s_openapi::apimachinery::pkg::apis::meta::v1::{ObjectMeta, OwnerReference};
+}
+
 pub use builder::{AddToSchemeFn, SchemeBuilder};
 pub use errors::{ConversionError, ParseError, SchemeError};
 pub use group_kind::{GroupKind, GroupResource};

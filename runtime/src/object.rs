@@ -171,6 +171,60 @@ pub fn set_gvk_fields(api_version: &mut impl StringField, kind: &mut impl String
     kind.put(gvk.kind.to_string());
 }
 
+/// Implements [`Object`] for a kind, deepcopy-gen's `DeepCopyObject` and accessors: the type, where
+/// its apiVersion and kind live (`type_meta = <field>`, or `fields = (<apiVersion>, <kind>)`) and,
+/// for kinds with one, its ObjectMeta field. Every method is the same delegation for every kind,
+/// so it is written here once.
+///
+/// ```ignore
+/// runtime::impl_object!(crate::apps::v1::types::Deployment, type_meta = type_meta, object_meta = metadata);
+/// ```
+#[macro_export]
+macro_rules! impl_object {
+    ($ty:ty, type_meta = $tm:tt $(, object_meta = $meta:tt)?) => {
+        $crate::impl_object!(@impl $ty, $(object_meta = $meta,)?
+            get(this) = $crate::TypeMetaAccess::gvk(&this.$tm),
+            set(this, gvk) = $crate::TypeMetaAccess::set_gvk(&mut this.$tm, gvk));
+    };
+    ($ty:ty, fields = ($api_version:tt, $kind:tt) $(, object_meta = $meta:tt)?) => {
+        $crate::impl_object!(@impl $ty, $(object_meta = $meta,)?
+            get(this) = $crate::gvk_from_fields(&this.$api_version, &this.$kind),
+            set(this, gvk) = $crate::set_gvk_fields(&mut this.$api_version, &mut this.$kind, gvk));
+    };
+    (@impl $ty:ty, $(object_meta = $meta:tt,)? get($g:ident) = $get:expr, set($s:ident, $gvk:ident) = $set:expr) => {
+        impl $crate::Object for $ty {
+            $(
+                fn object_meta(&self) -> ::core::option::Option<&$crate::__private::ObjectMeta> {
+                    ::core::option::Option::Some(&self.$meta)
+                }
+                fn object_meta_mut(&mut self) -> ::core::option::Option<&mut $crate::__private::ObjectMeta> {
+                    ::core::option::Option::Some(&mut self.$meta)
+                }
+            )?
+            fn group_version_kind(&self) -> ::core::option::Option<$crate::GroupVersionKind> {
+                let $g = self;
+                $get
+            }
+            fn set_group_version_kind(&mut self, $gvk: &$crate::GroupVersionKind) {
+                let $s = self;
+                $set
+            }
+            fn as_any(&self) -> &dyn ::core::any::Any {
+                self
+            }
+            fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
+                self
+            }
+            fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> {
+                self
+            }
+            fn deep_copy_object(&self) -> ::std::boxed::Box<dyn $crate::Object> {
+                ::std::boxed::Box::new(::core::clone::Clone::clone(self))
+            }
+        }
+    };
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,26 +16,7 @@ mod apps {
         pub replicas: i32,
     }
 
-    impl ::runtime::Object for Deployment {
-        fn group_version_kind(&self) -> Option<::runtime::GroupVersionKind> {
-            ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-        }
-        fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-            ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-        }
-        fn as_any(&self) -> &dyn ::core::any::Any {
-            self
-        }
-        fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-            self
-        }
-        fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> {
-            self
-        }
-        fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-            ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-        }
-    }
+    ::runtime::impl_object!(Deployment, type_meta = type_meta);
 
     pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion =
         ::runtime::GroupVersion::from_static("apps", ::runtime::API_VERSION_INTERNAL);
@@ -58,26 +39,7 @@ mod apps_v1 {
         pub replicas: Option<i32>,
     }
 
-    impl ::runtime::Object for Deployment {
-        fn group_version_kind(&self) -> Option<::runtime::GroupVersionKind> {
-            ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-        }
-        fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-            ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-        }
-        fn as_any(&self) -> &dyn ::core::any::Any {
-            self
-        }
-        fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-            self
-        }
-        fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> {
-            self
-        }
-        fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-            ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-        }
-    }
+    ::runtime::impl_object!(Deployment, type_meta = type_meta);
 
     pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static("apps", "v1");
 

@@ -36,42 +36,9 @@ impl ::core::clone::Clone for crate::core::types::ConfigMap {
         ::core::clone::Clone::clone_from(&mut self.binary_data, &source.binary_data);
     }
 }
-impl ::runtime::Object for crate::core::types::ConfigMap {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::types::ConfigMap, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::types::ConfigMapList {
     #[inline]
     fn clone(&self) -> Self {
@@ -88,28 +55,7 @@ impl ::core::clone::Clone for crate::core::types::ConfigMapList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::types::ConfigMapList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::types::ConfigMapList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::types::Container {
     #[inline]
     fn clone(&self) -> Self {
@@ -219,42 +165,9 @@ impl ::core::clone::Clone for crate::core::types::Namespace {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::core::types::Namespace {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::types::Namespace, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::types::NamespaceList {
     #[inline]
     fn clone(&self) -> Self {
@@ -271,28 +184,7 @@ impl ::core::clone::Clone for crate::core::types::NamespaceList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::types::NamespaceList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::types::NamespaceList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::types::NamespaceSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -362,42 +254,9 @@ impl ::core::clone::Clone for crate::core::types::Pod {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::core::types::Pod {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::types::Pod, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::types::PodCondition {
     #[inline]
     fn clone(&self) -> Self {
@@ -458,28 +317,7 @@ impl ::core::clone::Clone for crate::core::types::PodList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::types::PodList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::types::PodList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::types::PodSecurityContext {
     #[inline]
     fn clone(&self) -> Self {
@@ -610,42 +448,9 @@ impl ::core::clone::Clone for crate::core::types::PodTemplate {
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
     }
 }
-impl ::runtime::Object for crate::core::types::PodTemplate {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::types::PodTemplate, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::types::PodTemplateList {
     #[inline]
     fn clone(&self) -> Self {
@@ -662,28 +467,7 @@ impl ::core::clone::Clone for crate::core::types::PodTemplateList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::types::PodTemplateList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::types::PodTemplateList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::types::PodTemplateSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -740,42 +524,10 @@ impl ::core::clone::Clone for crate::core::service_account::ServiceAccount {
         );
     }
 }
-impl ::runtime::Object for crate::core::service_account::ServiceAccount {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::service_account::ServiceAccount, type_meta = type_meta, object_meta =
+    metadata
+);
 impl ::core::clone::Clone for crate::core::service_account::ServiceAccountList {
     #[inline]
     fn clone(&self) -> Self {
@@ -792,25 +544,6 @@ impl ::core::clone::Clone for crate::core::service_account::ServiceAccountList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::service_account::ServiceAccountList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::service_account::ServiceAccountList, type_meta = type_meta
+);

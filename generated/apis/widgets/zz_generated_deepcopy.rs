@@ -34,42 +34,9 @@ impl ::core::clone::Clone for crate::widgets::types::Widget {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::widgets::types::Widget {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::widgets::types::Widget, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::widgets::types::WidgetClass {
     #[inline]
     fn clone(&self) -> Self {
@@ -86,42 +53,9 @@ impl ::core::clone::Clone for crate::widgets::types::WidgetClass {
         ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
     }
 }
-impl ::runtime::Object for crate::widgets::types::WidgetClass {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::widgets::types::WidgetClass, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::widgets::types::WidgetClassList {
     #[inline]
     fn clone(&self) -> Self {
@@ -138,28 +72,7 @@ impl ::core::clone::Clone for crate::widgets::types::WidgetClassList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::widgets::types::WidgetClassList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::widgets::types::WidgetClassList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::widgets::types::WidgetClassSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -190,28 +103,7 @@ impl ::core::clone::Clone for crate::widgets::types::WidgetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::widgets::types::WidgetList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::widgets::types::WidgetList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::widgets::types::WidgetPort {
     #[inline]
     fn clone(&self) -> Self {

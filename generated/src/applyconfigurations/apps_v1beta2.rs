@@ -61,71 +61,11 @@ impl DeploymentApplyConfiguration {
         self.status = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for DeploymentApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        DeploymentApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    DeploymentApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a Deployment named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `Deployment(name, namespace)`).
 pub fn deployment(
@@ -509,71 +449,11 @@ impl ReplicaSetApplyConfiguration {
         self.status = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for ReplicaSetApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        ReplicaSetApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    ReplicaSetApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a ReplicaSet named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `ReplicaSet(name, namespace)`).
 pub fn replica_set(
@@ -914,71 +794,11 @@ impl StatefulSetApplyConfiguration {
         self.status = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for StatefulSetApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        StatefulSetApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    StatefulSetApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a StatefulSet named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `StatefulSet(name, namespace)`).
 pub fn stateful_set(

@@ -71,71 +71,11 @@ impl ConfigMapApplyConfiguration {
         self.binary_data.get_or_insert_with(Default::default).extend(entries);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for ConfigMapApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        ConfigMapApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    ConfigMapApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a ConfigMap named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `ConfigMap(name, namespace)`).
 pub fn config_map(
@@ -425,66 +365,11 @@ impl NamespaceApplyConfiguration {
         self.status = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for NamespaceApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        NamespaceApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    NamespaceApplyConfiguration, metadata { with_name, with_labels, with_annotations,
+    with_finalizers, with_owner_references }
+);
 /// An apply configuration of a Namespace named `name`, with its
 /// apiVersion and kind set (client-go's `Namespace(name)`).
 pub fn namespace(name: impl Into<String>) -> NamespaceApplyConfiguration {
@@ -666,71 +551,11 @@ impl PodApplyConfiguration {
         self.status = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for PodApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        PodApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    PodApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a Pod named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `Pod(name, namespace)`).
 pub fn pod(
@@ -1149,71 +974,11 @@ impl PodTemplateApplyConfiguration {
         self.template = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for PodTemplateApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        PodTemplateApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    PodTemplateApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a PodTemplate named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `PodTemplate(name, namespace)`).
 pub fn pod_template(
@@ -1396,71 +1161,11 @@ impl ServiceAccountApplyConfiguration {
         self.automount_service_account_token = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for ServiceAccountApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        ServiceAccountApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    ServiceAccountApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a ServiceAccount named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `ServiceAccount(name, namespace)`).
 pub fn service_account(

@@ -91,66 +91,11 @@ impl ClusterRoleApplyConfiguration {
         self.aggregation_rule = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for ClusterRoleApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        ClusterRoleApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    ClusterRoleApplyConfiguration, metadata { with_name, with_labels, with_annotations,
+    with_finalizers, with_owner_references }
+);
 /// An apply configuration of a ClusterRole named `name`, with its
 /// apiVersion and kind set (client-go's `ClusterRole(name)`).
 pub fn cluster_role(name: impl Into<String>) -> ClusterRoleApplyConfiguration {
@@ -235,66 +180,11 @@ impl ClusterRoleBindingApplyConfiguration {
         self.role_ref = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for ClusterRoleBindingApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        ClusterRoleBindingApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    ClusterRoleBindingApplyConfiguration, metadata { with_name, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a ClusterRoleBinding named `name`, with its
 /// apiVersion and kind set (client-go's `ClusterRoleBinding(name)`).
 pub fn cluster_role_binding(
@@ -427,71 +317,11 @@ impl RoleApplyConfiguration {
         self.rules.get_or_insert_with(Vec::new).extend(values);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for RoleApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        RoleApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    RoleApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a Role named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `Role(name, namespace)`).
 pub fn role(
@@ -580,71 +410,11 @@ impl RoleBindingApplyConfiguration {
         self.role_ref = Some(value);
         self
     }
-    /// The name the configuration is applied to.
-    pub fn name(&self) -> Option<&str> {
-        self.metadata.as_ref()?.name.as_deref()
-    }
-    fn metadata(
-        &mut self,
-    ) -> &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
-        self.metadata.get_or_insert_with(Default::default)
-    }
-    /// Sets `metadata.name`.
-    pub fn with_name(mut self, name: impl Into<String>) -> Self {
-        self.metadata().name = Some(name.into());
-        self
-    }
-    /// Sets `metadata.namespace`.
-    pub fn with_namespace(mut self, namespace: impl Into<String>) -> Self {
-        self.metadata().namespace = Some(namespace.into());
-        self
-    }
-    /// Adds entries to `metadata.labels` (merged key by key).
-    pub fn with_labels<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let labels = self.metadata().labels.get_or_insert_with(Default::default);
-        labels.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Adds entries to `metadata.annotations` (merged key by key).
-    pub fn with_annotations<K: Into<String>, V: Into<String>>(
-        mut self,
-        entries: impl IntoIterator<Item = (K, V)>,
-    ) -> Self {
-        let annotations = self
-            .metadata()
-            .annotations
-            .get_or_insert_with(Default::default);
-        annotations.extend(entries.into_iter().map(|(k, v)| (k.into(), v.into())));
-        self
-    }
-    /// Appends to `metadata.finalizers` (a set).
-    pub fn with_finalizers<S: Into<String>>(
-        mut self,
-        values: impl IntoIterator<Item = S>,
-    ) -> Self {
-        let finalizers = self.metadata().finalizers.get_or_insert_with(Vec::new);
-        finalizers.extend(values.into_iter().map(Into::into));
-        self
-    }
-    /// Appends to `metadata.ownerReferences` (a list-map keyed by `uid`).
-    pub fn with_owner_references(
-        mut self,
-        values: impl IntoIterator<
-            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::OwnerReference,
-        >,
-    ) -> Self {
-        self.metadata().owner_references.get_or_insert_with(Vec::new).extend(values);
-        self
-    }
 }
-impl ::runtime::client::ApplyConfiguration for RoleBindingApplyConfiguration {
-    fn name(&self) -> Option<&str> {
-        RoleBindingApplyConfiguration::name(self)
-    }
-}
+::runtime::apply_metadata!(
+    RoleBindingApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
 /// An apply configuration of a RoleBinding named `name` in `namespace`, with its
 /// apiVersion and kind set (client-go's `RoleBinding(name, namespace)`).
 pub fn role_binding(

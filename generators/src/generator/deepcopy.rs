@@ -303,50 +303,23 @@ fn object_impl(cx: &Context<'_>, pkg: &Package, ty: &Type, diags: &mut Diagnosti
     let access = ty.object.as_ref()?;
     let rt = cx.rt();
     let path = type_path(&ty.module, &ty.name);
-    let (get, set) = match access {
+    let gvk = match access {
         ObjectAccess::TypeMeta(field) => {
             let field = names::member(field);
-            (
-                quote! { #rt::TypeMetaAccess::gvk(&self.#field) },
-                quote! { #rt::TypeMetaAccess::set_gvk(&mut self.#field, gvk) },
-            )
+            quote! { type_meta = #field }
         }
         ObjectAccess::Fields { api_version, kind } => {
             let (a, k) = (names::member(api_version), names::member(kind));
-            (
-                quote! { #rt::gvk_from_fields(&self.#a, &self.#k) },
-                quote! { #rt::set_gvk_fields(&mut self.#a, &mut self.#k, gvk) },
-            )
+            quote! { fields = (#a, #k) }
         }
     };
     // Kinds with ObjectMeta give the server its accessor (Go's meta.Accessor).
-    let k8s = cx.k8s();
     let meta = ty.kind.as_ref().and_then(|k| k.object_meta.as_deref()).map(|field| {
         let field = names::member(field);
-        quote! {
-            fn object_meta(&self) -> ::core::option::Option<&#k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
-                ::core::option::Option::Some(&self.#field)
-            }
-            fn object_meta_mut(&mut self) -> ::core::option::Option<&mut #k8s::apimachinery::pkg::apis::meta::v1::ObjectMeta> {
-                ::core::option::Option::Some(&mut self.#field)
-            }
-        }
+        quote! { , object_meta = #field }
     });
+    // Every method is the same delegation for every kind: the runtime's macro writes them.
     Some(quote! {
-        impl #rt::Object for #path {
-            #meta
-            fn group_version_kind(&self) -> ::core::option::Option<#rt::GroupVersionKind> {
-                #get
-            }
-            fn set_group_version_kind(&mut self, gvk: &#rt::GroupVersionKind) {
-                #set
-            }
-            fn as_any(&self) -> &dyn ::core::any::Any { self }
-            fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any { self }
-            fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> { self }
-            fn deep_copy_object(&self) -> ::std::boxed::Box<dyn #rt::Object> {
-                ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-            }
-        }
+        #rt::impl_object!(#path, #gvk #meta);
     })
 }

@@ -38,6 +38,9 @@ pub struct Context<'a> {
     pub boilerplate: &'a str,
     /// How generated code names the crates it links against, checked to be paths.
     pub paths: Paths,
+    /// The named types with a generated validation function: a fixpoint over the whole universe,
+    /// computed by the first validation job that asks and shared by the others.
+    pub(crate) validated: std::sync::OnceLock<std::collections::BTreeSet<TypeId>>,
 }
 
 /// How generated code names the crates it links against (`Config::runtime_path`,
@@ -204,12 +207,23 @@ pub trait CrateGenerator: Sync {
     fn generate(&self, cx: &Context<'_>, root: &Path, diags: &mut Diagnostics) -> Vec<(PathBuf, String)>;
 }
 
-/// Runs every generator over every package it applies to and renders the files.
+/// One unit of a run's work: a package generator on one package, or a whole-universe generator.
+#[derive(Clone, Copy)]
+enum Job<'g> {
+    Package(&'g dyn PackageGenerator, &'g Package),
+    Crate(&'g dyn CrateGenerator),
+}
+
+/// Runs every generator over every package it applies to, and every whole-universe generator
+/// when the run writes documents, and renders the files.
 ///
-/// Each (generator, package) pair is independent, so the pairs are spread over the machine's
-/// cores; parsing tokens back into `syn::File` and formatting dominate the run. Results are merged
-/// into ordered maps and diagnostics are sorted, so the output does not depend on scheduling.
-/// Timings are the CPU time spent per generator.
+/// The jobs are independent, so they are spread over the machine's cores from one queue: the
+/// whole-universe generators first (the largest jobs: apply configurations, OpenAPI), then the
+/// (generator, package) pairs, each worker taking the next job when it is done, so that no core
+/// waits while another has a backlog. Parsing rendered text back into `syn::File` and formatting
+/// dominate the run. Results are merged in job order into ordered maps and diagnostics are
+/// sorted, so the output does not depend on scheduling. Timings are the CPU time spent per
+/// generator.
 pub fn run_all(
     cx: &Context<'_>,
     output: &Path,
@@ -218,11 +232,15 @@ pub fn run_all(
 ) -> (BTreeMap<PathBuf, GeneratedFile>, BTreeMap<&'static str, Duration>) {
     let universe = cx.universe;
     let generators = packages();
-    let mut jobs: Vec<(&dyn PackageGenerator, &Package)> = Vec::new();
+    let crates = crates();
+    let mut jobs: Vec<Job<'_>> = Vec::new();
+    if documents.is_some() {
+        jobs.extend(crates.iter().map(|g| Job::Crate(g.as_ref())));
+    }
     for generator in &generators {
         for pkg in universe.packages.values() {
             if generator.applies(pkg) {
-                jobs.push((generator.as_ref(), pkg));
+                jobs.push(Job::Package(generator.as_ref(), pkg));
             } else {
                 diags.note(format!(
                     "{}: {}: package `{}` skipped: no {}",
@@ -237,77 +255,105 @@ pub fn run_all(
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, jobs.len().max(1));
-    let results: Vec<JobResult> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|t| {
-                let mine: Vec<_> = jobs.iter().skip(t).step_by(threads).copied().collect();
-                scope.spawn(move || {
-                    mine.into_iter()
-                        .map(|(g, pkg)| run_one(cx, g, pkg, output))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-            .collect()
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let run = |job: Job<'_>| match job {
+        Job::Package(g, pkg) => run_one(cx, g, pkg, output),
+        Job::Crate(g) => run_crate(cx, g, documents.unwrap_or(output)),
+    };
+    let work = || {
+        let mut done = Vec::new();
+        loop {
+            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let Some(&job) = jobs.get(i) else { break done };
+            done.push((i, run(job)));
+            // Every text a job parses (templates' output, paths) stays in proc-macro2's
+            // per-thread source map for span locations; no span outlives its job, so the map
+            // is emptied between jobs rather than holding a copy of the whole output.
+            proc_macro2::extra::invalidate_current_thread_spans();
+        }
+    };
+    // The calling thread is one of the workers: it reuses the memory the parse freed, where a
+    // new thread's allocator would take more from the system.
+    let mut results: Vec<(usize, JobResult)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (1..threads).map(|_| scope.spawn(work)).collect();
+        let mut results = work();
+        for w in workers {
+            results.extend(w.join().unwrap_or_else(|e| std::panic::resume_unwind(e)));
+        }
+        results
     });
+    results.sort_by_key(|(i, _)| *i);
     let mut files = BTreeMap::new();
-    let crates = crates();
     let mut timings: BTreeMap<&'static str, Duration> = generators
         .iter()
         .map(|g| g.name())
         .chain(crates.iter().map(|g| g.name()))
         .map(|name| (name, Duration::ZERO))
         .collect();
-    for r in results {
+    for (_, r) in results {
         diags.extend(r.diags);
         *timings.entry(r.generator).or_default() += r.time;
-        if let Some((path, file)) = r.file {
+        for (path, file) in r.files {
             files.insert(path, file);
         }
     }
-    if let Some(root) = documents {
-        for generator in &crates {
-            let started = Instant::now();
-            for (path, contents) in generator.generate(cx, root, diags) {
-                files.insert(
-                    path,
-                    GeneratedFile {
-                        generator: generator.name(),
-                        contents,
-                    },
-                );
-            }
-            *timings.entry(generator.name()).or_default() += started.elapsed();
+    if let (Some(root), Some(name)) = (documents, cx.crate_name)
+        && let Some(dir) = root.parent()
+    {
+        let started = Instant::now();
+        for (path, contents) in crate_root::files(cx, name, dir, &crates, &files, diags) {
+            files.insert(
+                path,
+                GeneratedFile {
+                    generator: crate_root::NAME,
+                    contents,
+                },
+            );
         }
-        if let (Some(name), Some(dir)) = (cx.crate_name, root.parent()) {
-            let started = Instant::now();
-            for (path, contents) in crate_root::files(cx, name, dir, &crates, &files, diags) {
-                files.insert(
-                    path,
-                    GeneratedFile {
-                        generator: crate_root::NAME,
-                        contents,
-                    },
-                );
-            }
-            timings.insert(crate_root::NAME, started.elapsed());
-        }
+        timings.insert(crate_root::NAME, started.elapsed());
     }
     (files, timings)
 }
 
-/// What one (generator, package) job produced.
-struct JobResult {
+/// What one job produced.
+pub(crate) struct JobResult {
     generator: &'static str,
-    file: Option<(PathBuf, GeneratedFile)>,
+    files: Vec<(PathBuf, GeneratedFile)>,
     diags: Diagnostics,
     time: Duration,
 }
 
-fn run_one(cx: &Context<'_>, generator: &dyn PackageGenerator, pkg: &Package, output: &Path) -> JobResult {
+impl JobResult {
+    /// The files, or the job's errors; warnings and notes are dropped.
+    pub(crate) fn into_files(self) -> Result<Vec<(PathBuf, GeneratedFile)>, crate::Errors> {
+        self.diags.finish().map(|()| self.files)
+    }
+}
+
+/// Runs a whole-universe generator with diagnostics of its own.
+pub(crate) fn run_crate(cx: &Context<'_>, generator: &dyn CrateGenerator, root: &Path) -> JobResult {
+    let started = Instant::now();
+    let mut diags = Diagnostics::new();
+    let files = generator
+        .generate(cx, root, &mut diags)
+        .into_iter()
+        .map(|(path, contents)| {
+            let file = GeneratedFile {
+                generator: generator.name(),
+                contents,
+            };
+            (path, file)
+        })
+        .collect();
+    JobResult {
+        generator: generator.name(),
+        files,
+        diags,
+        time: started.elapsed(),
+    }
+}
+
+pub(crate) fn run_one(cx: &Context<'_>, generator: &dyn PackageGenerator, pkg: &Package, output: &Path) -> JobResult {
     let started = Instant::now();
     let mut diags = Diagnostics::new();
     let file = generator.generate_package(cx, pkg, &mut diags).and_then(|tokens| {
@@ -330,7 +376,7 @@ fn run_one(cx: &Context<'_>, generator: &dyn PackageGenerator, pkg: &Package, ou
     });
     JobResult {
         generator: generator.name(),
-        file,
+        files: file.into_iter().collect(),
         diags,
         time: started.elapsed(),
     }

@@ -3,6 +3,7 @@
 //! configuration from managedFields, the indexed cache, the shared informers that fill it and
 //! the listers that read it, and the rate-limited work queue a controller's handlers feed.
 
+mod apply;
 pub mod cache;
 pub mod informer;
 pub mod lister;

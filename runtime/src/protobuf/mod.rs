@@ -186,6 +186,84 @@ pub fn merge_message_field<M: Message>(
     merge_fields(msg, &mut inner, depth + 1)
 }
 
+/// Implements [`Message`] and [`Field`] for a struct, the whole of protobuf-gen's output per
+/// struct: each entry is a field number and the Rust field (a name, or an index for a tuple
+/// struct), written through [`Field`], or through [`ListMap`] when marked `as ListMap` (Go's maps
+/// of named slices).
+///
+/// ```ignore
+/// runtime::protobuf_message!(crate::apps::v1::types::DaemonSet { 1 => metadata, 2 => spec, 3 => status });
+/// ```
+#[macro_export]
+macro_rules! protobuf_message {
+    // One field's statement or term, through the trait its entry names.
+    (@encode [] $v:expr, $n:literal, $buf:ident) => {
+        $crate::protobuf::Field::encode_field(&$v, $n, $buf)
+    };
+    (@encode [ListMap] $v:expr, $n:literal, $buf:ident) => {
+        $crate::protobuf::ListMap::encode_field(&$v, $n, $buf)
+    };
+    (@len [] $v:expr, $n:literal) => {
+        $crate::protobuf::Field::field_len(&$v, $n)
+    };
+    (@len [ListMap] $v:expr, $n:literal) => {
+        $crate::protobuf::ListMap::field_len(&$v, $n)
+    };
+    (@merge [] $v:expr, $wire:ident, $buf:ident, $depth:ident) => {
+        $crate::protobuf::Field::merge(&mut $v, $wire, $buf, $depth)
+    };
+    (@merge [ListMap] $v:expr, $wire:ident, $buf:ident, $depth:ident) => {
+        $crate::protobuf::ListMap::merge(&mut $v, $wire, $buf, $depth)
+    };
+    ($ty:ty {}) => {
+        impl $crate::protobuf::Message for $ty {
+            fn encode_raw(&self, _buf: &mut ::std::vec::Vec<u8>) {}
+
+            fn encoded_len(&self) -> usize {
+                0
+            }
+
+            fn merge_field(
+                &mut self,
+                number: u32,
+                wire_type: $crate::protobuf::WireType,
+                buf: &mut &[u8],
+                _depth: u32,
+            ) -> ::core::result::Result<(), $crate::protobuf::DecodeError> {
+                $crate::protobuf::skip(wire_type, number, buf)
+            }
+        }
+
+        $crate::protobuf_message_field!($ty);
+    };
+    ($ty:ty { $($number:literal => $field:tt $(as $how:ident)?),+ $(,)? }) => {
+        impl $crate::protobuf::Message for $ty {
+            fn encode_raw(&self, buf: &mut ::std::vec::Vec<u8>) {
+                $( $crate::protobuf_message!(@encode [$($how)?] self.$field, $number, buf); )+
+            }
+
+            fn encoded_len(&self) -> usize {
+                0 $( + $crate::protobuf_message!(@len [$($how)?] self.$field, $number) )+
+            }
+
+            fn merge_field(
+                &mut self,
+                number: u32,
+                wire_type: $crate::protobuf::WireType,
+                buf: &mut &[u8],
+                depth: u32,
+            ) -> ::core::result::Result<(), $crate::protobuf::DecodeError> {
+                match number {
+                    $( $number => $crate::protobuf_message!(@merge [$($how)?] self.$field, wire_type, buf, depth), )+
+                    _ => $crate::protobuf::skip(wire_type, number, buf),
+                }
+            }
+        }
+
+        $crate::protobuf_message_field!($ty);
+    };
+}
+
 /// Implements [`Field`] for message types: each is written length-delimited and starts from
 /// `Default::default()` (or `empty = <expr>`). protobuf-gen's output and the hand-written impls of
 /// k8s-openapi's types use it.

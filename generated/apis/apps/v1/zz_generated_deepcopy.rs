@@ -34,42 +34,9 @@ impl ::core::clone::Clone for crate::apps::v1::types::Deployment {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::apps::v1::types::Deployment {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::apps::v1::types::Deployment, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::apps::v1::types::DeploymentCondition {
     #[inline]
     fn clone(&self) -> Self {
@@ -116,28 +83,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::DeploymentList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::apps::v1::types::DeploymentList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::apps::v1::types::DeploymentList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::apps::v1::types::DeploymentSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -245,42 +191,9 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::apps::v1::types::ReplicaSet {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::apps::v1::types::ReplicaSet, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetCondition {
     #[inline]
     fn clone(&self) -> Self {
@@ -322,28 +235,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::apps::v1::types::ReplicaSetList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::apps::v1::types::ReplicaSetList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -443,42 +335,9 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::apps::v1::types::StatefulSet {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::apps::v1::types::StatefulSet, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetCondition {
     #[inline]
     fn clone(&self) -> Self {
@@ -520,28 +379,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::apps::v1::types::StatefulSetList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::apps::v1::types::StatefulSetList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetOrdinals {
     #[inline]
     fn clone(&self) -> Self {

@@ -36,42 +36,9 @@ impl ::core::clone::Clone for crate::core::v1::types::ConfigMap {
         ::core::clone::Clone::clone_from(&mut self.binary_data, &source.binary_data);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::ConfigMap {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::v1::types::ConfigMap, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::v1::types::ConfigMapList {
     #[inline]
     fn clone(&self) -> Self {
@@ -88,28 +55,7 @@ impl ::core::clone::Clone for crate::core::v1::types::ConfigMapList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::ConfigMapList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::v1::types::ConfigMapList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::v1::types::Container {
     #[inline]
     fn clone(&self) -> Self {
@@ -219,42 +165,9 @@ impl ::core::clone::Clone for crate::core::v1::types::Namespace {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::Namespace {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::v1::types::Namespace, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::v1::types::NamespaceList {
     #[inline]
     fn clone(&self) -> Self {
@@ -271,28 +184,7 @@ impl ::core::clone::Clone for crate::core::v1::types::NamespaceList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::NamespaceList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::v1::types::NamespaceList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::v1::types::NamespaceSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -362,42 +254,9 @@ impl ::core::clone::Clone for crate::core::v1::types::Pod {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::Pod {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::v1::types::Pod, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::v1::types::PodCondition {
     #[inline]
     fn clone(&self) -> Self {
@@ -458,28 +317,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::PodList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::v1::types::PodList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
     #[inline]
     fn clone(&self) -> Self {
@@ -508,28 +346,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
         ::core::clone::Clone::clone_from(&mut self.limit_bytes, &source.limit_bytes);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::PodLogOptions {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::v1::types::PodLogOptions, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -647,42 +464,9 @@ impl ::core::clone::Clone for crate::core::v1::types::PodTemplate {
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::PodTemplate {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::v1::types::PodTemplate, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::core::v1::types::PodTemplateList {
     #[inline]
     fn clone(&self) -> Self {
@@ -699,28 +483,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodTemplateList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::v1::types::PodTemplateList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::core::v1::types::PodTemplateList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::v1::types::PodTemplateSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -777,42 +540,10 @@ impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccount {
         );
     }
 }
-impl ::runtime::Object for crate::core::v1::service_account::ServiceAccount {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::v1::service_account::ServiceAccount, type_meta = type_meta, object_meta
+    = metadata
+);
 impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccountList {
     #[inline]
     fn clone(&self) -> Self {
@@ -829,25 +560,6 @@ impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccountLi
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::core::v1::service_account::ServiceAccountList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::core::v1::service_account::ServiceAccountList, type_meta = type_meta
+);

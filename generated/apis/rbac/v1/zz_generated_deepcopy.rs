@@ -54,42 +54,9 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRole {
         );
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::ClusterRole {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::rbac::v1::types::ClusterRole, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleBinding {
     #[inline]
     fn clone(&self) -> Self {
@@ -108,42 +75,10 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleBinding {
         ::core::clone::Clone::clone_from(&mut self.role_ref, &source.role_ref);
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::ClusterRoleBinding {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::rbac::v1::types::ClusterRoleBinding, type_meta = type_meta, object_meta =
+    metadata
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleBindingList {
     #[inline]
     fn clone(&self) -> Self {
@@ -160,28 +95,9 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleBindingList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::ClusterRoleBindingList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::rbac::v1::types::ClusterRoleBindingList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleList {
     #[inline]
     fn clone(&self) -> Self {
@@ -198,28 +114,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::ClusterRoleList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::rbac::v1::types::ClusterRoleList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::rbac::v1::types::PolicyRule {
     #[inline]
     fn clone(&self) -> Self {
@@ -262,42 +157,9 @@ impl ::core::clone::Clone for crate::rbac::v1::types::Role {
         ::core::clone::Clone::clone_from(&mut self.rules, &source.rules);
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::Role {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::rbac::v1::types::Role, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleBinding {
     #[inline]
     fn clone(&self) -> Self {
@@ -316,42 +178,9 @@ impl ::core::clone::Clone for crate::rbac::v1::types::RoleBinding {
         ::core::clone::Clone::clone_from(&mut self.role_ref, &source.role_ref);
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::RoleBinding {
-    fn object_meta(
-        &self,
-    ) -> ::core::option::Option<
-        &::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&self.metadata)
-    }
-    fn object_meta_mut(
-        &mut self,
-    ) -> ::core::option::Option<
-        &mut ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
-    > {
-        ::core::option::Option::Some(&mut self.metadata)
-    }
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(
+    crate::rbac::v1::types::RoleBinding, type_meta = type_meta, object_meta = metadata
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleBindingList {
     #[inline]
     fn clone(&self) -> Self {
@@ -368,28 +197,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::RoleBindingList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::RoleBindingList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::rbac::v1::types::RoleBindingList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleList {
     #[inline]
     fn clone(&self) -> Self {
@@ -406,28 +214,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::RoleList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-impl ::runtime::Object for crate::rbac::v1::types::RoleList {
-    fn group_version_kind(&self) -> ::core::option::Option<::runtime::GroupVersionKind> {
-        ::runtime::TypeMetaAccess::gvk(&self.type_meta)
-    }
-    fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) {
-        ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk)
-    }
-    fn as_any(&self) -> &dyn ::core::any::Any {
-        self
-    }
-    fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any {
-        self
-    }
-    fn into_any(
-        self: ::std::boxed::Box<Self>,
-    ) -> ::std::boxed::Box<dyn ::core::any::Any> {
-        self
-    }
-    fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> {
-        ::std::boxed::Box::new(::core::clone::Clone::clone(self))
-    }
-}
+::runtime::impl_object!(crate::rbac::v1::types::RoleList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleRef {
     #[inline]
     fn clone(&self) -> Self {

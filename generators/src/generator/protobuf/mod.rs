@@ -114,87 +114,26 @@ pub fn proto_dir(documents: &Path) -> PathBuf {
     documents.parent().unwrap_or(documents).join("proto")
 }
 
-/// `Message` and `Field` for one struct.
+/// `Message` and `Field` for one struct: a call of the runtime's macro listing each field's
+/// number, where the runtime writes the impls (the same shape for every message).
 fn message_impl(rt: &syn::Path, ty: &Type, fields: &[MessageField]) -> TokenStream {
     let path = type_path(&ty.module, &ty.name);
     let tuple = matches!(ty.shape, Shape::Struct { tuple: true, .. });
-    let accessors: Vec<TokenStream> = fields
-        .iter()
-        .map(|f| {
-            let name = &ty.fields()[f.index].name;
-            if tuple {
-                let index = syn::Index::from(f.index);
-                quote! { #index }
-            } else {
-                let id = ident(name);
-                quote! { #id }
-            }
-        })
-        .collect();
-    let numbers: Vec<u32> = fields.iter().map(|f| f.number).collect();
-    // Maps of lists are written through ListMap, which wraps each value as Go's named slices.
-    let traits: Vec<TokenStream> = fields
-        .iter()
-        .map(|f| {
-            if f.list_map {
-                quote! { #rt::protobuf::ListMap }
-            } else {
-                quote! { #rt::protobuf::Field }
-            }
-        })
-        .collect();
-    // A struct without fields reads nothing and writes nothing: its parameters go unused.
-    let (buf, depth) = if fields.is_empty() {
-        (quote! { _buf }, quote! { _depth })
-    } else {
-        (quote! { buf }, quote! { depth })
-    };
-    let len = if fields.is_empty() {
-        quote! { 0 }
-    } else {
-        quote! { #( #traits::field_len(&self.#accessors, #numbers) )+* }
-    };
-    let encode = quote! {
-        fn encode_raw(&self, #buf: &mut ::std::vec::Vec<u8>) {
-            #( #traits::encode_field(&self.#accessors, #numbers, buf); )*
-        }
-    };
-    let len = quote! {
-        fn encoded_len(&self) -> usize {
-            #len
-        }
-    };
-    let skip = quote! { #rt::protobuf::skip(wire_type, number, buf) };
-    let read = if fields.is_empty() {
-        skip
-    } else {
-        quote! {
-            match number {
-                #( #numbers => #traits::merge(&mut self.#accessors, wire_type, buf, depth), )*
-                _ => #skip,
-            }
-        }
-    };
-    let merge = quote! {
-        fn merge_field(
-            &mut self,
-            number: u32,
-            wire_type: #rt::protobuf::WireType,
-            buf: &mut &[u8],
-            #depth: u32,
-        ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
-            #read
-        }
-    };
+    let entries = fields.iter().map(|f| {
+        let number = proc_macro2::Literal::u32_unsuffixed(f.number);
+        let field = if tuple {
+            let index = syn::Index::from(f.index);
+            quote! { #index }
+        } else {
+            let id = ident(&ty.fields()[f.index].name);
+            quote! { #id }
+        };
+        // Maps of lists are written through ListMap, which wraps each value as Go's named slices.
+        let how = f.list_map.then(|| quote! { as ListMap });
+        quote! { #number => #field #how }
+    });
     quote! {
-        impl #rt::protobuf::Message for #path {
-            #encode
-            #len
-            #merge
-        }
-
-        // Inside another message it is length-delimited, as the runtime's macro writes it.
-        #rt::protobuf_message_field!(#path);
+        #rt::protobuf_message!(#path { #( #entries ),* });
     }
 }
 

@@ -53,7 +53,7 @@ impl PackageGenerator for Validation {
 
     fn generate_package(&self, cx: &Context<'_>, pkg: &Package, diags: &mut Diagnostics) -> Option<TokenStream> {
         let rt = cx.rt();
-        let tree = Tree::new(cx.universe);
+        let tree = Tree::new(cx);
         let mut local = Diagnostics::new();
         let (mut items, mut registrations) = (Vec::new(), Vec::new());
         for ty in pkg.types.values() {
@@ -159,52 +159,72 @@ fn check_custom(f: &crate::model::Function, id: &TypeId, expected: &str, diags: 
 /// types can be recursive, like JSONSchemaProps). Only packages that generate validation count.
 pub(super) struct Tree<'u> {
     pub universe: &'u Universe,
-    validated: BTreeSet<TypeId>,
+    validated: &'u BTreeSet<TypeId>,
 }
 
 impl<'u> Tree<'u> {
-    fn new(universe: &'u Universe) -> Self {
-        let all: Vec<(TypeId, &Package, &Type)> = universe
-            .packages
-            .values()
-            .filter(|p| p.attrs.validation.is_some())
-            .flat_map(|p| {
-                p.types
-                    .values()
-                    .filter(|t| !t.generic)
-                    .map(move |t| (p.id(&t.name), p, t))
-            })
-            .collect();
-        let mut validated = BTreeSet::new();
-        loop {
-            let before = validated.len();
-            for (id, pkg, ty) in &all {
-                if validated.contains(id) {
-                    continue;
-                }
-                let own = ty.attrs.declarative.iter().any(|v| v.inner().rule != Rule::Enum)
-                    || emit::excludes_values(ty)
-                    || pkg.functions.contains_key(&names::validate_custom_fn(&ty.name))
-                    || ty.fields().iter().any(|f| value::has_rules(universe, f, pkg.attrs.crd));
-                let nested = ty
-                    .fields()
-                    .iter()
-                    .any(|f| !value::opaque(f) && reaches(&validated, &f.ty));
-                if own || nested {
-                    validated.insert(id.clone());
-                }
-            }
-            if validated.len() == before {
-                break;
-            }
+    fn new(cx: &'u Context<'u>) -> Self {
+        Tree {
+            universe: cx.universe,
+            validated: cx.validated.get_or_init(|| validated(cx.universe)),
         }
-        Tree { universe, validated }
     }
 
     /// Whether a type has a generated validation function.
     pub fn validated(&self, id: &TypeId) -> bool {
         self.validated.contains(id)
     }
+}
+
+/// The types of packages that generate validation with anything to validate: a rule of their
+/// own, or a field whose type has one.
+fn validated(universe: &Universe) -> BTreeSet<TypeId> {
+    let all: Vec<(TypeId, &Package, &Type)> = universe
+        .packages
+        .values()
+        .filter(|p| p.attrs.validation.is_some())
+        .flat_map(|p| {
+            p.types
+                .values()
+                .filter(|t| !t.generic)
+                .map(move |t| (p.id(&t.name), p, t))
+        })
+        .collect();
+    // A type's own rules do not change while the fixpoint runs: they are read once, and the
+    // loop only follows the fields that can reach another validated type.
+    let mut validated = BTreeSet::new();
+    let mut pending: Vec<(&TypeId, Vec<&TypeRef>)> = Vec::new();
+    for (id, pkg, ty) in &all {
+        let own = ty.attrs.declarative.iter().any(|v| v.inner().rule != Rule::Enum)
+            || emit::excludes_values(ty)
+            || pkg.functions.contains_key(&names::validate_custom_fn(&ty.name))
+            || ty.fields().iter().any(|f| value::has_rules(universe, f, pkg.attrs.crd));
+        if own {
+            validated.insert(id.clone());
+        } else {
+            let nested = ty
+                .fields()
+                .iter()
+                .filter(|f| !value::opaque(f))
+                .map(|f| &f.ty)
+                .collect();
+            pending.push((id, nested));
+        }
+    }
+    loop {
+        let before = validated.len();
+        pending.retain(|(id, nested)| {
+            let reached = nested.iter().any(|t| reaches(&validated, t));
+            if reached {
+                validated.insert((*id).clone());
+            }
+            !reached
+        });
+        if validated.len() == before {
+            break;
+        }
+    }
+    validated
 }
 
 /// Whether validating a value of this type reaches a validated named type.

@@ -31,7 +31,15 @@ pub fn schema(f: &Field) -> Map<String, Value> {
 /// Whether a field has any rule of its own; in a custom resource's package (`crd`), a list type
 /// counts, as its schema states one.
 pub fn has_rules(universe: &Universe, f: &Field, crd: bool) -> bool {
-    !f.skip && (!rules(universe, f).is_empty() || !schema(f).is_empty() || (crd && schema_list(f).is_some()))
+    // `rules` and `schema`, asked without building them: this runs for every field of the universe.
+    let alias_rules = || {
+        f.alias
+            .as_ref()
+            .and_then(|a| universe.alias(a))
+            .is_some_and(|a| !a.attrs.declarative.is_empty())
+    };
+    let schema = || f.attrs.validations.keys().any(|k| k != "x-kubernetes-validations");
+    !f.skip && (!f.attrs.declarative.is_empty() || alias_rules() || schema() || (crd && schema_list(f).is_some()))
 }
 
 /// A custom resource's list type, as its schema states it: `set`, or `map` with its keys.
