@@ -165,6 +165,20 @@ impl Local {
         self.lock().actions.clear();
     }
 
+    /// A request body as an action holds it: JSON as sent, and a protobuf body (what the
+    /// clientset sends for built-in kinds) read through the server's scheme into JSON of its own
+    /// version, so that reactors and assertions see the object either way.
+    fn action_body(&self, bytes: &[u8]) -> Option<Value> {
+        if !runtime::protobuf::is_protobuf(bytes) {
+            return serde_json::from_slice(bytes).ok();
+        }
+        let codec = runtime::codec::Codec::new(self.server.versions.scheme());
+        let envelope = runtime::protobuf::Unknown::decode(bytes).ok()?;
+        let gv = runtime::GroupVersion::parse_api_version(&envelope.api_version).ok()?;
+        let obj = codec.decode_to_version(bytes, &gv).ok()?;
+        codec.encode_value(obj.as_ref(), &gv).ok()
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         // A reactor that panicked leaves the lists intact.
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
@@ -188,7 +202,7 @@ impl Local {
                 subresource: info.subresource,
                 namespace: info.namespace,
                 name: info.name,
-                body: serde_json::from_slice(&bytes).ok(),
+                body: self.action_body(&bytes),
             };
             let reactors: Vec<Arc<Reactor>> = {
                 let mut state = self.lock();

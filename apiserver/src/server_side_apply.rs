@@ -185,12 +185,17 @@ pub(crate) fn managed(obj: &Value) -> Vec<Value> {
         .unwrap_or_default()
 }
 
+/// The manager of a managedFields entry, `""` where it has none.
+fn entry_manager(entry: &Value) -> &str {
+    entry["manager"].as_str().unwrap_or("")
+}
+
 /// ` using apps/v1` for a manager that owns fields through updates (Kubernetes' wording); nothing
 /// for an applier.
 fn using(entries: &[Value], manager: &str) -> String {
     entries
         .iter()
-        .find(|e| e["manager"] == manager && e["operation"] == "Update")
+        .find(|e| entry_manager(e) == manager && e["operation"] == "Update")
         .and_then(|e| e["apiVersion"].as_str())
         .map(|v| format!(" using {v}"))
         .unwrap_or_default()
@@ -254,7 +259,7 @@ pub fn record_update(
     }
     let subresource = written.subresource();
     let is_mine = |e: &Value| {
-        e["manager"] == manager
+        entry_manager(e) == manager
             && e["operation"] == "Update"
             && e["apiVersion"] == api_version
             && e.get("subresource").and_then(Value::as_str) == subresource
@@ -285,6 +290,11 @@ pub fn record_update(
         "fieldsType": "FieldsV1",
         "fieldsV1": to_fields_v1(&mine),
     });
+    if manager.is_empty() {
+        // Go's `manager` is omitempty: a client without a user agent or field manager leaves
+        // it out of JSON (and protobuf readers see it unset), so it is not written as "".
+        entry.as_object_mut().map(|o| o.remove("manager"));
+    }
     if let Some(s) = subresource {
         entry["subresource"] = json!(s);
     }
@@ -394,8 +404,8 @@ pub fn apply(
     }
     take_over(&mut entries, &conflicts);
     // What this manager applied before and no longer does goes, unless someone else owns it.
-    let previous = owned_by(&entries, |e| e["manager"] == manager && e["operation"] == "Apply");
-    let others = owned_by(&entries, |e| e["manager"] != manager);
+    let previous = owned_by(&entries, |e| entry_manager(e) == manager && e["operation"] == "Apply");
+    let others = owned_by(&entries, |e| entry_manager(e) != manager);
     let mut object = strategic::apply(&base, applied, schemas, root).map_err(ApiError::invalid_patch)?;
     for p in previous
         .iter()
@@ -407,13 +417,13 @@ pub fn apply(
     // an apply that changes nothing is no write, as in Kubernetes, not a new timestamp.
     let fields_v1 = to_fields_v1(&new_fields);
     let same = |e: &Value| {
-        e["manager"] == manager
+        entry_manager(e) == manager
             && e["operation"] == "Apply"
             && e["apiVersion"] == api_version
             && e["fieldsV1"] == fields_v1
     };
     if !entries.iter().any(same) {
-        entries.retain(|e| !(e["manager"] == manager && e["operation"] == "Apply"));
+        entries.retain(|e| !(entry_manager(e) == manager && e["operation"] == "Apply"));
         entries.push(json!({
             "manager": manager,
             "operation": "Apply",

@@ -454,6 +454,131 @@ async fn the_clientset_against_the_server_on_etcd() {
     suite(&clientset(&server.url).await).await;
 }
 
+/// Built-in kinds travel as protobuf by default (client-go's content type for them), on the
+/// wire as the server sees it, and read back the same objects JSON does; custom kinds and
+/// `json()` clients stay on JSON; errors come back as the same Status either way.
+#[tokio::test(flavor = "multi_thread")]
+async fn built_in_kinds_speak_protobuf_and_read_what_json_reads() {
+    let server = support::start();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(String, String, String)>::new()));
+    let record = seen.clone();
+    let layer = tower::util::MapRequestLayer::new(move |req: http::Request<kube::client::Body>| {
+        let header = |h| {
+            req.headers()
+                .get(h)
+                .map_or("", |v| v.to_str().unwrap_or(""))
+                .to_string()
+        };
+        let entry = (
+            req.uri().path().to_string(),
+            header(http::header::CONTENT_TYPE),
+            header(http::header::ACCEPT),
+        );
+        record.lock().unwrap().push(entry);
+        req
+    });
+    let config = kube::Config::new(server.url.parse().unwrap());
+    let client = kube::client::ClientBuilder::try_from(config)
+        .unwrap()
+        .with_layer(&layer)
+        .build();
+    let cs = Clientset::new(client);
+    namespaces(&cs, &["pb"]).await;
+    let deployments = cs.apps_v1().deployments("pb");
+    let json_deployments = cs.apps_v1().deployments("pb").json();
+    assert!(deployments.speaks_protobuf() && !json_deployments.speaks_protobuf());
+    assert!(
+        !cs.widgets_v1().widgets("pb").speaks_protobuf(),
+        "custom kinds have no protobuf form"
+    );
+
+    let mut manifest = deployment("web");
+    manifest["spec"]["template"]["spec"]["containers"][0]["ports"] = json!([{"containerPort": 80, "name": "http"}]);
+    manifest["metadata"]["annotations"] = json!({"a": "b"});
+    seen.lock().unwrap().clear();
+    let created = deployments
+        .create(&object(manifest), &PostParams::default())
+        .await
+        .expect("create");
+    let (path, content_type, accept) = seen.lock().unwrap()[0].clone();
+    assert_eq!(path, "/apis/apps/v1/namespaces/pb/deployments");
+    assert_eq!(content_type, "application/vnd.kubernetes.protobuf");
+    assert!(accept.starts_with("application/vnd.kubernetes.protobuf"), "{accept}");
+    assert_eq!(created.spec.replicas, Some(1));
+
+    let got = deployments.get("web", &GetParams::default()).await.expect("get");
+    let json_got = json_deployments
+        .get("web", &GetParams::default())
+        .await
+        .expect("get in JSON");
+    assert_eq!(
+        to_json(&got),
+        to_json(&json_got),
+        "protobuf and JSON read the same object"
+    );
+    assert_eq!(to_json(&got), to_json(&created));
+
+    let mut changed = got.clone();
+    changed
+        .metadata
+        .labels
+        .get_or_insert_default()
+        .insert("tier".into(), "front".into());
+    let updated = deployments
+        .update(&changed, &PostParams::default())
+        .await
+        .expect("update");
+    assert_eq!(updated.metadata.labels.as_ref().unwrap()["tier"], "front");
+    let mut status = updated.clone();
+    status.status.get_or_insert_default().observed_generation = 7;
+    let with_status = deployments
+        .update_status(&status, &PostParams::default())
+        .await
+        .expect("update_status");
+    assert_eq!(with_status.status.unwrap().observed_generation, 7);
+
+    for name in ["api", "db"] {
+        deployments
+            .create(&object(deployment(name)), &PostParams::default())
+            .await
+            .unwrap();
+    }
+    let listed = deployments.list(&ListParams::default()).await.expect("list");
+    let json_listed = json_deployments
+        .list(&ListParams::default())
+        .await
+        .expect("list in JSON");
+    assert_eq!(listed.items.len(), 3);
+    assert_eq!(listed.types.kind, "DeploymentList");
+    assert_eq!(listed.metadata.resource_version, json_listed.metadata.resource_version);
+    assert_eq!(to_json(&listed.items), to_json(&json_listed.items));
+
+    let missing = deployments.get("nope", &GetParams::default()).await.unwrap_err();
+    let json_missing = json_deployments.get("nope", &GetParams::default()).await.unwrap_err();
+    match (&missing, &json_missing) {
+        (kube::Error::Api(a), kube::Error::Api(b)) => {
+            assert_eq!((a.code, &a.reason, &a.message), (404, &b.reason, &b.message));
+        }
+        _ => panic!("expected API errors: {missing:?}, {json_missing:?}"),
+    }
+    let conflict = deployments.update(&changed, &PostParams::default()).await.unwrap_err();
+    assert_eq!(
+        code(&conflict),
+        409,
+        "a stale resourceVersion is a Conflict: {conflict}"
+    );
+
+    let on_wire = seen.lock().unwrap().clone();
+    let protobuf = on_wire
+        .iter()
+        .filter(|(_, ct, _)| ct == "application/vnd.kubernetes.protobuf")
+        .count();
+    assert_eq!(
+        protobuf, 6,
+        "create, update, update_status, two creates, the stale update: {on_wire:?}"
+    );
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn the_fake_clientset() {
     let fake = generated::clientset::fake::Clientset::new(apis::scheme().unwrap());

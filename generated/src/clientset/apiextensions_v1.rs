@@ -42,6 +42,10 @@ pub type CustomResourceDefinitionClient = ::runtime::client::TypedClient<
 pub enum CustomResourceDefinitionVerbs {}
 impl ::runtime::client::Verbs for CustomResourceDefinitionVerbs {
     type Object = ::apis::apiextensions::v1::CustomResourceDefinition;
+    ::runtime::protobuf_form!(
+        ::apis::apiextensions::v1::CustomResourceDefinition,
+        ::apis::apiextensions::v1::CustomResourceDefinitionList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for CustomResourceDefinitionVerbs {}
 impl ::runtime::client::verb::Update for CustomResourceDefinitionVerbs {}

@@ -48,6 +48,9 @@ pub type DeploymentClient = ::runtime::client::TypedClient<DeploymentVerbs>;
 pub enum DeploymentVerbs {}
 impl ::runtime::client::Verbs for DeploymentVerbs {
     type Object = ::apis::apps::v1::Deployment;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1::Deployment, ::apis::apps::v1::DeploymentList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for DeploymentVerbs {}
 impl ::runtime::client::verb::Update for DeploymentVerbs {}
@@ -109,6 +112,9 @@ pub type ReplicaSetClient = ::runtime::client::TypedClient<ReplicaSetVerbs>;
 pub enum ReplicaSetVerbs {}
 impl ::runtime::client::Verbs for ReplicaSetVerbs {
     type Object = ::apis::apps::v1::ReplicaSet;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1::ReplicaSet, ::apis::apps::v1::ReplicaSetList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for ReplicaSetVerbs {}
 impl ::runtime::client::verb::Update for ReplicaSetVerbs {}
@@ -170,6 +176,9 @@ pub type StatefulSetClient = ::runtime::client::TypedClient<StatefulSetVerbs>;
 pub enum StatefulSetVerbs {}
 impl ::runtime::client::Verbs for StatefulSetVerbs {
     type Object = ::apis::apps::v1::StatefulSet;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1::StatefulSet, ::apis::apps::v1::StatefulSetList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for StatefulSetVerbs {}
 impl ::runtime::client::verb::Update for StatefulSetVerbs {}

@@ -44,6 +44,10 @@ pub type DeploymentClient = ::runtime::client::TypedClient<DeploymentVerbs>;
 pub enum DeploymentVerbs {}
 impl ::runtime::client::Verbs for DeploymentVerbs {
     type Object = ::apis::apps::v1beta1::Deployment;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1beta1::Deployment, ::apis::apps::v1beta1::DeploymentList,
+        metadata
+    );
 }
 impl ::runtime::client::verb::Create for DeploymentVerbs {}
 impl ::runtime::client::verb::Update for DeploymentVerbs {}
@@ -67,6 +71,10 @@ pub type StatefulSetClient = ::runtime::client::TypedClient<StatefulSetVerbs>;
 pub enum StatefulSetVerbs {}
 impl ::runtime::client::Verbs for StatefulSetVerbs {
     type Object = ::apis::apps::v1beta1::StatefulSet;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1beta1::StatefulSet, ::apis::apps::v1beta1::StatefulSetList,
+        metadata
+    );
 }
 impl ::runtime::client::verb::Create for StatefulSetVerbs {}
 impl ::runtime::client::verb::Update for StatefulSetVerbs {}

@@ -48,6 +48,10 @@ pub type DeploymentClient = ::runtime::client::TypedClient<DeploymentVerbs>;
 pub enum DeploymentVerbs {}
 impl ::runtime::client::Verbs for DeploymentVerbs {
     type Object = ::apis::apps::v1beta2::Deployment;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1beta2::Deployment, ::apis::apps::v1beta2::DeploymentList,
+        metadata
+    );
 }
 impl ::runtime::client::verb::Create for DeploymentVerbs {}
 impl ::runtime::client::verb::Update for DeploymentVerbs {}
@@ -71,6 +75,10 @@ pub type ReplicaSetClient = ::runtime::client::TypedClient<ReplicaSetVerbs>;
 pub enum ReplicaSetVerbs {}
 impl ::runtime::client::Verbs for ReplicaSetVerbs {
     type Object = ::apis::apps::v1beta2::ReplicaSet;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1beta2::ReplicaSet, ::apis::apps::v1beta2::ReplicaSetList,
+        metadata
+    );
 }
 impl ::runtime::client::verb::Create for ReplicaSetVerbs {}
 impl ::runtime::client::verb::Update for ReplicaSetVerbs {}
@@ -94,6 +102,10 @@ pub type StatefulSetClient = ::runtime::client::TypedClient<StatefulSetVerbs>;
 pub enum StatefulSetVerbs {}
 impl ::runtime::client::Verbs for StatefulSetVerbs {
     type Object = ::apis::apps::v1beta2::StatefulSet;
+    ::runtime::protobuf_form!(
+        ::apis::apps::v1beta2::StatefulSet, ::apis::apps::v1beta2::StatefulSetList,
+        metadata
+    );
 }
 impl ::runtime::client::verb::Create for StatefulSetVerbs {}
 impl ::runtime::client::verb::Update for StatefulSetVerbs {}

@@ -56,6 +56,9 @@ pub type ConfigMapClient = ::runtime::client::TypedClient<ConfigMapVerbs>;
 pub enum ConfigMapVerbs {}
 impl ::runtime::client::Verbs for ConfigMapVerbs {
     type Object = ::apis::core::v1::ConfigMap;
+    ::runtime::protobuf_form!(
+        ::apis::core::v1::ConfigMap, ::apis::core::v1::ConfigMapList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for ConfigMapVerbs {}
 impl ::runtime::client::verb::Update for ConfigMapVerbs {}
@@ -75,6 +78,9 @@ pub type NamespaceClient = ::runtime::client::TypedClient<NamespaceVerbs>;
 pub enum NamespaceVerbs {}
 impl ::runtime::client::Verbs for NamespaceVerbs {
     type Object = ::apis::core::v1::Namespace;
+    ::runtime::protobuf_form!(
+        ::apis::core::v1::Namespace, ::apis::core::v1::NamespaceList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for NamespaceVerbs {}
 impl ::runtime::client::verb::Update for NamespaceVerbs {}
@@ -97,6 +103,9 @@ pub type PodClient = ::runtime::client::TypedClient<PodVerbs>;
 pub enum PodVerbs {}
 impl ::runtime::client::Verbs for PodVerbs {
     type Object = ::apis::core::v1::Pod;
+    ::runtime::protobuf_form!(
+        ::apis::core::v1::Pod, ::apis::core::v1::PodList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for PodVerbs {}
 impl ::runtime::client::verb::Update for PodVerbs {}
@@ -120,6 +129,9 @@ pub type PodTemplateClient = ::runtime::client::TypedClient<PodTemplateVerbs>;
 pub enum PodTemplateVerbs {}
 impl ::runtime::client::Verbs for PodTemplateVerbs {
     type Object = ::apis::core::v1::PodTemplate;
+    ::runtime::protobuf_form!(
+        ::apis::core::v1::PodTemplate, ::apis::core::v1::PodTemplateList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for PodTemplateVerbs {}
 impl ::runtime::client::verb::Update for PodTemplateVerbs {}
@@ -139,6 +151,9 @@ pub type ServiceAccountClient = ::runtime::client::TypedClient<ServiceAccountVer
 pub enum ServiceAccountVerbs {}
 impl ::runtime::client::Verbs for ServiceAccountVerbs {
     type Object = ::apis::core::v1::ServiceAccount;
+    ::runtime::protobuf_form!(
+        ::apis::core::v1::ServiceAccount, ::apis::core::v1::ServiceAccountList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for ServiceAccountVerbs {}
 impl ::runtime::client::verb::Update for ServiceAccountVerbs {}

@@ -52,6 +52,9 @@ pub type ClusterRoleClient = ::runtime::client::TypedClient<ClusterRoleVerbs>;
 pub enum ClusterRoleVerbs {}
 impl ::runtime::client::Verbs for ClusterRoleVerbs {
     type Object = ::apis::rbac::v1::ClusterRole;
+    ::runtime::protobuf_form!(
+        ::apis::rbac::v1::ClusterRole, ::apis::rbac::v1::ClusterRoleList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for ClusterRoleVerbs {}
 impl ::runtime::client::verb::Update for ClusterRoleVerbs {}
@@ -73,6 +76,10 @@ pub type ClusterRoleBindingClient = ::runtime::client::TypedClient<
 pub enum ClusterRoleBindingVerbs {}
 impl ::runtime::client::Verbs for ClusterRoleBindingVerbs {
     type Object = ::apis::rbac::v1::ClusterRoleBinding;
+    ::runtime::protobuf_form!(
+        ::apis::rbac::v1::ClusterRoleBinding, ::apis::rbac::v1::ClusterRoleBindingList,
+        metadata
+    );
 }
 impl ::runtime::client::verb::Create for ClusterRoleBindingVerbs {}
 impl ::runtime::client::verb::Update for ClusterRoleBindingVerbs {}
@@ -92,6 +99,9 @@ pub type RoleClient = ::runtime::client::TypedClient<RoleVerbs>;
 pub enum RoleVerbs {}
 impl ::runtime::client::Verbs for RoleVerbs {
     type Object = ::apis::rbac::v1::Role;
+    ::runtime::protobuf_form!(
+        ::apis::rbac::v1::Role, ::apis::rbac::v1::RoleList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for RoleVerbs {}
 impl ::runtime::client::verb::Update for RoleVerbs {}
@@ -111,6 +121,9 @@ pub type RoleBindingClient = ::runtime::client::TypedClient<RoleBindingVerbs>;
 pub enum RoleBindingVerbs {}
 impl ::runtime::client::Verbs for RoleBindingVerbs {
     type Object = ::apis::rbac::v1::RoleBinding;
+    ::runtime::protobuf_form!(
+        ::apis::rbac::v1::RoleBinding, ::apis::rbac::v1::RoleBindingList, metadata
+    );
 }
 impl ::runtime::client::verb::Create for RoleBindingVerbs {}
 impl ::runtime::client::verb::Update for RoleBindingVerbs {}

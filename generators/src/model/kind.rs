@@ -151,6 +151,20 @@ pub struct Client {
     /// The typed informer, when the client can `list` and `watch` (informer-gen's selection):
     /// `DeploymentInformer`.
     pub informer: Option<String>,
+    /// How the client speaks protobuf, when the kind and its list are both messages
+    /// (`protobuf::decide`); client-go's default content type for such kinds.
+    pub protobuf: Option<ProtobufClient>,
+}
+
+/// What a typed client needs to read lists in protobuf: the list kind and its ListMeta field.
+#[derive(Clone, Debug)]
+pub struct ProtobufClient {
+    /// The list kind (`DeploymentList`).
+    pub list: String,
+    /// The list's ListMeta field (`metadata`).
+    pub list_meta: String,
+    /// Whether that field is an `Option`.
+    pub list_meta_optional: bool,
 }
 
 /// One custom client method (`+genclient:method=GetScale,verb=get,subresource=scale,result=...`).
@@ -591,6 +605,7 @@ fn client(pkg: &Package, ty: &Type, tags: &ClientTags, status: bool, diags: &mut
         extension: (!methods.is_empty()).then(|| names::client_extension(&ty.name)),
         module: names::client_module(&ty.name),
         apply_configuration: None,
+        protobuf: None,
         listers: can(Verb::List, Verb::Get).then(|| names::listers(&ty.name)),
         informer: can(Verb::List, Verb::Watch).then(|| names::informer(&ty.name)),
         verbs,

@@ -116,6 +116,47 @@ pub fn decide(universe: &mut Universe, diags: &mut Diagnostics) {
             ty.protobuf = Some(message);
         }
     }
+    protobuf_clients(universe);
+}
+
+/// Gives the typed client of every kind that is a message, with a list that is one too, its
+/// protobuf form.
+fn protobuf_clients(universe: &mut Universe) {
+    for pkg in universe.packages.values_mut() {
+        let mut forms = Vec::new();
+        for ty in pkg
+            .types
+            .values()
+            .filter(|t| t.protobuf.is_some() && t.client().is_some())
+        {
+            let Some(list) = ty.kind.as_ref().and_then(|k| k.list.as_ref()) else {
+                continue;
+            };
+            let Some(list_ty) = pkg.types.get(list).filter(|l| l.protobuf.is_some()) else {
+                continue;
+            };
+            let is_list_meta = |f: &&Field| f.ty.strip_option().is_external(External::ListMeta);
+            let Some(meta) = list_ty.fields().iter().find(is_list_meta) else {
+                continue;
+            };
+            let form = super::kind::ProtobufClient {
+                list: list.clone(),
+                list_meta: meta.name.clone(),
+                list_meta_optional: matches!(meta.ty, TypeRef::Option(_)),
+            };
+            forms.push((ty.name.clone(), form));
+        }
+        for (name, form) in forms {
+            let client = pkg
+                .types
+                .get_mut(&name)
+                .and_then(|t| t.kind.as_mut())
+                .and_then(|k| k.resource.as_mut());
+            if let Some(client) = client.and_then(|r| r.client.as_mut()) {
+                client.protobuf = Some(form);
+            }
+        }
+    }
 }
 
 /// The types the tags make messages. Internal packages never go on the wire; a type protobuf

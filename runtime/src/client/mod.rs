@@ -8,11 +8,13 @@ pub mod cache;
 pub mod informer;
 pub mod lister;
 pub mod managed_fields;
+mod protobuf;
 mod typed;
 pub mod workqueue;
 
 use serde::Serialize;
 
+pub use protobuf::{Protobuf, ProtobufForm};
 pub use typed::{ApplyConfiguration, TypedClient, Verbs, verb};
 pub use workqueue::WorkQueue;
 

@@ -19,11 +19,19 @@ use kube::core::response::Status;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use super::protobuf::{ProtobufForm, exchange};
+
 /// One kind's client, as the generator describes it: implemented by a marker type per kind
 /// (`DeploymentVerbs`), which also implements the traits of [`verb`] the kind's tags allow.
 pub trait Verbs: Send + Sync + 'static {
     /// The kind the client reads and writes.
     type Object: kube::Resource<DynamicType = ()> + Clone + Debug + DeserializeOwned + Serialize + Send + Sync + 'static;
+
+    /// The kind's protobuf form, for a kind whose package has protobuf messages: its client then
+    /// speaks protobuf (client-go's default for built-in kinds) unless told [`TypedClient::json`].
+    fn protobuf() -> Option<&'static dyn ProtobufForm<Self::Object>> {
+        None
+    }
 }
 
 /// The standard verbs of client-gen's typed clients, one marker trait each; a kind's marker
@@ -73,6 +81,8 @@ pub trait ApplyConfiguration: Serialize + Debug + Send + Sync {
 pub struct TypedClient<V: Verbs> {
     api: kube::Api<V::Object>,
     client: kube::Client,
+    /// Set while the client speaks protobuf.
+    protobuf: Option<&'static dyn ProtobufForm<V::Object>>,
     verbs: PhantomData<fn() -> V>,
 }
 
@@ -81,6 +91,7 @@ impl<V: Verbs> Clone for TypedClient<V> {
         Self {
             api: self.api.clone(),
             client: self.client.clone(),
+            protobuf: self.protobuf,
             verbs: PhantomData,
         }
     }
@@ -90,6 +101,7 @@ impl<V: Verbs> Debug for TypedClient<V> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TypedClient")
             .field("url", &self.api.resource_url())
+            .field("protobuf", &self.protobuf.is_some())
             .finish()
     }
 }
@@ -126,8 +138,27 @@ impl<V: Verbs> TypedClient<V> {
         Self {
             api,
             client,
+            protobuf: V::protobuf(),
             verbs: PhantomData,
         }
+    }
+
+    /// The same client speaking JSON only (client-go's `ContentType: application/json`).
+    pub fn json(mut self) -> Self {
+        self.protobuf = None;
+        self
+    }
+
+    /// Whether requests and answers travel as protobuf (the default for a kind that has a
+    /// protobuf form): `get`, `list`, `create`, `update` and `update_status` then do; patches,
+    /// deletes and watches stay JSON, as their bodies are.
+    pub fn speaks_protobuf(&self) -> bool {
+        self.protobuf.is_some()
+    }
+
+    /// kube's request builder of the client's URL.
+    fn request(&self) -> kube::core::Request {
+        kube::core::Request::new(self.api.resource_url())
     }
 
     /// The `kube::Api` underneath, for kube-runtime (`watcher`, `Controller::new`) and for the
@@ -156,7 +187,14 @@ impl<V: Verbs> TypedClient<V> {
 impl<V: verb::Create> TypedClient<V> {
     /// Creates the object (`POST`); the server answers with it as stored.
     pub async fn create(&self, obj: &V::Object, pp: &PostParams) -> kube::Result<V::Object> {
-        self.api.create(pp, obj).await
+        let Some(form) = self.protobuf else {
+            return self.api.create(pp, obj).await;
+        };
+        let request = self
+            .request()
+            .create(pp, Vec::new())
+            .map_err(kube::Error::BuildRequest)?;
+        exchange(&self.client, request, Some(form.encode(obj)), |u| form.decode(u)).await
     }
 }
 
@@ -165,14 +203,29 @@ impl<V: verb::Update> TypedClient<V> {
     /// conditional (409 Conflict when stale). A kind with a status subresource keeps the stored
     /// status.
     pub async fn update(&self, obj: &V::Object, pp: &PostParams) -> kube::Result<V::Object> {
-        self.api.replace(super::name(obj)?, pp, obj).await
+        let name = super::name(obj)?;
+        let Some(form) = self.protobuf else {
+            return self.api.replace(name, pp, obj).await;
+        };
+        let request = self
+            .request()
+            .replace(name, pp, Vec::new())
+            .map_err(kube::Error::BuildRequest)?;
+        exchange(&self.client, request, Some(form.encode(obj)), |u| form.decode(u)).await
     }
 }
 
 impl<V: verb::UpdateStatus> TypedClient<V> {
     /// Replaces the object's status (`PUT .../status`); the server keeps the stored spec.
     pub async fn update_status(&self, obj: &V::Object, pp: &PostParams) -> kube::Result<V::Object> {
-        self.api.replace_status(super::name(obj)?, pp, obj).await
+        let name = super::name(obj)?;
+        let Some(form) = self.protobuf else {
+            return self.api.replace_status(name, pp, obj).await;
+        };
+        let request = self.request();
+        let request = request.replace_subresource("status", name, pp, Vec::new());
+        let request = request.map_err(kube::Error::BuildRequest)?;
+        exchange(&self.client, request, Some(form.encode(obj)), |u| form.decode(u)).await
     }
 }
 
@@ -197,14 +250,22 @@ impl<V: verb::DeleteCollection> TypedClient<V> {
 impl<V: verb::Get> TypedClient<V> {
     /// Reads one object by name.
     pub async fn get(&self, name: &str, gp: &GetParams) -> kube::Result<V::Object> {
-        self.api.get_with(name, gp).await
+        let Some(form) = self.protobuf else {
+            return self.api.get_with(name, gp).await;
+        };
+        let request = self.request().get(name, gp).map_err(kube::Error::BuildRequest)?;
+        exchange(&self.client, request, None, |u| form.decode(u)).await
     }
 }
 
 impl<V: verb::List> TypedClient<V> {
     /// Lists the objects the parameters select (labels, fields, a page).
     pub async fn list(&self, lp: &ListParams) -> kube::Result<ObjectList<V::Object>> {
-        self.api.list(lp).await
+        let Some(form) = self.protobuf else {
+            return self.api.list(lp).await;
+        };
+        let request = self.request().list(lp).map_err(kube::Error::BuildRequest)?;
+        exchange(&self.client, request, None, |u| form.decode_list(u)).await
     }
 }
 

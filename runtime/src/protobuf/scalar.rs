@@ -116,17 +116,36 @@ bytes_field! {
 
 /// Any JSON (apiextensions' `JSON`, `FieldsV1`, `RawExtension`): its compact text as bytes, as
 /// Go keeps the raw JSON.
+/// The length of a value's compact JSON, counted without building it: each enclosing message
+/// asks for its fields' lengths (managedFields' FieldsV1 is asked at every level of a list), and
+/// `to_string` went through the formatter and an allocation every time.
+fn json_len(value: &serde_json::Value) -> usize {
+    struct Count(usize);
+    impl std::io::Write for Count {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len();
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count(0);
+    let _ = serde_json::to_writer(&mut count, value);
+    count.0
+}
+
 impl Field for serde_json::Value {
     const WIRE_TYPE: WireType = WireType::LengthDelimited;
 
     fn encode_field(&self, number: u32, buf: &mut Vec<u8>) {
-        let text = self.to_string();
-        encode_delimited_header(number, text.len(), buf);
-        buf.extend_from_slice(text.as_bytes());
+        encode_delimited_header(number, json_len(self), buf);
+        // Writing into a Vec cannot fail, and a Value always serializes.
+        let _ = serde_json::to_writer(&mut *buf, self);
     }
 
     fn field_len(&self, number: u32) -> usize {
-        delimited_len(number, self.to_string().len())
+        delimited_len(number, json_len(self))
     }
 
     fn merge(&mut self, wire_type: WireType, buf: &mut &[u8], _depth: u32) -> Result<(), DecodeError> {

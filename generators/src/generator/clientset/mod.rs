@@ -124,6 +124,16 @@ struct KindCx {
     /// The runtime's verb traits the marker implements, in client-gen's order.
     verbs: Vec<VerbCx>,
     extension: Option<ExtensionCx>,
+    /// The list kind's path and how its ListMeta is taken out, when the kind speaks protobuf.
+    protobuf: Option<ProtobufCx>,
+}
+
+/// A kind's protobuf form: its list type, and its ListMeta field (`metadata`, `metadata?` when
+/// it is an `Option`), as `protobuf_form!` takes them.
+#[derive(Serialize)]
+struct ProtobufCx {
+    list_path: String,
+    list_meta: String,
 }
 
 /// One verb trait impl: `Create`, or `Apply` with the configuration it sends.
@@ -157,6 +167,10 @@ fn kind_cx(cx: &Context<'_>, pkg: &Package, t: &Type, client: &Client) -> KindCx
                 configuration: v.is_apply().then(|| configuration.clone()).flatten(),
             })
             .collect(),
+        protobuf: client.protobuf.as_ref().map(|p| ProtobufCx {
+            list_path: cx.apis_path(&pkg.path, &p.list),
+            list_meta: format!("{}{}", p.list_meta, if p.list_meta_optional { "?" } else { "" }),
+        }),
         extension: client.extension.as_ref().map(|name| ExtensionCx {
             name: name.clone(),
             methods: client.methods.iter().map(|m| methods::method_cx(cx, m)).collect(),
