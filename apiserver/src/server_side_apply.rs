@@ -290,10 +290,12 @@ pub fn record_update(
         "fieldsType": "FieldsV1",
         "fieldsV1": to_fields_v1(&mine),
     });
-    if manager.is_empty() {
-        // Go's `manager` is omitempty: a client without a user agent or field manager leaves
-        // it out of JSON (and protobuf readers see it unset), so it is not written as "".
-        entry.as_object_mut().map(|o| o.remove("manager"));
+    // Go's `manager` is omitempty: a client without a user agent or field manager leaves it out
+    // of JSON (and protobuf readers see it unset), so it is not written as "".
+    if manager.is_empty()
+        && let Some(fields) = entry.as_object_mut()
+    {
+        fields.remove("manager");
     }
     if let Some(s) = subresource {
         entry["subresource"] = json!(s);

@@ -156,9 +156,12 @@ impl<V: Verbs> TypedClient<V> {
         self.protobuf.is_some()
     }
 
-    /// kube's request builder of the client's URL.
-    fn request(&self) -> kube::core::Request {
-        kube::core::Request::new(self.api.resource_url())
+    /// The request `build` makes with kube's request builder of the client's URL.
+    fn build(
+        &self,
+        build: impl FnOnce(kube::core::Request) -> Result<http::Request<Vec<u8>>, kube::core::request::Error>,
+    ) -> kube::Result<http::Request<Vec<u8>>> {
+        build(kube::core::Request::new(self.api.resource_url())).map_err(kube::Error::BuildRequest)
     }
 
     /// The `kube::Api` underneath, for kube-runtime (`watcher`, `Controller::new`) and for the
@@ -179,7 +182,7 @@ impl<V: Verbs> TypedClient<V> {
         &self,
         build: impl FnOnce(kube::core::Request) -> Result<http::Request<Vec<u8>>, kube::core::request::Error>,
     ) -> kube::Result<R> {
-        let request = build(kube::core::Request::new(self.api.resource_url())).map_err(kube::Error::BuildRequest)?;
+        let request = self.build(build)?;
         self.client.request::<R>(request).await
     }
 }
@@ -190,10 +193,7 @@ impl<V: verb::Create> TypedClient<V> {
         let Some(form) = self.protobuf else {
             return self.api.create(pp, obj).await;
         };
-        let request = self
-            .request()
-            .create(pp, Vec::new())
-            .map_err(kube::Error::BuildRequest)?;
+        let request = self.build(|r| r.create(pp, Vec::new()))?;
         exchange(&self.client, request, Some(form.encode(obj)), |u| form.decode(u)).await
     }
 }
@@ -207,10 +207,7 @@ impl<V: verb::Update> TypedClient<V> {
         let Some(form) = self.protobuf else {
             return self.api.replace(name, pp, obj).await;
         };
-        let request = self
-            .request()
-            .replace(name, pp, Vec::new())
-            .map_err(kube::Error::BuildRequest)?;
+        let request = self.build(|r| r.replace(name, pp, Vec::new()))?;
         exchange(&self.client, request, Some(form.encode(obj)), |u| form.decode(u)).await
     }
 }
@@ -222,9 +219,7 @@ impl<V: verb::UpdateStatus> TypedClient<V> {
         let Some(form) = self.protobuf else {
             return self.api.replace_status(name, pp, obj).await;
         };
-        let request = self.request();
-        let request = request.replace_subresource("status", name, pp, Vec::new());
-        let request = request.map_err(kube::Error::BuildRequest)?;
+        let request = self.build(|r| r.replace_subresource("status", name, pp, Vec::new()))?;
         exchange(&self.client, request, Some(form.encode(obj)), |u| form.decode(u)).await
     }
 }
@@ -253,7 +248,7 @@ impl<V: verb::Get> TypedClient<V> {
         let Some(form) = self.protobuf else {
             return self.api.get_with(name, gp).await;
         };
-        let request = self.request().get(name, gp).map_err(kube::Error::BuildRequest)?;
+        let request = self.build(|r| r.get(name, gp))?;
         exchange(&self.client, request, None, |u| form.decode(u)).await
     }
 }
@@ -264,7 +259,7 @@ impl<V: verb::List> TypedClient<V> {
         let Some(form) = self.protobuf else {
             return self.api.list(lp).await;
         };
-        let request = self.request().list(lp).map_err(kube::Error::BuildRequest)?;
+        let request = self.build(|r| r.list(lp))?;
         exchange(&self.client, request, None, |u| form.decode_list(u)).await
     }
 }
