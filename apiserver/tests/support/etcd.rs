@@ -46,23 +46,54 @@ impl Cluster {
     }
 }
 
-/// Whether `GET /health` answers `"health":"true"`.
-fn healthy(client: &str) -> bool {
+/// The body of `GET path` on a member's client URL, if it answers.
+fn http_get(client: &str, path: &str) -> Option<String> {
     use std::io::{Read, Write};
     let addr = client.trim_start_matches("http://");
-    let Ok(mut tcp) = std::net::TcpStream::connect(addr) else {
-        return false;
-    };
+    let mut tcp = std::net::TcpStream::connect(addr).ok()?;
     let _ = tcp.set_read_timeout(Some(Duration::from_secs(1)));
-    if tcp
-        .write_all(format!("GET /health HTTP/1.0\r\nHost: {addr}\r\n\r\n").as_bytes())
-        .is_err()
-    {
-        return false;
-    }
+    tcp.write_all(format!("GET {path} HTTP/1.0\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .ok()?;
     let mut answer = String::new();
     let _ = tcp.read_to_string(&mut answer);
-    answer.contains("\"health\":\"true\"")
+    Some(answer)
+}
+
+/// Whether `GET /health` answers `"health":"true"`.
+fn healthy(client: &str) -> bool {
+    http_get(client, "/health").is_some_and(|a| a.contains("\"health\":\"true\""))
+}
+
+/// The value of an unlabelled Prometheus metric on the member's `/metrics`.
+pub fn metric(client: &str, name: &str) -> Option<f64> {
+    let text = http_get(client, "/metrics")?;
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+/// How many TCP connections this process has open to `client`'s port: the sockets among its
+/// own file descriptors that /proc/net/tcp lists as established with that remote port.
+pub fn connections_from_this_process(client: &str) -> usize {
+    let port: u16 = client.rsplit(':').next().unwrap().parse().unwrap();
+    let ours: std::collections::HashSet<String> = std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .filter_map(|fd| std::fs::read_link(fd.ok()?.path()).ok())
+        .filter_map(|target| {
+            let t = target.to_string_lossy().into_owned();
+            Some(t.strip_prefix("socket:[")?.strip_suffix(']')?.to_string())
+        })
+        .collect();
+    let table = std::fs::read_to_string("/proc/net/tcp").unwrap();
+    table
+        .lines()
+        .skip(1)
+        .filter(|line| {
+            let f: Vec<&str> = line.split_whitespace().collect();
+            // remote address is "IP:PORT" in hex; state 01 is ESTABLISHED; field 9 is the inode.
+            let remote_port = f[2].rsplit(':').next().and_then(|p| u16::from_str_radix(p, 16).ok());
+            remote_port == Some(port) && f[3] == "01" && ours.contains(f[9])
+        })
+        .count()
 }
 
 fn free_port() -> u16 {

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Regenerates the etcd backend's checked-in gRPC client (apiserver/src/storage/etcd/proto/) from the
+# trimmed etcd protos in hack/etcd-proto/proto. Needs protoc (apt-get install protobuf-compiler);
+# the server itself builds without it.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+out="$root/apiserver/src/storage/etcd/proto"
+mkdir -p "$out"
+cargo run --quiet --manifest-path "$root/hack/etcd-proto/Cargo.toml" \
+    --target-dir "${CARGO_TARGET_DIR:-$root/target}/etcd-proto" -- "$out"
+rustfmt --edition 2024 "$out"/*.rs
