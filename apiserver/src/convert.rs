@@ -4,10 +4,12 @@
 
 use std::sync::Arc;
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
 use runtime::codec::{Codec, DecodeError, Format};
 use runtime::{GroupVersion, GroupVersionKind, Scheme};
 use serde_json::Value;
 
+use crate::registry::stored::Stored;
 use crate::status::{ApiError, Cause};
 
 /// How strictly unknown fields in a body are treated (`?fieldValidation=`).
@@ -228,6 +230,19 @@ pub trait Edges: Send + Sync {
     /// The protobuf form of `value`, when its kind has one.
     fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError>;
 
+    /// A list's protobuf body written from its items' stored bytes (in the storage version, which
+    /// is the list's), with `metadata` (the list's JSON metadata) as its ListMeta; `None` when the
+    /// edges cannot, and the caller parses the items instead.
+    fn protobuf_list(
+        &self,
+        _list: &GroupVersionKind,
+        _item: &GroupVersionKind,
+        _metadata: &Value,
+        _items: &[Stored],
+    ) -> Result<Option<Vec<u8>>, ApiError> {
+        Ok(None)
+    }
+
     /// A field selector's label and value as the kind selects on them, or why it cannot.
     fn field_label(&self, gvk: &GroupVersionKind, label: &str, value: &str) -> Result<(String, String), String>;
 
@@ -270,6 +285,21 @@ impl Edges for Versions {
     fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError> {
         Codec::new(&self.scheme)
             .protobuf_from_value(value)
+            .map_err(|e| ApiError::internal(e.to_string()))
+    }
+
+    fn protobuf_list(
+        &self,
+        list: &GroupVersionKind,
+        item: &GroupVersionKind,
+        metadata: &Value,
+        items: &[Stored],
+    ) -> Result<Option<Vec<u8>>, ApiError> {
+        let meta: ListMeta = serde_json::from_value(metadata.clone()).map_err(|e| ApiError::internal(e.to_string()))?;
+        let versions: Vec<String> = items.iter().map(|i| i.revision.to_string()).collect();
+        let items = items.iter().zip(&versions).map(|(i, v)| (&i.bytes[..], v.as_str()));
+        Codec::new(&self.scheme)
+            .protobuf_list_from_json(list, item, &meta, items)
             .map_err(|e| ApiError::internal(e.to_string()))
     }
 

@@ -261,13 +261,12 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         ListFrom::Exact(revision) => (None, Some(*revision)),
         ListFrom::Latest | ListFrom::NotOlderThan(_) => (None, None),
     };
-    // A JSON list in the storage version without a field selector is written from the stored
-    // bytes; anything else parses each object.
+    // A JSON or protobuf list in the storage version without a field selector is written from
+    // the stored bytes; anything else parses each object into a value.
     let spliced = !c.negotiated.table
         && !c.negotiated.pretty
         && c.negotiated.partial.is_none()
         && !c.negotiated.yaml
-        && !c.negotiated.protobuf
         && fields.is_empty()
         && c.storage_version() == c.request_version();
     let want = c.params.limit;
@@ -322,8 +321,19 @@ pub async fn list(c: &Call<'_>) -> Result<Response, ApiError> {
         .map(str::to_string)
         .unwrap_or_else(|| format!("{}List", c.resource.mapping.kind));
     let api_version = c.request_version().api_version();
-    if spliced {
+    if spliced && !c.negotiated.protobuf {
         return spliced_list(&api_version, &list_kind, &metadata, &raw);
+    }
+    if spliced {
+        let list_gvk = c.request_version().with_kind(list_kind.clone());
+        let item_gvk = c.request_version().with_kind(c.resource.mapping.kind);
+        if let Some(body) = c.edges().protobuf_list(&list_gvk, &item_gvk, &metadata, &raw)? {
+            return Ok(respond::protobuf(StatusCode::OK, body, &[]));
+        }
+        // A kind without a protobuf form (or an item its type does not read): the general path.
+        for obj in raw.drain(..) {
+            parsed.push(obj.value()?);
+        }
     }
     let mut out = Vec::with_capacity(parsed.len());
     let converted = c

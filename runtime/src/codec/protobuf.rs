@@ -6,9 +6,11 @@
 
 use serde_json::Value;
 
+use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
+
 use super::{Codec, DecodeError, EncodeError};
-use crate::protobuf::Unknown;
-use crate::{GroupVersion, Object, Scheme};
+use crate::protobuf::{Field, Unknown, encode_delimited_header};
+use crate::{GroupVersion, GroupVersionKind, Object, Scheme};
 
 impl Codec<'_> {
     /// The object of a protobuf body in its own version, defaulted.
@@ -81,6 +83,53 @@ impl Codec<'_> {
             Unknown {
                 api_version: api_version.to_owned(),
                 kind: kind.to_owned(),
+                raw,
+            }
+            .encode(),
+        ))
+    }
+
+    /// A list's protobuf body written from its items' stored JSON, each in `item`'s kind and
+    /// version with its resourceVersion beside it: every item is decoded straight from its bytes
+    /// into its type and written as the list's field 2, after `meta` as field 1 (the layout of
+    /// every Kubernetes list message). No tree of values is built, where
+    /// [`Codec::protobuf_from_value`] would parse each item into one and decode that again.
+    /// `None` when either kind has no protobuf form or an item does not decode this way; the
+    /// caller then takes the general path, which explains a bad item.
+    pub fn protobuf_list_from_json<'a>(
+        &self,
+        list: &GroupVersionKind,
+        item: &GroupVersionKind,
+        meta: &ListMeta,
+        items: impl IntoIterator<Item = (&'a [u8], &'a str)>,
+    ) -> Result<Option<Vec<u8>>, EncodeError> {
+        let (Some(serde), Some(protobuf), true) = (
+            self.scheme.serde_fns_for_gvk(item),
+            self.scheme.protobuf_fns_for_gvk(item),
+            self.scheme.has_protobuf(list),
+        ) else {
+            return Ok(None);
+        };
+        let mut raw = Vec::new();
+        meta.encode_field(1, &mut raw);
+        for (bytes, resource_version) in items {
+            let Some(mut decoded) = (serde.decode_json)(bytes, false) else {
+                return Ok(None);
+            };
+            if let Some(m) = decoded.object.object_meta_mut() {
+                m.resource_version = Some(resource_version.to_owned());
+            }
+            let message = (protobuf.encode)(decoded.object.as_ref()).map_err(|message| EncodeError::Protobuf {
+                gvk: item.clone(),
+                message,
+            })?;
+            encode_delimited_header(2, message.len(), &mut raw);
+            raw.extend_from_slice(&message);
+        }
+        Ok(Some(
+            Unknown {
+                api_version: list.api_version(),
+                kind: list.kind.to_string(),
                 raw,
             }
             .encode(),

@@ -66,7 +66,7 @@ impl Unknown {
             content_encoding: String::new(),
             content_type: String::new(),
         };
-        let mut out = Vec::with_capacity(MAGIC.len() + wire.encoded_len());
+        let mut out = Vec::with_capacity(MAGIC.len() + wire.raw.0.len() + 64);
         out.extend_from_slice(&MAGIC);
         wire.encode_raw(&mut out);
         out

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use prost::encoding::decode_key;
 
-use super::{DecodeError, Field, WireType, delimited_len, encode_delimited_header, skip, take_delimited};
+use super::{DecodeError, Field, WireType, delimited_len, encode_nested, skip, take_delimited};
 
 /// A map of lists as one protobuf field (each entry's value wrapped as Go's named slices are).
 pub trait ListMap {
@@ -27,10 +27,10 @@ fn entry_len<K: Field, T: Field>(k: &K, items: &Vec<T>) -> usize {
 }
 
 fn encode_entry<K: Field, T: Field>(number: u32, k: &K, items: &Vec<T>, buf: &mut Vec<u8>) {
-    encode_delimited_header(number, entry_len(k, items), buf);
-    k.encode_field(1, buf);
-    encode_delimited_header(2, items.field_len(1), buf);
-    items.encode_field(1, buf);
+    encode_nested(number, buf, |buf| {
+        k.encode_field(1, buf);
+        encode_nested(2, buf, |buf| items.encode_field(1, buf));
+    });
 }
 
 fn merge_entry<K: Field, T: Field>(

@@ -16,7 +16,9 @@ use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use k8s_openapi::jiff::Timestamp;
 use prost::encoding::{decode_key, encode_key};
 
-use super::{DecodeError, Field, WireType, delimited_len, encode_delimited_header, skip, take_delimited};
+use super::{
+    DecodeError, Field, WireType, delimited_len, encode_delimited_header, encode_nested, skip, take_delimited,
+};
 
 /// Implements [`super::Message`] and [`Field`] for a k8s-openapi struct: each line is a field
 /// number, the Rust field and how Go holds it (`field`, `value`, `time_value`).
@@ -259,8 +261,7 @@ impl Field for Quantity {
     const WIRE_TYPE: WireType = WireType::LengthDelimited;
 
     fn encode_field(&self, number: u32, buf: &mut Vec<u8>) {
-        encode_delimited_header(number, self.0.field_len(1), buf);
-        self.0.encode_field(1, buf);
+        encode_nested(number, buf, |buf| self.0.encode_field(1, buf));
     }
 
     fn field_len(&self, number: u32) -> usize {

@@ -90,7 +90,7 @@ pub trait Field {
 
 /// The message's bytes, without envelope.
 pub fn encode_message<M: Message>(msg: &M) -> Vec<u8> {
-    let mut buf = Vec::with_capacity(msg.encoded_len());
+    let mut buf = Vec::new();
     msg.encode_raw(&mut buf);
     buf
 }
@@ -143,6 +143,28 @@ pub fn encode_delimited_header(number: u32, len: usize, buf: &mut Vec<u8>) {
     encode_varint(len as u64, buf);
 }
 
+/// Writes a length-delimited field whose contents `write` appends, with the length written after
+/// them: one byte is reserved, and the contents move right in the rare case the length needs
+/// more. Nested messages are so never measured before they are written; measuring first costs
+/// every level of the tree its whole subtree again (a list of Deployments was measured six
+/// levels deep, managedFields' JSON included, which made encoding 10x slower than JSON).
+pub fn encode_nested(number: u32, buf: &mut Vec<u8>, write: impl FnOnce(&mut Vec<u8>)) {
+    encode_key(number, WireType::LengthDelimited, buf);
+    let at = buf.len();
+    buf.push(0);
+    write(buf);
+    let len = buf.len() - at - 1;
+    if len < 0x80 {
+        buf[at] = len as u8;
+        return;
+    }
+    let mut varint = [0u8; 10];
+    let mut slot = &mut varint[..];
+    encode_varint(len as u64, &mut slot);
+    let width = 10 - slot.len();
+    buf.splice(at..at + 1, varint[..width].iter().copied());
+}
+
 /// The length of a length-delimited field holding `len` bytes.
 pub fn delimited_len(number: u32, len: usize) -> usize {
     key_len(number) + encoded_len_varint(len as u64) + len
@@ -166,8 +188,7 @@ pub fn take_str<'a>(wire_type: WireType, buf: &mut &'a [u8]) -> Result<&'a str, 
 
 /// [`Field::encode_field`] for a message type: length-delimited.
 pub fn encode_message_field<M: Message>(msg: &M, number: u32, buf: &mut Vec<u8>) {
-    encode_delimited_header(number, msg.encoded_len(), buf);
-    msg.encode_raw(buf);
+    encode_nested(number, buf, |buf| msg.encode_raw(buf));
 }
 
 /// [`Field::field_len`] for a message type.

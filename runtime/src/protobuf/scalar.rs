@@ -7,7 +7,10 @@ use std::collections::{BTreeMap, HashMap};
 use k8s_openapi::ByteString;
 use prost::encoding::{decode_varint, encode_key, encode_varint, encoded_len_varint, key_len};
 
-use super::{DecodeError, Field, WireType, check_wire_type, delimited_len, encode_delimited_header, take_delimited};
+use super::{
+    DecodeError, Field, WireType, check_wire_type, delimited_len, encode_delimited_header, encode_nested,
+    take_delimited,
+};
 
 /// Varint fields: how each integer type widens to and narrows from the 64 bits on the wire.
 macro_rules! varint {
@@ -139,9 +142,10 @@ impl Field for serde_json::Value {
     const WIRE_TYPE: WireType = WireType::LengthDelimited;
 
     fn encode_field(&self, number: u32, buf: &mut Vec<u8>) {
-        encode_delimited_header(number, json_len(self), buf);
         // Writing into a Vec cannot fail, and a Value always serializes.
-        let _ = serde_json::to_writer(&mut *buf, self);
+        encode_nested(number, buf, |buf| {
+            let _ = serde_json::to_writer(&mut *buf, self);
+        });
     }
 
     fn field_len(&self, number: u32) -> usize {
@@ -250,9 +254,10 @@ impl<T: Field> Field for Vec<T> {
 
 /// One map entry: `{1: key, 2: value}`.
 fn encode_entry<K: Field, V: Field>(number: u32, k: &K, v: &V, buf: &mut Vec<u8>) {
-    encode_delimited_header(number, k.field_len(1) + v.field_len(2), buf);
-    k.encode_field(1, buf);
-    v.encode_field(2, buf);
+    encode_nested(number, buf, |buf| {
+        k.encode_field(1, buf);
+        v.encode_field(2, buf);
+    });
 }
 
 /// Reads one map entry; a missing key or value is its zero value.

@@ -155,3 +155,33 @@ fn nesting_past_the_limit_is_an_error_not_a_crash() {
     }
     assert!(decode_message::<Nest>(&encode_message(&shallow)).is_ok());
 }
+
+#[test]
+fn nested_fields_get_the_lengths_measuring_would_give() {
+    // Lengths that fit one, two and three varint bytes, in a map entry, a message and raw JSON:
+    // written after the contents, they must be what `encoded_len` measures, byte for byte. (An
+    // empty name would read back unset, as Go's omitted value fields do.)
+    for size in [1, 127, 128, 300, 16_383, 16_384, 70_000] {
+        let value = "v".repeat(size);
+        let meta = ObjectMeta {
+            name: Some(value.clone()),
+            annotations: Some(BTreeMap::from([("k".into(), value.clone())])),
+            managed_fields: Some(vec![
+                k8s_openapi::apimachinery::pkg::apis::meta::v1::ManagedFieldsEntry {
+                    fields_v1: Some(k8s_openapi::apimachinery::pkg::apis::meta::v1::FieldsV1(
+                        serde_json::json!({ "f:x": value }),
+                    )),
+                    ..Default::default()
+                },
+            ]),
+            ..Default::default()
+        };
+        let bytes = encode_message(&meta);
+        assert_eq!(bytes.len(), meta.encoded_len(), "size {size}");
+        let mut nested = Vec::new();
+        encode_message_field(&meta, 1, &mut nested);
+        assert_eq!(nested.len(), message_field_len(&meta, 1), "size {size}");
+        assert_eq!(&nested[nested.len() - bytes.len()..], &bytes[..]);
+        assert_eq!(decode_message::<ObjectMeta>(&bytes).unwrap(), meta, "size {size}");
+    }
+}
