@@ -79,6 +79,23 @@ const OPERATIONS: &[(&str, Request, usize)] = &[
 ];
 
 fn main() {
+    // `LOAD_ONLY=memory:get LOAD_REPEAT=100` runs one operation, many times over, and nothing
+    // else: the run to profile (`perf record` on the bench binary).
+    if let Ok(only) = std::env::var("LOAD_ONLY") {
+        let (name, op) = only.split_once(':').expect("LOAD_ONLY=<backend>:<operation>");
+        let repeat: usize = std::env::var("LOAD_REPEAT")
+            .ok()
+            .and_then(|r| r.parse().ok())
+            .unwrap_or(1);
+        let s = backend(name).expect("the backend");
+        let (_, request, count) = OPERATIONS.iter().find(|(o, ..)| *o == op).expect("the operation");
+        eprintln!("loaded; measuring");
+        for _ in 0..repeat {
+            let (p50, p99, rate) = measure(s, &s.url, *request, *count);
+            println!("| {name} | {op} | {p50:.2?} | {p99:.2?} | {rate:.0} |");
+        }
+        return;
+    }
     println!(
         "{CLIENTS} concurrent clients; {REQUESTS} requests per operation ({} for whole lists)",
         REQUESTS / 10

@@ -230,6 +230,12 @@ pub trait Edges: Send + Sync {
     /// The protobuf form of `value`, when its kind has one.
     fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError>;
 
+    /// An object's protobuf body written from its stored bytes (in the storage version, which is
+    /// `gvk`'s); `None` when the edges cannot, and the caller parses the object instead.
+    fn protobuf_stored(&self, _gvk: &GroupVersionKind, _stored: &Stored) -> Result<Option<Vec<u8>>, ApiError> {
+        Ok(None)
+    }
+
     /// A list's protobuf body written from its items' stored bytes (in the storage version, which
     /// is the list's), with `metadata` (the list's JSON metadata) as its ListMeta; `None` when the
     /// edges cannot, and the caller parses the items instead.
@@ -285,6 +291,12 @@ impl Edges for Versions {
     fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError> {
         Codec::new(&self.scheme)
             .protobuf_from_value(value)
+            .map_err(|e| ApiError::internal(e.to_string()))
+    }
+
+    fn protobuf_stored(&self, gvk: &GroupVersionKind, stored: &Stored) -> Result<Option<Vec<u8>>, ApiError> {
+        Codec::new(&self.scheme)
+            .protobuf_from_json(gvk, &stored.bytes, &stored.revision.to_string())
             .map_err(|e| ApiError::internal(e.to_string()))
     }
 

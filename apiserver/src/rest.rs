@@ -9,6 +9,7 @@ use async_trait::async_trait;
 use serde_json::Value;
 
 use crate::registry::store::{Deleted, Page, Preconditions, Store, Target};
+use crate::registry::stored::Stored;
 use crate::status::ApiError;
 use crate::storage::{Revision, Watch};
 
@@ -20,6 +21,13 @@ pub type Mutation<'a> = &'a (dyn Fn(&Value) -> Result<Value, ApiError> + Send + 
 pub trait Getter: Send + Sync {
     /// The object.
     async fn get(&self, namespace: Option<&str>, name: &str) -> Result<Value, ApiError>;
+
+    /// The object as stored (its bytes and revision), when the storage answers with what it
+    /// stores: a GET in the storage version then writes those bytes without parsing them.
+    /// `None` where the storage builds what it answers (a subresource, a scale).
+    async fn get_stored(&self, _namespace: Option<&str>, _name: &str) -> Result<Option<Stored>, ApiError> {
+        Ok(None)
+    }
 }
 
 /// `GET .../<resource>`.
@@ -134,6 +142,10 @@ pub trait RestStorage: Send + Sync {
 impl Getter for Store {
     async fn get(&self, namespace: Option<&str>, name: &str) -> Result<Value, ApiError> {
         Store::get(self, namespace, name).await
+    }
+
+    async fn get_stored(&self, namespace: Option<&str>, name: &str) -> Result<Option<Stored>, ApiError> {
+        Store::get_stored(self, namespace, name).await.map(Some)
     }
 }
 

@@ -95,7 +95,10 @@ async fn protobuf_bodies_in_and_out() {
     // Both write the same bytes, pages included.
     post(&api, path, deployment_body(&scheme, "api")).await;
     let body = |query: &'static str| {
-        let request = api.client.get(format!("{}{path}{query}", api.url)).header("accept", ACCEPT);
+        let request = api
+            .client
+            .get(format!("{}{path}{query}", api.url))
+            .header("accept", ACCEPT);
         async move { request.send().await.unwrap().bytes().await.unwrap() }
     };
     let from_bytes = body("").await;
@@ -104,11 +107,32 @@ async fn protobuf_bodies_in_and_out() {
     let items: apps::v1::DeploymentList = Unknown::decode(&from_bytes).unwrap().object().unwrap();
     assert_eq!(items.items.len(), 2);
     assert!(items.items.iter().all(|d| d.metadata.resource_version.is_some()));
+    // A GET is written from the stored bytes too: the same object as the parsed path writes,
+    // which `pretty` (indented) still takes, in JSON and in protobuf.
+    let plain = api.client.get(format!("{}{path}/api", api.url)).send().await.unwrap();
+    let plain = plain.bytes().await.unwrap();
+    let pretty = api
+        .client
+        .get(format!("{}{path}/api?pretty=true", api.url))
+        .send()
+        .await
+        .unwrap();
+    let parsed: Value = serde_json::from_slice(&pretty.bytes().await.unwrap()).unwrap();
+    assert_eq!(plain, serde_json::to_vec(&parsed).unwrap(), "byte for byte");
+    let proto = body("/api").await;
+    let obj = codec.decode(&proto).unwrap();
+    let from_proto = codec
+        .encode_value(obj.as_ref(), &GroupVersion::new("apps", "v1"))
+        .unwrap();
+    assert_eq!(from_proto, parsed);
     let page = Unknown::decode(&body("?limit=1").await).unwrap();
     let page: apps::v1::DeploymentList = page.object().unwrap();
     assert_eq!(page.items.len(), 1);
     let meta = page.metadata;
-    assert!(meta.continue_.is_some() && meta.remaining_item_count == Some(1), "{meta:?}");
+    assert!(
+        meta.continue_.is_some() && meta.remaining_item_count == Some(1),
+        "{meta:?}"
+    );
 
     // A Status has no protobuf form here: a client that also accepts JSON gets JSON.
     let missing = api

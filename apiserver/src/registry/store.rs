@@ -263,8 +263,16 @@ impl Store {
 
     /// The object `name`.
     pub async fn get(&self, namespace: Option<&str>, name: &str) -> Result<Value, ApiError> {
+        self.get_stored(namespace, name).await?.value()
+    }
+
+    /// The object's stored bytes and revision.
+    pub async fn get_stored(&self, namespace: Option<&str>, name: &str) -> Result<Stored, ApiError> {
         match self.storage.get(&self.key(namespace, name)).await {
-            Ok(Some(kv)) => self.decode(&kv.value, kv.mod_revision),
+            Ok(Some(kv)) => Ok(Stored {
+                bytes: kv.value,
+                revision: kv.mod_revision,
+            }),
             Ok(None) => Err(ApiError::not_found(self.group, self.resource, name)),
             Err(e) => Err(self.error(e, name)),
         }

@@ -48,11 +48,24 @@ impl Stored {
     /// Appends the object as a list item: its fields as stored but apiVersion and kind, which list
     /// items do not carry, and with `metadata.resourceVersion` in its place among the sorted keys.
     pub fn write_list_item(&self, out: &mut Vec<u8>) -> Result<(), ApiError> {
+        self.write(out, false)
+    }
+
+    /// The object as a GET in its stored version answers it: its fields as stored, with
+    /// `metadata.resourceVersion` in its place; the bytes the parsed path would write, without
+    /// building a tree of values to write them.
+    pub fn to_json(&self) -> Result<Vec<u8>, ApiError> {
+        let mut out = Vec::with_capacity(self.bytes.len() + 32);
+        self.write(&mut out, true)?;
+        Ok(out)
+    }
+
+    fn write(&self, out: &mut Vec<u8>, type_meta: bool) -> Result<(), ApiError> {
         let top = entries(&self.bytes)?;
         out.push(b'{');
         let mut first = true;
         for (key, value) in &top {
-            if key == "apiVersion" || key == "kind" {
+            if !type_meta && (key == "apiVersion" || key == "kind") {
                 continue;
             }
             comma(out, &mut first);

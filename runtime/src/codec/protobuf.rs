@@ -89,13 +89,28 @@ impl Codec<'_> {
         ))
     }
 
+    /// An object's protobuf body written from its stored JSON (in `gvk`'s version, without its
+    /// resourceVersion, which is given): decoded straight from the bytes into its type, where
+    /// [`Codec::protobuf_from_value`] would go through a tree of values. `None` when the kind has
+    /// no protobuf form or the bytes do not decode this way; the caller then takes the general
+    /// path, which explains bad bytes.
+    pub fn protobuf_from_json(
+        &self,
+        gvk: &GroupVersionKind,
+        bytes: &[u8],
+        resource_version: &str,
+    ) -> Result<Option<Vec<u8>>, EncodeError> {
+        let Some(raw) = self.message_from_json(gvk, bytes, resource_version)? else {
+            return Ok(None);
+        };
+        Ok(Some(envelope(gvk, raw)))
+    }
+
     /// A list's protobuf body written from its items' stored JSON, each in `item`'s kind and
-    /// version with its resourceVersion beside it: every item is decoded straight from its bytes
-    /// into its type and written as the list's field 2, after `meta` as field 1 (the layout of
-    /// every Kubernetes list message). No tree of values is built, where
-    /// [`Codec::protobuf_from_value`] would parse each item into one and decode that again.
-    /// `None` when either kind has no protobuf form or an item does not decode this way; the
-    /// caller then takes the general path, which explains a bad item.
+    /// version with its resourceVersion beside it: every item is decoded as in
+    /// [`Codec::protobuf_from_json`] and written as the list's field 2, after `meta` as field 1
+    /// (the layout of every Kubernetes list message). `None` as there, or when the list kind has
+    /// no protobuf form.
     pub fn protobuf_list_from_json<'a>(
         &self,
         list: &GroupVersionKind,
@@ -103,36 +118,56 @@ impl Codec<'_> {
         meta: &ListMeta,
         items: impl IntoIterator<Item = (&'a [u8], &'a str)>,
     ) -> Result<Option<Vec<u8>>, EncodeError> {
-        let (Some(serde), Some(protobuf), true) = (
-            self.scheme.serde_fns_for_gvk(item),
-            self.scheme.protobuf_fns_for_gvk(item),
-            self.scheme.has_protobuf(list),
-        ) else {
+        if !self.scheme.has_protobuf(list) {
             return Ok(None);
-        };
+        }
         let mut raw = Vec::new();
         meta.encode_field(1, &mut raw);
         for (bytes, resource_version) in items {
-            let Some(mut decoded) = (serde.decode_json)(bytes, false) else {
+            let Some(message) = self.message_from_json(item, bytes, resource_version)? else {
                 return Ok(None);
             };
-            if let Some(m) = decoded.object.object_meta_mut() {
-                m.resource_version = Some(resource_version.to_owned());
-            }
-            let message = (protobuf.encode)(decoded.object.as_ref()).map_err(|message| EncodeError::Protobuf {
-                gvk: item.clone(),
-                message,
-            })?;
             encode_delimited_header(2, message.len(), &mut raw);
             raw.extend_from_slice(&message);
         }
-        Ok(Some(
-            Unknown {
-                api_version: list.api_version(),
-                kind: list.kind.to_string(),
-                raw,
-            }
-            .encode(),
-        ))
+        Ok(Some(envelope(list, raw)))
     }
+
+    /// The message of one stored object, or `None` when its kind has no protobuf form or the
+    /// bytes do not decode.
+    fn message_from_json(
+        &self,
+        gvk: &GroupVersionKind,
+        bytes: &[u8],
+        resource_version: &str,
+    ) -> Result<Option<Vec<u8>>, EncodeError> {
+        let (Some(serde), Some(protobuf)) = (
+            self.scheme.serde_fns_for_gvk(gvk),
+            self.scheme.protobuf_fns_for_gvk(gvk),
+        ) else {
+            return Ok(None);
+        };
+        let Some(mut decoded) = (serde.decode_json)(bytes, false) else {
+            return Ok(None);
+        };
+        if let Some(m) = decoded.object.object_meta_mut() {
+            m.resource_version = Some(resource_version.to_owned());
+        }
+        (protobuf.encode)(decoded.object.as_ref())
+            .map(Some)
+            .map_err(|message| EncodeError::Protobuf {
+                gvk: gvk.clone(),
+                message,
+            })
+    }
+}
+
+/// The body of a message of kind `gvk`: the magic bytes and the envelope naming its type.
+fn envelope(gvk: &GroupVersionKind, raw: Vec<u8>) -> Vec<u8> {
+    Unknown {
+        api_version: gvk.api_version(),
+        kind: gvk.kind.to_string(),
+        raw,
+    }
+    .encode()
 }
