@@ -239,3 +239,27 @@ async fn a_watch_on_a_member_that_dies_closes_and_resumes_on_another_without_a_g
     let expected: Vec<String> = (0..20).map(|i| format!("{prefix}{i:02}")).collect();
     assert_eq!(seen, expected, "every change once, in order, across the failover");
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_watch_on_a_member_that_loses_its_leader_closes() {
+    let mut cluster = etcd::start("leaderless", 3);
+    // Only the first member: the one that is left alone.
+    let store = EtcdStorage::new(vec![cluster.members[0].client.clone()]).unwrap();
+    let start = store.revision().await.unwrap();
+    let mut watch = store.watch("/registry/leaderless/", start).await.unwrap();
+    create_until_acknowledged(&store, "/registry/leaderless/a").await;
+    let e = tokio::time::timeout(Duration::from_secs(10), watch.recv())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert_eq!(e.kind, EventType::Added);
+    // Without a quorum the member has no leader and will see no new event; the watch must not
+    // wait on it forever, but close, so its reader moves on.
+    cluster.members[1].kill();
+    cluster.members[2].kill();
+    let end = tokio::time::timeout(Duration::from_secs(20), watch.recv())
+        .await
+        .expect("the watch closes once its member has no leader");
+    assert!(end.is_none(), "closed, not an error: {end:?}");
+}

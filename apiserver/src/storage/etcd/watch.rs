@@ -111,8 +111,16 @@ async fn stream(
     };
     send_create(&requests, &first);
     pending.push_back(first);
+    // `hasleader` asks etcd to cancel the stream's watches when the member loses its leader, as
+    // kube-apiserver's watches do (clientv3's WithRequireLeader): a member cut off from the
+    // cluster then closes them, and readers move on, instead of waiting on a member that will
+    // not see new events.
+    let mut request = tonic::Request::new(UnboundedReceiverStream::new(outgoing));
+    request
+        .metadata_mut()
+        .insert("hasleader", tonic::metadata::MetadataValue::from_static("true"));
     // etcd sends the stream's headers with its first answer, to the create just queued.
-    let opened = tokio::time::timeout(CALL_TIMEOUT, client.watch(UnboundedReceiverStream::new(outgoing))).await;
+    let opened = tokio::time::timeout(CALL_TIMEOUT, client.watch(request)).await;
     let mut incoming = match opened {
         Ok(Ok(response)) => response.into_inner(),
         Ok(Err(status)) => return fail(pending, status.message()),
