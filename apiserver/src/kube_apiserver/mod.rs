@@ -11,6 +11,7 @@
 pub mod custom_resources;
 pub mod garbage_collector;
 mod namespace;
+mod namespace_view;
 mod rbac;
 mod stores;
 
@@ -31,11 +32,11 @@ use crate::auth::rbac::cache::{PolicyCache, PolicyStores};
 use crate::custom::CompiledRules;
 use crate::registry::generic::Resources;
 use crate::registry::meta;
-use crate::registry::store::Store;
 use crate::registry::strategy::{Checks, GenericStrategy, Strategy};
 use crate::server::{Config, Server, SubresourceInfo};
 use crate::status::{ApiError, Cause};
 use crate::storage::Storage;
+use namespace_view::{NamespaceView, Phase};
 
 /// Every resource `scheme` maps over `storage`, as [`Server::new`] serves them, with Kubernetes'
 /// namespaces: their strategy, their storage (deleting a namespace deletes its content) and
@@ -93,7 +94,7 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         if let Some(runtime) = &runtime {
             runtime.spawn(NamespaceStorage::resume(namespaces.clone(), stores.clone()));
         }
-        server = server.with_validating(Arc::new(NamespaceLifecycle(namespaces)));
+        server = server.with_validating(Arc::new(NamespaceLifecycle(NamespaceView::new(namespaces))));
     }
     if let Some(crds) = &crds {
         for r in resources.resources.iter_mut().filter(|r| is_crds(&r.mapping)) {
@@ -209,8 +210,8 @@ impl Strategy for NamespaceStrategy {
     }
 }
 
-/// NamespaceLifecycle over the namespaces' store.
-pub struct NamespaceLifecycle(pub Arc<Store>);
+/// NamespaceLifecycle over a view of the namespaces' store.
+pub struct NamespaceLifecycle(pub NamespaceView);
 
 #[async_trait]
 impl Validating for NamespaceLifecycle {
@@ -218,8 +219,11 @@ impl Validating for NamespaceLifecycle {
         let (Operation::Create, Some(namespace)) = (a.operation, a.namespace) else {
             return Ok(());
         };
-        let ns = self.0.get(None, namespace).await?;
-        if meta::deleting(&ns) {
+        let phase = self.0.phase(namespace).await?;
+        if phase == Phase::Missing {
+            return Err(ApiError::not_found("", "namespaces", namespace));
+        }
+        if phase == Phase::Terminating {
             return Err(ApiError::forbidden(format!(
                 "{} \"{}\" is forbidden: unable to create new content in namespace {namespace} because it is being terminated",
                 crate::status::qualified(a.resource.mapping.group, a.resource.mapping.resource),

@@ -5,6 +5,7 @@
 //! graceful deletion with finalizers.
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use bytes::Bytes;
 use serde_json::{Value, json};
@@ -36,6 +37,9 @@ pub struct Store {
     prefix: String,
     strategy: Arc<dyn Strategy>,
     watch_cache: WatchCache,
+    /// The revision of the last write this store made: a reader of the watch cache that must see
+    /// this server's own writes waits for the cache to reach it.
+    last_write: AtomicU64,
 }
 
 /// One page of a list.
@@ -140,7 +144,17 @@ impl Store {
             storage,
             prefix,
             strategy,
+            last_write: AtomicU64::new(0),
         }
+    }
+
+    /// The revision of the last write this store made (0 before any).
+    pub fn last_write(&self) -> Revision {
+        self.last_write.load(Ordering::Acquire)
+    }
+
+    fn wrote(&self, revision: Revision) {
+        self.last_write.fetch_max(revision, Ordering::AcqRel);
     }
 
     /// Whether a DELETE answers with the deleted object (the strategy says).
@@ -249,6 +263,7 @@ impl Store {
                 .await
             {
                 Ok(rev) => {
+                    self.wrote(rev);
                     meta::set_resource_version(&mut obj, rev);
                     return Ok(obj);
                 }
@@ -444,13 +459,17 @@ impl Store {
             // An object being deleted goes once its last finalizer is removed.
             if meta::deleting(&new) && !meta::has_finalizers(&new) {
                 return match self.storage.delete(&key, Some(old_rev)).await {
-                    Ok(_) => Ok(new),
+                    Ok((_, rev)) => {
+                        self.wrote(rev);
+                        Ok(new)
+                    }
                     Err(StorageError::Conflict { .. }) if precondition.is_none() => continue,
                     Err(e) => Err(self.error(e, name)),
                 };
             }
             match self.storage.update(&key, Self::encode(&new)?, old_rev).await {
                 Ok(rev) => {
+                    self.wrote(rev);
                     meta::set_resource_version(&mut new, rev);
                     return Ok(new);
                 }
@@ -490,6 +509,7 @@ impl Store {
                 m.insert("deletionGracePeriodSeconds".into(), json!(0));
                 match self.storage.update(&key, Self::encode(&marked)?, rev).await {
                     Ok(new_rev) => {
+                        self.wrote(new_rev);
                         meta::set_resource_version(&mut marked, new_rev);
                         return Ok(Deleted::Marked(marked));
                     }
@@ -501,7 +521,10 @@ impl Store {
                 return Ok(Deleted::Gone(old));
             }
             match self.storage.delete(&key, Some(rev)).await {
-                Ok(_) => return Ok(Deleted::Gone(old)),
+                Ok((_, at)) => {
+                    self.wrote(at);
+                    return Ok(Deleted::Gone(old));
+                }
                 Err(StorageError::Conflict { .. }) if precondition.is_none() => continue,
                 Err(e) => return Err(self.error(e, name)),
             }
@@ -531,6 +554,7 @@ impl Store {
             edit(&mut obj);
             match self.storage.update(&key, Self::encode(&obj)?, rev).await {
                 Ok(new_rev) => {
+                    self.wrote(new_rev);
                     meta::set_resource_version(&mut obj, new_rev);
                     return Ok(obj);
                 }
