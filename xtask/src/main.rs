@@ -29,8 +29,12 @@ enum Command {
     /// Check that generated code is up to date; writes nothing, exits 1 with a diff if not.
     VerifyCodegen,
     /// Every test on a fresh machine: installs the Debian packages the tests need (etcd,
-    /// protoc, python3-kubernetes) when missing, then runs the workspace tests and the corpus.
+    /// protoc, python3-kubernetes) when missing, then runs `verify-etcd-client`, the workspace
+    /// tests and the corpus.
     Test,
+    /// Check that the etcd backend's checked-in gRPC client is what hack/update-etcd-proto.sh
+    /// writes from hack/etcd-proto (needs protoc); exits 1 if not.
+    VerifyEtcdClient,
     /// Generate all of k8s.io/api (the shared corpora, v0.23.17 and v0.36.0) into a scratch copy
     /// and type-check it (`cargo check`), or build it with `--build`.
     Corpus {
@@ -62,6 +66,7 @@ fn main() -> ExitCode {
         Command::Codegen => Mode::Write,
         Command::VerifyCodegen => Mode::Verify,
         Command::Test => return test::run(),
+        Command::VerifyEtcdClient => return test::verify_etcd_client(),
         Command::Corpus {
             build,
             corpus,

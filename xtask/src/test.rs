@@ -3,9 +3,9 @@
 //! this first makes sure they are here: missing Debian packages are installed with apt-get when
 //! this runs as root, otherwise the exact command is printed and nothing runs; the pinned
 //! @kubernetes/client-node is installed with npm under `target/js-client` (never into the tree).
-//! Then the workspace tests, then the
-//! k8s.io/api corpora (v0.23.17 and v0.36.0) through the generators and rustc's type checker
-//! (`cargo xtask corpus`).
+//! Then a check that the etcd backend's checked-in gRPC client is what hack/etcd-proto generates
+//! (protoc is here by then), the workspace tests, then the k8s.io/api corpora (v0.23.17 and
+//! v0.36.0) through the generators and rustc's type checker (`cargo xtask corpus`).
 
 use std::path::Path;
 use std::process::{Command, ExitCode};
@@ -123,8 +123,55 @@ fn js_client() -> Result<(), String> {
     .map_err(|e| format!("{e}; the JavaScript client's test needs {name}@{version} in {JS_DIR}"))
 }
 
-/// The workspace tests, then the corpus check.
+/// Where the etcd backend's gRPC client is checked in, and where the check writes a fresh one.
+const ETCD_CLIENT: &str = "apiserver/src/storage/etcd/proto";
+const ETCD_CLIENT_CHECK: &str = "target/etcd-proto-check";
+
+/// `cargo xtask verify-etcd-client`.
+pub fn verify_etcd_client() -> ExitCode {
+    match etcd_client_is_current() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Fails when the checked-in etcd client differs from what hack/update-etcd-proto.sh writes from
+/// the protos in hack/etcd-proto: a proto changed without regenerating, or the client was edited.
+fn etcd_client_is_current() -> Result<(), String> {
+    let _ = std::fs::remove_dir_all(ETCD_CLIENT_CHECK);
+    sh(&format!("hack/update-etcd-proto.sh {ETCD_CLIENT_CHECK}"))?;
+    let names = |dir: &str| -> Result<Vec<String>, String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .map_err(|e| format!("cannot read {dir}: {e}"))?
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .collect();
+        names.sort();
+        Ok(names)
+    };
+    let stale = || {
+        format!(
+            "{ETCD_CLIENT} is not what hack/update-etcd-proto.sh writes from hack/etcd-proto; run it and commit the result"
+        )
+    };
+    if names(ETCD_CLIENT)? != names(ETCD_CLIENT_CHECK)? {
+        return Err(stale());
+    }
+    for name in names(ETCD_CLIENT)? {
+        let read = |dir: &str| std::fs::read(Path::new(dir).join(&name)).map_err(|e| format!("{dir}/{name}: {e}"));
+        if read(ETCD_CLIENT)? != read(ETCD_CLIENT_CHECK)? {
+            return Err(format!("{name}: {}", stale()));
+        }
+    }
+    println!("test: {ETCD_CLIENT} is current");
+    Ok(())
+}
+
+/// The etcd client check, the workspace tests, then the corpus check.
 fn tests() -> Result<(), String> {
+    etcd_client_is_current()?;
     cargo(&["test", "--workspace"])?;
     let present: Vec<&str> = CORPORA
         .into_iter()
