@@ -15,7 +15,7 @@ use apiserver::auth::service_account::ServiceAccountTokens;
 use apiserver::auth::tls::TlsOptions;
 use apiserver::auth::{Authentication, TokenFile};
 use apiserver::storage::Storage;
-use apiserver::storage::etcd::EtcdStorage;
+use apiserver::storage::etcd::{EtcdStorage, EtcdTls};
 use apiserver::storage::memory::{DEFAULT_HISTORY, MemoryStorage};
 use clap::Parser;
 use sample_apiserver::admission::Plugin;
@@ -92,6 +92,17 @@ struct Args {
     /// in the embedded store and are gone when the server stops.
     #[arg(long, value_delimiter = ',')]
     etcd_servers: Vec<String>,
+    /// PEM CA certificates that sign the etcd members' serving certificates, for `https://`
+    /// `--etcd-servers`.
+    #[arg(long)]
+    etcd_cafile: Option<PathBuf>,
+    /// PEM client certificate the server shows etcd (with `--etcd-keyfile`), for an etcd run with
+    /// `--client-cert-auth`.
+    #[arg(long, requires = "etcd_keyfile")]
+    etcd_certfile: Option<PathBuf>,
+    /// PEM private key of `--etcd-certfile`.
+    #[arg(long, requires = "etcd_certfile")]
+    etcd_keyfile: Option<PathBuf>,
     /// Events the embedded store keeps for watches that start in the past; older ones get 410 Gone.
     #[arg(long, default_value_t = DEFAULT_HISTORY)]
     watch_history: usize,
@@ -158,7 +169,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let storage: Arc<dyn Storage> = if args.etcd_servers.is_empty() {
         Arc::new(MemoryStorage::with_history(args.watch_history))
     } else {
-        let etcd = EtcdStorage::new(args.etcd_servers.clone())?;
+        let etcd = EtcdStorage::with_tls(args.etcd_servers.clone(), etcd_tls(&args)?)?;
         // Fail at start, not at the first request, when etcd cannot be reached.
         etcd.revision().await?;
         tracing::info!(endpoints = ?args.etcd_servers, "storing in etcd");
@@ -364,9 +375,60 @@ async fn shutdown() {
     tracing::info!("shutting down: finishing requests in flight");
 }
 
+/// The CA and client certificate of `--etcd-cafile`, `--etcd-certfile` and `--etcd-keyfile`.
+fn etcd_tls(args: &Args) -> Result<Option<EtcdTls>, String> {
+    let read = |path: &PathBuf| std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()));
+    let Some(ca) = &args.etcd_cafile else {
+        return Ok(None);
+    };
+    let identity = match (&args.etcd_certfile, &args.etcd_keyfile) {
+        (Some(cert), Some(key)) => Some((read(cert)?, read(key)?)),
+        _ => None,
+    };
+    Ok(Some(EtcdTls {
+        ca: read(ca)?,
+        identity,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn etcd_tls_files_are_read_and_a_certificate_needs_its_key() {
+        let dir = std::env::temp_dir().join(format!("sample-apiserver-etcd-tls-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for (file, text) in [("ca.crt", "CA"), ("client.crt", "CERT"), ("client.key", "KEY")] {
+            std::fs::write(dir.join(file), text).unwrap();
+        }
+        let path = |file: &str| dir.join(file).to_str().unwrap().to_string();
+        let parse = |extra: &[String]| {
+            let mut argv = vec![
+                "sample-apiserver".to_string(),
+                "--etcd-servers=https://127.0.0.1:2379".into(),
+            ];
+            argv.extend_from_slice(extra);
+            Args::try_parse_from(argv)
+        };
+        let args = parse(&[
+            format!("--etcd-cafile={}", path("ca.crt")),
+            format!("--etcd-certfile={}", path("client.crt")),
+            format!("--etcd-keyfile={}", path("client.key")),
+        ])
+        .unwrap();
+        let tls = etcd_tls(&args).unwrap().unwrap();
+        assert_eq!(tls.ca, b"CA");
+        assert_eq!(tls.identity, Some((b"CERT".to_vec(), b"KEY".to_vec())));
+        assert!(etcd_tls(&parse(&[]).unwrap()).unwrap().is_none());
+        assert!(
+            parse(&[format!("--etcd-certfile={}", path("client.crt"))]).is_err(),
+            "a certificate without its key"
+        );
+        let missing = parse(&[format!("--etcd-cafile={}", path("none.crt"))]).unwrap();
+        assert!(etcd_tls(&missing).unwrap_err().contains("none.crt"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn feature_gates_are_read_as_kube_apiserver_writes_them() {

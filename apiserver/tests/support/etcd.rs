@@ -102,6 +102,26 @@ fn free_port() -> u16 {
 
 /// Starts `size` members and waits until every one answers.
 pub fn start(name: &str, size: usize) -> Cluster {
+    launch(name, size, None)
+}
+
+/// The files of an etcd that serves its clients over TLS and asks them for a certificate.
+pub struct ServingTls {
+    /// The CA that signs the serving certificate and the clients'.
+    pub ca: PathBuf,
+    /// The serving certificate (for 127.0.0.1) and its key.
+    pub cert: PathBuf,
+    pub key: PathBuf,
+}
+
+/// Starts one member serving its clients on `https://` with `tls` and `--client-cert-auth`, and
+/// waits until its port takes connections (readiness over TLS is the caller's first call).
+pub fn start_tls(name: &str, tls: &ServingTls) -> Cluster {
+    launch(name, 1, Some(tls))
+}
+
+fn launch(name: &str, size: usize, tls: Option<&ServingTls>) -> Cluster {
+    let scheme = if tls.is_some() { "https" } else { "http" };
     let etcd = "/usr/bin/etcd";
     assert!(
         std::path::Path::new(etcd).exists(),
@@ -124,9 +144,9 @@ pub fn start(name: &str, size: usize) -> Cluster {
             "--data-dir".into(),
             dir.join(format!("m{i}")).display().to_string(),
             "--listen-client-urls".into(),
-            format!("http://127.0.0.1:{client}"),
+            format!("{scheme}://127.0.0.1:{client}"),
             "--advertise-client-urls".into(),
-            format!("http://127.0.0.1:{client}"),
+            format!("{scheme}://127.0.0.1:{client}"),
             "--listen-peer-urls".into(),
             format!("http://127.0.0.1:{peer}"),
             "--initial-advertise-peer-urls".into(),
@@ -137,6 +157,17 @@ pub fn start(name: &str, size: usize) -> Cluster {
             format!("{name}-{}", std::process::id()),
         ]
         .into();
+        let mut args = args;
+        if let Some(tls) = tls {
+            for (flag, path) in [
+                ("--cert-file", &tls.cert),
+                ("--key-file", &tls.key),
+                ("--trusted-ca-file", &tls.ca),
+            ] {
+                args.extend([flag.to_string(), path.display().to_string()]);
+            }
+            args.push("--client-cert-auth".into());
+        }
         let child = Command::new(etcd)
             .args(&args)
             .stdout(Stdio::null())
@@ -144,7 +175,7 @@ pub fn start(name: &str, size: usize) -> Cluster {
             .spawn()
             .unwrap();
         members.push(Member {
-            client: format!("http://127.0.0.1:{client}"),
+            client: format!("{scheme}://127.0.0.1:{client}"),
             child: Some(child),
             args,
         });
@@ -152,7 +183,11 @@ pub fn start(name: &str, size: usize) -> Cluster {
     let deadline = Instant::now() + Duration::from_secs(30);
     for m in &members {
         loop {
-            if healthy(&m.client) {
+            let ready = match tls {
+                Some(_) => std::net::TcpStream::connect(m.client.trim_start_matches("https://")).is_ok(),
+                None => healthy(&m.client),
+            };
+            if ready {
                 break;
             }
             assert!(Instant::now() < deadline, "etcd at {} did not become healthy", m.client);

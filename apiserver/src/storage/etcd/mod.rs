@@ -4,7 +4,8 @@
 //! write is one transaction comparing the key's mod revision (compare-and-swap). Calls go to the
 //! member that last answered and fail over to the others in turn, so a cluster keeps serving when
 //! a member is down. The client is tonic's, generated from etcd's protos into `proto/` and checked
-//! in (`hack/update-etcd-proto.sh`), so the server builds without protoc.
+//! in (`hack/update-etcd-proto.sh`), so the server builds without protoc. `https://` members are
+//! dialled over TLS (rustls) with the CA and client certificate of [`EtcdTls`].
 
 mod watch;
 
@@ -16,7 +17,7 @@ use std::time::Duration;
 use async_trait::async_trait;
 use bytes::Bytes;
 use tonic::Code;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity};
 
 use super::{KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, Watch};
 use proto::etcdserverpb::kv_client::KvClient;
@@ -106,6 +107,21 @@ fn retryable(status: &tonic::Status) -> bool {
     )
 }
 
+/// A status's message and its causes: a transport error's message alone says only "transport
+/// error", where its source says which (a refused connection, a rejected certificate).
+fn describe(status: &tonic::Status) -> String {
+    let mut text = status.message().to_string();
+    let mut cause = std::error::Error::source(status);
+    while let Some(e) = cause {
+        let more = e.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = e.source();
+    }
+    text
+}
+
 fn key_compare(
     key: &[u8],
     target: compare::CompareTarget,
@@ -144,24 +160,59 @@ fn header_revision(header: Option<proto::etcdserverpb::ResponseHeader>) -> Revis
     revision(header.map(|h| h.revision).unwrap_or_default())
 }
 
+/// What the server trusts and shows on TLS connections to etcd (kube-apiserver's
+/// `--etcd-cafile`, `--etcd-certfile` and `--etcd-keyfile`), as PEM.
+#[derive(Clone, Debug, Default)]
+pub struct EtcdTls {
+    /// The CA certificates that sign etcd's serving certificates.
+    pub ca: Vec<u8>,
+    /// The client certificate and its private key, for an etcd that asks for one
+    /// (`--client-cert-auth`).
+    pub identity: Option<(Vec<u8>, Vec<u8>)>,
+}
+
 impl EtcdStorage {
     /// A client of the cluster at `endpoints` (`http://127.0.0.1:2379`). Nothing is dialled until
     /// the first call.
     pub fn new(endpoints: Vec<String>) -> Result<Self, StorageError> {
+        Self::with_tls(endpoints, None)
+    }
+
+    /// A client of the cluster at `endpoints`, `https://` ones over TLS with `tls`.
+    pub fn with_tls(endpoints: Vec<String>, tls: Option<EtcdTls>) -> Result<Self, StorageError> {
         if endpoints.is_empty() {
             return Err(StorageError::Unavailable("no etcd endpoint given".into()));
         }
+        let tls = tls.map(|tls| {
+            let config = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(&tls.ca));
+            match tls.identity {
+                Some((cert, key)) => config.identity(Identity::from_pem(cert, key)),
+                None => config,
+            }
+        });
         let members = endpoints
             .into_iter()
             .map(|url| {
                 let url = url.trim_end_matches('/').to_string();
-                if !url.starts_with("http://") {
+                let secure = url.starts_with("https://");
+                if !secure && !url.starts_with("http://") {
                     return Err(StorageError::Unavailable(format!(
-                        "etcd endpoint {url}: only http:// endpoints are supported (TLS to etcd is not built yet)"
+                        "etcd endpoint {url}: give http://host:port or https://host:port"
                     )));
                 }
-                let endpoint = Endpoint::from_shared(url.clone())
-                    .map_err(|e| StorageError::Unavailable(format!("etcd endpoint {url}: {e}")))?
+                let mut endpoint = Endpoint::from_shared(url.clone())
+                    .map_err(|e| StorageError::Unavailable(format!("etcd endpoint {url}: {e}")))?;
+                if secure {
+                    let Some(tls) = &tls else {
+                        return Err(StorageError::Unavailable(format!(
+                            "etcd endpoint {url} is https: give the CA that signs etcd's certificate (--etcd-cafile)"
+                        )));
+                    };
+                    endpoint = endpoint
+                        .tls_config(tls.clone())
+                        .map_err(|e| StorageError::Unavailable(format!("etcd endpoint {url}: {e}")))?;
+                }
+                let endpoint = endpoint
                     .connect_timeout(Duration::from_secs(2))
                     .tcp_nodelay(true)
                     .initial_stream_window_size(STREAM_WINDOW)
@@ -201,7 +252,7 @@ impl EtcdStorage {
                     self.preferred.store(at, Ordering::Relaxed);
                     return Ok(response.into_inner());
                 }
-                Ok(Err(status)) if retryable(&status) => last = format!("{}: {}", member.url, status.message()),
+                Ok(Err(status)) if retryable(&status) => last = format!("{}: {}", member.url, describe(&status)),
                 // etcd's own words, without the member's address, which is no client's business.
                 Ok(Err(status)) => return Err(StorageError::Refused(status.message().to_string())),
                 Err(_) => last = format!("{}: no answer within {CALL_TIMEOUT:?}", member.url),
@@ -431,9 +482,12 @@ mod tests {
     }
 
     #[test]
-    fn only_plain_http_endpoints_are_accepted() {
+    fn https_endpoints_need_a_ca() {
         assert!(EtcdStorage::new(vec![]).is_err());
-        assert!(EtcdStorage::new(vec!["https://127.0.0.1:2379".into()]).is_err());
+        assert!(EtcdStorage::new(vec!["127.0.0.1:2379".into()]).is_err());
+        let https = vec!["https://127.0.0.1:2379".to_string()];
+        let refused = EtcdStorage::new(https.clone()).err().unwrap().to_string();
+        assert!(refused.contains("--etcd-cafile"), "{refused}");
         assert!(EtcdStorage::new(vec!["http://127.0.0.1:2379/".into()]).is_ok());
     }
 }
