@@ -53,23 +53,17 @@ impl Mux {
         let command = Create { request, after, reply };
         {
             let mut commands = self.commands.lock().unwrap_or_else(|e| e.into_inner());
-            let sender = commands.get_or_insert_with(|| {
+            let sent = match commands.as_ref() {
+                Some(sender) => sender.send(command).map_err(|mpsc::error::SendError(c)| c),
+                None => Err(command),
+            };
+            // No task yet, or it ended (its runtime was shut down): start one.
+            if let Err(unsent) = sent {
                 let (tx, rx) = mpsc::unbounded_channel();
-                tokio::spawn(run(
-                    WatchClient::new(member.channel()).max_decoding_message_size(usize::MAX),
-                    rx,
-                ));
-                tx
-            });
-            if let Err(mpsc::error::SendError(command)) = sender.send(command) {
-                // The task ended (its runtime was shut down): start another.
-                let (tx, rx) = mpsc::unbounded_channel();
-                tokio::spawn(run(
-                    WatchClient::new(member.channel()).max_decoding_message_size(usize::MAX),
-                    rx,
-                ));
-                let _ = tx.send(command);
-                *sender = tx;
+                let client = WatchClient::new(member.channel()).max_decoding_message_size(usize::MAX);
+                tokio::spawn(run(client, rx));
+                let _ = tx.send(unsent);
+                *commands = Some(tx);
             }
         }
         match tokio::time::timeout(CALL_TIMEOUT, answer).await {
