@@ -1,6 +1,7 @@
 //! etcd processes for the tests: a single member or a three-member cluster on free loopback
-//! ports, each in a data directory of its own, killed when dropped. Needs Debian's etcd-server
-//! (`/usr/bin/etcd`, 3.4), which `.ci/run` installs.
+//! ports, each in a data directory of its own, killed when dropped and its directory removed (each
+//! member preallocates 64 MB of write-ahead log, so a test run that kept them would fill a small
+//! disk). Needs Debian's etcd-server (`/usr/bin/etcd`, 3.4), which `.ci/run` installs.
 
 #![allow(dead_code)]
 
@@ -37,6 +38,17 @@ impl Drop for Member {
 pub struct Cluster {
     /// Its members.
     pub members: Vec<Member>,
+    /// The directory that holds every member's data directory.
+    dir: PathBuf,
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        for m in &mut self.members {
+            m.kill();
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
 }
 
 impl Cluster {
@@ -194,5 +206,5 @@ fn launch(name: &str, size: usize, tls: Option<&ServingTls>) -> Cluster {
             std::thread::sleep(Duration::from_millis(100));
         }
     }
-    Cluster { members }
+    Cluster { members, dir }
 }
