@@ -1,7 +1,7 @@
 //! The etcd backend over gRPC: the storage conformance suite on a real etcd 3.4, the server on
 //! etcd through HTTP, every call and watch on one connection and one watch stream, and a
 //! three-member cluster that loses a member during a write loop without losing an acknowledged
-//! write, and under a watch without losing an event.
+//! write, and under a watch without losing an event; leases for keys with a TTL.
 
 mod support;
 
@@ -338,4 +338,61 @@ async fn etcd_over_tls_with_a_client_certificate() {
         Err(StorageError::Unavailable(m)) => assert!(m.contains("UnknownIssuer"), "{m}"),
         other => panic!("etcd's certificate refused, not {other:?}"),
     }
+}
+
+/// Keys written with a TTL are attached to leases shared as kube-apiserver shares them: two keys
+/// of an hour share one lease granted for an hour and a minute, a key without a TTL has none, an
+/// update without one detaches its key, and a write after the shared lease was revoked gets a
+/// new lease instead of failing.
+#[tokio::test(flavor = "multi_thread")]
+async fn keys_with_a_ttl_share_leases_as_kube_apiservers_do() {
+    use apiserver::storage::etcd::proto::etcdserverpb::{
+        LeaseRevokeRequest, LeaseTimeToLiveRequest, RangeRequest, kv_client::KvClient, lease_client::LeaseClient,
+    };
+    let cluster = etcd::start("leases", 1);
+    let store = EtcdStorage::new(cluster.endpoints()).unwrap();
+    let hour = Some(Duration::from_secs(3600));
+    let key = |name: &str| format!("/registry/events/ns/{name}");
+    let value = || Bytes::from_static(b"{}");
+    let a = store.create_with_ttl(&key("a"), value(), hour).await.unwrap();
+    store.create_with_ttl(&key("b"), value(), hour).await.unwrap();
+    store.create(&key("c"), value()).await.unwrap();
+
+    let channel = tonic::transport::Channel::from_shared(cluster.endpoints()[0].clone())
+        .unwrap()
+        .connect()
+        .await
+        .unwrap();
+    let mut kv = KvClient::new(channel.clone());
+    let mut leases = LeaseClient::new(channel);
+    let mut lease_of = async |name: &str| {
+        let range = RangeRequest {
+            key: key(name).into_bytes().into(),
+            ..RangeRequest::default()
+        };
+        kv.range(range)
+            .await
+            .unwrap()
+            .into_inner()
+            .kvs
+            .first()
+            .map(|kv| kv.lease)
+    };
+    let shared = lease_of("a").await.unwrap();
+    assert_ne!(shared, 0, "a key with a TTL has a lease");
+    assert_eq!(lease_of("b").await, Some(shared), "one lease for the hour's keys");
+    assert_eq!(lease_of("c").await, Some(0), "no lease without a TTL");
+    let request = LeaseTimeToLiveRequest { id: shared, keys: true };
+    let live = leases.lease_time_to_live(request).await.unwrap().into_inner();
+    assert_eq!(live.granted_ttl, 3660, "the TTL and a minute's reuse window");
+    assert_eq!(live.keys.len(), 2);
+
+    store.update(&key("a"), value(), a).await.unwrap();
+    assert_eq!(lease_of("a").await, Some(0), "an update without a TTL detaches the key");
+
+    leases.lease_revoke(LeaseRevokeRequest { id: shared }).await.unwrap();
+    assert_eq!(lease_of("b").await, None, "revoking the lease deleted its key");
+    store.create_with_ttl(&key("d"), value(), hour).await.unwrap();
+    let fresh = lease_of("d").await.unwrap();
+    assert!(fresh != 0 && fresh != shared, "a new lease replaced the revoked one");
 }

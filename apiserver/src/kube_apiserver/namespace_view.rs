@@ -190,8 +190,13 @@ mod tests {
 
     #[async_trait]
     impl Storage for CountingGets {
-        async fn create(&self, key: &str, value: Bytes) -> Result<Revision, StorageError> {
-            self.inner.create(key, value).await
+        async fn create_with_ttl(
+            &self,
+            key: &str,
+            value: Bytes,
+            ttl: Option<std::time::Duration>,
+        ) -> Result<Revision, StorageError> {
+            self.inner.create_with_ttl(key, value, ttl).await
         }
         async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError> {
             self.gets.fetch_add(1, Ordering::SeqCst);
@@ -200,8 +205,14 @@ mod tests {
         async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError> {
             self.inner.list(prefix, options).await
         }
-        async fn update(&self, key: &str, value: Bytes, expected: Revision) -> Result<Revision, StorageError> {
-            self.inner.update(key, value, expected).await
+        async fn update_with_ttl(
+            &self,
+            key: &str,
+            value: Bytes,
+            expected: Revision,
+            ttl: Option<std::time::Duration>,
+        ) -> Result<Revision, StorageError> {
+            self.inner.update_with_ttl(key, value, expected, ttl).await
         }
         async fn delete(&self, key: &str, expected: Option<Revision>) -> Result<(KeyValue, Revision), StorageError> {
             self.inner.delete(key, expected).await

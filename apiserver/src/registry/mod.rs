@@ -9,3 +9,6 @@ pub mod store;
 pub mod stored;
 pub mod strategy;
 pub mod validated;
+
+#[cfg(test)]
+mod ttl_tests;

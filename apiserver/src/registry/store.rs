@@ -259,7 +259,11 @@ impl Store {
             attempts -= 1;
             match self
                 .storage
-                .create(&self.key(namespace, &name), Self::encode(&obj)?)
+                .create_with_ttl(
+                    &self.key(namespace, &name),
+                    Self::encode(&obj)?,
+                    self.strategy.ttl(&obj, false),
+                )
                 .await
             {
                 Ok(rev) => {
@@ -467,7 +471,11 @@ impl Store {
                     Err(e) => Err(self.error(e, name)),
                 };
             }
-            match self.storage.update(&key, Self::encode(&new)?, old_rev).await {
+            match self
+                .storage
+                .update_with_ttl(&key, Self::encode(&new)?, old_rev, self.strategy.ttl(&new, true))
+                .await
+            {
                 Ok(rev) => {
                     self.wrote(rev);
                     meta::set_resource_version(&mut new, rev);
@@ -507,7 +515,11 @@ impl Store {
                 let m = meta::meta_mut(&mut marked);
                 m.insert("deletionTimestamp".into(), json!(meta::now()));
                 m.insert("deletionGracePeriodSeconds".into(), json!(0));
-                match self.storage.update(&key, Self::encode(&marked)?, rev).await {
+                match self
+                    .storage
+                    .update_with_ttl(&key, Self::encode(&marked)?, rev, self.strategy.ttl(&marked, true))
+                    .await
+                {
                     Ok(new_rev) => {
                         self.wrote(new_rev);
                         meta::set_resource_version(&mut marked, new_rev);
@@ -552,7 +564,11 @@ impl Store {
                 meta::meta_mut(&mut obj).insert("deletionTimestamp".into(), json!(meta::now()));
             }
             edit(&mut obj);
-            match self.storage.update(&key, Self::encode(&obj)?, rev).await {
+            match self
+                .storage
+                .update_with_ttl(&key, Self::encode(&obj)?, rev, self.strategy.ttl(&obj, true))
+                .await
+            {
                 Ok(new_rev) => {
                     self.wrote(new_rev);
                     meta::set_resource_version(&mut obj, new_rev);

@@ -3,6 +3,8 @@
 //! strategy does what Kubernetes' hand-written ones share for every kind with a status
 //! subresource; kinds that need more (Namespace's phase) wrap it.
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 
 use super::meta;
@@ -37,6 +39,14 @@ pub trait Strategy: Send + Sync {
     /// services, namespaces, ...); otherwise it answers a Success Status naming what went.
     fn returns_deleted_object(&self) -> bool {
         false
+    }
+
+    /// How long the object lives after this write before the store removes it (k8s.io/apiserver's
+    /// `TTLFunc`, as kube-apiserver keeps Events for `--event-ttl`); `None`, until deleted. Asked
+    /// on the create and on every update (`update`), since a write without a TTL makes the
+    /// object permanent again.
+    fn ttl(&self, _obj: &Value, _update: bool) -> Option<Duration> {
+        None
     }
 }
 
@@ -167,6 +177,10 @@ impl<C: Checks> Strategy for Checked<C> {
 
     fn returns_deleted_object(&self) -> bool {
         self.inner.returns_deleted_object()
+    }
+
+    fn ttl(&self, obj: &Value, update: bool) -> Option<Duration> {
+        self.inner.ttl(obj, update)
     }
 }
 

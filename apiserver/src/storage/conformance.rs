@@ -14,6 +14,7 @@ pub async fn run(store: &dyn Storage) {
     create_get_update_delete(store, &prefix).await;
     list_pages(store, &prefix).await;
     watch_from_revision(store, &prefix).await;
+    keys_with_a_ttl_expire(store, &prefix).await;
 }
 
 fn b(s: &str) -> Bytes {
@@ -151,4 +152,56 @@ async fn watch_from_revision(store: &dyn Storage, prefix: &str) {
         .unwrap()
         .unwrap();
     assert_eq!((e.kind, e.kv.mod_revision), (EventType::Added, r4));
+}
+
+/// A key written with a TTL is deleted once it runs out, as a change watches see; an update
+/// without one makes a key permanent, and an update with one moves its expiry.
+async fn keys_with_a_ttl_expire(store: &dyn Storage, prefix: &str) {
+    let dir = format!("{prefix}ttl/");
+    let (short, kept, moved) = (format!("{dir}short"), format!("{dir}kept"), format!("{dir}moved"));
+    let from = store.revision().await.unwrap();
+    let ttl = Some(Duration::from_secs(1));
+    let created = store.create_with_ttl(&short, b("s"), ttl).await.unwrap();
+    let k = store.create_with_ttl(&kept, b("k"), ttl).await.unwrap();
+    store.update(&kept, b("k2"), k).await.unwrap();
+    let m = store.create_with_ttl(&moved, b("m"), ttl).await.unwrap();
+    store
+        .update_with_ttl(&moved, b("m2"), m, Some(Duration::from_secs(30)))
+        .await
+        .unwrap();
+    assert_eq!(store.get(&short).await.unwrap().unwrap().mod_revision, created);
+    // etcd grants at least its minimum lease TTL (1.5 s with its default timing) and checks
+    // leases every half second.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    while store.get(&short).await.unwrap().is_some() {
+        assert!(tokio::time::Instant::now() < deadline, "{short} outlived its TTL");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let mut watch = store.watch(&dir, from).await.unwrap();
+    let deleted = loop {
+        let event = tokio::time::timeout(Duration::from_secs(5), watch.recv())
+            .await
+            .expect("the expiry is a change a watch sees")
+            .expect("watch open")
+            .unwrap();
+        if event.kind == EventType::Deleted {
+            break event;
+        }
+    };
+    assert_eq!(
+        (deleted.kv.key.as_str(), &deleted.kv.value[..]),
+        (short.as_str(), &b"s"[..])
+    );
+    assert!(deleted.kv.mod_revision > created);
+    assert!(
+        store.get(&kept).await.unwrap().is_some(),
+        "an update without a TTL keeps the key"
+    );
+    assert!(
+        store.get(&moved).await.unwrap().is_some(),
+        "an update with a TTL moves the expiry"
+    );
+    for key in [&kept, &moved] {
+        store.delete(key, None).await.unwrap();
+    }
 }

@@ -1,11 +1,14 @@
 //! The embedded store: keys in an ordered map behind one lock, a revision counter every write
 //! advances, a bounded history of recent events (for watches that start in the past, and for
 //! reads as of a past revision, which undo the changes made since), and the watchers, fed under
-//! the same lock so no event is missed or reordered between history and live.
+//! the same lock so no event is missed or reordered between history and live. Keys written with a
+//! TTL are deleted by a task that looks for expired ones every quarter second (etcd's lessor looks
+//! every half second), each deletion a change of its own as on etcd.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::ops::Bound;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -20,9 +23,14 @@ const WATCH_QUEUE: usize = 4096;
 /// The default number of past events kept for watches from an older revision.
 pub const DEFAULT_HISTORY: usize = 10_000;
 
+/// How often the keys with a TTL are checked for expiry.
+const EXPIRY_TICK: Duration = Duration::from_millis(250);
+
 /// An in-memory [`Storage`].
 pub struct MemoryStorage {
-    inner: Mutex<Inner>,
+    inner: Arc<Mutex<Inner>>,
+    /// Set once the task that deletes expired keys runs (started by the first write with a TTL).
+    expirer: OnceLock<()>,
 }
 
 struct Inner {
@@ -31,6 +39,8 @@ struct Inner {
     history: VecDeque<Past>,
     history_limit: usize,
     watchers: Vec<Watcher>,
+    /// When each key written with a TTL expires.
+    expiry: BTreeMap<String, Instant>,
 }
 
 /// One change in the history, with the revision the key had before it (none for a creation), so
@@ -55,24 +65,75 @@ impl MemoryStorage {
     /// An empty store at revision 1 (as a new etcd is) keeping `history` past events.
     pub fn with_history(history: usize) -> Self {
         MemoryStorage {
-            inner: Mutex::new(Inner {
+            inner: Arc::new(Mutex::new(Inner {
                 data: BTreeMap::new(),
                 revision: 1,
                 history: VecDeque::new(),
                 history_limit: history.max(1),
                 watchers: Vec::new(),
-            }),
+                expiry: BTreeMap::new(),
+            })),
+            expirer: OnceLock::new(),
         }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
-        // A panic while holding the lock leaves the map consistent (every write is one insert or
-        // remove), so a poisoned lock is still usable.
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+        lock(&self.inner)
+    }
+
+    /// Records when `key` expires (or that it does not), starting the expiry task on first use.
+    fn set_expiry(&self, inner: &mut Inner, key: &str, ttl: Option<Duration>) {
+        let Some(ttl) = ttl else {
+            inner.expiry.remove(key);
+            return;
+        };
+        let seconds = super::ttl_seconds(ttl) as u64;
+        inner
+            .expiry
+            .insert(key.to_string(), Instant::now() + Duration::from_secs(seconds));
+        self.expirer.get_or_init(|| {
+            // Outside a Tokio runtime nothing expires: the store has no thread of its own.
+            if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+                runtime.spawn(expire(Arc::downgrade(&self.inner)));
+            }
+        });
+    }
+}
+
+fn lock(inner: &Mutex<Inner>) -> std::sync::MutexGuard<'_, Inner> {
+    // A panic while holding the lock leaves the map consistent (every write is one insert or
+    // remove), so a poisoned lock is still usable.
+    inner.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Deletes expired keys until the store is dropped.
+async fn expire(inner: Weak<Mutex<Inner>>) {
+    loop {
+        tokio::time::sleep(EXPIRY_TICK).await;
+        let Some(inner) = inner.upgrade() else {
+            return;
+        };
+        lock(&inner).expire(Instant::now());
     }
 }
 
 impl Inner {
+    /// Deletes every key whose TTL has run out by `now`, each at a revision of its own.
+    fn expire(&mut self, now: Instant) {
+        let expired: Vec<String> = self
+            .expiry
+            .iter()
+            .filter(|(_, at)| **at <= now)
+            .map(|(key, _)| key.clone())
+            .collect();
+        for key in expired {
+            self.expiry.remove(&key);
+            if let Some((value, actual)) = self.data.remove(&key) {
+                self.commit(EventType::Deleted, &key, value, None, Some(actual));
+            }
+        }
+    }
+
     /// Records one change: advances the revision, keeps it in the history and sends it to every
     /// watcher of a matching prefix. Watchers whose queue is full or closed are dropped.
     fn commit(
@@ -150,13 +211,14 @@ impl Inner {
 
 #[async_trait]
 impl Storage for MemoryStorage {
-    async fn create(&self, key: &str, value: Bytes) -> Result<Revision, StorageError> {
+    async fn create_with_ttl(&self, key: &str, value: Bytes, ttl: Option<Duration>) -> Result<Revision, StorageError> {
         let mut inner = self.lock();
         if inner.data.contains_key(key) {
             return Err(StorageError::AlreadyExists(key.to_string()));
         }
         let rev = inner.commit(EventType::Added, key, value.clone(), None, None);
         inner.data.insert(key.to_string(), (value, rev));
+        self.set_expiry(&mut inner, key, ttl);
         Ok(rev)
     }
 
@@ -216,7 +278,13 @@ impl Storage for MemoryStorage {
         })
     }
 
-    async fn update(&self, key: &str, value: Bytes, expected: Revision) -> Result<Revision, StorageError> {
+    async fn update_with_ttl(
+        &self,
+        key: &str,
+        value: Bytes,
+        expected: Revision,
+        ttl: Option<Duration>,
+    ) -> Result<Revision, StorageError> {
         let mut inner = self.lock();
         let (prev, actual) = match inner.data.get(key) {
             None => return Err(StorageError::NotFound(key.to_string())),
@@ -231,6 +299,7 @@ impl Storage for MemoryStorage {
         }
         let rev = inner.commit(EventType::Modified, key, value.clone(), Some(prev), Some(actual));
         inner.data.insert(key.to_string(), (value, rev));
+        self.set_expiry(&mut inner, key, ttl);
         Ok(rev)
     }
 
@@ -248,6 +317,7 @@ impl Storage for MemoryStorage {
             });
         }
         inner.data.remove(key);
+        inner.expiry.remove(key);
         let rev = inner.commit(EventType::Deleted, key, value.clone(), None, Some(actual));
         Ok((
             KeyValue {

@@ -12,6 +12,8 @@ pub mod conformance;
 pub mod etcd;
 pub mod memory;
 
+use std::time::Duration;
+
 use async_trait::async_trait;
 use bytes::Bytes;
 use tokio::sync::mpsc;
@@ -130,7 +132,14 @@ pub enum StorageError {
 #[async_trait]
 pub trait Storage: Send + Sync + 'static {
     /// Creates `key`; [`StorageError::AlreadyExists`] if it exists. Returns the new revision.
-    async fn create(&self, key: &str, value: Bytes) -> Result<Revision, StorageError>;
+    async fn create(&self, key: &str, value: Bytes) -> Result<Revision, StorageError> {
+        self.create_with_ttl(key, value, None).await
+    }
+
+    /// Creates `key` to be removed after `ttl` (whole seconds, rounded up; none: kept until
+    /// deleted), as kube-apiserver stores Events. The removal is a deletion at a revision of its
+    /// own, seen by watches; on etcd the key is attached to a lease.
+    async fn create_with_ttl(&self, key: &str, value: Bytes, ttl: Option<Duration>) -> Result<Revision, StorageError>;
 
     /// The key's value and revision, if it exists.
     async fn get(&self, key: &str) -> Result<Option<KeyValue>, StorageError>;
@@ -139,7 +148,19 @@ pub trait Storage: Send + Sync + 'static {
     async fn list(&self, prefix: &str, options: &ListOptions) -> Result<ListResult, StorageError>;
 
     /// Replaces `key` if its revision is still `expected` (a compare-and-swap); returns the new revision.
-    async fn update(&self, key: &str, value: Bytes, expected: Revision) -> Result<Revision, StorageError>;
+    /// The key keeps no expiry it had: as a put without a lease does on etcd.
+    async fn update(&self, key: &str, value: Bytes, expected: Revision) -> Result<Revision, StorageError> {
+        self.update_with_ttl(key, value, expected, None).await
+    }
+
+    /// [`Storage::update`], the key then expiring after `ttl` from now when given.
+    async fn update_with_ttl(
+        &self,
+        key: &str,
+        value: Bytes,
+        expected: Revision,
+        ttl: Option<Duration>,
+    ) -> Result<Revision, StorageError>;
 
     /// Removes `key`, if its revision is `expected` when given; returns the removed value (with its
     /// last revision) and the revision of the deletion.
@@ -151,4 +172,10 @@ pub trait Storage: Send + Sync + 'static {
 
     /// The store's current revision.
     async fn revision(&self) -> Result<Revision, StorageError>;
+}
+
+/// A TTL in etcd's unit, whole seconds: rounded up, at least one.
+pub fn ttl_seconds(ttl: Duration) -> i64 {
+    let whole = ttl.as_secs() + u64::from(ttl.subsec_nanos() > 0);
+    whole.clamp(1, i64::MAX as u64) as i64
 }

@@ -5,14 +5,16 @@
 //! member that last answered and fail over to the others in turn, so a cluster keeps serving when
 //! a member is down. The client is tonic's, generated from etcd's protos into `proto/` and checked
 //! in (`hack/update-etcd-proto.sh`), so the server builds without protoc. `https://` members are
-//! dialled over TLS (rustls) with the CA and client certificate of [`EtcdTls`].
+//! dialled over TLS (rustls) with the CA and client certificate of [`EtcdTls`]. Keys written with
+//! a TTL are attached to leases shared as kube-apiserver shares them ([`lease`]).
 
+mod lease;
 mod watch;
 
 use std::future::Future;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use async_trait::async_trait;
 use bytes::Bytes;
@@ -21,9 +23,10 @@ use tonic::transport::{Certificate, Channel, ClientTlsConfig, Endpoint, Identity
 
 use super::{KeyValue, ListOptions, ListResult, Revision, Storage, StorageError, Watch};
 use proto::etcdserverpb::kv_client::KvClient;
+use proto::etcdserverpb::lease_client::LeaseClient;
 use proto::etcdserverpb::{
-    Compare, DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest, TxnResponse, compare, request_op,
-    response_op,
+    Compare, DeleteRangeRequest, LeaseGrantRequest, PutRequest, RangeRequest, RequestOp, TxnRequest, TxnResponse,
+    compare, request_op, response_op,
 };
 
 /// etcd's messages and tonic clients, as hack/update-etcd-proto.sh writes them from the trimmed
@@ -31,7 +34,7 @@ use proto::etcdserverpb::{
 #[doc(hidden)]
 #[allow(clippy::all, missing_docs, rustdoc::all)]
 pub mod proto {
-    /// etcdserverpb: the KV and Watch services.
+    /// etcdserverpb: the KV, Watch and Lease services.
     pub mod etcdserverpb {
         include!("proto/etcdserverpb.rs");
     }
@@ -53,6 +56,7 @@ const CONNECTION_WINDOW: u32 = 64 << 20;
 pub struct EtcdStorage {
     members: Vec<Member>,
     preferred: AtomicUsize,
+    leases: lease::Leases,
 }
 
 /// One member: its address, its connection (made on first use, inside the runtime) and the task
@@ -68,11 +72,15 @@ impl Member {
     fn channel(&self) -> Channel {
         self.channel.get_or_init(|| self.endpoint.connect_lazy()).clone()
     }
-
-    fn kv(&self) -> KvClient<Channel> {
-        KvClient::new(self.channel()).max_decoding_message_size(usize::MAX)
-    }
 }
+
+fn kv(channel: Channel) -> KvClient<Channel> {
+    KvClient::new(channel).max_decoding_message_size(usize::MAX)
+}
+
+/// etcd's answer to a put attached to a lease it no longer has (revoked, or expired while the
+/// server kept it for reuse).
+const LEASE_NOT_FOUND: &str = "requested lease not found";
 
 /// The first key after every key with `prefix` (etcd's range end for a prefix).
 fn prefix_end(prefix: &[u8]) -> Vec<u8> {
@@ -139,6 +147,17 @@ fn key_compare(
 
 fn op(request: request_op::Request) -> RequestOp {
     RequestOp { request: Some(request) }
+}
+
+/// A put of `value` at `key` attached to `lease` (0: none; a put without a lease detaches the key
+/// from any it had, so an update without a TTL makes the key permanent).
+fn put(key: &[u8], value: &Bytes, lease: i64) -> RequestOp {
+    op(request_op::Request::RequestPut(PutRequest {
+        key: Bytes::copy_from_slice(key),
+        value: value.clone(),
+        lease,
+        ..PutRequest::default()
+    }))
 }
 
 fn range_of(key: &[u8]) -> RequestOp {
@@ -233,13 +252,15 @@ impl EtcdStorage {
         Ok(EtcdStorage {
             members,
             preferred: AtomicUsize::new(0),
+            leases: lease::Leases::default(),
         })
     }
 
-    /// One unary KV call on the preferred member, then on each other one until one answers.
+    /// One unary call on the preferred member's connection, then on each other one until one
+    /// answers.
     async fn call<T, F, Fut>(&self, call: F) -> Result<T, StorageError>
     where
-        F: Fn(KvClient<Channel>) -> Fut,
+        F: Fn(Channel) -> Fut,
         Fut: Future<Output = Result<tonic::Response<T>, tonic::Status>>,
     {
         let start = self.preferred.load(Ordering::Relaxed);
@@ -247,7 +268,7 @@ impl EtcdStorage {
         for i in 0..self.members.len() {
             let at = (start + i) % self.members.len();
             let member = &self.members[at];
-            match tokio::time::timeout(CALL_TIMEOUT, call(member.kv())).await {
+            match tokio::time::timeout(CALL_TIMEOUT, call(member.channel())).await {
                 Ok(Ok(response)) => {
                     self.preferred.store(at, Ordering::Relaxed);
                     return Ok(response.into_inner());
@@ -273,43 +294,82 @@ impl EtcdStorage {
             success,
             failure,
         };
-        self.call(|mut kv| {
+        self.call(|channel| {
             let request = request.clone();
-            async move { kv.txn(request).await }
+            async move { kv(channel).txn(request).await }
         })
         .await
     }
 
     async fn range(&self, request: RangeRequest) -> Result<proto::etcdserverpb::RangeResponse, StorageError> {
-        self.call(|mut kv| {
+        self.call(|channel| {
             let request = request.clone();
-            async move { kv.range(request).await }
+            async move { kv(channel).range(request).await }
         })
         .await
+    }
+
+    /// The lease a key that must live `ttl` is attached to (0: none): a shared one, or one
+    /// granted now.
+    async fn lease(&self, ttl: Option<Duration>) -> Result<i64, StorageError> {
+        let Some(ttl) = ttl else {
+            return Ok(0);
+        };
+        let now = Instant::now();
+        let seconds = match self.leases.for_ttl(super::ttl_seconds(ttl), now) {
+            lease::Lease::Reuse(id) => return Ok(id),
+            lease::Lease::Grant(seconds) => seconds,
+        };
+        let granted = self
+            .call(|channel| async move {
+                LeaseClient::new(channel)
+                    .lease_grant(LeaseGrantRequest { ttl: seconds, id: 0 })
+                    .await
+            })
+            .await?;
+        if !granted.error.is_empty() {
+            return Err(StorageError::Refused(granted.error));
+        }
+        self.leases.granted(granted.id, seconds, now);
+        Ok(granted.id)
+    }
+
+    /// A write attached to the lease for `ttl`, made again with a new lease when etcd no longer
+    /// has the shared one.
+    async fn with_lease<T, F, Fut>(&self, ttl: Option<Duration>, write: F) -> Result<T, StorageError>
+    where
+        F: Fn(i64) -> Fut,
+        Fut: Future<Output = Result<T, StorageError>>,
+    {
+        let id = self.lease(ttl).await?;
+        match write(id).await {
+            Err(StorageError::Refused(m)) if id != 0 && m.contains(LEASE_NOT_FOUND) => {
+                self.leases.forget(id);
+                write(self.lease(ttl).await?).await
+            }
+            done => done,
+        }
     }
 }
 
 #[async_trait]
 impl Storage for EtcdStorage {
-    async fn create(&self, key: &str, value: Bytes) -> Result<Revision, StorageError> {
+    async fn create_with_ttl(&self, key: &str, value: Bytes, ttl: Option<Duration>) -> Result<Revision, StorageError> {
         use compare::{CompareResult, CompareTarget, TargetUnion};
         let k = key.as_bytes();
-        let put = request_op::Request::RequestPut(PutRequest {
-            key: Bytes::copy_from_slice(k),
-            value,
-            ..PutRequest::default()
-        });
         let r = self
-            .txn(
-                vec![key_compare(
-                    k,
-                    CompareTarget::Create,
-                    CompareResult::Equal,
-                    TargetUnion::CreateRevision(0),
-                )],
-                vec![op(put)],
-                vec![],
-            )
+            .with_lease(ttl, |lease| {
+                self.txn(
+                    vec![key_compare(
+                        k,
+                        CompareTarget::Create,
+                        CompareResult::Equal,
+                        TargetUnion::CreateRevision(0),
+                    )],
+                    vec![put(k, &value, lease)],
+                    vec![],
+                )
+            })
             .await?;
         if !r.succeeded {
             return Err(StorageError::AlreadyExists(key.to_string()));
@@ -361,25 +421,28 @@ impl Storage for EtcdStorage {
         })
     }
 
-    async fn update(&self, key: &str, value: Bytes, expected: Revision) -> Result<Revision, StorageError> {
+    async fn update_with_ttl(
+        &self,
+        key: &str,
+        value: Bytes,
+        expected: Revision,
+        ttl: Option<Duration>,
+    ) -> Result<Revision, StorageError> {
         use compare::{CompareResult, CompareTarget, TargetUnion};
         let k = key.as_bytes();
-        let put = request_op::Request::RequestPut(PutRequest {
-            key: Bytes::copy_from_slice(k),
-            value,
-            ..PutRequest::default()
-        });
         let r = self
-            .txn(
-                vec![key_compare(
-                    k,
-                    CompareTarget::Mod,
-                    CompareResult::Equal,
-                    TargetUnion::ModRevision(expected as i64),
-                )],
-                vec![op(put)],
-                vec![range_of(k)],
-            )
+            .with_lease(ttl, |lease| {
+                self.txn(
+                    vec![key_compare(
+                        k,
+                        CompareTarget::Mod,
+                        CompareResult::Equal,
+                        TargetUnion::ModRevision(expected as i64),
+                    )],
+                    vec![put(k, &value, lease)],
+                    vec![range_of(k)],
+                )
+            })
             .await?;
         if r.succeeded {
             return Ok(header_revision(r.header));

@@ -602,6 +602,71 @@ pub struct WatchResponse {
     #[prost(message, repeated, tag = "11")]
     pub events: ::prost::alloc::vec::Vec<super::mvccpb::Event>,
 }
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct LeaseGrantRequest {
+    /// TTL is the advisory time-to-live in seconds. Expired lease will return -1.
+    #[prost(int64, tag = "1")]
+    pub ttl: i64,
+    /// ID is the requested ID for the lease. If ID is set to 0, the lessor chooses an ID.
+    #[prost(int64, tag = "2")]
+    pub id: i64,
+}
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct LeaseGrantResponse {
+    #[prost(message, optional, tag = "1")]
+    pub header: ::core::option::Option<ResponseHeader>,
+    /// ID is the lease ID for the granted lease.
+    #[prost(int64, tag = "2")]
+    pub id: i64,
+    /// TTL is the server chosen lease time-to-live in seconds.
+    #[prost(int64, tag = "3")]
+    pub ttl: i64,
+    #[prost(string, tag = "4")]
+    pub error: ::prost::alloc::string::String,
+}
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct LeaseRevokeRequest {
+    /// ID is the lease ID to revoke. When the ID is revoked, all associated keys will be deleted.
+    #[prost(int64, tag = "1")]
+    pub id: i64,
+}
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct LeaseRevokeResponse {
+    #[prost(message, optional, tag = "1")]
+    pub header: ::core::option::Option<ResponseHeader>,
+}
+#[allow(clippy::all)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct LeaseTimeToLiveRequest {
+    /// ID is the lease ID for the lease.
+    #[prost(int64, tag = "1")]
+    pub id: i64,
+    /// keys is true to query all the keys attached to this lease.
+    #[prost(bool, tag = "2")]
+    pub keys: bool,
+}
+#[allow(clippy::all)]
+#[derive(Clone, PartialEq, Eq, Hash, ::prost::Message)]
+pub struct LeaseTimeToLiveResponse {
+    #[prost(message, optional, tag = "1")]
+    pub header: ::core::option::Option<ResponseHeader>,
+    /// ID is the lease ID from the keep alive request.
+    #[prost(int64, tag = "2")]
+    pub id: i64,
+    /// TTL is the remaining TTL in seconds for the lease; the lease will expire in under TTL+1 seconds.
+    #[prost(int64, tag = "3")]
+    pub ttl: i64,
+    /// GrantedTTL is the initial granted time in seconds upon lease creation/renewal.
+    #[prost(int64, tag = "4")]
+    pub granted_ttl: i64,
+    /// Keys is the list of keys attached to this lease.
+    #[prost(bytes = "bytes", repeated, tag = "5")]
+    pub keys: ::prost::alloc::vec::Vec<::prost::bytes::Bytes>,
+}
 /// Generated client implementations.
 pub mod kv_client {
     #![allow(
@@ -861,6 +926,143 @@ pub mod watch_client {
             req.extensions_mut()
                 .insert(GrpcMethod::new("etcdserverpb.Watch", "Watch"));
             self.inner.streaming(req, path, codec).await
+        }
+    }
+}
+/// Generated client implementations.
+pub mod lease_client {
+    #![allow(
+        unused_variables,
+        dead_code,
+        missing_docs,
+        clippy::wildcard_imports,
+        clippy::let_unit_value
+    )]
+    use tonic::codegen::http::Uri;
+    use tonic::codegen::*;
+    #[derive(Debug, Clone)]
+    pub struct LeaseClient<T> {
+        inner: tonic::client::Grpc<T>,
+    }
+    impl LeaseClient<tonic::transport::Channel> {
+        /// Attempt to create a new client by connecting to a given endpoint.
+        pub async fn connect<D>(dst: D) -> Result<Self, tonic::transport::Error>
+        where
+            D: TryInto<tonic::transport::Endpoint>,
+            D::Error: Into<StdError>,
+        {
+            let conn = tonic::transport::Endpoint::new(dst)?.connect().await?;
+            Ok(Self::new(conn))
+        }
+    }
+    impl<T> LeaseClient<T>
+    where
+        T: tonic::client::GrpcService<tonic::body::Body>,
+        T::Error: Into<StdError>,
+        T::ResponseBody: Body<Data = Bytes> + std::marker::Send + 'static,
+        <T::ResponseBody as Body>::Error: Into<StdError> + std::marker::Send,
+    {
+        pub fn new(inner: T) -> Self {
+            let inner = tonic::client::Grpc::new(inner);
+            Self { inner }
+        }
+        pub fn with_origin(inner: T, origin: Uri) -> Self {
+            let inner = tonic::client::Grpc::with_origin(inner, origin);
+            Self { inner }
+        }
+        pub fn with_interceptor<F>(inner: T, interceptor: F) -> LeaseClient<InterceptedService<T, F>>
+        where
+            F: tonic::service::Interceptor,
+            T::ResponseBody: Default,
+            T: tonic::codegen::Service<
+                    http::Request<tonic::body::Body>,
+                    Response = http::Response<<T as tonic::client::GrpcService<tonic::body::Body>>::ResponseBody>,
+                >,
+            <T as tonic::codegen::Service<http::Request<tonic::body::Body>>>::Error:
+                Into<StdError> + std::marker::Send + std::marker::Sync,
+        {
+            LeaseClient::new(InterceptedService::new(inner, interceptor))
+        }
+        /// Compress requests with the given encoding.
+        ///
+        /// This requires the server to support it otherwise it might respond with an
+        /// error.
+        #[must_use]
+        pub fn send_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.send_compressed(encoding);
+            self
+        }
+        /// Enable decompressing responses.
+        #[must_use]
+        pub fn accept_compressed(mut self, encoding: CompressionEncoding) -> Self {
+            self.inner = self.inner.accept_compressed(encoding);
+            self
+        }
+        /// Limits the maximum size of a decoded message.
+        ///
+        /// Default: `4MB`
+        #[must_use]
+        pub fn max_decoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_decoding_message_size(limit);
+            self
+        }
+        /// Limits the maximum size of an encoded message.
+        ///
+        /// Default: `usize::MAX`
+        #[must_use]
+        pub fn max_encoding_message_size(mut self, limit: usize) -> Self {
+            self.inner = self.inner.max_encoding_message_size(limit);
+            self
+        }
+        /// LeaseGrant creates a lease which expires if the server does not receive a keepAlive
+        /// within a given time to live period. All keys attached to the lease will be expired and
+        /// deleted if the lease expires. Each expired key generates a delete event in the event history.
+        pub async fn lease_grant(
+            &mut self,
+            request: impl tonic::IntoRequest<super::LeaseGrantRequest>,
+        ) -> std::result::Result<tonic::Response<super::LeaseGrantResponse>, tonic::Status> {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| tonic::Status::unknown(format!("Service was not ready: {}", e.into())))?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static("/etcdserverpb.Lease/LeaseGrant");
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("etcdserverpb.Lease", "LeaseGrant"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// LeaseRevoke revokes a lease. All keys attached to the lease will expire and be deleted.
+        pub async fn lease_revoke(
+            &mut self,
+            request: impl tonic::IntoRequest<super::LeaseRevokeRequest>,
+        ) -> std::result::Result<tonic::Response<super::LeaseRevokeResponse>, tonic::Status> {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| tonic::Status::unknown(format!("Service was not ready: {}", e.into())))?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static("/etcdserverpb.Lease/LeaseRevoke");
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("etcdserverpb.Lease", "LeaseRevoke"));
+            self.inner.unary(req, path, codec).await
+        }
+        /// LeaseTimeToLive retrieves lease information.
+        pub async fn lease_time_to_live(
+            &mut self,
+            request: impl tonic::IntoRequest<super::LeaseTimeToLiveRequest>,
+        ) -> std::result::Result<tonic::Response<super::LeaseTimeToLiveResponse>, tonic::Status> {
+            self.inner
+                .ready()
+                .await
+                .map_err(|e| tonic::Status::unknown(format!("Service was not ready: {}", e.into())))?;
+            let codec = tonic_prost::ProstCodec::default();
+            let path = http::uri::PathAndQuery::from_static("/etcdserverpb.Lease/LeaseTimeToLive");
+            let mut req = request.into_request();
+            req.extensions_mut()
+                .insert(GrpcMethod::new("etcdserverpb.Lease", "LeaseTimeToLive"));
+            self.inner.unary(req, path, codec).await
         }
     }
 }
