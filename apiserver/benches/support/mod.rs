@@ -125,7 +125,17 @@ pub fn etcd() -> Option<(std::process::Child, String, apiserver::storage::etcd::
         return None;
     }
     let (client, peer) = (free_port(), free_port());
-    let dir = std::env::temp_dir().join(format!("apiserver-bench-etcd-{}-{client}", std::process::id()));
+    // The member lives in a static and is never dropped, so its data directory (64 MB of
+    // preallocated log) outlives the run: each run removes those of earlier runs.
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let ours = format!("bench-etcd-{}-", std::process::id());
+    for entry in std::fs::read_dir(tmp).into_iter().flatten().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("bench-etcd-") && !name.starts_with(&ours) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+    let dir = tmp.join(format!("{ours}{client}"));
     let child = std::process::Command::new("/usr/bin/etcd")
         .args(["--name", "b", "--data-dir"])
         .arg(&dir)
