@@ -155,6 +155,7 @@ fixed_points! {
     pod: core::v1::Pod;
     config_map: core::v1::ConfigMap;
     service_account: core::v1::ServiceAccount;
+    event: core::v1::Event;
     namespace_list: core::v1::NamespaceList;
     scale: autoscaling::v1::Scale;
     crd: apiextensions::v1::CustomResourceDefinition;

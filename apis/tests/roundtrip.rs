@@ -398,6 +398,7 @@ roundtrip_props! {
     core_v1_namespace: core::v1::Namespace, core::v1::SCHEME_GROUP_VERSION, "Namespace", DEPTH, any_value;
     core_v1_namespace_list: core::v1::NamespaceList, core::v1::SCHEME_GROUP_VERSION, "NamespaceList", DEPTH, any_value;
     core_v1_service_account: core::v1::ServiceAccount, core::v1::SCHEME_GROUP_VERSION, "ServiceAccount", DEPTH, any_value;
+    core_v1_event: core::v1::Event, core::v1::SCHEME_GROUP_VERSION, "Event", DEPTH, any_value;
 
     apps_v1_deployment: apps::v1::Deployment, apps::v1::SCHEME_GROUP_VERSION, "Deployment", DEPTH, rollback_v1;
     apps_v1_deployment_list: apps::v1::DeploymentList, apps::v1::SCHEME_GROUP_VERSION, "DeploymentList", DEPTH, each_item!(rollback_v1);

@@ -46,6 +46,8 @@ const WIDGET_KINDS: &[&str] = &["Widget", "WidgetClass", "WidgetClassList", "Wid
 const CORE_KINDS: &[&str] = &[
     "ConfigMap",
     "ConfigMapList",
+    "Event",
+    "EventList",
     "Namespace",
     "NamespaceList",
     "Pod",
@@ -59,6 +61,8 @@ const CORE_KINDS: &[&str] = &[
 const CORE_V1_KINDS: &[&str] = &[
     "ConfigMap",
     "ConfigMapList",
+    "Event",
+    "EventList",
     "Namespace",
     "NamespaceList",
     "Pod",

@@ -49,6 +49,9 @@ pub struct Config {
     pub service_account_tokens: Option<Arc<crate::auth::service_account::ServiceAccountTokens>>,
     /// `--audit-policy-file` and `--audit-log-path`: what is recorded of requests, and where.
     pub audit: Option<Arc<crate::auth::audit::Audit>>,
+    /// `--event-ttl`: how long `kube_apiserver::server` keeps an Event after its last write
+    /// (kube-apiserver's default, an hour).
+    pub event_ttl: Duration,
 }
 
 impl Default for Config {
@@ -65,6 +68,7 @@ impl Default for Config {
             authorization_modes: vec![crate::auth::authorize::Mode::AlwaysAllow],
             service_account_tokens: None,
             audit: None,
+            event_ttl: Duration::from_secs(3600),
         }
     }
 }

@@ -2,8 +2,10 @@
 //! +k8s:deepcopy-gen=package
 //! +groupName=
 
+mod event;
 mod service_account;
 mod types;
+pub use event::*;
 pub use service_account::*;
 pub use types::*;
 

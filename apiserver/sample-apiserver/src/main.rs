@@ -106,6 +106,10 @@ struct Args {
     /// Events the embedded store keeps for watches that start in the past; older ones get 410 Gone.
     #[arg(long, default_value_t = DEFAULT_HISTORY)]
     watch_history: usize,
+    /// How long an Event is kept after its last write (a Go duration, as kube-apiserver's flag:
+    /// `1h`, `90m`, `1h0m0s`, `30s`).
+    #[arg(long, default_value = "1h", value_parser = go_duration)]
+    event_ttl: Duration,
     /// Largest request body accepted, in bytes (larger ones get 413).
     #[arg(long, default_value_t = 3 * 1024 * 1024)]
     max_body_bytes: usize,
@@ -140,6 +144,38 @@ fn feature_gate(s: &str) -> Result<(String, bool), String> {
         .parse::<bool>()
         .map_err(|_| format!("{s:?}: the value of a feature gate is true or false"))?;
     Ok((gate.to_string(), on))
+}
+
+/// A duration as Go's `time.ParseDuration` reads one: numbers with units h, m, s, ms, us or ns,
+/// one after another (`1h30m`, `1.5h`).
+fn go_duration(s: &str) -> Result<Duration, String> {
+    let bad = || format!("{s:?}: give a duration such as 1h, 30m or 1h0m0s");
+    let mut rest = s.trim();
+    match rest {
+        "0" => return Ok(Duration::ZERO),
+        "" => return Err(bad()),
+        _ => {}
+    }
+    let mut total = 0f64;
+    while !rest.is_empty() {
+        let digits = rest.find(|c: char| !(c.is_ascii_digit() || c == '.')).ok_or_else(bad)?;
+        let number: f64 = rest[..digits].parse().map_err(|_| bad())?;
+        let unit_len = rest[digits..]
+            .find(|c: char| c.is_ascii_digit())
+            .unwrap_or(rest.len() - digits);
+        let seconds = match &rest[digits..digits + unit_len] {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 1e-3,
+            "us" | "µs" => 1e-6,
+            "ns" => 1e-9,
+            _ => return Err(bad()),
+        };
+        total += number * seconds;
+        rest = &rest[digits + unit_len..];
+    }
+    Ok(Duration::from_secs_f64(total))
 }
 
 /// mimalloc: a request allocates many small values, which glibc's malloc serves with a visible
@@ -184,6 +220,7 @@ async fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         authorization_modes: args.authorization_mode.clone(),
         service_account_tokens: Some(service_accounts),
         audit: audit(&args)?,
+        event_ttl: args.event_ttl,
         ..Config::default()
     };
     let server = Arc::new(sample_apiserver::server(
@@ -504,5 +541,22 @@ mod tests {
         // Plain loopback HTTP alone serves no HTTPS.
         let args = Args::try_parse_from(["sample-apiserver", "--listen", "127.0.0.1:8080"]).unwrap();
         assert!(secure_serving(&args, &issuer()).unwrap().is_none());
+    }
+
+    #[test]
+    fn event_ttls_read_as_go_durations() {
+        let ttl = |s: &str| go_duration(s).map(|d| d.as_millis());
+        assert_eq!(ttl("1h"), Ok(3_600_000));
+        assert_eq!(ttl("1h0m0s"), Ok(3_600_000));
+        assert_eq!(ttl("1h30m"), Ok(5_400_000));
+        assert_eq!(ttl("1.5h"), Ok(5_400_000));
+        assert_eq!(ttl("2s"), Ok(2_000));
+        assert_eq!(ttl("250ms"), Ok(250));
+        assert_eq!(ttl("0"), Ok(0));
+        for bad in ["", "h", "10", "1d", "1h x"] {
+            assert!(go_duration(bad).is_err(), "{bad:?}");
+        }
+        let args = Args::try_parse_from(["sample-apiserver", "--event-ttl", "90m"]).unwrap();
+        assert_eq!(args.event_ttl, Duration::from_secs(5400));
     }
 }

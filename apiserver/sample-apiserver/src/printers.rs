@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use apiserver::Server;
-use apiserver::table::{Column, TableConvertor, age, age_column, name_column};
+use apiserver::table::{Column, TableConvertor, age, age_column, name_column, since};
 use serde_json::{Value, json};
 
 fn column(name: &'static str, kind: &'static str, description: &'static str, priority: u32) -> Column {
@@ -187,6 +187,109 @@ impl TableConvertor for Namespaces {
     }
 }
 
+/// Events: LAST SEEN, TYPE, REASON, OBJECT, MESSAGE; wide adds SUBOBJECT, SOURCE, FIRST SEEN,
+/// COUNT and NAME (kube-apiserver's `printEvent`).
+struct Events;
+
+impl TableConvertor for Events {
+    fn columns(&self) -> Vec<Column> {
+        let mut name = column("Name", "string", "Name of the event.", 1);
+        name.format = "name";
+        vec![
+            column(
+                "Last Seen",
+                "string",
+                "The time at which the most recent occurrence of this event was recorded.",
+                0,
+            ),
+            column(
+                "Type",
+                "string",
+                "Type of this event (Normal, Warning), new types could be added in the future",
+                0,
+            ),
+            column(
+                "Reason",
+                "string",
+                "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.",
+                0,
+            ),
+            column("Object", "string", "The object that this event is about.", 0),
+            column(
+                "Subobject",
+                "string",
+                "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement.",
+                1,
+            ),
+            column(
+                "Source",
+                "string",
+                "The component reporting this event. Should be a short machine understandable string.",
+                1,
+            ),
+            column(
+                "Message",
+                "string",
+                "A human-readable description of the status of this operation.",
+                0,
+            ),
+            column(
+                "First Seen",
+                "string",
+                "The time at which the event was first recorded. (Time of server receipt is in TypeMeta.)",
+                1,
+            ),
+            column("Count", "string", "The number of times this event has occurred.", 1),
+            name,
+        ]
+    }
+
+    fn cells(&self, e: &Value) -> Vec<Value> {
+        let text = |v: &Value| v.as_str().unwrap_or("").to_string();
+        let first = match e["firstTimestamp"].as_str() {
+            Some(t) => since(t),
+            None => since(e["eventTime"].as_str().unwrap_or("")),
+        };
+        let mut last = match e["lastTimestamp"].as_str() {
+            Some(t) => since(t),
+            None => first.clone(),
+        };
+        let mut count = int(&e["count"]);
+        if e["series"].is_object() {
+            last = since(e["series"]["lastObservedTime"].as_str().unwrap_or(""));
+            count = int(&e["series"]["count"]);
+        } else if count == 0 {
+            count = 1;
+        }
+        let involved = &e["involvedObject"];
+        let kind = text(&involved["kind"]).to_lowercase();
+        let target = match text(&involved["name"]) {
+            name if name.is_empty() => kind,
+            name => format!("{kind}/{name}"),
+        };
+        let either = |a: &Value, b: &Value| Some(text(a)).filter(|s| !s.is_empty()).unwrap_or_else(|| text(b));
+        let component = either(&e["source"]["component"], &e["reportingComponent"]);
+        let instance = either(&e["source"]["host"], &e["reportingInstance"]);
+        let source = match (component.is_empty(), instance.is_empty()) {
+            (true, _) => String::new(),
+            (false, true) => component,
+            (false, false) => format!("{component}, {instance}"),
+        };
+        vec![
+            last,
+            json!(text(&e["type"])),
+            json!(text(&e["reason"])),
+            json!(target),
+            json!(text(&involved["fieldPath"])),
+            json!(source),
+            json!(text(&e["message"]).trim()),
+            first,
+            json!(count),
+            e["metadata"]["name"].clone(),
+        ]
+    }
+}
+
 /// Registers the printers with the server.
 pub fn install(server: Server) -> Server {
     server
@@ -194,4 +297,5 @@ pub fn install(server: Server) -> Server {
         .with_table("", "pods", Arc::new(Pods))
         .with_table("", "configmaps", Arc::new(ConfigMaps))
         .with_table("", "namespaces", Arc::new(Namespaces))
+        .with_table("", "events", Arc::new(Events))
 }

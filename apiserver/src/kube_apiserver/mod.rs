@@ -16,6 +16,7 @@ mod rbac;
 mod stores;
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use async_trait::async_trait;
 use runtime::{RestMapping, Scheme};
@@ -45,6 +46,8 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
     let scheme = Arc::new(scheme);
     let gates = config.feature_gates.clone();
     let collect_garbage = config.garbage_collection;
+    let event_ttl = config.event_ttl;
+    let strategy = |m: &RestMapping| strategy(m, event_ttl);
     let mut server = Server::empty(scheme.clone(), config);
     // Each kind's CEL rules, from the OpenAPI documents the server is given, beside its strategy.
     let registrar = server.registrar();
@@ -160,9 +163,9 @@ const RETURN_DELETED_OBJECT: &[(&str, &str)] = &[
     ("storage.k8s.io", "storageclasses"),
 ];
 
-/// Kubernetes' strategy of each resource: the namespace strategy for namespaces, else the
-/// generic one, each returning deleted objects where Kubernetes does.
-pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
+/// Kubernetes' strategy of each resource: the namespace strategy for namespaces, Events kept for
+/// `event_ttl`, else the generic one, each returning deleted objects where Kubernetes does.
+pub fn strategy(m: &RestMapping, event_ttl: Duration) -> Arc<dyn Strategy> {
     let generic = GenericStrategy {
         return_deleted_object: RETURN_DELETED_OBJECT.contains(&(m.group, m.resource)),
         ..GenericStrategy::for_mapping(m)
@@ -171,6 +174,11 @@ pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
         Arc::new(NamespaceStrategy(generic))
     } else if m.group == "rbac.authorization.k8s.io" {
         Arc::new(rbac::RbacStrategy(generic))
+    } else if m.group.is_empty() && m.resource == "events" {
+        Arc::new(EventStrategy {
+            generic,
+            ttl: event_ttl,
+        })
     } else if is_crds(m) {
         Arc::new(crate::registry::strategy::Checked {
             inner: Arc::new(generic),
@@ -178,6 +186,35 @@ pub fn strategy(m: &RestMapping) -> Arc<dyn Strategy> {
         })
     } else {
         Arc::new(generic)
+    }
+}
+
+/// Events: the generic strategy, and every write keeps the Event for the server's `--event-ttl`
+/// from then, as kube-apiserver's Event storage does (its TTLFunc ignores the object).
+struct EventStrategy {
+    generic: GenericStrategy,
+    ttl: Duration,
+}
+
+impl Strategy for EventStrategy {
+    fn prepare_for_create(&self, obj: &mut Value) {
+        self.generic.prepare_for_create(obj)
+    }
+
+    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
+        self.generic.prepare_for_update(new, old)
+    }
+
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
+        self.generic.prepare_for_status_update(new, old)
+    }
+
+    fn validate(&self, obj: &Value) -> Vec<Cause> {
+        self.generic.validate(obj)
+    }
+
+    fn ttl(&self, _obj: &Value, _update: bool) -> Option<Duration> {
+        Some(self.ttl)
     }
 }
 

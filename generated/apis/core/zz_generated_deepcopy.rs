@@ -135,6 +135,114 @@ impl ::core::clone::Clone for crate::core::types::EnvVar {
         ::core::clone::Clone::clone_from(&mut self.value, &source.value);
     }
 }
+impl ::core::clone::Clone for crate::core::event::Event {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            involved_object: ::core::clone::Clone::clone(&self.involved_object),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+            source: ::core::clone::Clone::clone(&self.source),
+            first_timestamp: ::core::clone::Clone::clone(&self.first_timestamp),
+            last_timestamp: ::core::clone::Clone::clone(&self.last_timestamp),
+            count: ::core::clone::Clone::clone(&self.count),
+            type_: ::core::clone::Clone::clone(&self.type_),
+            event_time: ::core::clone::Clone::clone(&self.event_time),
+            series: ::core::clone::Clone::clone(&self.series),
+            action: ::core::clone::Clone::clone(&self.action),
+            related: ::core::clone::Clone::clone(&self.related),
+            reporting_component: ::core::clone::Clone::clone(&self.reporting_component),
+            reporting_instance: ::core::clone::Clone::clone(&self.reporting_instance),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(
+            &mut self.involved_object,
+            &source.involved_object,
+        );
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+        ::core::clone::Clone::clone_from(&mut self.source, &source.source);
+        ::core::clone::Clone::clone_from(
+            &mut self.first_timestamp,
+            &source.first_timestamp,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.last_timestamp,
+            &source.last_timestamp,
+        );
+        ::core::clone::Clone::clone_from(&mut self.count, &source.count);
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.event_time, &source.event_time);
+        ::core::clone::Clone::clone_from(&mut self.series, &source.series);
+        ::core::clone::Clone::clone_from(&mut self.action, &source.action);
+        ::core::clone::Clone::clone_from(&mut self.related, &source.related);
+        ::core::clone::Clone::clone_from(
+            &mut self.reporting_component,
+            &source.reporting_component,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.reporting_instance,
+            &source.reporting_instance,
+        );
+    }
+}
+::runtime::impl_object!(
+    crate::core::event::Event, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::event::EventList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::runtime::impl_object!(crate::core::event::EventList, type_meta = type_meta);
+impl ::core::clone::Clone for crate::core::event::EventSeries {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            count: ::core::clone::Clone::clone(&self.count),
+            last_observed_time: ::core::clone::Clone::clone(&self.last_observed_time),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.count, &source.count);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_observed_time,
+            &source.last_observed_time,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::event::EventSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            component: ::core::clone::Clone::clone(&self.component),
+            host: ::core::clone::Clone::clone(&self.host),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.component, &source.component);
+        ::core::clone::Clone::clone_from(&mut self.host, &source.host);
+    }
+}
 impl ::core::clone::Clone for crate::core::types::LocalObjectReference {
     #[inline]
     fn clone(&self) -> Self {

@@ -47,6 +47,14 @@ pub fn add_known_types(
         >(SCHEME_GROUP_VERSION.with_kind("ConfigMapList"))?;
     scheme
         .add_known_type::<
+            crate::core::event::Event,
+        >(SCHEME_GROUP_VERSION.with_kind("Event"))?;
+    scheme
+        .add_known_type::<
+            crate::core::event::EventList,
+        >(SCHEME_GROUP_VERSION.with_kind("EventList"))?;
+    scheme
+        .add_known_type::<
             crate::core::types::Namespace,
         >(SCHEME_GROUP_VERSION.with_kind("Namespace"))?;
     scheme

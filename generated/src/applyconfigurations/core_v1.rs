@@ -305,6 +305,273 @@ impl EnvVarApplyConfiguration {
         self
     }
 }
+/// The apply configuration of `::apis::core::v1::Event`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EventApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `involvedObject`.
+    #[serde(rename = "involvedObject", default, skip_serializing_if = "Option::is_none")]
+    pub involved_object: Option<super::core_v1::ObjectReferenceApplyConfiguration>,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `source`.
+    #[serde(rename = "source", default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<super::core_v1::EventSourceApplyConfiguration>,
+    /// `firstTimestamp`.
+    #[serde(rename = "firstTimestamp", default, skip_serializing_if = "Option::is_none")]
+    pub first_timestamp: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    /// `lastTimestamp`.
+    #[serde(rename = "lastTimestamp", default, skip_serializing_if = "Option::is_none")]
+    pub last_timestamp: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    /// `count`.
+    #[serde(rename = "count", default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i32>,
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `eventTime`.
+    #[serde(rename = "eventTime", default, skip_serializing_if = "Option::is_none")]
+    pub event_time: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime>,
+    /// `series`.
+    #[serde(rename = "series", default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<super::core_v1::EventSeriesApplyConfiguration>,
+    /// `action`.
+    #[serde(rename = "action", default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// `related`.
+    #[serde(rename = "related", default, skip_serializing_if = "Option::is_none")]
+    pub related: Option<super::core_v1::ObjectReferenceApplyConfiguration>,
+    /// `reportingComponent`.
+    #[serde(
+        rename = "reportingComponent",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reporting_component: Option<String>,
+    /// `reportingInstance`.
+    #[serde(
+        rename = "reportingInstance",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub reporting_instance: Option<String>,
+}
+impl EventApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `involvedObject`.
+    pub fn with_involved_object(
+        mut self,
+        value: super::core_v1::ObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.involved_object = Some(value);
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `source`.
+    pub fn with_source(
+        mut self,
+        value: super::core_v1::EventSourceApplyConfiguration,
+    ) -> Self {
+        self.source = Some(value);
+        self
+    }
+    /// Sets `firstTimestamp`.
+    pub fn with_first_timestamp(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.first_timestamp = Some(value);
+        self
+    }
+    /// Sets `lastTimestamp`.
+    pub fn with_last_timestamp(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_timestamp = Some(value);
+        self
+    }
+    /// Sets `count`.
+    pub fn with_count(mut self, value: i32) -> Self {
+        self.count = Some(value);
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `eventTime`.
+    pub fn with_event_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime,
+    ) -> Self {
+        self.event_time = Some(value);
+        self
+    }
+    /// Sets `series`.
+    pub fn with_series(
+        mut self,
+        value: super::core_v1::EventSeriesApplyConfiguration,
+    ) -> Self {
+        self.series = Some(value);
+        self
+    }
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<String>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `related`.
+    pub fn with_related(
+        mut self,
+        value: super::core_v1::ObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.related = Some(value);
+        self
+    }
+    /// Sets `reportingComponent`.
+    pub fn with_reporting_component(mut self, value: impl Into<String>) -> Self {
+        self.reporting_component = Some(value.into());
+        self
+    }
+    /// Sets `reportingInstance`.
+    pub fn with_reporting_instance(mut self, value: impl Into<String>) -> Self {
+        self.reporting_instance = Some(value.into());
+        self
+    }
+}
+::runtime::apply_metadata!(
+    EventApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a Event named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `Event(name, namespace)`).
+pub fn event(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> EventApplyConfiguration {
+    EventApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("Event".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractEvent`).
+pub fn extract_event(
+    obj: &::apis::core::v1::Event,
+    field_manager: &str,
+) -> Result<EventApplyConfiguration, ::serde_json::Error> {
+    extract_event_from(obj, field_manager, "")
+}
+/// As [`extract_event`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_event_from(
+    obj: &::apis::core::v1::Event,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<EventApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::runtime::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "Event".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::EventSeries`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EventSeriesApplyConfiguration {
+    /// `count`.
+    #[serde(rename = "count", default, skip_serializing_if = "Option::is_none")]
+    pub count: Option<i32>,
+    /// `lastObservedTime`.
+    #[serde(
+        rename = "lastObservedTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_observed_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime,
+    >,
+}
+impl EventSeriesApplyConfiguration {
+    /// Sets `count`.
+    pub fn with_count(mut self, value: i32) -> Self {
+        self.count = Some(value);
+        self
+    }
+    /// Sets `lastObservedTime`.
+    pub fn with_last_observed_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime,
+    ) -> Self {
+        self.last_observed_time = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EventSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EventSourceApplyConfiguration {
+    /// `component`.
+    #[serde(rename = "component", default, skip_serializing_if = "Option::is_none")]
+    pub component: Option<String>,
+    /// `host`.
+    #[serde(rename = "host", default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+impl EventSourceApplyConfiguration {
+    /// Sets `component`.
+    pub fn with_component(mut self, value: impl Into<String>) -> Self {
+        self.component = Some(value.into());
+        self
+    }
+    /// Sets `host`.
+    pub fn with_host(mut self, value: impl Into<String>) -> Self {
+        self.host = Some(value.into());
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::LocalObjectReference`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]

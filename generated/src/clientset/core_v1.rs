@@ -32,6 +32,10 @@ impl CoreV1Client {
     pub fn config_maps(&self, namespace: &str) -> ConfigMapClient {
         ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
     }
+    /// The Event client of `namespace` (`""`: reads across all namespaces).
+    pub fn events(&self, namespace: &str) -> EventClient {
+        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+    }
     /// The Namespace client (cluster-scoped).
     pub fn namespaces(&self) -> NamespaceClient {
         ::runtime::client::TypedClient::cluster(self.client.clone())
@@ -70,6 +74,28 @@ impl ::runtime::client::verb::Watch for ConfigMapVerbs {}
 impl ::runtime::client::verb::Patch for ConfigMapVerbs {}
 impl ::runtime::client::verb::Apply for ConfigMapVerbs {
     type Configuration = crate::applyconfigurations::core_v1::ConfigMapApplyConfiguration;
+}
+/// The typed client of `v1` Event: the verbs [`EventVerbs`] implements.
+pub type EventClient = ::runtime::client::TypedClient<EventVerbs>;
+/// The verbs of `v1` Event's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum EventVerbs {}
+impl ::runtime::client::Verbs for EventVerbs {
+    type Object = ::apis::core::v1::Event;
+    ::runtime::protobuf_form!(
+        ::apis::core::v1::Event, ::apis::core::v1::EventList, metadata
+    );
+}
+impl ::runtime::client::verb::Create for EventVerbs {}
+impl ::runtime::client::verb::Update for EventVerbs {}
+impl ::runtime::client::verb::Delete for EventVerbs {}
+impl ::runtime::client::verb::DeleteCollection for EventVerbs {}
+impl ::runtime::client::verb::Get for EventVerbs {}
+impl ::runtime::client::verb::List for EventVerbs {}
+impl ::runtime::client::verb::Watch for EventVerbs {}
+impl ::runtime::client::verb::Patch for EventVerbs {}
+impl ::runtime::client::verb::Apply for EventVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::EventApplyConfiguration;
 }
 /// The typed client of `v1` Namespace: the verbs [`NamespaceVerbs`] implements.
 pub type NamespaceClient = ::runtime::client::TypedClient<NamespaceVerbs>;

@@ -202,6 +202,13 @@ impl SharedInformerFactory {
                     ),
                 )
             }
+            ("", "v1", "events") => {
+                Ok(
+                    ::runtime::client::informer::GenericInformer::new(
+                        self.core().v1().events().informer(),
+                    ),
+                )
+            }
             ("", "v1", "namespaces") => {
                 Ok(
                     ::runtime::client::informer::GenericInformer::new(

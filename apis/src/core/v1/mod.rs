@@ -11,12 +11,14 @@
 
 mod conversion;
 mod defaults;
+mod event;
 mod field_labels;
 mod service_account;
 mod types;
 mod validation;
 pub use conversion::*;
 pub use defaults::*;
+pub use event::*;
 pub use field_labels::add_field_label_conversions;
 pub use service_account::*;
 pub use types::*;

@@ -1,14 +1,15 @@
 //! Hand-written validation of core/v1, as Kubernetes' pkg/apis/core/validation checks a pod's
 //! containers (names DNS labels and unique, images required, ports in range and unique
 //! protocols, environment variable names, requests not above limits) and a ConfigMap (keys,
-//! the 1 MiB total, immutability). The generated `validate_*` call these, so a Deployment's pod
+//! the 1 MiB total, immutability) and an Event (its namespace against its object's, and what a
+//! new-style Event must name). The generated `validate_*` call these, so a Deployment's pod
 //! template gets them at `spec.template.spec`.
 
 use std::collections::BTreeSet;
 
 use runtime::validation::{ErrorList, FieldError, Operation, Path, content};
 
-use super::{ConfigMap, Container, PodSpec};
+use super::{ConfigMap, Container, Event, PodSpec};
 
 /// The most a ConfigMap's data and binary data may hold together (`core.MaxSecretSize`).
 pub const MAX_CONFIG_MAP_SIZE: u64 = 1024 * 1024;
@@ -180,5 +181,76 @@ pub fn validate_custom_config_map(
             errs.push(FieldError::forbidden(&binary, why));
         }
     }
+    errs
+}
+
+/// The longest reason, action and reportingInstance an Event may have (Kubernetes'
+/// `ReasonLengthLimit`, `ActionLengthLimit` and `ReportingInstanceLengthLimit`).
+const EVENT_FIELD_LIMIT: usize = 128;
+
+/// The longest message of a new-style Event (`NoteLengthLimit`).
+const EVENT_NOTE_LIMIT: usize = 1024;
+
+/// `legacyValidateEvent`, all that Kubernetes' `ValidateEventCreate` checks of a core/v1 Event
+/// (and of every update). An old-style Event (no eventTime) is in its object's namespace, or for
+/// a cluster-scoped object in none or `default`; a new-style one names its reporting component
+/// and instance, action and reason, within Kubernetes' lengths.
+pub fn validate_custom_event(op: &Operation, path: &Path<'_>, obj: &Event, old: Option<&Event>) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let namespace = obj.metadata.namespace.as_deref().unwrap_or("");
+    let involved = obj.involved_object.namespace.as_str();
+    let mismatch = || {
+        FieldError::invalid(
+            &path.child("involvedObject").child("namespace"),
+            involved,
+            "does not match event.namespace",
+        )
+    };
+    if obj.event_time.is_none() {
+        let matches = match involved {
+            "" => namespace.is_empty() || namespace == "default",
+            ns => namespace == ns,
+        };
+        if !matches {
+            errs.push(mismatch());
+        }
+    } else {
+        if involved.is_empty() && namespace != "default" && namespace != "kube-system" {
+            errs.push(mismatch());
+        }
+        let component = path.child("reportingComponent");
+        if obj.reporting_component.is_empty() {
+            errs.push(FieldError::required(&component, ""));
+        }
+        for m in content::qualified_name(&obj.reporting_component) {
+            errs.push(FieldError::invalid(&component, obj.reporting_component.as_str(), m));
+        }
+        let fields = [
+            ("reportingInstance", Some(obj.reporting_instance.as_str())),
+            ("action", obj.action.as_deref()),
+            ("reason", obj.reason.as_deref()),
+        ];
+        for (name, value) in fields {
+            let value = value.unwrap_or("");
+            if value.is_empty() {
+                errs.push(FieldError::required(&path.child(name), ""));
+            }
+            if value.len() > EVENT_FIELD_LIMIT {
+                let detail = format!("can have at most {EVENT_FIELD_LIMIT} characters");
+                errs.push(FieldError::invalid(&path.child(name), "", detail));
+            }
+        }
+        if obj.message.as_deref().unwrap_or("").len() > EVENT_NOTE_LIMIT {
+            let detail = format!("can have at most {EVENT_NOTE_LIMIT} characters");
+            errs.push(FieldError::invalid(&path.child("message"), "", detail));
+        }
+    }
+    for m in content::dns1123_subdomain(namespace)
+        .into_iter()
+        .filter(|_| !namespace.is_empty())
+    {
+        errs.push(FieldError::invalid(&path.child("namespace"), namespace, m));
+    }
+    let _ = (op, old);
     errs
 }

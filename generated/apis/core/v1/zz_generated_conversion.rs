@@ -42,6 +42,26 @@ pub fn register_conversions(
         >(crate::core::v1::convert_core_config_map_list_to_v1_config_map_list);
     scheme
         .add_conversion_func::<
+            crate::core::v1::event::Event,
+            crate::core::event::Event,
+        >(crate::core::v1::convert_v1_event_to_core_event);
+    scheme
+        .add_conversion_func::<
+            crate::core::event::Event,
+            crate::core::v1::event::Event,
+        >(crate::core::v1::convert_core_event_to_v1_event);
+    scheme
+        .add_conversion_func::<
+            crate::core::v1::event::EventList,
+            crate::core::event::EventList,
+        >(crate::core::v1::convert_v1_event_list_to_core_event_list);
+    scheme
+        .add_conversion_func::<
+            crate::core::event::EventList,
+            crate::core::v1::event::EventList,
+        >(crate::core::v1::convert_core_event_list_to_v1_event_list);
+    scheme
+        .add_conversion_func::<
             crate::core::v1::types::Namespace,
             crate::core::types::Namespace,
         >(crate::core::v1::convert_v1_namespace_to_core_namespace);
@@ -434,6 +454,244 @@ pub fn convert_core_env_var_to_v1_env_var(
     out: &mut crate::core::v1::types::EnvVar,
 ) -> ::core::result::Result<(), ::runtime::ConversionError> {
     auto_convert_core_env_var_to_v1_env_var(input, out)
+}
+/// Converts `crate::core::v1::Event` to `crate::core::Event` field by field. Generated; the public `convert_v1_event_to_core_event` calls it unless the package writes its own.
+pub fn auto_convert_v1_event_to_core_event(
+    input: &crate::core::v1::event::Event,
+    out: &mut crate::core::event::Event,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    crate::core::v1::convert_v1_object_reference_to_core_object_reference(
+        &input.involved_object,
+        &mut out.involved_object,
+    )?;
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
+    out.source = match &input.source {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::core::v1::convert_v1_event_source_to_core_event_source,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
+    out.first_timestamp = ::core::clone::Clone::clone(&input.first_timestamp);
+    out.last_timestamp = ::core::clone::Clone::clone(&input.last_timestamp);
+    out.count = ::core::clone::Clone::clone(&input.count);
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
+    out.event_time = ::core::clone::Clone::clone(&input.event_time);
+    out.series = match &input.series {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::core::v1::convert_v1_event_series_to_core_event_series,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
+    out.action = ::core::clone::Clone::clone(&input.action);
+    out.related = match &input.related {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::core::v1::convert_v1_object_reference_to_core_object_reference,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
+    out.reporting_component = ::core::clone::Clone::clone(&input.reporting_component);
+    out.reporting_instance = ::core::clone::Clone::clone(&input.reporting_instance);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::v1::Event` to `crate::core::Event`.
+pub fn convert_v1_event_to_core_event(
+    input: &crate::core::v1::event::Event,
+    out: &mut crate::core::event::Event,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_event_to_core_event(input, out)
+}
+/// Converts `crate::core::Event` to `crate::core::v1::Event` field by field. Generated; the public `convert_core_event_to_v1_event` calls it unless the package writes its own.
+pub fn auto_convert_core_event_to_v1_event(
+    input: &crate::core::event::Event,
+    out: &mut crate::core::v1::event::Event,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    crate::core::v1::convert_core_object_reference_to_v1_object_reference(
+        &input.involved_object,
+        &mut out.involved_object,
+    )?;
+    out.reason = ::core::clone::Clone::clone(&input.reason);
+    out.message = ::core::clone::Clone::clone(&input.message);
+    out.source = match &input.source {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::core::v1::convert_core_event_source_to_v1_event_source,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
+    out.first_timestamp = ::core::clone::Clone::clone(&input.first_timestamp);
+    out.last_timestamp = ::core::clone::Clone::clone(&input.last_timestamp);
+    out.count = ::core::clone::Clone::clone(&input.count);
+    out.type_ = ::core::clone::Clone::clone(&input.type_);
+    out.event_time = ::core::clone::Clone::clone(&input.event_time);
+    out.series = match &input.series {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::core::v1::convert_core_event_series_to_v1_event_series,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
+    out.action = ::core::clone::Clone::clone(&input.action);
+    out.related = match &input.related {
+        ::core::option::Option::Some(v0) => {
+            ::core::option::Option::Some(
+                ::runtime::conversion::convert_with(
+                    v0,
+                    crate::core::v1::convert_core_object_reference_to_v1_object_reference,
+                )?,
+            )
+        }
+        ::core::option::Option::None => ::core::option::Option::None,
+    };
+    out.reporting_component = ::core::clone::Clone::clone(&input.reporting_component);
+    out.reporting_instance = ::core::clone::Clone::clone(&input.reporting_instance);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::Event` to `crate::core::v1::Event`.
+pub fn convert_core_event_to_v1_event(
+    input: &crate::core::event::Event,
+    out: &mut crate::core::v1::event::Event,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_core_event_to_v1_event(input, out)
+}
+/// Converts `crate::core::v1::EventList` to `crate::core::EventList` field by field. Generated; the public `convert_v1_event_list_to_core_event_list` calls it unless the package writes its own.
+pub fn auto_convert_v1_event_list_to_core_event_list(
+    input: &crate::core::v1::event::EventList,
+    out: &mut crate::core::event::EventList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    out.items = input
+        .items
+        .iter()
+        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
+            ::runtime::conversion::convert_with(
+                v0,
+                crate::core::v1::convert_v1_event_to_core_event,
+            )
+        })
+        .collect::<::core::result::Result<_, _>>()?;
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::v1::EventList` to `crate::core::EventList`.
+pub fn convert_v1_event_list_to_core_event_list(
+    input: &crate::core::v1::event::EventList,
+    out: &mut crate::core::event::EventList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_event_list_to_core_event_list(input, out)
+}
+/// Converts `crate::core::EventList` to `crate::core::v1::EventList` field by field. Generated; the public `convert_core_event_list_to_v1_event_list` calls it unless the package writes its own.
+pub fn auto_convert_core_event_list_to_v1_event_list(
+    input: &crate::core::event::EventList,
+    out: &mut crate::core::v1::event::EventList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.metadata = ::core::clone::Clone::clone(&input.metadata);
+    out.items = input
+        .items
+        .iter()
+        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
+            ::runtime::conversion::convert_with(
+                v0,
+                crate::core::v1::convert_core_event_to_v1_event,
+            )
+        })
+        .collect::<::core::result::Result<_, _>>()?;
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::EventList` to `crate::core::v1::EventList`.
+pub fn convert_core_event_list_to_v1_event_list(
+    input: &crate::core::event::EventList,
+    out: &mut crate::core::v1::event::EventList,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_core_event_list_to_v1_event_list(input, out)
+}
+/// Converts `crate::core::v1::EventSeries` to `crate::core::EventSeries` field by field. Generated; the public `convert_v1_event_series_to_core_event_series` calls it unless the package writes its own.
+pub fn auto_convert_v1_event_series_to_core_event_series(
+    input: &crate::core::v1::event::EventSeries,
+    out: &mut crate::core::event::EventSeries,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.count = ::core::clone::Clone::clone(&input.count);
+    out.last_observed_time = ::core::clone::Clone::clone(&input.last_observed_time);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::v1::EventSeries` to `crate::core::EventSeries`.
+pub fn convert_v1_event_series_to_core_event_series(
+    input: &crate::core::v1::event::EventSeries,
+    out: &mut crate::core::event::EventSeries,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_event_series_to_core_event_series(input, out)
+}
+/// Converts `crate::core::EventSeries` to `crate::core::v1::EventSeries` field by field. Generated; the public `convert_core_event_series_to_v1_event_series` calls it unless the package writes its own.
+pub fn auto_convert_core_event_series_to_v1_event_series(
+    input: &crate::core::event::EventSeries,
+    out: &mut crate::core::v1::event::EventSeries,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.count = ::core::clone::Clone::clone(&input.count);
+    out.last_observed_time = ::core::clone::Clone::clone(&input.last_observed_time);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::EventSeries` to `crate::core::v1::EventSeries`.
+pub fn convert_core_event_series_to_v1_event_series(
+    input: &crate::core::event::EventSeries,
+    out: &mut crate::core::v1::event::EventSeries,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_core_event_series_to_v1_event_series(input, out)
+}
+/// Converts `crate::core::v1::EventSource` to `crate::core::EventSource` field by field. Generated; the public `convert_v1_event_source_to_core_event_source` calls it unless the package writes its own.
+pub fn auto_convert_v1_event_source_to_core_event_source(
+    input: &crate::core::v1::event::EventSource,
+    out: &mut crate::core::event::EventSource,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.component = ::core::clone::Clone::clone(&input.component);
+    out.host = ::core::clone::Clone::clone(&input.host);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::v1::EventSource` to `crate::core::EventSource`.
+pub fn convert_v1_event_source_to_core_event_source(
+    input: &crate::core::v1::event::EventSource,
+    out: &mut crate::core::event::EventSource,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_v1_event_source_to_core_event_source(input, out)
+}
+/// Converts `crate::core::EventSource` to `crate::core::v1::EventSource` field by field. Generated; the public `convert_core_event_source_to_v1_event_source` calls it unless the package writes its own.
+pub fn auto_convert_core_event_source_to_v1_event_source(
+    input: &crate::core::event::EventSource,
+    out: &mut crate::core::v1::event::EventSource,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    out.component = ::core::clone::Clone::clone(&input.component);
+    out.host = ::core::clone::Clone::clone(&input.host);
+    ::core::result::Result::Ok(())
+}
+/// Converts `crate::core::EventSource` to `crate::core::v1::EventSource`.
+pub fn convert_core_event_source_to_v1_event_source(
+    input: &crate::core::event::EventSource,
+    out: &mut crate::core::v1::event::EventSource,
+) -> ::core::result::Result<(), ::runtime::ConversionError> {
+    auto_convert_core_event_source_to_v1_event_source(input, out)
 }
 /// Converts `crate::core::v1::LocalObjectReference` to `crate::core::LocalObjectReference` field by field. Generated; the public `convert_v1_local_object_reference_to_core_local_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1_local_object_reference_to_core_local_object_reference(

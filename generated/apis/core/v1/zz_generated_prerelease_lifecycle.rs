@@ -48,6 +48,38 @@ impl ::runtime::ApiLifecycle for crate::core::v1::types::ConfigMapList {
         ::core::option::Option::None
     }
 }
+impl ::runtime::ApiLifecycle for crate::core::v1::event::Event {
+    fn api_lifecycle_introduced() -> ::runtime::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::runtime::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::runtime::ApiLifecycle for crate::core::v1::event::EventList {
+    fn api_lifecycle_introduced() -> ::runtime::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::runtime::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 impl ::runtime::ApiLifecycle for crate::core::v1::types::Namespace {
     fn api_lifecycle_introduced() -> ::runtime::Release {
         (1, 0)
@@ -204,6 +236,14 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::core::v1::types::ConfigMapList,
         >(::runtime::GroupVersionKind::from_static("", "v1", "ConfigMapList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::event::Event,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "Event"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::event::EventList,
+        >(::runtime::GroupVersionKind::from_static("", "v1", "EventList"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::Namespace,

@@ -33,6 +33,21 @@
 );
 ::runtime::protobuf_message!(crate::core::v1::types::EnvVar { 1 => name, 2 => value });
 ::runtime::protobuf_message!(
+    crate::core::v1::event::Event { 1 => metadata, 2 => involved_object, 3 => reason, 4
+    => message, 5 => source, 6 => first_timestamp, 7 => last_timestamp, 8 => count, 9 =>
+    type_, 10 => event_time, 11 => series, 12 => action, 13 => related, 14 =>
+    reporting_component, 15 => reporting_instance }
+);
+::runtime::protobuf_message!(
+    crate::core::v1::event::EventList { 1 => metadata, 2 => items }
+);
+::runtime::protobuf_message!(
+    crate::core::v1::event::EventSeries { 1 => count, 2 => last_observed_time }
+);
+::runtime::protobuf_message!(
+    crate::core::v1::event::EventSource { 1 => component, 2 => host }
+);
+::runtime::protobuf_message!(
     crate::core::v1::types::LocalObjectReference { 1 => name }
 );
 ::runtime::protobuf_message!(

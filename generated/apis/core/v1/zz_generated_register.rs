@@ -62,6 +62,40 @@ pub fn add_known_types(
     scheme.add_protobuf::<crate::core::v1::types::ConfigMapList>();
     scheme
         .add_known_type_serde_keys::<
+            crate::core::v1::event::Event,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Event"),
+            &[
+                "action",
+                "apiVersion",
+                "count",
+                "eventTime",
+                "firstTimestamp",
+                "involvedObject",
+                "kind",
+                "lastTimestamp",
+                "message",
+                "metadata",
+                "reason",
+                "related",
+                "reportingComponent",
+                "reportingInstance",
+                "series",
+                "source",
+                "type",
+            ],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::event::Event>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::event::EventList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("EventList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::event::EventList>();
+    scheme
+        .add_known_type_serde_keys::<
             crate::core::v1::types::Namespace,
         >(
             SCHEME_GROUP_VERSION.with_kind("Namespace"),
@@ -188,6 +222,22 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::runtime::RestMapping {
             group: "",
             version: "v1",
+            resource: "events",
+            kind: "Event",
+            list_kind: ::core::option::Option::Some("EventList"),
+            singular: "event",
+            scope: ::runtime::RestScope::Namespaced,
+            short_names: &["ev"],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::runtime::RestMapping {
+            group: "",
+            version: "v1",
             resource: "namespaces",
             kind: "Namespace",
             list_kind: ::core::option::Option::Some("NamespaceList"),
@@ -278,6 +328,26 @@ impl ::k8s_openapi::ListableResource for crate::core::v1::types::ConfigMap {
     const LIST_KIND: &'static str = "ConfigMapList";
 }
 impl ::k8s_openapi::Metadata for crate::core::v1::types::ConfigMap {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::event::Event {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "Event";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "events";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::event::Event {
+    const LIST_KIND: &'static str = "EventList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::event::Event {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata

@@ -45,6 +45,24 @@ pub fn register_validations(
         );
     scheme
         .add_validation_func::<
+            crate::core::v1::event::Event,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_event(op, &::runtime::validation::Path::ROOT, obj, old)
+            },
+        );
+    scheme
+        .add_validation_func::<
+            crate::core::v1::event::EventList,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_event_list(op, &::runtime::validation::Path::ROOT, obj, old)
+            },
+        );
+    scheme
+        .add_validation_func::<
             crate::core::v1::types::Pod,
         >(
             &["/"],
@@ -139,6 +157,64 @@ pub fn validate_config_map_list(
                     continue;
                 }
                 errs.extend(crate::core::v1::validate_config_map(op, path, v, o));
+            }
+        }
+    }
+    errs
+}
+/// Validates `Event` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_event(
+    op: &::runtime::validation::Operation,
+    path: &::runtime::validation::Path<'_>,
+    obj: &crate::core::v1::event::Event,
+    old: ::core::option::Option<&crate::core::v1::event::Event>,
+) -> ::runtime::validation::ErrorList {
+    let mut errs = ::runtime::validation::ErrorList::new();
+    errs.extend(crate::core::v1::validate_custom_event(op, path, obj, old));
+    errs
+}
+/// Validates `EventList` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_event_list(
+    op: &::runtime::validation::Operation,
+    path: &::runtime::validation::Path<'_>,
+    obj: &crate::core::v1::event::EventList,
+    old: ::core::option::Option<&crate::core::v1::event::EventList>,
+) -> ::runtime::validation::ErrorList {
+    let mut errs = ::runtime::validation::ErrorList::new();
+    'v3: {
+        let path = &path.child("items");
+        let v = &obj.items;
+        let o = old.map(|o| &o.items);
+        if op.unchanged(v, o) {
+            break 'v3;
+        }
+        {
+            let olist = o;
+            for (i, v) in v.iter().enumerate() {
+                let path = &path.index(i);
+                let o = olist.and_then(|l| l.iter().find(|_| false));
+                if op.is_update() && o.is_some_and(|o| o == v) {
+                    continue;
+                }
+                errs.extend(crate::core::v1::validate_event(op, path, v, o));
             }
         }
     }

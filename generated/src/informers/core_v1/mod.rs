@@ -18,6 +18,8 @@
 //! The informers of `v1`: [`CoreV1Informers`] with one accessor per kind.
 mod config_map;
 pub use config_map::ConfigMapInformer;
+mod event;
+pub use event::EventInformer;
 mod namespace;
 pub use namespace::NamespaceInformer;
 mod pod;
@@ -40,6 +42,10 @@ impl CoreV1Informers {
     /// The ConfigMap informer.
     pub fn config_maps(&self) -> ConfigMapInformer {
         ConfigMapInformer::new(self.factory.clone())
+    }
+    /// The Event informer.
+    pub fn events(&self) -> EventInformer {
+        EventInformer::new(self.factory.clone())
     }
     /// The Namespace informer.
     pub fn namespaces(&self) -> NamespaceInformer {

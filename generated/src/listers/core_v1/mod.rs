@@ -19,6 +19,9 @@
 mod config_map;
 pub use config_map::ConfigMapLister;
 pub use config_map::ConfigMapNamespaceLister;
+mod event;
+pub use event::EventLister;
+pub use event::EventNamespaceLister;
 mod namespace;
 pub use namespace::NamespaceLister;
 mod pod;
