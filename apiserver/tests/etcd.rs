@@ -346,9 +346,6 @@ async fn etcd_over_tls_with_a_client_certificate() {
 /// new lease instead of failing.
 #[tokio::test(flavor = "multi_thread")]
 async fn keys_with_a_ttl_share_leases_as_kube_apiservers_do() {
-    use apiserver::storage::etcd::proto::etcdserverpb::{
-        LeaseRevokeRequest, LeaseTimeToLiveRequest, RangeRequest, kv_client::KvClient, lease_client::LeaseClient,
-    };
     let cluster = etcd::start("leases", 1);
     let store = EtcdStorage::new(cluster.endpoints()).unwrap();
     let hour = Some(Duration::from_secs(3600));
@@ -358,39 +355,19 @@ async fn keys_with_a_ttl_share_leases_as_kube_apiservers_do() {
     store.create_with_ttl(&key("b"), value(), hour).await.unwrap();
     store.create(&key("c"), value()).await.unwrap();
 
-    let channel = tonic::transport::Channel::from_shared(cluster.endpoints()[0].clone())
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
-    let mut kv = KvClient::new(channel.clone());
-    let mut leases = LeaseClient::new(channel);
-    let mut lease_of = async |name: &str| {
-        let range = RangeRequest {
-            key: key(name).into_bytes().into(),
-            ..RangeRequest::default()
-        };
-        kv.range(range)
-            .await
-            .unwrap()
-            .into_inner()
-            .kvs
-            .first()
-            .map(|kv| kv.lease)
-    };
+    let lease_of = async |name: &str| cluster.lease_of(&key(name)).await;
     let shared = lease_of("a").await.unwrap();
     assert_ne!(shared, 0, "a key with a TTL has a lease");
     assert_eq!(lease_of("b").await, Some(shared), "one lease for the hour's keys");
     assert_eq!(lease_of("c").await, Some(0), "no lease without a TTL");
-    let request = LeaseTimeToLiveRequest { id: shared, keys: true };
-    let live = leases.lease_time_to_live(request).await.unwrap().into_inner();
+    let live = cluster.lease(shared).await;
     assert_eq!(live.granted_ttl, 3660, "the TTL and a minute's reuse window");
     assert_eq!(live.keys.len(), 2);
 
     store.update(&key("a"), value(), a).await.unwrap();
     assert_eq!(lease_of("a").await, Some(0), "an update without a TTL detaches the key");
 
-    leases.lease_revoke(LeaseRevokeRequest { id: shared }).await.unwrap();
+    cluster.revoke(shared).await;
     assert_eq!(lease_of("b").await, None, "revoking the lease deleted its key");
     store.create_with_ttl(&key("d"), value(), hour).await.unwrap();
     let fresh = lease_of("d").await.unwrap();

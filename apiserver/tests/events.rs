@@ -159,9 +159,6 @@ async fn events_expire_after_the_event_ttl() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn events_expire_after_the_event_ttl_on_etcd_through_a_lease() {
-    use apiserver::storage::etcd::proto::etcdserverpb::{
-        LeaseTimeToLiveRequest, RangeRequest, kv_client::KvClient, lease_client::LeaseClient,
-    };
     let cluster = etcd::start("events-ttl", 1);
     let server = expires(Arc::new(EtcdStorage::new(cluster.endpoints()).unwrap())).await;
     // Another Event, its key read straight from etcd: attached to a lease of the TTL.
@@ -174,28 +171,12 @@ async fn events_expire_after_the_event_ttl_on_etcd_through_a_lease() {
         .await
         .unwrap();
     assert_eq!(created.status(), 201);
-    let channel = tonic::transport::Channel::from_shared(cluster.endpoints()[0].clone())
-        .unwrap()
-        .connect()
+    let lease = cluster
+        .lease_of("/registry/events/ev/later")
         .await
-        .unwrap();
-    let range = RangeRequest {
-        key: b"/registry/events/ev/later".to_vec().into(),
-        ..RangeRequest::default()
-    };
-    let kvs = KvClient::new(channel.clone())
-        .range(range)
-        .await
-        .unwrap()
-        .into_inner()
-        .kvs;
-    let lease = kvs.first().expect("the Event's key").lease;
+        .expect("the Event's key");
     assert_ne!(lease, 0, "the Event's key has a lease");
-    let live = LeaseClient::new(channel)
-        .lease_time_to_live(LeaseTimeToLiveRequest { id: lease, keys: false })
-        .await
-        .unwrap()
-        .into_inner();
+    let live = cluster.lease(lease).await;
     assert_eq!(
         live.granted_ttl, 2,
         "the --event-ttl, with no reuse window at this length"

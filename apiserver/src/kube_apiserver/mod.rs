@@ -175,9 +175,11 @@ pub fn strategy(m: &RestMapping, event_ttl: Duration) -> Arc<dyn Strategy> {
     } else if m.group == "rbac.authorization.k8s.io" {
         Arc::new(rbac::RbacStrategy(generic))
     } else if m.group.is_empty() && m.resource == "events" {
-        Arc::new(EventStrategy {
-            generic,
-            ttl: event_ttl,
+        // Every write keeps the Event for `--event-ttl` from then, as kube-apiserver's Event
+        // storage does (its TTLFunc ignores the object).
+        Arc::new(GenericStrategy {
+            ttl: Some(event_ttl),
+            ..generic
         })
     } else if is_crds(m) {
         Arc::new(crate::registry::strategy::Checked {
@@ -186,35 +188,6 @@ pub fn strategy(m: &RestMapping, event_ttl: Duration) -> Arc<dyn Strategy> {
         })
     } else {
         Arc::new(generic)
-    }
-}
-
-/// Events: the generic strategy, and every write keeps the Event for the server's `--event-ttl`
-/// from then, as kube-apiserver's Event storage does (its TTLFunc ignores the object).
-struct EventStrategy {
-    generic: GenericStrategy,
-    ttl: Duration,
-}
-
-impl Strategy for EventStrategy {
-    fn prepare_for_create(&self, obj: &mut Value) {
-        self.generic.prepare_for_create(obj)
-    }
-
-    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
-        self.generic.prepare_for_update(new, old)
-    }
-
-    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
-        self.generic.prepare_for_status_update(new, old)
-    }
-
-    fn validate(&self, obj: &Value) -> Vec<Cause> {
-        self.generic.validate(obj)
-    }
-
-    fn ttl(&self, _obj: &Value, _update: bool) -> Option<Duration> {
-        Some(self.ttl)
     }
 }
 

@@ -230,6 +230,7 @@ mod tests {
             status_subresource: true,
             generation: false,
             return_deleted_object: false,
+            ttl: None,
         };
         Arc::new(Store::new(
             storage,

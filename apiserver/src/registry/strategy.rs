@@ -194,6 +194,9 @@ pub struct GenericStrategy {
     pub generation: bool,
     /// Whether a DELETE answers with the deleted object ([`Strategy::returns_deleted_object`]).
     pub return_deleted_object: bool,
+    /// How long an object lives after each write ([`Strategy::ttl`]; kube-apiserver gives Events
+    /// its `--event-ttl`); `None` for every kind but those.
+    pub ttl: Option<Duration>,
 }
 
 /// The object without metadata and status: what a generation counts changes of.
@@ -276,6 +279,10 @@ impl Strategy for GenericStrategy {
     fn returns_deleted_object(&self) -> bool {
         self.return_deleted_object
     }
+
+    fn ttl(&self, _obj: &Value, _update: bool) -> Option<Duration> {
+        self.ttl
+    }
 }
 
 impl GenericStrategy {
@@ -285,6 +292,7 @@ impl GenericStrategy {
             status_subresource: m.subresource("status").is_some(),
             generation: m.generation,
             return_deleted_object: false,
+            ttl: None,
         }
     }
 }
@@ -297,6 +305,7 @@ mod tests {
         status_subresource: true,
         generation: true,
         return_deleted_object: false,
+        ttl: None,
     };
 
     #[test]
@@ -305,6 +314,7 @@ mod tests {
             status_subresource: false,
             generation: false,
             return_deleted_object: false,
+            ttl: None,
         };
         let mut created = json!({"metadata": {"name": "a", "generation": 4}, "data": {"k": "v"}});
         plain.prepare_for_create(&mut created);

@@ -41,6 +41,7 @@ async fn objects_go_when_their_ttl_runs_out_and_an_update_renews_or_lifts_it() {
         status_subresource: false,
         generation: false,
         return_deleted_object: false,
+        ttl: None,
     });
     let store = Store::new(
         Arc::new(MemoryStorage::default()),

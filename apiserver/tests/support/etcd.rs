@@ -10,6 +10,11 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use apiserver::storage::etcd::proto::etcdserverpb::{
+    LeaseRevokeRequest, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, RangeRequest, kv_client::KvClient,
+    lease_client::LeaseClient,
+};
+
 /// One etcd member.
 pub struct Member {
     /// Its client URL.
@@ -55,6 +60,43 @@ impl Cluster {
     /// Every member's client URL.
     pub fn endpoints(&self) -> Vec<String> {
         self.members.iter().map(|m| m.client.clone()).collect()
+    }
+
+    /// A gRPC connection to the first member, for reading etcd behind the server's back.
+    async fn channel(&self) -> tonic::transport::Channel {
+        tonic::transport::Channel::from_shared(self.members[0].client.clone())
+            .unwrap()
+            .connect()
+            .await
+            .unwrap()
+    }
+
+    /// The lease `key` is attached to (0: none), or `None` when the key does not exist.
+    pub async fn lease_of(&self, key: &str) -> Option<i64> {
+        let range = RangeRequest {
+            key: key.as_bytes().to_vec().into(),
+            ..RangeRequest::default()
+        };
+        let kvs = KvClient::new(self.channel().await)
+            .range(range)
+            .await
+            .unwrap()
+            .into_inner()
+            .kvs;
+        kvs.first().map(|kv| kv.lease)
+    }
+
+    /// Lease `id` as etcd has it: its granted TTL and the keys attached to it.
+    pub async fn lease(&self, id: i64) -> LeaseTimeToLiveResponse {
+        let request = LeaseTimeToLiveRequest { id, keys: true };
+        let mut leases = LeaseClient::new(self.channel().await);
+        leases.lease_time_to_live(request).await.unwrap().into_inner()
+    }
+
+    /// Revokes lease `id`, deleting its keys.
+    pub async fn revoke(&self, id: i64) {
+        let mut leases = LeaseClient::new(self.channel().await);
+        leases.lease_revoke(LeaseRevokeRequest { id }).await.unwrap();
     }
 }
 

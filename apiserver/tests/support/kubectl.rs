@@ -32,27 +32,16 @@ impl Kubectl {
     }
 
     pub fn on(name: &str, backend: Backend) -> Kubectl {
-        Self::configured(name, backend, apiserver::Config::default())
-    }
-
-    /// kubectl on a server of `backend` built with `config`.
-    pub fn configured(name: &str, backend: Backend, config: apiserver::Config) -> Kubectl {
         assert!(
             std::path::Path::new(KUBECTL).exists(),
             "{KUBECTL} is missing: these tests run the real kubectl (see ../shared/PEERS.md)"
         );
         let (server, etcd) = match backend {
-            Backend::Memory => (
-                super::start_with(
-                    std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default()),
-                    config,
-                ),
-                None,
-            ),
+            Backend::Memory => (super::start(), None),
             Backend::Etcd => {
                 let cluster = super::etcd::start(&format!("kubectl-{name}"), 1);
                 let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
-                (super::start_with(std::sync::Arc::new(storage), config), Some(cluster))
+                (super::start_on(std::sync::Arc::new(storage)), Some(cluster))
             }
         };
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("kubectl-{name}"));
