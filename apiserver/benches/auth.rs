@@ -11,8 +11,8 @@ use apiserver::auth::authorize::{Attributes, Decision, Mode};
 use apiserver::auth::service_account::ServiceAccountTokens;
 use apiserver::auth::tls::{TlsOptions, server_config};
 use apiserver::auth::{Authentication, PeerCertificates, RequestInfo, TokenFile, UserInfo};
-use apiserver::storage::memory::MemoryStorage;
 use divan::Bencher;
+use kube_apiserver_storage::memory::MemoryStorage;
 use serde_json::{Value, json};
 
 #[global_allocator]

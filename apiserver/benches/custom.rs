@@ -8,8 +8,8 @@
 use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
-use apiserver::storage::memory::MemoryStorage;
 use divan::Bencher;
+use kube_apiserver_storage::memory::MemoryStorage;
 use serde_json::{Value, json};
 
 #[global_allocator]
@@ -50,7 +50,7 @@ struct Served {
     _etcd: Option<std::process::Child>,
 }
 
-fn served(storage: Arc<dyn apiserver::storage::Storage>, etcd: Option<std::process::Child>) -> Served {
+fn served(storage: Arc<dyn kube_apiserver_storage::Storage>, etcd: Option<std::process::Child>) -> Served {
     let (rt, url, client) = support::serve(storage);
     rt.block_on(async {
         let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "b"}});

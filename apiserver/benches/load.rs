@@ -8,9 +8,9 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use apiserver::storage::Storage;
-use apiserver::storage::etcd::EtcdStorage;
-use apiserver::storage::etcd::proto::etcdserverpb::{
+use kube_apiserver_storage::Storage;
+use kube_apiserver_storage::etcd::EtcdStorage;
+use kube_apiserver_storage::etcd::proto::etcdserverpb::{
     Compare, PutRequest, RangeRequest, RequestOp, TxnRequest, compare, kv_client::KvClient, request_op,
 };
 

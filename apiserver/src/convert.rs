@@ -258,7 +258,7 @@ pub trait Edges: Send + Sync {
     /// Whether an object stored at `revision`, read in its stored version, may be answered as
     /// its stored bytes (false where reads change it, as a custom resource's defaults do for
     /// objects written before its schema).
-    fn reads_stored_bytes(&self, _revision: crate::storage::Revision) -> bool {
+    fn reads_stored_bytes(&self, _revision: kube_apiserver_storage::Revision) -> bool {
         true
     }
 }

@@ -1,4 +1,4 @@
-//! The generic API server machinery, a Rust reading of k8s.io/apiserver: [`storage`] (a key-value
+//! The generic API server machinery, a Rust reading of k8s.io/apiserver: [`kube_apiserver_storage`] (a key-value
 //! store with revisions and watches: embedded or etcd), the generic [`registry`] store with
 //! per-kind strategies, the capability traits of [`rest`], the route [`installer`] that turns each
 //! resource's capabilities into Kubernetes' action table, the request flow in [`handlers`] (decode
@@ -43,7 +43,6 @@ pub mod serve;
 pub mod server;
 pub mod server_side_apply;
 pub mod status;
-pub mod storage;
 pub mod strategic;
 pub mod table;
 pub mod watch;

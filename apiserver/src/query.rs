@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use crate::convert::FieldValidation;
 use crate::status::ApiError;
-use crate::storage::Revision;
+use kube_apiserver_storage::Revision;
 
 /// The parameters a resource request may carry.
 #[derive(Clone, Debug, Default)]

@@ -11,7 +11,7 @@ use serde_json::Value;
 use crate::registry::store::{Deleted, Page, Preconditions, Store, Target};
 use crate::registry::stored::Stored;
 use crate::status::ApiError;
-use crate::storage::{Revision, Watch};
+use kube_apiserver_storage::{Revision, Watch};
 
 /// A function computing an object's next state from its current one (a patch).
 pub type Mutation<'a> = &'a (dyn Fn(&Value) -> Result<Value, ApiError> + Send + Sync);

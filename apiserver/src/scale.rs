@@ -15,7 +15,7 @@ use crate::registry::meta;
 use crate::registry::store::{Store, Target};
 use crate::rest::{Getter, Mutation, Patcher, RestStorage, Updater};
 use crate::status::{ApiError, Cause};
-use crate::storage::Revision;
+use kube_apiserver_storage::Revision;
 
 /// The scale subresource of one resource.
 pub struct ScaleStorage {

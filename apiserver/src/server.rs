@@ -15,7 +15,7 @@ use crate::convert::{Edges, Versions};
 use crate::installer::Installed;
 use crate::registry::generic;
 use crate::rest::RestStorage;
-use crate::storage::Storage;
+use kube_apiserver_storage::Storage;
 
 /// What the server is told at start.
 #[derive(Clone, Debug)]

@@ -22,7 +22,7 @@ use crate::registry::meta;
 use crate::selector::{FieldSelector, LabelSelector};
 use crate::server::Server;
 use crate::status::ApiError;
-use crate::storage::{Event, EventType, StorageError};
+use kube_apiserver_storage::{Event, EventType, StorageError};
 
 /// How long a watch without `timeoutSeconds` lasts (Kubernetes' default minimum request timeout).
 const DEFAULT_TIMEOUT: Duration = Duration::from_secs(1800);
@@ -106,7 +106,7 @@ async fn current_state(
     watcher: &dyn crate::rest::Watcher,
     namespace: Option<&str>,
     selected: &impl Fn(&Value) -> bool,
-) -> Result<(Vec<Value>, crate::storage::Revision), ApiError> {
+) -> Result<(Vec<Value>, kube_apiserver_storage::Revision), ApiError> {
     let Some(lister) = resource.storage.lister() else {
         return Ok((Vec::new(), watcher.revision().await?));
     };
@@ -163,8 +163,8 @@ impl Out {
     async fn stream(
         self,
         initial: Vec<Value>,
-        mut events: crate::storage::Watch,
-        from: crate::storage::Revision,
+        mut events: kube_apiserver_storage::Watch,
+        from: kube_apiserver_storage::Revision,
         timing: Timing,
         selected: impl Fn(&Value) -> bool,
     ) {

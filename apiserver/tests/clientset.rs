@@ -449,7 +449,7 @@ async fn the_clientset_against_the_server_on_the_embedded_store() {
 #[tokio::test(flavor = "multi_thread")]
 async fn the_clientset_against_the_server_on_etcd() {
     let cluster = support::etcd::start("clientset", 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     let server = support::start_on(std::sync::Arc::new(storage));
     suite(&clientset(&server.url).await).await;
 }

@@ -154,7 +154,7 @@ async fn a_controller_converges_on_the_embedded_store() {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_controller_converges_on_etcd() {
     let cluster = support::etcd::start("controller", 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     let server = support::start_on(Arc::new(storage));
     controller_converges(clientset(&server.url).await).await;
 }

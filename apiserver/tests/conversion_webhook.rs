@@ -11,10 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use apiserver::Config;
-use apiserver::storage::memory::MemoryStorage;
 use base64::Engine;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Bytes;
+use kube_apiserver_storage::memory::MemoryStorage;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use support::api::Api;

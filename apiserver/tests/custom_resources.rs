@@ -376,7 +376,7 @@ async fn custom_resources_are_served_at_run_time_on_the_embedded_store() {
 #[tokio::test(flavor = "multi_thread")]
 async fn custom_resources_are_served_at_run_time_on_etcd() {
     let cluster = support::etcd::start("crds", 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     let api = Api::on(support::start_on(Arc::new(storage))).await;
     custom_resources_are_served_at_run_time(api).await;
 }

@@ -340,7 +340,7 @@ async fn custom_objects_follow_their_schema_on_the_embedded_store() {
 #[tokio::test(flavor = "multi_thread")]
 async fn custom_objects_follow_their_schema_on_etcd() {
     let cluster = support::etcd::start("crd-schemas", 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     objects_follow_their_schema(Api::on(support::start_on(Arc::new(storage))).await).await;
 }
 

@@ -8,16 +8,16 @@ mod support;
 use std::sync::Arc;
 use std::time::Duration;
 
-use apiserver::storage::etcd::{EtcdStorage, EtcdTls};
-use apiserver::storage::{EventType, Storage, StorageError};
 use bytes::Bytes;
+use kube_apiserver_storage::etcd::{EtcdStorage, EtcdTls};
+use kube_apiserver_storage::{EventType, Storage, StorageError};
 use support::etcd;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_conformance_suite_passes_on_etcd() {
     let cluster = etcd::start("conformance", 1);
     let store = EtcdStorage::new(cluster.endpoints()).unwrap();
-    apiserver::storage::conformance::run(&store).await;
+    kube_apiserver_storage::conformance::run(&store).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -85,7 +85,7 @@ async fn a_three_member_cluster_keeps_every_acknowledged_write_when_a_member_die
                             done.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
                             break;
                         }
-                        Err(apiserver::storage::StorageError::AlreadyExists(_)) => {
+                        Err(kube_apiserver_storage::StorageError::AlreadyExists(_)) => {
                             acknowledged.push(key.clone());
                             break;
                         }
@@ -316,7 +316,7 @@ async fn etcd_over_tls_with_a_client_certificate() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    apiserver::storage::conformance::run(&store).await;
+    kube_apiserver_storage::conformance::run(&store).await;
 
     // etcd asks for a client certificate: a client without one is refused at the handshake (under
     // TLS 1.3 the client learns it as etcd's alert, a broken pipe or a closed connection,

@@ -9,9 +9,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use apiserver::Config;
-use apiserver::storage::Storage;
-use apiserver::storage::etcd::EtcdStorage;
-use apiserver::storage::memory::MemoryStorage;
+use kube_apiserver_storage::Storage;
+use kube_apiserver_storage::etcd::EtcdStorage;
+use kube_apiserver_storage::memory::MemoryStorage;
 use serde_json::{Value, json};
 use support::etcd;
 use support::kubectl::{Backend, Kubectl};

@@ -207,7 +207,7 @@ async fn owner_references_are_collected_on_the_embedded_store() {
 #[tokio::test(flavor = "multi_thread")]
 async fn owner_references_are_collected_on_etcd() {
     let cluster = support::etcd::start("gc", 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     let server = support::start_on(Arc::new(storage));
     owner_references_are_collected(client(&server.url)).await;
 }

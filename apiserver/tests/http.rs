@@ -429,7 +429,7 @@ async fn watchers_see_every_change_on_the_embedded_store() {
 #[tokio::test(flavor = "multi_thread")]
 async fn watchers_see_every_change_on_etcd() {
     let cluster = support::etcd::start("watchers", 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     let api = Api::on(support::start_on(std::sync::Arc::new(storage))).await;
     watchers_see_every_change_once_in_order(api, Some(cluster.endpoints()[0].clone())).await;
 }
@@ -528,7 +528,7 @@ impl apiserver::admission::Validating for SlowCreates {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_saturated_server_answers_429_with_retry_after() {
-    let storage = std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default());
+    let storage = std::sync::Arc::new(kube_apiserver_storage::memory::MemoryStorage::default());
     let config = apiserver::Config {
         max_requests_inflight: 1,
         ..Default::default()
@@ -586,7 +586,7 @@ async fn unfinished_request(url: &str) -> tokio::net::TcpStream {
 #[tokio::test(flavor = "multi_thread")]
 async fn a_request_over_its_time_answers_504() {
     let server = support::start_with(
-        std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default()),
+        std::sync::Arc::new(kube_apiserver_storage::memory::MemoryStorage::default()),
         apiserver::Config {
             request_timeout: std::time::Duration::from_millis(300),
             ..Default::default()

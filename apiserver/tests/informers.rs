@@ -11,12 +11,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use apis::core::v1::ConfigMap;
-use apiserver::storage::Storage;
-use apiserver::storage::memory::MemoryStorage;
 use generated::clientset::Clientset;
 use generated::informers::SharedInformerFactory;
 use kube::api::{DeleteParams, ListParams, PostParams};
 use kube::core::Selector;
+use kube_apiserver_storage::Storage;
+use kube_apiserver_storage::memory::MemoryStorage;
 use runtime::client::cache::IndexFunc;
 use runtime::client::informer::{Deleted, HandlerFns, TweakFn};
 use serde_json::json;

@@ -162,7 +162,7 @@ async fn apply_conflicts_list_their_fields() {
 /// A server on a one-member etcd cluster of its own (kept running while the cluster lives).
 async fn on_etcd(name: &str) -> (Api, support::etcd::Cluster) {
     let cluster = support::etcd::start(name, 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     (Api::on(support::start_on(std::sync::Arc::new(storage))).await, cluster)
 }
 
@@ -460,7 +460,7 @@ async fn hostile_names_get_answers() {
 async fn slow_and_idle_clients_do_not_lock_others_out() {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let server = support::start_with(
-        std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default()),
+        std::sync::Arc::new(kube_apiserver_storage::memory::MemoryStorage::default()),
         apiserver::Config {
             max_requests_inflight: 2,
             idle_timeout: std::time::Duration::from_millis(500),
@@ -505,7 +505,7 @@ async fn slow_and_idle_clients_do_not_lock_others_out() {
 /// Stopping the server ends its watches, so it exits promptly with one open.
 #[tokio::test(flavor = "multi_thread")]
 async fn shutdown_ends_open_watches() {
-    let storage = std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default());
+    let storage = std::sync::Arc::new(kube_apiserver_storage::memory::MemoryStorage::default());
     let server = std::sync::Arc::new(sample_apiserver::server(storage, Default::default(), &[]).unwrap());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
@@ -734,7 +734,7 @@ async fn deletion_and_decoding_edges_are_kubernetes() {
 #[tokio::test(flavor = "multi_thread")]
 async fn etcd_failures_and_restarts_are_answered_as_kubernetes_does() {
     let mut cluster = support::etcd::start("answers", 1);
-    let storage = std::sync::Arc::new(apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap());
+    let storage = std::sync::Arc::new(kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap());
     let api = Api::on(support::start_on(storage.clone())).await;
     assert_eq!(api.get("/readyz").await.0, StatusCode::OK);
 
@@ -768,7 +768,7 @@ async fn etcd_failures_and_restarts_are_answered_as_kubernetes_does() {
     let ns = json!({"apiVersion": "v1", "kind": "Namespace",
                     "metadata": {"name": "doomed", "uid": "u", "deletionTimestamp": "2026-01-01T00:00:00Z"},
                     "spec": {"finalizers": ["kubernetes"]}, "status": {"phase": "Terminating"}});
-    apiserver::storage::Storage::create(&*storage, "/registry/namespaces/doomed", ns.to_string().into())
+    kube_apiserver_storage::Storage::create(&*storage, "/registry/namespaces/doomed", ns.to_string().into())
         .await
         .unwrap();
     let restarted = Api::bare(support::start_on(storage.clone()));

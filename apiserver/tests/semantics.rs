@@ -11,7 +11,7 @@ use support::api::Api;
 /// kinds and the status subresource are left alone.
 #[tokio::test(flavor = "multi_thread")]
 async fn the_mutating_admission_plugin_rewrites_pods_on_every_write() {
-    let storage = std::sync::Arc::new(apiserver::storage::memory::MemoryStorage::default());
+    let storage = std::sync::Arc::new(kube_apiserver_storage::memory::MemoryStorage::default());
     let plugins = ["AlwaysPullImages".parse().unwrap()];
     let api = Api::on(support::start_with_plugins(
         storage,
@@ -224,14 +224,14 @@ async fn lists_read_as_of_a_revision_on_the_embedded_store() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn lists_as_of_a_revision_the_history_lost_expire() {
-    let storage = apiserver::storage::memory::MemoryStorage::with_history(2);
+    let storage = kube_apiserver_storage::memory::MemoryStorage::with_history(2);
     lists_read_as_of_a_revision(Api::on(support::start_on(std::sync::Arc::new(storage))).await, false).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn lists_read_as_of_a_revision_on_etcd() {
     let cluster = support::etcd::start("list-revisions", 1);
-    let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
     lists_read_as_of_a_revision(Api::on(support::start_on(std::sync::Arc::new(storage))).await, true).await;
 }
 

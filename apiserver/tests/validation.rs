@@ -7,8 +7,8 @@ mod support;
 
 use std::sync::Arc;
 
-use apiserver::storage::Storage;
-use apiserver::storage::memory::MemoryStorage;
+use kube_apiserver_storage::Storage;
+use kube_apiserver_storage::memory::MemoryStorage;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 use support::api::Api;

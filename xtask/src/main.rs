@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod corpus;
+mod layers;
 mod test;
 
 use clap::{Parser, Subcommand};
@@ -32,6 +33,10 @@ enum Command {
     /// protoc, python3-kubernetes) when missing, then runs `verify-etcd-client`, the workspace
     /// tests and the corpus.
     Test,
+    /// Check the dependency rules of DESIGN.md: the edges between this workspace's crates, each
+    /// crate's module layers (no import runs back up, no circle), and no Kubernetes group, kind
+    /// or resource named in a generic crate.
+    Layers,
     /// Check that the etcd backend's checked-in gRPC client is what hack/update-etcd-proto.sh
     /// writes from hack/etcd-proto (needs protoc); exits 1 if not.
     VerifyEtcdClient,
@@ -66,6 +71,7 @@ fn main() -> ExitCode {
         Command::Codegen => Mode::Write,
         Command::VerifyCodegen => Mode::Verify,
         Command::Test => return test::run(),
+        Command::Layers => return layers::run(Path::new(".")),
         Command::VerifyEtcdClient => return test::verify_etcd_client(),
         Command::Corpus {
             build,

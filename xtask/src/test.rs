@@ -124,7 +124,7 @@ fn js_client() -> Result<(), String> {
 }
 
 /// Where the etcd backend's gRPC client is checked in, and where the check writes a fresh one.
-const ETCD_CLIENT: &str = "apiserver/src/storage/etcd/proto";
+const ETCD_CLIENT: &str = "storage/src/etcd/proto";
 const ETCD_CLIENT_CHECK: &str = "target/etcd-proto-check";
 
 /// `cargo xtask verify-etcd-client`.

@@ -8,8 +8,8 @@
 use std::sync::{Arc, LazyLock};
 
 use apiserver::Config;
-use apiserver::storage::Storage;
-use apiserver::storage::memory::MemoryStorage;
+use kube_apiserver_storage::Storage;
+use kube_apiserver_storage::memory::MemoryStorage;
 use serde_json::{Value, json};
 
 /// The Deployment every object is a copy of (3.8 KB).
@@ -120,7 +120,7 @@ pub static ETCD: LazyLock<Option<Loaded>> = LazyLock::new(|| {
 
 /// A single-member etcd started for the run (when `/usr/bin/etcd` exists): the process, its
 /// client URL and a storage over it.
-pub fn etcd() -> Option<(std::process::Child, String, apiserver::storage::etcd::EtcdStorage)> {
+pub fn etcd() -> Option<(std::process::Child, String, kube_apiserver_storage::etcd::EtcdStorage)> {
     if !std::path::Path::new("/usr/bin/etcd").exists() {
         return None;
     }
@@ -158,7 +158,7 @@ pub fn etcd() -> Option<(std::process::Child, String, apiserver::storage::etcd::
         .ok()?;
     std::thread::sleep(std::time::Duration::from_secs(2));
     let endpoint = format!("http://127.0.0.1:{client}");
-    let storage = apiserver::storage::etcd::EtcdStorage::new(vec![endpoint.clone()]).ok()?;
+    let storage = kube_apiserver_storage::etcd::EtcdStorage::new(vec![endpoint.clone()]).ok()?;
     Some((child, endpoint, storage))
 }
 

@@ -10,8 +10,8 @@ pub mod printers;
 
 use std::sync::Arc;
 
-use apiserver::storage::Storage;
 use apiserver::{Config, Server};
+use kube_apiserver_storage::Storage;
 
 /// The server for `apis` over `storage`, with `plugins` enabled.
 pub fn server(

@@ -14,10 +14,10 @@ use apiserver::auth::audit::{Audit, AuditLog, LogOptions, Policy};
 use apiserver::auth::service_account::ServiceAccountTokens;
 use apiserver::auth::tls::TlsOptions;
 use apiserver::auth::{Authentication, TokenFile};
-use apiserver::storage::Storage;
-use apiserver::storage::etcd::{EtcdStorage, EtcdTls};
-use apiserver::storage::memory::{DEFAULT_HISTORY, MemoryStorage};
 use clap::Parser;
+use kube_apiserver_storage::Storage;
+use kube_apiserver_storage::etcd::{EtcdStorage, EtcdTls};
+use kube_apiserver_storage::memory::{DEFAULT_HISTORY, MemoryStorage};
 use sample_apiserver::admission::Plugin;
 
 /// An API server for the `apis` crate's groups (core, apps, autoscaling, apiextensions, widgets).

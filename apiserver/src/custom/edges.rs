@@ -16,7 +16,7 @@ use super::schema::{self, Structural};
 use super::webhook::Webhook;
 use crate::convert::{Decoded, Edges, FieldValidation, parse_body};
 use crate::status::ApiError;
-use crate::storage::Revision;
+use kube_apiserver_storage::Revision;
 
 /// The edges of one CRD's kind.
 pub struct CustomEdges {

@@ -29,7 +29,7 @@ use crate::rest::{Creater, Getter, GracefulDeleter, Lister, Patcher, RestStorage
 use crate::scale::ScaleStorage;
 use crate::server::{Registrar, ResourceInfo, SubresourceInfo};
 use crate::status::ApiError;
-use crate::storage::Storage;
+use kube_apiserver_storage::Storage;
 
 /// The finalizer that keeps a deleted CRD until its objects are gone.
 pub const CLEANUP: &str = "customresourcecleanup.apiextensions.k8s.io";

@@ -251,9 +251,9 @@ pub(super) fn ignore_gone(result: Result<(), ApiError>) -> Result<(), ApiError> 
 /// Whether a change can give the collector work: a deletion (an owner may be gone), or an object
 /// that has owners or is being deleted. A plain write of an ownerless object, most of a server's
 /// traffic, costs the collector nothing.
-fn concerns_collector(event: &crate::storage::Event) -> bool {
+fn concerns_collector(event: &kube_apiserver_storage::Event) -> bool {
     let mentions = |needle: &[u8]| event.kv.value.windows(needle.len()).any(|w| w == needle);
-    event.kind == crate::storage::EventType::Deleted
+    event.kind == kube_apiserver_storage::EventType::Deleted
         || mentions(b"\"ownerReferences\"")
         || mentions(b"\"deletionTimestamp\"")
 }

@@ -36,7 +36,7 @@ use crate::registry::meta;
 use crate::registry::strategy::{Checks, GenericStrategy, Strategy};
 use crate::server::{Config, Server, SubresourceInfo};
 use crate::status::{ApiError, Cause};
-use crate::storage::Storage;
+use kube_apiserver_storage::Storage;
 use namespace_view::{NamespaceView, Phase};
 
 /// Every resource `scheme` maps over `storage`, as [`Server::new`] serves them, with Kubernetes'
@@ -141,6 +141,15 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         GarbageCollector::new(stores).start();
     }
     server
+}
+
+/// [`server`] over an empty embedded store: what the generated fake clientset runs on.
+pub fn in_memory(scheme: Scheme, config: Config) -> Server {
+    server(
+        scheme,
+        Arc::new(kube_apiserver_storage::memory::MemoryStorage::default()),
+        config,
+    )
 }
 
 fn is_namespaces(m: &RestMapping) -> bool {

@@ -19,7 +19,7 @@ use tokio::sync::Notify;
 use crate::registry::meta;
 use crate::registry::store::Store;
 use crate::status::ApiError;
-use crate::storage::{EventType, Revision};
+use kube_apiserver_storage::{EventType, Revision};
 
 /// How long a lookup waits for the map to apply this server's last namespace write before it
 /// reads the store instead.
@@ -142,7 +142,7 @@ impl NamespaceView {
 }
 
 /// Applies the watch's events to the map until the watch ends, then marks the map stopped.
-async fn keep(state: Arc<Mutex<State>>, changed: Arc<Notify>, mut watch: crate::storage::Watch) {
+async fn keep(state: Arc<Mutex<State>>, changed: Arc<Notify>, mut watch: kube_apiserver_storage::Watch) {
     while let Some(Ok(event)) = watch.recv().await {
         let name = event.kv.key.rsplit('/').next().unwrap_or_default().to_string();
         let deleting = match event.kind {
@@ -178,8 +178,8 @@ mod tests {
 
     use super::*;
     use crate::registry::strategy::GenericStrategy;
-    use crate::storage::memory::MemoryStorage;
-    use crate::storage::{KeyValue, ListOptions, ListResult, Storage, StorageError, Watch};
+    use kube_apiserver_storage::memory::MemoryStorage;
+    use kube_apiserver_storage::{KeyValue, ListOptions, ListResult, Storage, StorageError, Watch};
 
     /// The embedded store, counting the single-key reads made of it.
     #[derive(Default)]

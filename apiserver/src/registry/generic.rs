@@ -14,7 +14,7 @@ use super::validated::Validated;
 use crate::rest::StatusStorage;
 use crate::scale::ScaleStorage;
 use crate::server::{ResourceInfo, SubresourceInfo};
-use crate::storage::Storage;
+use kube_apiserver_storage::Storage;
 
 /// The strategy every resource gets unless its server says otherwise: status written only through
 /// `/status` where there is one, generations where the mapping counts them.

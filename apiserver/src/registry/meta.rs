@@ -4,7 +4,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::status::Cause;
-use crate::storage::Revision;
+use kube_apiserver_storage::Revision;
 
 /// The object's `metadata`, created empty when absent or not an object.
 pub fn meta_mut(obj: &mut Value) -> &mut Map<String, Value> {

@@ -14,8 +14,8 @@ use super::meta;
 use super::stored::Stored;
 use super::strategy::Strategy;
 use crate::status::ApiError;
-use crate::storage::cache::{self, WatchCache};
-use crate::storage::{ListOptions, Revision, Storage, StorageError, Watch};
+use kube_apiserver_storage::cache::{self, WatchCache};
+use kube_apiserver_storage::{ListOptions, Revision, Storage, StorageError, Watch};
 
 /// How many names a create with `generateName` tries before it reports the collision.
 const GENERATE_NAME_ATTEMPTS: usize = 8;

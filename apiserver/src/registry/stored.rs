@@ -13,7 +13,7 @@ use serde_json::value::RawValue;
 
 use super::meta;
 use crate::status::ApiError;
-use crate::storage::Revision;
+use kube_apiserver_storage::Revision;
 
 /// One stored object and the revision that last wrote it.
 #[derive(Clone, Debug)]

@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::store::{Store, Target};
 use super::strategy::{GenericStrategy, Strategy};
 use crate::status::Cause;
-use crate::storage::memory::MemoryStorage;
+use kube_apiserver_storage::memory::MemoryStorage;
 
 /// The generic strategy, with a TTL of two seconds for objects not labelled `keep`.
 struct Expiring(GenericStrategy);

@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use apiserver::storage::etcd::proto::etcdserverpb::{
+use kube_apiserver_storage::etcd::proto::etcdserverpb::{
     LeaseRevokeRequest, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, RangeRequest, kv_client::KvClient,
     lease_client::LeaseClient,
 };

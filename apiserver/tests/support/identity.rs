@@ -7,8 +7,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use apiserver::auth::Authentication;
-use apiserver::storage::Storage;
-use apiserver::storage::memory::MemoryStorage;
+use kube_apiserver_storage::Storage;
+use kube_apiserver_storage::memory::MemoryStorage;
 
 use super::etcd::Cluster;
 use super::kubectl::{Backend, KUBECTL};
@@ -55,7 +55,7 @@ pub fn serve_tls(
             static SERVERS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
             let n = SERVERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let cluster = super::etcd::start(&format!("identity-{}-{n}", env!("CARGO_CRATE_NAME")), 1);
-            let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+            let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
             (Arc::new(storage), Some(cluster))
         }
     };

@@ -40,7 +40,7 @@ impl Kubectl {
             Backend::Memory => (super::start(), None),
             Backend::Etcd => {
                 let cluster = super::etcd::start(&format!("kubectl-{name}"), 1);
-                let storage = apiserver::storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
+                let storage = kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap();
                 (super::start_on(std::sync::Arc::new(storage)), Some(cluster))
             }
         };

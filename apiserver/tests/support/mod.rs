@@ -13,7 +13,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use apiserver::Config;
-use apiserver::storage::memory::MemoryStorage;
+use kube_apiserver_storage::memory::MemoryStorage;
 
 /// A running server; it stops when the test process ends.
 pub struct Running {
@@ -29,19 +29,19 @@ pub fn start() -> Running {
 }
 
 /// Starts a server over `storage` on a free loopback port.
-pub fn start_on(storage: Arc<dyn apiserver::storage::Storage>) -> Running {
+pub fn start_on(storage: Arc<dyn kube_apiserver_storage::Storage>) -> Running {
     start_with(storage, Config::default())
 }
 
 /// Starts a server over `storage` with `config` on a free loopback port.
-pub fn start_with(storage: Arc<dyn apiserver::storage::Storage>, config: Config) -> Running {
+pub fn start_with(storage: Arc<dyn kube_apiserver_storage::Storage>, config: Config) -> Running {
     start_with_plugins(storage, config, &[])
 }
 
 /// Starts a server over `storage` with `config` and the admission `plugins` on a free loopback
 /// port.
 pub fn start_with_plugins(
-    storage: Arc<dyn apiserver::storage::Storage>,
+    storage: Arc<dyn kube_apiserver_storage::Storage>,
     config: Config,
     plugins: &[sample_apiserver::admission::Plugin],
 ) -> Running {

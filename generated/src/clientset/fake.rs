@@ -40,10 +40,7 @@ impl Clientset {
     /// A fake as [`Self::new`] with the server's `config`: `garbage_collection: false` leaves
     /// owner references to the test, as a cluster without kube-controller-manager would.
     pub fn with_config(scheme: ::runtime::Scheme, config: ::apiserver::Config) -> Self {
-        let storage = ::std::sync::Arc::new(
-            ::apiserver::storage::memory::MemoryStorage::default(),
-        );
-        let server = ::apiserver::kube_apiserver::server(scheme, storage, config)
+        let server = ::apiserver::kube_apiserver::in_memory(scheme, config)
             .with_openapi(&crate::openapi_v3_documents());
         Self::on(::apiserver::local::Local::new(server))
     }

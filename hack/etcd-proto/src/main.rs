@@ -1,5 +1,5 @@
 //! Writes the etcd backend's gRPC client and messages from `proto/` into the directory given as
-//! the first argument (hack/update-etcd-proto.sh passes apiserver/src/storage/etcd/proto).
+//! the first argument (hack/update-etcd-proto.sh passes storage/src/etcd/proto).
 
 fn main() {
     let out = std::env::args().nth(1).expect("usage: etcd-proto <output directory>");

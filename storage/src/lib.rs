@@ -1,13 +1,30 @@
-//! The storage interface (k8s.io/apiserver's `storage.Interface`, reduced to what a key-value store
-//! with revisions gives): keys under `/registry/`, values as bytes, one revision counter for the whole
-//! store that every write advances, and watches from a revision. Two backends implement it: the
-//! embedded [`memory::MemoryStorage`] and [`etcd::EtcdStorage`]. The registry watches through a
-//! [`cache::WatchCache`] per resource, so many clients share one storage watch.
+//! The storage of a Kubernetes-style API server, k8s.io/apiserver's `pkg/storage` in Rust: the
+//! [`Storage`] interface (`storage.Interface` reduced to what a key-value store with revisions
+//! gives): keys under `/registry/`, values as bytes, one revision counter for the whole store that
+//! every write advances, watches from a revision, and keys that expire. Two backends implement it:
+//! the embedded [`memory::MemoryStorage`] and [`etcd::EtcdStorage`] (etcd v3 over gRPC). The
+//! registry watches through a [`cache::WatchCache`] per resource, so many clients share one
+//! storage watch. With feature `conformance`, [`conformance::run`] checks a backend does what
+//! every backend must.
 //!
 //! Objects are stored without their resourceVersion: it is the key's modification revision, as etcd
-//! keeps it, and the registry writes it into an object when it reads one.
+//! keeps it, and the registry writes it into an object when it reads one. This crate knows nothing
+//! of objects: it depends on no other crate of the project.
+//!
+//! # Layers
+//!
+//! Top to bottom; a module uses only the modules of the layers below it (and this root, which
+//! holds the interface):
+//!
+//! 1. [`conformance`]: the checks every backend passes (feature `conformance`).
+//! 2. [`cache`], [`etcd`], [`memory`]: the watch cache and the two backends, each over the
+//!    interface alone.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 pub mod cache;
+#[cfg(any(test, feature = "conformance"))]
 pub mod conformance;
 pub mod etcd;
 pub mod memory;

@@ -18,7 +18,7 @@ use super::proto::etcdserverpb::watch_client::WatchClient;
 use super::proto::etcdserverpb::{WatchCancelRequest, WatchCreateRequest, WatchRequest, WatchResponse, watch_request};
 use super::proto::mvccpb::{self, event::EventType as EtcdEventType};
 use super::{CALL_TIMEOUT, Member, key_value, revision};
-use crate::storage::{Event, EventType, Revision, StorageError, Watch};
+use crate::{Event, EventType, Revision, StorageError, Watch};
 
 /// How many events a watch buffers for its reader before it is closed as too slow.
 const WATCH_BUFFER: usize = 4096;

@@ -7,8 +7,8 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use super::WatchCache;
-use crate::storage::memory::MemoryStorage;
-use crate::storage::{EventType, Revision, Storage, Watch};
+use crate::memory::MemoryStorage;
+use crate::{EventType, Revision, Storage, Watch};
 
 const PREFIX: &str = "/registry/widgets/";
 
@@ -108,8 +108,5 @@ async fn revisions_older_than_the_window_are_the_storages_to_replay_or_refuse() 
     }
     // Once the cache has moved past `first`, and the storage's window too, the storage answers Gone.
     let err = cache.watch(PREFIX, first).await.err();
-    assert!(
-        matches!(err, Some(crate::storage::StorageError::Gone { .. })),
-        "{err:?}"
-    );
+    assert!(matches!(err, Some(crate::StorageError::Gone { .. })), "{err:?}");
 }
