@@ -51,7 +51,7 @@ const NAMESPACES: usize = 100;
 const APPS: usize = 1_000;
 
 /// The server benchmarks' Deployment (shared with them, not copied).
-const DEPLOYMENT: &str = include_str!("../../apiserver/benches/deployment.json");
+const DEPLOYMENT: &str = include_str!("../../kube-apiserver/benches/deployment.json");
 
 /// A managedFields entry owning every field of the object, as an apply of the whole object has.
 fn fields_of(v: &Value) -> Value {

@@ -9,19 +9,9 @@ use runtime::codec::{Codec, DecodeError, Format};
 use runtime::{GroupVersion, GroupVersionKind, Scheme};
 use serde_json::Value;
 
-use crate::registry::stored::Stored;
+pub use crate::query::FieldValidation;
 use crate::status::{ApiError, Cause};
-
-/// How strictly unknown fields in a body are treated (`?fieldValidation=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FieldValidation {
-    /// Unknown fields are an error.
-    Strict,
-    /// Unknown fields are dropped with a warning.
-    Warn,
-    /// Unknown fields are dropped.
-    Ignore,
-}
+use crate::stored::Stored;
 
 /// The scheme's codec over the request edges.
 #[derive(Clone)]

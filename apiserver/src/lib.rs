@@ -1,57 +1,60 @@
-//! The generic API server machinery, a Rust reading of k8s.io/apiserver: [`kube_apiserver_storage`] (a key-value
-//! store with revisions and watches: embedded or etcd), the generic [`registry`] store with
-//! per-kind strategies, the capability traits of [`rest`], the route [`installer`] that turns each
-//! resource's capabilities into Kubernetes' action table, the request flow in [`handlers`] (decode
-//! any served version, default, convert through the internal version, admit, validate, store in the
-//! storage version, answer in the request's version), [`watch`] streams, and [`discovery`].
+//! The generic machinery of Kubernetes-style API servers, k8s.io/apiserver in Rust. A server is
+//! built as a `GenericAPIServer` is: the caller installs each resource with the storage and
+//! strategy it chooses ([`Server::install`] of a [`ResourceInfo`], from [`registry::generic`] or
+//! its own), adds admission plugins, authenticators, authorizers, non-resource handlers and
+//! post-start hooks, and may install and remove resources while the server runs. Everything per
+//! kind comes from the Scheme the generated code fills: [`runtime::RestMapping`]s say which
+//! resources exist, their scope, subresources and storage version; the codec decodes, defaults
+//! and converts. No module here names a Kubernetes group or kind: what one particular server
+//! adds (kube-apiserver's kinds, RBAC, custom resources) lives in the crates that serve them.
 //!
-//! Everything per kind comes from the Scheme the generated code fills: [`runtime::RestMapping`]s
-//! say which resources exist, their scope, subresources and storage version; the codec decodes,
-//! defaults and converts. A server is built as k8s.io/apiserver's `GenericAPIServer` is: the
-//! caller installs each resource with the storage and strategy it chooses ([`Server::install`], a
-//! [`ResourceInfo`], from [`registry::generic`] or its own), and may install and remove resources
-//! while the server runs. [`Server::new`] installs every resource of a Scheme with the generic
-//! store; [`kube_apiserver::server`] adds what kube-apiserver does for its own kinds (namespaces).
-//! [`routes`] is the table of paths under tower's limit, load-shedding and timeout layers.
+//! The request flow: the [`endpoints::filters`] (request info, authentication, audit,
+//! impersonation, authorization), then the handler of the verb with the request's
+//! [`endpoints::scope::Scope`]: decode any served version, default, convert through the internal
+//! version, admit, validate, store in the storage version, answer in the request's version.
+//!
+//! # Layers
+//!
+//! Top to bottom; a module uses only the modules of the layers below its own:
+//!
+//! 1. [`server`]: the server, its configuration, routes and filters in order, serving, TLS.
+//! 2. [`endpoints`]: the installer, the registry of served resources, the handlers, discovery,
+//!    OpenAPI, content negotiation and the filters.
+//! 3. [`admission`]: the admission chain and the plugins k8s.io/apiserver ships.
+//! 4. [`registry`]: REST capabilities, the generic store, strategies, scale and status.
+//! 5. [`audit`], [`authorization`]: the audit policy and log; authorizers and their chain.
+//! 6. [`authentication`], [`convert`], [`patch`], [`server_side_apply`], [`table`]: who sends a
+//!    request; the version edges; patches; managed fields and apply; tables.
+//! 7. [`cel`], [`duplicates`], [`query`], [`selector`], [`stored`], [`strategic`]: CEL
+//!    libraries; duplicate JSON keys; query parameters; selectors; stored bytes; strategic merge.
+//! 8. [`meta`]: ObjectMeta on JSON objects.
+//! 9. [`request`], [`status`]: what a request asks; Kubernetes' Status errors.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 pub mod admission;
-pub mod auth;
+pub mod audit;
+pub mod authentication;
+pub mod authorization;
+pub mod cel;
 pub mod convert;
-pub mod custom;
-pub mod delete;
-pub mod discovery;
 pub mod duplicates;
-pub mod handlers;
-pub mod installer;
-pub mod kube_apiserver;
-#[cfg(feature = "local")]
-pub mod local;
-pub mod openapi;
+pub mod endpoints;
+pub mod meta;
 pub mod patch;
 pub mod query;
 pub mod registry;
 pub mod request;
-pub mod respond;
-pub mod rest;
-pub mod routes;
-pub mod scale;
 pub mod selector;
-pub mod serve;
 pub mod server;
 pub mod server_side_apply;
 pub mod status;
+pub mod stored;
 pub mod strategic;
 pub mod table;
-pub mod watch;
 
-pub use server::{Config, Registry, ResourceInfo, Server, SubresourceInfo};
+pub use endpoints::registrar::{Registrar, Registry};
+pub use registry::{ResourceInfo, SubresourceInfo};
+pub use server::{Config, Server};
 pub use status::ApiError;
-
-/// The README's Rust examples, compiled and run as doc tests (they use this crate's
-/// dev-dependencies: the generated clientset with its fake).
-#[cfg(doctest)]
-#[doc = include_str!("../../README.md")]
-pub struct ReadmeDoctests;

@@ -3,9 +3,20 @@
 
 use std::collections::BTreeMap;
 
-use crate::convert::FieldValidation;
+use crate::request::parse_bool;
 use crate::status::ApiError;
 use kube_apiserver_storage::Revision;
+
+/// How strictly unknown fields in a body are treated (`?fieldValidation=`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FieldValidation {
+    /// Unknown fields are an error.
+    Strict,
+    /// Unknown fields are dropped with a warning.
+    Warn,
+    /// Unknown fields are dropped.
+    Ignore,
+}
 
 /// The parameters a resource request may carry.
 #[derive(Clone, Debug, Default)]
@@ -190,16 +201,6 @@ impl Params {
                 Err(ApiError::invalid("meta.k8s.io", "ListOptions", "", vec![cause]))
             }
         }
-    }
-}
-
-/// A boolean as Go's `strconv.ParseBool` reads query parameters (clients send `true`, `True`, `1`);
-/// an empty value is true, as a bare `?watch` is.
-pub fn parse_bool(v: &str) -> Option<bool> {
-    match v {
-        "" | "1" | "t" | "T" | "true" | "True" | "TRUE" => Some(true),
-        "0" | "f" | "F" | "false" | "False" | "FALSE" => Some(false),
-        _ => None,
     }
 }
 

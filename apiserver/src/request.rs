@@ -1,167 +1,262 @@
-//! What a request asks for (k8s.io/apiserver's `RequestInfoFactory`): the API group and version,
-//! namespace, resource, name and subresource read off the path, and the verb from the method, the
-//! name's presence and `?watch=`.
+//! What a request asks to do, read once from its method, path and query as k8s.io/apiserver's
+//! `RequestInfoFactory` reads it: a resource request (verb, API group, version, namespace,
+//! resource, subresource, name) under `/api` and `/apis`, or a non-resource request (a path and
+//! the lower-case method) for everything else, discovery included. A filter puts it in the
+//! request's extensions before authentication; authorization, audit, impersonation and the
+//! routes read it from there.
 
-use axum::http::Method;
-
-/// A resource request's parts.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A request's facts, as authorizers, audit and the routes read them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RequestInfo {
-    /// `get`, `list`, `watch`, `create`, `update`, `patch`, `delete` or `deletecollection`.
-    pub verb: &'static str,
-    /// The API group (empty for `/api`).
-    pub group: String,
-    /// The version.
-    pub version: String,
-    /// The namespace, when the path names one.
-    pub namespace: Option<String>,
-    /// The resource (plural).
+    /// Whether the request is about API resources (else a non-resource path).
+    pub resource_request: bool,
+    /// The path, as given.
+    pub path: String,
+    /// `get`, `list`, `watch`, `create`, `update`, `patch`, `delete`, `deletecollection`, `proxy`;
+    /// for a non-resource request the lower-case HTTP method.
+    pub verb: String,
+    /// The API group (empty: the core group).
+    pub api_group: String,
+    /// The API version.
+    pub api_version: String,
+    /// The namespace, where the request names one.
+    pub namespace: String,
+    /// The resource.
     pub resource: String,
-    /// The object's name, when the path names one.
-    pub name: Option<String>,
     /// The subresource (`status`, `scale`).
-    pub subresource: Option<String>,
+    pub subresource: String,
+    /// The object's name, where the request names one: in the path, or for a list or watch in a
+    /// `metadata.name` field selector (what authorizers see, as Kubernetes gives it them).
+    pub name: String,
+    /// Whether the path names a namespace the resource is inside (`/namespaces/{ns}/<resource>`),
+    /// not a namespace itself (`/namespaces/{ns}`, `/namespaces/{ns}/status`).
+    pub namespace_scoped: bool,
+    /// The path's segments from the resource on (Go's `Parts`): `[resource]`,
+    /// `[resource, name]` or `[resource, name, subresource]`, more for paths no route serves.
+    pub parts: Vec<String>,
 }
 
-/// Subresources of a namespace that are not a resource inside it.
-const NAMESPACE_SUBRESOURCES: [&str; 2] = ["status", "finalize"];
+/// Subresources of a namespace, which stay under the `namespaces` resource.
+const NAMESPACE_SUBRESOURCES: &[&str] = &["status", "finalize"];
 
-/// Parses a resource path, or `None` for any other path (discovery, documents, health).
-pub fn parse(method: &Method, path: &str, watch_param: bool) -> Option<RequestInfo> {
-    // An empty segment (`namespaces//configmaps`) names nothing: dropping it would change the
-    // target, so the path serves nothing, as in Kubernetes.
-    let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
-    if parts.iter().any(|p| p.is_empty()) {
-        return None;
+/// A boolean query parameter as Go's `strconv.ParseBool` reads it (an empty value is true).
+pub fn parse_bool(v: &str) -> Option<bool> {
+    match v {
+        "" | "1" | "t" | "T" | "true" | "True" | "TRUE" => Some(true),
+        "0" | "f" | "F" | "false" | "False" | "FALSE" => Some(false),
+        _ => None,
     }
-    let (group, version, rest) = match parts.as_slice() {
-        ["api", version, rest @ ..] => (String::new(), version.to_string(), rest),
-        ["apis", group, version, rest @ ..] => (group.to_string(), version.to_string(), rest),
-        _ => return None,
-    };
-    let (watch_prefix, mut rest) = match rest {
-        ["watch", r @ ..] => (true, r),
-        r => (false, r),
-    };
-    let mut namespace = None;
-    if let ["namespaces", ns, after @ ..] = rest
-        && !after.is_empty()
-        && !NAMESPACE_SUBRESOURCES.contains(&after[0])
-    {
-        // `/namespaces/{ns}/<resource>...`: a resource in a namespace. Otherwise the path names
-        // a namespace itself (`/namespaces/{name}`, `/namespaces/{name}/status`).
-        namespace = Some(ns.to_string());
-        rest = after;
+}
+
+impl RequestInfo {
+    /// The request `method path?query` as Kubernetes reads it.
+    pub fn new(method: &str, path: &str, query: Option<&str>) -> RequestInfo {
+        let non_resource = || RequestInfo {
+            resource_request: false,
+            path: path.to_string(),
+            verb: method.to_ascii_lowercase(),
+            ..RequestInfo::default()
+        };
+        let mut parts: Vec<&str> = path.trim_matches('/').split('/').collect();
+        let (group, rest) = match parts.first() {
+            Some(&"api") if parts.len() >= 2 => (String::new(), 2),
+            Some(&"apis") if parts.len() >= 3 => (parts[1].to_string(), 3),
+            _ => return non_resource(),
+        };
+        let version = parts[rest - 1].to_string();
+        parts.drain(..rest);
+        // `/api/v1` and `/apis/apps/v1` are discovery: non-resource requests.
+        if parts.is_empty() || parts == [""] {
+            return non_resource();
+        }
+        let mut info = RequestInfo {
+            resource_request: true,
+            path: path.to_string(),
+            api_group: group,
+            api_version: version,
+            ..RequestInfo::default()
+        };
+        let query_pairs = || form_urlencoded::parse(query.unwrap_or_default().as_bytes());
+        if parts[0] == "watch" || parts[0] == "proxy" {
+            if parts.len() < 2 {
+                return non_resource();
+            }
+            info.verb = parts[0].to_string();
+            parts.remove(0);
+        } else {
+            info.verb = match method {
+                "POST" => "create",
+                "GET" | "HEAD" => "get",
+                "PUT" => "update",
+                "PATCH" => "patch",
+                "DELETE" => "delete",
+                _ => "",
+            }
+            .to_string();
+        }
+        if parts[0] == "namespaces" && parts.len() > 1 {
+            info.namespace = parts[1].to_string();
+            if parts.len() > 2 && !NAMESPACE_SUBRESOURCES.contains(&parts[2]) {
+                parts.drain(..2);
+                info.namespace_scoped = true;
+            }
+        }
+        if parts.len() >= 3 && info.verb != "proxy" {
+            info.subresource = parts[2].to_string();
+        }
+        if parts.len() >= 2 {
+            info.name = parts[1].to_string();
+        }
+        info.resource = parts[0].to_string();
+        info.parts = parts.iter().map(|p| p.to_string()).collect();
+        if info.name.is_empty() && info.verb == "get" {
+            let watch = query_pairs().any(|(k, v)| k == "watch" && parse_bool(&v) == Some(true));
+            info.verb = if watch { "watch" } else { "list" }.to_string();
+            // A list or watch of one name by field selector is about that name.
+            for (k, v) in query_pairs() {
+                if k == "fieldSelector"
+                    && let Some(name) = v
+                        .strip_prefix("metadata.name=")
+                        .or_else(|| v.strip_prefix("metadata.name=="))
+                    && !name.contains([',', '/', '%'])
+                    && !name.is_empty()
+                    && name != "."
+                    && name != ".."
+                {
+                    info.name = name.to_string();
+                }
+            }
+        }
+        if info.name.is_empty() && info.verb == "delete" {
+            info.verb = "deletecollection".into();
+        }
+        info
     }
-    let (resource, name, subresource) = match rest {
-        [] => return None,
-        [r] => (r.to_string(), None, None),
-        [r, n] => (r.to_string(), Some(n.to_string()), None),
-        [r, n, s] => (r.to_string(), Some(n.to_string()), Some(s.to_string())),
-        _ => return None,
-    };
-    let verb = match (method.as_str(), name.is_some()) {
-        _ if watch_prefix => "watch",
-        ("GET" | "HEAD", false) if watch_param => "watch",
-        ("GET" | "HEAD", false) => "list",
-        ("GET" | "HEAD", true) => "get",
-        ("POST", _) => "create",
-        ("PUT", _) => "update",
-        ("PATCH", _) => "patch",
-        ("DELETE", false) => "deletecollection",
-        ("DELETE", true) => "delete",
-        _ => return None,
-    };
-    Some(RequestInfo {
-        verb,
-        group,
-        version,
-        namespace,
-        resource,
-        name,
-        subresource,
-    })
+
+    /// The namespace the resource is inside, as the path names it (not a namespace the path
+    /// is about: `/namespaces/{ns}` names none).
+    pub fn path_namespace(&self) -> Option<&str> {
+        Some(self.namespace.as_str()).filter(|_| self.namespace_scoped)
+    }
+
+    /// The object's name as the path gives it (never a field selector's).
+    pub fn path_name(&self) -> Option<&str> {
+        self.parts.get(1).map(String::as_str)
+    }
+
+    /// The subresource the path names, if any.
+    pub fn path_subresource(&self) -> Option<&str> {
+        Some(self.subresource.as_str()).filter(|s| !s.is_empty())
+    }
+
+    /// Whether a resource route can serve the path: `/api/<v>` or `/apis/<g>/<v>`, then a
+    /// resource, its name and a subresource at most, no empty segment between, and a verb.
+    pub fn routable(&self) -> bool {
+        self.resource_request
+            && (1..=3).contains(&self.parts.len())
+            && !self.path.trim_matches('/').split('/').any(str::is_empty)
+            && !matches!(self.verb.as_str(), "" | "proxy")
+    }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::RequestInfo;
 
-    fn info(method: Method, path: &str) -> (String, String, Option<String>, String, Option<String>, Option<String>) {
-        let i = parse(&method, path, false).unwrap();
-        (
-            i.verb.to_string(),
-            i.group,
-            i.namespace,
-            i.resource,
-            i.name,
-            i.subresource,
+    fn info(method: &str, uri: &str) -> RequestInfo {
+        let (path, query) = uri.split_once('?').map_or((uri, None), |(p, q)| (p, Some(q)));
+        RequestInfo::new(method, path, query)
+    }
+
+    fn summary(i: &RequestInfo) -> String {
+        format!(
+            "{} {}/{} ns={} {}/{} name={}",
+            i.verb, i.api_group, i.api_version, i.namespace, i.resource, i.subresource, i.name
         )
     }
 
     #[test]
-    fn paths_read_as_kubernetes_reads_them() {
-        let s = |x: &str| Some(x.to_string());
-        assert_eq!(
-            info(Method::GET, "/apis/apps/v1/namespaces/ns/deployments/web/status"),
+    fn paths_are_read_as_kubernetes_reads_them() {
+        let cases = [
+            ("GET", "/api/v1/namespaces/t/pods", "list /v1 ns=t pods/ name="),
             (
-                "get".into(),
-                "apps".into(),
-                s("ns"),
-                "deployments".into(),
-                s("web"),
-                s("status")
-            )
-        );
-        assert_eq!(
-            info(Method::GET, "/api/v1/pods"),
-            ("list".into(), "".into(), None, "pods".into(), None, None)
-        );
-        assert_eq!(
-            info(Method::DELETE, "/api/v1/namespaces/ns/configmaps"),
+                "GET",
+                "/api/v1/namespaces/t/pods?watch=true",
+                "watch /v1 ns=t pods/ name=",
+            ),
+            ("GET", "/api/v1/watch/namespaces/t/pods", "watch /v1 ns=t pods/ name="),
             (
-                "deletecollection".into(),
-                "".into(),
-                s("ns"),
-                "configmaps".into(),
-                None,
-                None
-            )
-        );
-        assert_eq!(
-            info(Method::GET, "/api/v1/namespaces/ns"),
-            ("get".into(), "".into(), None, "namespaces".into(), s("ns"), None)
-        );
-        assert_eq!(
-            info(Method::PUT, "/api/v1/namespaces/ns/status"),
+                "GET",
+                "/apis/apps/v1/namespaces/t/deployments/web",
+                "get apps/v1 ns=t deployments/ name=web",
+            ),
             (
-                "update".into(),
-                "".into(),
-                None,
-                "namespaces".into(),
-                s("ns"),
-                s("status")
-            )
-        );
-        assert_eq!(
-            info(Method::GET, "/apis/apps/v1/watch/namespaces/ns/deployments").0,
-            "watch"
-        );
-        assert_eq!(
-            parse(&Method::GET, "/apis/apps/v1/deployments", true).unwrap().verb,
-            "watch"
-        );
-        assert!(parse(&Method::GET, "/apis/apps/v1", false).is_none());
+                "PUT",
+                "/apis/apps/v1/namespaces/t/deployments/web/scale",
+                "update apps/v1 ns=t deployments/scale name=web",
+            ),
+            (
+                "PATCH",
+                "/apis/apps/v1/namespaces/t/deployments/web/status",
+                "patch apps/v1 ns=t deployments/status name=web",
+            ),
+            (
+                "DELETE",
+                "/api/v1/namespaces/t/pods",
+                "deletecollection /v1 ns=t pods/ name=",
+            ),
+            ("POST", "/api/v1/namespaces", "create /v1 ns= namespaces/ name="),
+            ("GET", "/api/v1/namespaces/t", "get /v1 ns=t namespaces/ name=t"),
+            (
+                "PUT",
+                "/api/v1/namespaces/t/finalize",
+                "update /v1 ns=t namespaces/finalize name=t",
+            ),
+            (
+                "GET",
+                "/api/v1/nodes?fieldSelector=metadata.name%3Dn1",
+                "list /v1 ns= nodes/ name=n1",
+            ),
+        ];
+        for (method, uri, want) in cases {
+            let i = info(method, uri);
+            assert!(i.resource_request, "{uri}");
+            assert_eq!(summary(&i), want, "{method} {uri}");
+        }
+        for (method, uri, verb) in [
+            ("GET", "/apis/apps/v1", "get"),
+            ("GET", "/apis/apps/v1/", "get"),
+            ("GET", "/healthz", "get"),
+            ("POST", "/api", "post"),
+        ] {
+            let i = info(method, uri);
+            assert!(!i.resource_request, "{uri}");
+            assert_eq!(i.verb, verb);
+        }
+    }
+
+    #[test]
+    fn routes_serve_only_the_paths_kubernetes_installs() {
+        let routable = |method: &str, uri: &str| info(method, uri).routable();
+        assert!(routable("GET", "/apis/apps/v1/namespaces/ns/deployments/web/status"));
+        assert!(routable("GET", "/api/v1/pods"));
+        assert!(routable("GET", "/api/v1/namespaces/ns"));
         assert!(
-            parse(&Method::DELETE, "/api/v1/namespaces//configmaps", false).is_none(),
+            !routable("DELETE", "/api/v1/namespaces//configmaps"),
             "an empty namespace is not the namespace named configmaps"
         );
-        assert!(parse(&Method::GET, "/api/v1/namespaces/ns//configmaps", false).is_none());
+        assert!(!routable("GET", "/api/v1/namespaces/ns//configmaps"));
+        assert!(!routable("GET", "/api/v1/namespaces/ns/pods/a/b/c"));
+        assert!(!routable("GET", "/version"));
+        assert!(!routable("OPTIONS", "/api/v1/pods"));
+        assert_eq!(info("GET", "/api/v1/namespaces/ns").path_namespace(), None);
+        let nested = info("GET", "/api/v1/namespaces/ns/namespaces");
         assert_eq!(
-            info(Method::GET, "/api/v1/namespaces/ns/namespaces").2,
-            s("ns"),
+            nested.path_namespace(),
+            Some("ns"),
             "namespaces inside a namespace: a path the router refuses, not the namespace list"
         );
-        assert!(parse(&Method::GET, "/version", false).is_none());
+        let selected = info("GET", "/api/v1/nodes?fieldSelector=metadata.name%3Dn1");
+        assert_eq!((selected.name.as_str(), selected.path_name()), ("n1", None));
     }
 }

@@ -169,6 +169,39 @@ impl FieldSelector {
     }
 }
 
+/// A LabelSelector object as its string form (`metav1.FormatLabelSelector`).
+pub fn format(selector: &Value) -> String {
+    if let Some(s) = selector.as_str() {
+        return s.to_string();
+    }
+    let mut parts = Vec::new();
+    if let Some(labels) = selector.get("matchLabels").and_then(Value::as_object) {
+        parts.extend(labels.iter().map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or(""))));
+    }
+    for e in selector
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let key = e["key"].as_str().unwrap_or("");
+        let values: Vec<&str> = e["values"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        parts.push(match e["operator"].as_str().unwrap_or("") {
+            "In" => format!("{key} in ({})", values.join(",")),
+            "NotIn" => format!("{key} notin ({})", values.join(",")),
+            "Exists" => key.to_string(),
+            "DoesNotExist" => format!("!{key}"),
+            other => format!("{key} {other}"),
+        });
+    }
+    parts.join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

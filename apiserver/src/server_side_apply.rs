@@ -11,7 +11,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::registry::meta;
+use crate::meta;
 use crate::status::ApiError;
 use crate::strategic::{self, Schemas};
 

@@ -34,6 +34,8 @@ pub const DEFAULT_RUNTIME_PATH: &str = "::runtime";
 pub const DEFAULT_K8S_OPENAPI_PATH: &str = "::k8s_openapi";
 /// The default path generated code names kube by.
 pub const DEFAULT_KUBE_PATH: &str = "::kube";
+/// The default path the generated fake clientset names the API server crate by.
+pub const DEFAULT_APISERVER_PATH: &str = "::kube_apiserver";
 
 /// What to generate from where, built from the apis directory with chained settings:
 /// `Config::new("apis/src").output("generated/apis").documents("generated/openapi")`.
@@ -48,6 +50,7 @@ pub struct Config {
     runtime_path: String,
     k8s_openapi_path: String,
     kube_path: String,
+    apiserver_path: String,
 }
 
 impl Config {
@@ -64,6 +67,7 @@ impl Config {
             runtime_path: DEFAULT_RUNTIME_PATH.into(),
             k8s_openapi_path: DEFAULT_K8S_OPENAPI_PATH.into(),
             kube_path: DEFAULT_KUBE_PATH.into(),
+            apiserver_path: DEFAULT_APISERVER_PATH.into(),
         }
     }
 
@@ -120,6 +124,14 @@ impl Config {
         self
     }
 
+    /// How the generated fake clientset names the API server crate it runs on (default
+    /// `::kube_apiserver`, with its `local` feature): its `in_memory` server, `Config`,
+    /// `ApiError` and `local` module.
+    pub fn apiserver_path(mut self, path: impl Into<String>) -> Self {
+        self.apiserver_path = path.into();
+        self
+    }
+
     /// The apis directory.
     pub fn apis(&self) -> &Path {
         &self.apis
@@ -150,6 +162,8 @@ pub struct GeneratedCrate {
     pub kube_path: Option<String>,
     /// `k8s-openapi-path`: how generated code names k8s-openapi, where not the default.
     pub k8s_openapi_path: Option<String>,
+    /// `apiserver-path`: how the fake clientset names the API server crate, where not the default.
+    pub apiserver_path: Option<String>,
 }
 
 impl GeneratedCrate {
@@ -168,6 +182,7 @@ impl GeneratedCrate {
             runtime_path: value("runtime-path"),
             kube_path: value("kube-path"),
             k8s_openapi_path: value("k8s-openapi-path"),
+            apiserver_path: value("apiserver-path"),
         })
     }
 
@@ -182,6 +197,9 @@ impl GeneratedCrate {
         }
         if let Some(path) = &self.k8s_openapi_path {
             config = config.k8s_openapi_path(path);
+        }
+        if let Some(path) = &self.apiserver_path {
+            config = config.apiserver_path(path);
         }
         config
     }

@@ -45,6 +45,9 @@ struct Args {
     /// How generated code names kube.
     #[arg(long, default_value = generators::DEFAULT_KUBE_PATH)]
     kube_path: String,
+    /// How the generated fake clientset names the API server crate it runs on.
+    #[arg(long, default_value = generators::DEFAULT_APISERVER_PATH)]
+    apiserver_path: String,
     /// Also print what was skipped on purpose (untagged packages and types, foreign tags,
     /// files no module declares).
     #[arg(long, short)]
@@ -83,6 +86,7 @@ fn main() -> ExitCode {
         .runtime_path(args.runtime_path)
         .k8s_openapi_path(args.k8s_openapi_path)
         .kube_path(args.kube_path)
+        .apiserver_path(args.apiserver_path)
         .apis_crate(args.apis_crate);
     if let Some(d) = args.documents {
         config = config.documents(d);

@@ -125,6 +125,7 @@ pub(crate) fn context<'a>(universe: &'a Universe, config: &'a Config, boilerplat
             rt: config.runtime_path.clone(),
             k8s: config.k8s_openapi_path.clone(),
             kube: config.kube_path.clone(),
+            apiserver: config.apiserver_path.clone(),
         },
         validated: Default::default(),
     }
@@ -137,6 +138,7 @@ fn config_problems(config: &Config, boilerplate: &str) -> Vec<(std::path::PathBu
         ("runtime", &config.runtime_path, "`::runtime` or `crate::runtime`"),
         ("k8s-openapi", &config.k8s_openapi_path, "`::k8s_openapi`"),
         ("kube", &config.kube_path, "`::kube`"),
+        ("apiserver", &config.apiserver_path, "`::kube_apiserver`"),
     ] {
         if syn::parse_str::<syn::Path>(path).is_err() {
             problems.push((

@@ -26,7 +26,7 @@ struct Package {
 /// Debian and the machine image ship; 2.x wants Node.js 22).
 const JS_CLIENT: (&str, &str) = ("@kubernetes/client-node", "1.4.0");
 
-/// Where `JS_CLIENT` is installed; `apiserver/tests/javascript.rs` imports it from there.
+/// Where `JS_CLIENT` is installed; `kube-apiserver/tests/kube_apiserver/javascript.rs` imports it from there.
 const JS_DIR: &str = "target/js-client";
 
 const PACKAGES: [Package; 5] = [

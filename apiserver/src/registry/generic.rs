@@ -11,9 +11,9 @@ use runtime::{RestMapping, Scheme};
 use super::store::Store;
 use super::strategy::{Checks, GenericStrategy, Strategy};
 use super::validated::Validated;
-use crate::rest::StatusStorage;
-use crate::scale::ScaleStorage;
-use crate::server::{ResourceInfo, SubresourceInfo};
+use crate::registry::rest::StatusStorage;
+use crate::registry::scale::ScaleStorage;
+use crate::registry::{ResourceInfo, SubresourceInfo};
 use kube_apiserver_storage::Storage;
 
 /// The strategy every resource gets unless its server says otherwise: status written only through
@@ -80,6 +80,7 @@ impl Resources {
                     name: "status",
                     kind: sub.group_version_kind(),
                     storage: Arc::new(StatusStorage(store.clone())),
+                    edges: None,
                 });
             }
             if let Some(sub) = m.subresource("scale")
@@ -88,12 +89,13 @@ impl Resources {
                 let scale = ScaleStorage {
                     store: store.clone(),
                     paths,
-                    api_version: sub.group_version_kind().group_version().api_version(),
+                    kind: sub.group_version_kind(),
                 };
                 subresources.push(SubresourceInfo {
                     name: "scale",
                     kind: sub.group_version_kind(),
                     storage: Arc::new(scale),
+                    edges: None,
                 });
             }
             resources.push(ResourceInfo {

@@ -10,10 +10,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use bytes::Bytes;
 use serde_json::{Value, json};
 
-use super::meta;
-use super::stored::Stored;
 use super::strategy::Strategy;
+use crate::meta;
 use crate::status::ApiError;
+use crate::stored::Stored;
 use kube_apiserver_storage::cache::{self, WatchCache};
 use kube_apiserver_storage::{ListOptions, Revision, Storage, StorageError, Watch};
 
@@ -622,4 +622,13 @@ fn unchanged(old: &Value, new: &Value) -> bool {
         (None, m) => m.remove("resourceVersion"),
     };
     *old == new
+}
+
+/// An object someone else deleted meanwhile is no failure of a controller that wanted it gone
+/// or changed (the garbage collector, the CRD controllers).
+pub fn ignore_gone(result: Result<(), ApiError>) -> Result<(), ApiError> {
+    match result {
+        Err(e) if e.code == 404 => Ok(()),
+        other => other,
+    }
 }

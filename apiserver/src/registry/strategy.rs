@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
-use super::meta;
+use crate::meta;
 use crate::status::Cause;
 
 /// How one kind is prepared and checked before it is stored.

@@ -12,8 +12,8 @@ use runtime::validation::{OpKind, Operation, Stability};
 use runtime::{GroupVersionKind, Scheme};
 use serde_json::Value;
 
-use super::meta;
 use super::strategy::{Checked, Checks, Strategy, Then};
+use crate::meta;
 use crate::status::Cause;
 
 /// The Scheme's validation of `gvk` (the storage version), checked after a kind's strategy.

@@ -4,6 +4,10 @@
 //! printers do for Deployments and Pods.
 
 use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use runtime::RestMapping;
 
 use serde_json::{Value, json};
 
@@ -31,6 +35,30 @@ pub trait TableConvertor: Send + Sync {
     fn columns(&self) -> Vec<Column>;
     /// The cells of one object, one per column.
     fn cells(&self, obj: &Value) -> Vec<Value>;
+}
+
+/// The table convertors a server registered, by (group, resource).
+#[derive(Clone, Default)]
+pub struct Tables(BTreeMap<(String, String), Arc<dyn TableConvertor>>);
+
+impl Tables {
+    /// Prints `resource` of `group` with `convertor`'s columns (kube-apiserver's printers).
+    pub fn insert(&mut self, group: &str, resource: &str, convertor: Arc<dyn TableConvertor>) {
+        self.0.insert((group.to_string(), resource.to_string()), convertor);
+    }
+
+    /// The convertor of a resource (a subresource prints as its kind's resource does): the one
+    /// registered for it, else its printer columns (a CRD's), else the default.
+    pub fn of(&self, mapping: &RestMapping, subresource: Option<&str>) -> Arc<dyn TableConvertor> {
+        let key = (mapping.group.to_string(), mapping.resource.to_string());
+        match self.0.get(&key) {
+            Some(t) if subresource.is_none() => t.clone(),
+            _ if !mapping.printer_columns.is_empty() && subresource.is_none() => {
+                Arc::new(PrinterColumns(mapping.printer_columns))
+            }
+            _ => Arc::new(DefaultTable),
+        }
+    }
 }
 
 /// apiserver's DefaultTableConvertor: Name and Created At.

@@ -20,29 +20,32 @@
 //! that answer in its place and a record of every action. It dereferences to the real
 //! [`super::Clientset`] over that server, so code written for the clientset runs on it unchanged.
 /// What a reactor receives and answers, named here so that a test needs no other crate's paths.
-pub use ::apiserver::local::{Action, Reaction};
+pub use ::kube_apiserver::local::{Action, Reaction};
 /// The error a reactor answers with (a Kubernetes Status: `ApiError::not_found`, `conflict`, ...).
-pub use ::apiserver::ApiError;
+pub use ::kube_apiserver::ApiError;
 /// A clientset answered in process: every call goes through the server's registry (resource
 /// versions, conflicts, selectors, status, watch and apply as a server has them), unless a
 /// reactor answers first.
 #[derive(Clone)]
 pub struct Clientset {
-    local: ::apiserver::local::Local,
+    local: ::kube_apiserver::local::Local,
     clientset: super::Clientset,
 }
 impl Clientset {
     /// A fake serving every kind of `scheme` from an empty embedded store. As
     /// `kube::Client::new`, it must be called inside a Tokio runtime.
     pub fn new(scheme: ::runtime::Scheme) -> Self {
-        Self::with_config(scheme, ::apiserver::Config::default())
+        Self::with_config(scheme, ::kube_apiserver::Config::default())
     }
     /// A fake as [`Self::new`] with the server's `config`: `garbage_collection: false` leaves
     /// owner references to the test, as a cluster without kube-controller-manager would.
-    pub fn with_config(scheme: ::runtime::Scheme, config: ::apiserver::Config) -> Self {
-        let server = ::apiserver::kube_apiserver::in_memory(scheme, config)
+    pub fn with_config(
+        scheme: ::runtime::Scheme,
+        config: ::kube_apiserver::Config,
+    ) -> Self {
+        let server = ::kube_apiserver::in_memory(scheme, config)
             .with_openapi(&crate::openapi_v3_documents());
-        Self::on(::apiserver::local::Local::new(server))
+        Self::on(::kube_apiserver::local::Local::new(server))
     }
     /// A fake serving every kind of `scheme`, holding `objects` (manifests with apiVersion and
     /// kind; namespaced ones in their `metadata.namespace`, else `default`), as client-go's
@@ -57,7 +60,7 @@ impl Clientset {
         Ok(fake)
     }
     /// A fake over a server in process built by the caller (admission plugins, printers).
-    pub fn on(local: ::apiserver::local::Local) -> Self {
+    pub fn on(local: ::kube_apiserver::local::Local) -> Self {
         let clientset = super::Clientset::new(local.client());
         Self { local, clientset }
     }
@@ -69,13 +72,13 @@ impl Clientset {
         verb: &str,
         resource: &str,
         reactor: impl Fn(
-            &::apiserver::local::Action,
-        ) -> Option<::apiserver::local::Reaction> + Send + Sync + 'static,
+            &::kube_apiserver::local::Action,
+        ) -> Option<::kube_apiserver::local::Reaction> + Send + Sync + 'static,
     ) {
         self.local.prepend_reactor(verb, resource, reactor);
     }
     /// Every action so far, in order (client-go's `Actions()`).
-    pub fn actions(&self) -> Vec<::apiserver::local::Action> {
+    pub fn actions(&self) -> Vec<::kube_apiserver::local::Action> {
         self.local.actions()
     }
     /// Forgets the recorded actions (client-go's `ClearActions()`).
@@ -83,7 +86,7 @@ impl Clientset {
         self.local.clear_actions();
     }
     /// The server in process, with its reactors.
-    pub fn local(&self) -> &::apiserver::local::Local {
+    pub fn local(&self) -> &::kube_apiserver::local::Local {
         &self.local
     }
     /// The `kube::Client` over the server in process, for `kube::Api` and kube-runtime.

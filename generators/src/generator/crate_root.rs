@@ -55,6 +55,7 @@ fn dependency_name(cx: &Context<'_>, dep: &str) -> Option<(String, bool)> {
         "apis" => Some((cx.apis_crate.to_string(), true)),
         "runtime" => configured(&cx.paths.rt, crate::DEFAULT_RUNTIME_PATH),
         "kube" => configured(&cx.paths.kube, crate::DEFAULT_KUBE_PATH),
+        "kube-apiserver" => configured(&cx.paths.apiserver, crate::DEFAULT_APISERVER_PATH),
         "k8s-openapi" => configured(&cx.paths.k8s, crate::DEFAULT_K8S_OPENAPI_PATH),
         other => Some((other.to_string(), true)),
     }

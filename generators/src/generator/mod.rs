@@ -44,7 +44,8 @@ pub struct Context<'a> {
 }
 
 /// How generated code names the crates it links against (`Config::runtime_path`,
-/// `k8s_openapi_path`, `kube_path`); templates read them as `paths.rt`, `paths.k8s`, `paths.kube`.
+/// `k8s_openapi_path`, `kube_path`, `apiserver_path`); templates read them as `paths.rt`,
+/// `paths.k8s`, `paths.kube`, `paths.apiserver`.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Paths {
     /// The runtime crate (`::runtime`).
@@ -53,6 +54,8 @@ pub struct Paths {
     pub k8s: String,
     /// kube (`::kube`).
     pub kube: String,
+    /// The API server crate the fake clientset runs on (`::kube_apiserver`).
+    pub apiserver: String,
 }
 
 impl Paths {

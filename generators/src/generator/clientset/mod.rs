@@ -36,7 +36,7 @@ impl CrateGenerator for Clientset {
             reexports: &[],
             dependencies: &["apis", "runtime/client", "kube", "serde_json"],
             // The fake clientset runs on the API server in process.
-            features: &[("fake", "apiserver/local")],
+            features: &[("fake", "kube-apiserver/local")],
         })
     }
 

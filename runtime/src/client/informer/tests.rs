@@ -1,6 +1,6 @@
 //! The informer over a scripted stream of watcher events: what the cache holds and what each
 //! handler is told, in order, for lists, relists, changes, late handlers, resyncs and
-//! transforms. The same behaviour against a real server is in apiserver/tests/informers.rs.
+//! transforms. The same behaviour against a real server is in kube-apiserver/tests/kube_apiserver/informers.rs.
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

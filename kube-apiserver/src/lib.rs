@@ -1,0 +1,264 @@
+//! kube-apiserver: the generic server assembled with what kube-apiserver adds for its own kinds
+//! and owns as policy: the per-kind strategies ([`strategies`]), namespaces and their deletion,
+//! the garbage collector kube-controller-manager runs beside it, RBAC, ServiceAccounts and their
+//! tokens, the review APIs as REST storages ([`registry`]), admission plugins by name
+//! ([`admission`]), Event TTLs, printers, authentication and authorization as its flags
+//! configure them, and the custom resource server installed into it. [`server`] is the server of a
+//! Scheme with this policy, which the sample server and the generated fake clientset run.
+
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+pub mod admission;
+pub mod authentication;
+pub mod authorizer;
+pub mod garbage_collector;
+mod namespace;
+pub mod printers;
+pub mod rbac;
+pub mod registry;
+pub mod serviceaccount;
+pub mod strategies;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use runtime::{RestMapping, Scheme};
+
+/// Kubernetes' Status errors (what a fake clientset's reactors answer with).
+pub use kube_generic_apiserver::ApiError;
+/// The server in process behind a `kube::Client` (feature `local`): what the generated fake
+/// clientset runs on, with its reactors and record of actions.
+#[cfg(feature = "local")]
+pub use kube_generic_apiserver::server::local;
+
+pub use admission::Plugin;
+pub use authentication::Authentication;
+pub use authorizer::Mode;
+pub use garbage_collector::GarbageCollector;
+pub use namespace::{FinalizeStorage, NamespaceStorage};
+
+use kube_apiextensions_apiserver::CompiledRules;
+use kube_apiserver_storage::Storage;
+use kube_generic_apiserver::admission::plugins::NamespaceLifecycle;
+use kube_generic_apiserver::registry::SubresourceInfo;
+use kube_generic_apiserver::registry::generic::Resources;
+use kube_generic_apiserver::registry::stores::Stores;
+use kube_generic_apiserver::registry::strategy::Checks;
+use kube_generic_apiserver::server::Server;
+use rbac::PolicyStores;
+use rbac::cache::PolicyCache;
+use serviceaccount::{ServiceAccountTokens, ServiceAccounts};
+
+/// What kube-apiserver is told at start: the generic server's configuration and its own flags.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The generic server's configuration.
+    pub generic: kube_generic_apiserver::server::Config,
+    /// Whether the garbage collector runs (kube-controller-manager's
+    /// `--enable-garbage-collector`): owner references delete, orphan or wait for dependents.
+    pub garbage_collection: bool,
+    /// `--authorization-mode`: the authorizers, in order.
+    pub authorization_modes: Vec<Mode>,
+    /// The authentication flags of secure listeners.
+    pub authentication: Authentication,
+    /// The ServiceAccount token issuer (`--service-account-issuer`, `--api-audiences`, the
+    /// signing key): the `serviceaccounts/token` subresource issues with it (when it signs), and
+    /// bearer tokens and TokenReviews are checked with it. None: neither.
+    pub service_account_tokens: Option<Arc<ServiceAccountTokens>>,
+    /// `--event-ttl`: how long an Event is kept after its last write (an hour by default).
+    pub event_ttl: Duration,
+    /// `--enable-admission-plugins`: the plugins on beyond the defaults.
+    pub enable_admission_plugins: Vec<Plugin>,
+    /// `--disable-admission-plugins`: the default plugins turned off.
+    pub disable_admission_plugins: Vec<Plugin>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            generic: kube_generic_apiserver::server::Config::default(),
+            garbage_collection: true,
+            authorization_modes: vec![Mode::AlwaysAllow],
+            authentication: Authentication::default(),
+            service_account_tokens: None,
+            event_ttl: Duration::from_secs(3600),
+            enable_admission_plugins: Vec::new(),
+            disable_admission_plugins: Vec::new(),
+        }
+    }
+}
+
+/// Every resource `scheme` maps over `storage`, with kube-apiserver's policy: the strategies of
+/// its kinds, namespaces whose deletion empties them, CRDs served at run time, RBAC and the
+/// review APIs, ServiceAccount tokens, the admission plugins, printers, and the garbage
+/// collector. What runs beside the handlers starts with the server's post-start hooks.
+pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Server {
+    let scheme = Arc::new(scheme);
+    let settings = strategies::Settings {
+        event_ttl: config.event_ttl,
+    };
+    let strategy = |m: &RestMapping| strategies::strategy(m, &settings);
+    let server = Server::empty(scheme.clone(), config.generic.clone());
+    // Each kind's CEL rules, from the OpenAPI documents the server is given, beside its strategy.
+    let registrar = server.registrar();
+    let rules = |m: &RestMapping| -> Option<Arc<dyn Checks>> {
+        let gvk = m.storage_group_version().with_kind(m.kind);
+        Some(Arc::new(CompiledRules::new(registrar.clone(), gvk)))
+    };
+    let mut resources = Resources::configured(
+        &scheme,
+        storage.clone(),
+        &strategy,
+        &rules,
+        &config.generic.feature_gates,
+    );
+    let store = |group: &str, resource: &str| resources.store(group, resource).cloned();
+    let namespaces = store("", "namespaces");
+    let accounts = store("", "serviceaccounts");
+    let crds = store("apiextensions.k8s.io", "customresourcedefinitions");
+    let rbac = |resource: &str| store("rbac.authorization.k8s.io", resource);
+    let policy_stores = match (
+        rbac("clusterroles"),
+        rbac("roles"),
+        rbac("clusterrolebindings"),
+        rbac("rolebindings"),
+    ) {
+        (Some(cluster_roles), Some(roles), Some(cluster_role_bindings), Some(role_bindings)) => Some(PolicyStores {
+            cluster_roles,
+            roles,
+            cluster_role_bindings,
+            role_bindings,
+        }),
+        _ => None,
+    };
+    // Every store, the compiled kinds' and those CRDs install later: what namespace deletion
+    // empties and the garbage collector reads.
+    let stores = Stores::new(resources.stores.values().cloned().collect());
+    let mut server = server;
+    if let Some(namespaces) = &namespaces {
+        for r in resources
+            .resources
+            .iter_mut()
+            .filter(|r| is(&r.mapping, "", "namespaces"))
+        {
+            r.storage = Arc::new(NamespaceStorage {
+                namespaces: namespaces.clone(),
+                contents: stores.clone(),
+            });
+            r.subresources.push(SubresourceInfo {
+                name: "finalize",
+                kind: r.mapping.group_version_kind(),
+                storage: Arc::new(FinalizeStorage(namespaces.clone())),
+                edges: None,
+            });
+        }
+        // Namespaces a restart left Terminating finish going, as the namespace controller
+        // resumes them.
+        let (namespaces, contents) = (namespaces.clone(), stores.clone());
+        server.add_post_start_hook("namespace-deletion", move || {
+            tokio::spawn(NamespaceStorage::resume(namespaces, contents));
+        });
+    }
+    if let (Some(tokens), Some(accounts)) = (config.service_account_tokens.clone().filter(|t| t.signs()), &accounts) {
+        for r in resources
+            .resources
+            .iter_mut()
+            .filter(|r| is(&r.mapping, "", "serviceaccounts"))
+        {
+            r.subresources
+                .push(registry::token_subresource(tokens.clone(), accounts.clone()));
+        }
+    }
+    if let Some(crds) = &crds {
+        for r in resources
+            .resources
+            .iter_mut()
+            .filter(|r| is(&r.mapping, "apiextensions.k8s.io", "customresourcedefinitions"))
+        {
+            r.storage = kube_apiextensions_apiserver::install::storage(crds.clone());
+        }
+    }
+    // Authentication: bearer tokens (static, then ServiceAccount tokens of accounts that still
+    // exist), client certificates, anonymous; TokenReview asks the same token authenticators.
+    let tokens = config.authentication.token_authenticator(
+        config.service_account_tokens.as_ref(),
+        accounts.clone().map(|a| a as Arc<dyn ServiceAccounts>),
+    );
+    server = server.with_authentication(config.authentication.request_authenticator(tokens.clone()));
+    // The authorizers of --authorization-mode; RBAC reads the policy of the rbac stores (and
+    // creates the bootstrap roles), so it needs the group compiled in.
+    let modes = config.authorization_modes.clone();
+    let mut policy = None;
+    if modes.contains(&Mode::Rbac) {
+        match policy_stores {
+            Some(stores) => {
+                let (cache, start) = PolicyCache::new(stores);
+                server.add_post_start_hook("rbac/bootstrap-roles", start);
+                policy = Some(cache);
+            }
+            None => tracing::error!(
+                "RBAC needs the rbac.authorization.k8s.io group; every request of a user outside system:masters is refused"
+            ),
+        }
+    }
+    let authorization = (modes != [Mode::AlwaysAllow]).then(|| Arc::new(authorizer::chain(&modes, policy.as_ref())));
+    if let Some(authorization) = &authorization {
+        // RBAC's escalation check reads the same policy and asks the same chain.
+        if let Some(policy) = &policy {
+            server = server.with_mutating(Arc::new(rbac::strategy::Escalation {
+                authorization: (**authorization).clone(),
+                policy: policy.clone(),
+            }));
+        }
+        server = server.with_authorization(authorization.clone());
+    }
+    resources.resources.extend(registry::reviews(registry::Reviewers {
+        tokens,
+        authorization,
+        policy,
+    }));
+    // The admission plugins, by name.
+    for plugin in Plugin::enabled(&config.enable_admission_plugins, &config.disable_admission_plugins) {
+        match plugin {
+            Plugin::NamespaceLifecycle => match &namespaces {
+                Some(namespaces) => {
+                    let lifecycle = NamespaceLifecycle::new(namespaces.clone(), registry::namespace_exempt());
+                    server = server.with_validating(Arc::new(lifecycle));
+                }
+                None => tracing::warn!("NamespaceLifecycle needs the core group's namespaces; it is off"),
+            },
+            Plugin::AlwaysPullImages => server = server.with_mutating(Arc::new(admission::AlwaysPullImages)),
+        }
+    }
+    server.install_all(resources.resources);
+    // apiextensions-apiserver: CRDs served from the moment they are established.
+    if let Some(crds) = crds {
+        server = kube_apiextensions_apiserver::install::install(server, crds, storage, stores.clone());
+    }
+    // The garbage collector kube-controller-manager runs, over every store.
+    if config.garbage_collection {
+        server.add_post_start_hook("garbage-collector", move || GarbageCollector::new(stores).start());
+    }
+    printers::install(server)
+}
+
+/// [`server`] over an empty embedded store: what the generated fake clientset runs on.
+pub fn in_memory(scheme: Scheme, config: Config) -> Server {
+    server(
+        scheme,
+        Arc::new(kube_apiserver_storage::memory::MemoryStorage::default()),
+        config,
+    )
+}
+
+/// Whether `m` maps `resource` of `group`.
+fn is(m: &RestMapping, group: &str, resource: &str) -> bool {
+    m.group == group && m.resource == resource
+}
+
+/// The README's Rust examples, compiled and run as doc tests (they use this crate's
+/// dev-dependencies: the generated clientset with its fake).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
