@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use async_trait::async_trait;
-use runtime::GroupVersion;
+use kube_apimachinery::GroupVersion;
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 

@@ -1,7 +1,7 @@
 //! A CustomResourceDefinition as the server reads it (apiextensions.k8s.io/v1, the fields that
 //! decide how its resources are served), and the REST mappings of its served versions.
 
-use runtime::{PrinterColumn, RestMapping, RestScope, ScalePaths, SubresourceMapping};
+use kube_apimachinery::{PrinterColumn, RestMapping, RestScope, ScalePaths, SubresourceMapping};
 use serde::Deserialize;
 use serde_json::Value;
 

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use runtime::{GroupVersion, GroupVersionKind, Release};
+use kube_apimachinery::{GroupVersion, GroupVersionKind, Release};
 use serde_json::{Value, json};
 
 use super::definition::Definition;
@@ -160,7 +160,7 @@ impl Edges for CustomEdges {
         storage: &GroupVersion,
         validation: FieldValidation,
     ) -> Result<Decoded, ApiError> {
-        if runtime::protobuf::is_protobuf(body) {
+        if kube_apimachinery::protobuf::is_protobuf(body) {
             return Err(ApiError::unsupported_media_type("application/vnd.kubernetes.protobuf"));
         }
         let value = parse_body(body, expected)?;

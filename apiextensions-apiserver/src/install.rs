@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::routing::post;
 use bytes::Bytes;
-use runtime::Scheme;
+use kube_apimachinery::Scheme;
 use serde_json::Value;
 
 use super::{CrdChecks, CrdStorage, CustomResources};
@@ -54,5 +54,7 @@ pub fn install(server: Server, crds: Arc<Store>, storage: Arc<dyn Storage>, stor
 async fn convert(scheme: Arc<Scheme>, body: Bytes) -> Result<axum::response::Response, ApiError> {
     let review: Value = serde_json::from_slice(&body)
         .map_err(|e| ApiError::bad_request(format!("the ConversionReview is not valid JSON: {e}")))?;
-    Ok(json_response(runtime::codec::Codec::new(&scheme).review(&review)))
+    Ok(json_response(
+        kube_apimachinery::codec::Codec::new(&scheme).review(&review),
+    ))
 }

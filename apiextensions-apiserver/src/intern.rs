@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::fmt::Debug;
 use std::sync::{Mutex, OnceLock};
 
-use runtime::{PrinterColumn, SubresourceMapping};
+use kube_apimachinery::{PrinterColumn, SubresourceMapping};
 
 /// The one `&'static str` equal to `s`.
 pub fn str(s: &str) -> &'static str {

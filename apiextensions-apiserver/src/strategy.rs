@@ -6,7 +6,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use runtime::GroupVersionKind;
+use kube_apimachinery::GroupVersionKind;
 use serde_json::Value;
 
 use super::schema::{self, Structural};

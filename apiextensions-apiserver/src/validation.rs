@@ -5,8 +5,8 @@
 //! subresource paths under `.spec`/`.status`, the conversion strategy, and on update the stored
 //! versions still listed.
 
-use runtime::validation::content;
-use runtime::validation::{BadValue, ErrorList, FieldError, Path};
+use kube_apimachinery::validation::content;
+use kube_apimachinery::validation::{BadValue, ErrorList, FieldError, Path};
 use serde_json::Value;
 
 use super::schema::Structural;

@@ -17,8 +17,8 @@ use kube::ResourceExt;
 use kube::core::Selector;
 use kube::runtime::reflector::{self, ObjectRef, Store};
 use kube::runtime::watcher::Event;
-use runtime::client::cache::{IndexFunc, Indexer};
-use runtime::client::lister::Lister;
+use kube_apimachinery::client::cache::{IndexFunc, Indexer};
+use kube_apimachinery::client::lister::Lister;
 use serde_json::{Value, json};
 
 /// Counts the bytes live on the heap, so a store's size is what filling it left allocated.

@@ -4,7 +4,7 @@
 //! Throughput is in objects per second. Run with `cargo bench -p apis --bench conversion`.
 
 use apis::apps;
-use runtime::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
+use kube_apimachinery::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
 use serde_json::json;
 
 fn main() {

@@ -4,7 +4,7 @@
 //! when a list is read in the other version. Throughput is in objects per second. Run with
 //! `cargo bench -p apis --bench conversion_review`.
 
-use runtime::codec::Codec;
+use kube_apimachinery::codec::Codec;
 use serde_json::{Value, json};
 
 fn main() {

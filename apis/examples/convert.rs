@@ -15,8 +15,8 @@ use std::io::{Read, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
-use runtime::GroupVersion;
-use runtime::codec::{Codec, EncodeError, Format};
+use kube_apimachinery::GroupVersion;
+use kube_apimachinery::codec::{Codec, EncodeError, Format};
 
 /// Convert manifests between the versions of their API group, as `kubectl convert` does.
 #[derive(Debug, Parser)]

@@ -18,7 +18,7 @@ pub mod core;
 pub mod rbac;
 pub mod widgets;
 
-use runtime::{Scheme, SchemeError};
+use kube_apimachinery::{Scheme, SchemeError};
 
 /// Installs every group of this crate into `scheme`: each group's internal version, its external
 /// versions and its version priority.

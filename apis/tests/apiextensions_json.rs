@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use apis::apiextensions::{self, v1, v1beta1};
 use apis::autoscaling;
-use runtime::{GroupKind, GroupVersion, Object};
+use kube_apimachinery::{GroupKind, GroupVersion, Object};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -755,7 +755,7 @@ fn crds_are_cluster_scoped_kube_resources() {
     assert_eq!(autoscaling::v1::Scale::kind(&()), "Scale");
 }
 
-/// Deep-copy properties over random values from `runtime::testing::fill`, as `deepcopy_external.rs`
+/// Deep-copy properties over random values from `kube_apimachinery::testing::fill`, as `deepcopy_external.rs`
 /// checks them for the other external kinds: a copy equals the original and serializes the same;
 /// `clone_from` into another value equals `clone`; `deep_copy_object` gives an equal value.
 fn check_deep_copy<T>(seed: u64, other_seed: u64) -> Result<(), proptest::test_runner::TestCaseError>
@@ -763,8 +763,8 @@ where
     T: Object + Clone + PartialEq + std::fmt::Debug + Serialize + DeserializeOwned,
 {
     use proptest::prelude::*;
-    let original: T = runtime::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let other: T = runtime::testing::fill(other_seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let original: T = kube_apimachinery::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let other: T = kube_apimachinery::testing::fill(other_seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let copy = original.clone();
     prop_assert_eq!(&copy, &original);
     prop_assert_eq!(

@@ -12,8 +12,8 @@
 
 use std::path::{Path, PathBuf};
 
-use runtime::codec::{Codec, Format};
-use runtime::{GroupVersion, Scheme};
+use kube_apimachinery::codec::{Codec, Format};
+use kube_apimachinery::{GroupVersion, Scheme};
 use serde_json::Value;
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -210,14 +210,14 @@ fn every_object_round_trips_through_every_version_of_its_group() -> Result<()> {
     Ok(())
 }
 
-fn decode_file(codec: &Codec<'_>, name: &str) -> Result<Box<dyn runtime::Object>> {
+fn decode_file(codec: &Codec<'_>, name: &str) -> Result<Box<dyn kube_apimachinery::Object>> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("examples/manifests")
         .join(name);
     Ok(codec.decode(&std::fs::read(path)?)?)
 }
 
-fn encode_value(codec: &Codec<'_>, obj: &dyn runtime::Object, target: &GroupVersion) -> Result<Value> {
+fn encode_value(codec: &Codec<'_>, obj: &dyn kube_apimachinery::Object, target: &GroupVersion) -> Result<Value> {
     Ok(serde_json::from_slice(&codec.encode(obj, target, Format::Json)?)?)
 }
 

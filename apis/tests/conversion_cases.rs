@@ -10,11 +10,11 @@
 //! - In apiextensions, a plain internal number becomes a present external value (`"priority": 0`),
 //!   the rule in generators/src/generator/conversion/value.rs, because those external fields are
 //!   still `Option`s. Go writes none: the Go field is a plain value with `omitempty`. core and apps
-//!   declare such fields as plain values skipped when zero (`runtime::is_zero`), as Go does, so
+//!   declare such fields as plain values skipped when zero (`kube_apimachinery::is_zero`), as Go does, so
 //!   their conversions write no zeros (`minReadySeconds`, `paused` below).
 
 use apis::{apiextensions, apps, core};
-use runtime::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
+use kube_apimachinery::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};

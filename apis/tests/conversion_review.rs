@@ -5,7 +5,7 @@
 //! cannot answer fails as a whole with the reason.
 
 use apis::widgets::{v1, v1alpha1};
-use runtime::codec::Codec;
+use kube_apimachinery::codec::Codec;
 use serde_json::{Value, json};
 
 fn review(desired: &str, objects: Vec<Value>) -> Value {
@@ -17,7 +17,7 @@ fn review(desired: &str, objects: Vec<Value>) -> Value {
 }
 
 /// The converted objects of a successful review.
-fn converted(scheme: &runtime::Scheme, desired: &str, objects: Vec<Value>) -> Vec<Value> {
+fn converted(scheme: &kube_apimachinery::Scheme, desired: &str, objects: Vec<Value>) -> Vec<Value> {
     let answer = Codec::new(scheme).review(&review(desired, objects));
     let response = &answer["response"];
     assert_eq!(response["uid"], "6e1a6b3c");
@@ -48,7 +48,7 @@ fn paused_survives_a_trip_through_v1alpha1() {
 fn random_widgets_survive_the_webhook_round_trip() {
     let scheme = apis::scheme().unwrap();
     for seed in 0..64 {
-        let mut w: v1::Widget = runtime::testing::fill(seed).unwrap();
+        let mut w: v1::Widget = kube_apimachinery::testing::fill(seed).unwrap();
         // The API server never stores `annotations: {}`: Go's omitempty drops the empty map.
         if w.metadata.annotations.as_ref().is_some_and(|a| a.is_empty()) {
             w.metadata.annotations = None;

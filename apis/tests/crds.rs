@@ -1,7 +1,7 @@
 //! The CRD manifests checked in under `generated/crds/`, read as a cluster would read them: each
 //! decodes strictly as an apiextensions.k8s.io/v1 CustomResourceDefinition (ours and
 //! k8s-openapi's) without losing a field, serves exactly the widgets kinds the Scheme knows, words
-//! its deprecation as `runtime::ApiLifecycle` does, and its schemas keep and admit everything the
+//! its deprecation as `kube_apimachinery::ApiLifecycle` does, and its schemas keep and admit everything the
 //! Rust types write: random objects of every version, serialized, would not lose a field to
 //! pruning nor fail a type, enum or required check.
 
@@ -10,8 +10,8 @@ use std::path::{Path, PathBuf};
 
 use apis::apiextensions::v1 as crd_v1;
 use apis::widgets::{v1, v1alpha1};
-use runtime::codec::Codec;
-use runtime::{ApiLifecycle, GroupVersion};
+use kube_apimachinery::codec::Codec;
+use kube_apimachinery::{ApiLifecycle, GroupVersion};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -137,7 +137,7 @@ fn scope_and_subresources_follow_the_tags() {
     assert!(classes["spec"].get("conversion").is_none());
 }
 
-/// The CRD's deprecation warning is the one a server built on `runtime::ApiLifecycle` sends for
+/// The CRD's deprecation warning is the one a server built on `kube_apimachinery::ApiLifecycle` sends for
 /// the same kind once the deprecating release is current.
 #[test]
 fn deprecation_warnings_match_the_lifecycle_methods() {
@@ -233,7 +233,7 @@ fn assert_fits<T: DeserializeOwned + Serialize>(kind: &str, version: &str) {
     let schema = schema_of(kind, version);
     let mut fields = BTreeSet::new();
     for seed in 0..64 {
-        let obj: T = runtime::testing::fill(seed).expect("widget types fill");
+        let obj: T = kube_apimachinery::testing::fill(seed).expect("widget types fill");
         let mut value = serde_json::to_value(&obj).unwrap();
         // A client sends apiVersion and kind; the schema must admit them too.
         value["apiVersion"] = format!("widgets.example.dev/{version}").into();

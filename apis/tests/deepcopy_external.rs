@@ -1,5 +1,5 @@
 //! Deep-copy properties of every external (v1) kind, over random values from
-//! `runtime::testing::fill` (the Rust counterpart of Go's randfill): a copy equals the original;
+//! `kube_apimachinery::testing::fill` (the Rust counterpart of Go's randfill): a copy equals the original;
 //! mutating the copy leaves the original unchanged; `clone_from` into an existing value equals
 //! `clone`; `deep_copy_object` gives an equal value of the same type. The JSON rendering is the
 //! reference representation, since it does not depend on the Clone impls under test.
@@ -7,8 +7,8 @@
 use std::fmt::Debug;
 
 use apis::{apps, core};
+use kube_apimachinery::Object;
 use proptest::prelude::*;
-use runtime::Object;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
@@ -21,8 +21,8 @@ fn check<T>(seed: u64, other_seed: u64, mutate: fn(&mut T)) -> Result<(), TestCa
 where
     T: Object + Clone + PartialEq + Debug + Serialize + DeserializeOwned,
 {
-    let original: T = runtime::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let other: T = runtime::testing::fill(other_seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let original: T = kube_apimachinery::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let other: T = kube_apimachinery::testing::fill(other_seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let before = json(&original);
 
     let mut copy = original.clone();
@@ -112,7 +112,7 @@ deepcopy_props! {
 #[test]
 fn filled_objects_are_populated() {
     let populated = (0..32u64)
-        .filter_map(|seed| runtime::testing::fill::<apps::v1::Deployment>(seed).ok())
+        .filter_map(|seed| kube_apimachinery::testing::fill::<apps::v1::Deployment>(seed).ok())
         .filter(|d| {
             d.spec.template.spec.as_ref().is_some_and(|s| !s.containers.is_empty()) && d.metadata.name.is_some()
         })

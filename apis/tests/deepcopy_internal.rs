@@ -1,6 +1,6 @@
 //! Deep-copy properties of the internal (`apis::core`, `apis::apps`) kinds, whose `Clone` impls come from
 //! deepcopy-gen: a copy equals its original, mutating the copy never shows through to the original,
-//! `clone_from` into an existing value equals `clone`, and `runtime::Object::deep_copy_object` returns an
+//! `clone_from` into an existing value equals `clone`, and `kube_apimachinery::Object::deep_copy_object` returns an
 //! equal value of the same concrete type. `Debug` output is the reference representation, since it does not
 //! depend on the `Clone` impls under test.
 
@@ -23,8 +23,8 @@ use k8s_openapi::api::core::v1::PersistentVolumeClaim;
 use k8s_openapi::apimachinery::pkg::api::resource::Quantity;
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+use kube_apimachinery::Object;
 use proptest::prelude::*;
-use runtime::Object;
 use support::internal as strat;
 
 // ---------------------------------------------------------------------------------------------

@@ -77,7 +77,7 @@ fn a_tagged_image_is_pulled_if_not_present_and_explicit_values_stay() {
 fn defaulting_twice_changes_nothing() {
     let scheme = apis::scheme().unwrap();
     for seed in 0..64u64 {
-        let mut d: apps::v1::Deployment = runtime::testing::fill(seed).unwrap();
+        let mut d: apps::v1::Deployment = kube_apimachinery::testing::fill(seed).unwrap();
         scheme.default(&mut d);
         let once = d.clone();
         scheme.default(&mut d);

@@ -2,7 +2,7 @@
 //! zz_generated.prerelease-lifecycle.go files return for them.
 
 use apis::{apiextensions, apps, core};
-use runtime::{ApiLifecycle, GroupVersionKind, Release};
+use kube_apimachinery::{ApiLifecycle, GroupVersionKind, Release};
 
 fn facts<T: ApiLifecycle>() -> (Release, Option<Release>, Option<Release>, Option<GroupVersionKind>) {
     (

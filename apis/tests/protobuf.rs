@@ -8,10 +8,10 @@
 use std::path::Path;
 
 use apis::{apiextensions, apps, autoscaling, core};
+use kube_apimachinery::codec::{Codec, DecodeError, Format};
+use kube_apimachinery::protobuf::{Message, Unknown, decode_message, encode_message};
+use kube_apimachinery::{GroupVersion, Object, Scheme};
 use proptest::prelude::*;
-use runtime::codec::{Codec, DecodeError, Format};
-use runtime::protobuf::{Message, Unknown, decode_message, encode_message};
-use runtime::{GroupVersion, Object, Scheme};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
@@ -124,7 +124,7 @@ fn fixed_point<T>(seed: u64) -> Result<(), TestCaseError>
 where
     T: Message + Default + DeserializeOwned + Object,
 {
-    let value: T = runtime::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let value: T = kube_apimachinery::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let first = encode_message(&value);
     prop_assert_eq!(first.len(), value.encoded_len());
     let read: T = decode_message(&first).map_err(|e| TestCaseError::fail(e.to_string()))?;
@@ -282,7 +282,7 @@ proptest! {
     /// A real message cut or corrupted anywhere is an error or an object, never a panic.
     #[test]
     fn corrupted_messages_never_panic(seed in any::<u64>(), at in any::<prop::sample::Index>(), byte in any::<u8>()) {
-        let value: apps::v1::Deployment = runtime::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let value: apps::v1::Deployment = kube_apimachinery::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
         let mut bytes = encode_message(&value);
         if !bytes.is_empty() {
             let i = at.index(bytes.len());

@@ -1,5 +1,5 @@
 //! Kubernetes' apitesting round trip for every external kind: a random value `x` (from
-//! `runtime::testing::fill`, the Rust counterpart of Go's randfill) converted to the internal hub
+//! `kube_apimachinery::testing::fill`, the Rust counterpart of Go's randfill) converted to the internal hub
 //! version and back to its own version through `Scheme::convert_to_version` gives `x` again, and its
 //! JSON reads back to the same JSON.
 //!
@@ -23,9 +23,9 @@ use std::fmt::Debug;
 use std::sync::LazyLock;
 
 use apis::{apiextensions, apps, autoscaling, core, widgets};
+use kube_apimachinery::testing::FillOptions;
+use kube_apimachinery::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
 use proptest::prelude::*;
-use runtime::testing::FillOptions;
-use runtime::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -146,7 +146,7 @@ impl<T: Object + DeserializeOwned> Case<T> {
             max_depth: self.depth,
             ..FillOptions::default()
         };
-        let mut x: T = runtime::testing::fill_with(seed, &options).expect("every API type fills");
+        let mut x: T = kube_apimachinery::testing::fill_with(seed, &options).expect("every API type fills");
         (self.constrain)(&mut x, seed);
         x.set_group_version_kind(&self.gv.with_kind(self.kind));
         x

@@ -3,7 +3,7 @@
 //! kube-rs resources.
 
 use apis::{apps, core};
-use runtime::{GroupKind, GroupVersion, GroupVersionKind, Object, Scheme};
+use kube_apimachinery::{GroupKind, GroupVersion, GroupVersionKind, Object, Scheme};
 
 fn scheme() -> Scheme {
     apis::scheme().expect("install succeeds")
@@ -264,7 +264,7 @@ fn resource_metadata_matches_k8s_openapi() {
 #[test]
 fn options_kinds_decode_from_query_parameters() {
     use apis::core::v1::PodLogOptions;
-    use runtime::query::{FromQuery, Values};
+    use kube_apimachinery::query::{FromQuery, Values};
     let scheme = scheme();
     let gvk = GroupVersion::new("", "v1").with_kind("PodLogOptions");
     let query =

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ListMeta;
-use runtime::codec::{Codec, DecodeError, Format};
-use runtime::{GroupVersion, GroupVersionKind, Scheme};
+use kube_apimachinery::codec::{Codec, DecodeError, Format};
+use kube_apimachinery::{GroupVersion, GroupVersionKind, Scheme};
 use serde_json::Value;
 
 pub use crate::query::FieldValidation;
@@ -60,7 +60,7 @@ impl Versions {
         storage: &GroupVersion,
         validation: FieldValidation,
     ) -> Result<Decoded, ApiError> {
-        if runtime::protobuf::is_protobuf(body) {
+        if kube_apimachinery::protobuf::is_protobuf(body) {
             return self.decode_protobuf(body, expected, storage);
         }
         let mut decoded = self.decode_text(body, expected, storage, validation)?;
@@ -118,7 +118,7 @@ impl Versions {
         expected: &GroupVersionKind,
         storage: &GroupVersion,
     ) -> Result<Decoded, ApiError> {
-        let envelope = runtime::protobuf::Unknown::decode(body)
+        let envelope = kube_apimachinery::protobuf::Unknown::decode(body)
             .map_err(|e| ApiError::bad_request(format!("couldn't get version/kind; protobuf parse error: {e}")))?;
         check_kind(&envelope.api_version, &envelope.kind, expected)?;
         let codec = Codec::new(&self.scheme);
@@ -243,7 +243,7 @@ pub trait Edges: Send + Sync {
     fn field_label(&self, gvk: &GroupVersionKind, label: &str, value: &str) -> Result<(String, String), String>;
 
     /// The warning a request of a deprecated version gets.
-    fn deprecation_warning(&self, gvk: &GroupVersionKind, current: runtime::Release) -> Option<String>;
+    fn deprecation_warning(&self, gvk: &GroupVersionKind, current: kube_apimachinery::Release) -> Option<String>;
 
     /// Whether an object stored at `revision`, read in its stored version, may be answered as
     /// its stored bytes (false where reads change it, as a custom resource's defaults do for
@@ -311,7 +311,7 @@ impl Edges for Versions {
             .map_err(|e| e.to_string())
     }
 
-    fn deprecation_warning(&self, gvk: &GroupVersionKind, current: runtime::Release) -> Option<String> {
+    fn deprecation_warning(&self, gvk: &GroupVersionKind, current: kube_apimachinery::Release) -> Option<String> {
         self.scheme.deprecation_warning(gvk, current)
     }
 }
@@ -391,8 +391,8 @@ fn field_error(e: DecodeError, expected: &GroupVersionKind, value: &Value) -> Ap
         let (found, expected_values) = rest.split_once('`').unwrap_or((rest, ""));
         let mut values: Vec<&str> = expected_values.split('`').skip(1).step_by(2).collect();
         values.sort_unstable();
-        let field = runtime::validation::Path::new("");
-        let error = runtime::validation::FieldError::not_supported(&field, found, &values);
+        let field = kube_apimachinery::validation::Path::new("");
+        let error = kube_apimachinery::validation::FieldError::not_supported(&field, found, &values);
         Cause {
             reason: "FieldValueNotSupported",
             message: error.body(),

@@ -3,7 +3,7 @@
 //! strategy it chooses ([`Server::install`] of a [`ResourceInfo`], from [`registry::generic`] or
 //! its own), adds admission plugins, authenticators, authorizers, non-resource handlers and
 //! post-start hooks, and may install and remove resources while the server runs. Everything per
-//! kind comes from the Scheme the generated code fills: [`runtime::RestMapping`]s say which
+//! kind comes from the Scheme the generated code fills: [`kube_apimachinery::RestMapping`]s say which
 //! resources exist, their scope, subresources and storage version; the codec decodes, defaults
 //! and converts. No module here names a Kubernetes group or kind: what one particular server
 //! adds (kube-apiserver's kinds, RBAC, custom resources) lives in the crates that serve them.

@@ -198,7 +198,7 @@ pub const FIELD_MANAGER_MAX: u64 = 128;
 /// finalizers qualified names, domain-prefixed unless standard; owner references complete, at
 /// most one a controller; managedFields entries with a known operation and fields type.
 pub fn validate_object_meta(obj: &Value) -> Vec<Cause> {
-    use runtime::validation::{FieldError, Path, content};
+    use kube_apimachinery::validation::{FieldError, Path, content};
     let mut errs = Vec::new();
     let meta = Path::new("metadata");
     let labels_path = meta.child("labels");
@@ -306,9 +306,9 @@ pub fn validate_object_meta(obj: &Value) -> Vec<Cause> {
 /// apimachinery's `ValidateFieldManager`: at most 128 bytes, printable characters only.
 pub fn field_manager_errors(
     manager: &str,
-    path: &runtime::validation::Path<'_>,
-) -> Vec<runtime::validation::FieldError> {
-    use runtime::validation::FieldError;
+    path: &kube_apimachinery::validation::Path<'_>,
+) -> Vec<kube_apimachinery::validation::FieldError> {
+    use kube_apimachinery::validation::FieldError;
     let mut errs = Vec::new();
     if manager.len() as u64 > FIELD_MANAGER_MAX {
         errs.push(FieldError::too_long(path, FIELD_MANAGER_MAX));
@@ -320,7 +320,7 @@ pub fn field_manager_errors(
 }
 
 /// A field error as the cause of an Invalid Status.
-pub fn cause(e: &runtime::validation::FieldError) -> Cause {
+pub fn cause(e: &kube_apimachinery::validation::FieldError) -> Cause {
     Cause {
         reason: e.kind.reason(),
         message: e.body(),

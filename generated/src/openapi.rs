@@ -21,9 +21,9 @@
 /// as openapi-gen's `GetOpenAPIDefinitions` gives them (zero-value defaults included).
 pub fn get_openapi_definitions() -> ::std::collections::BTreeMap<
     ::std::string::String,
-    ::runtime::openapi::OpenApiDefinition,
+    ::kube_apimachinery::openapi::OpenApiDefinition,
 > {
-    ::runtime::openapi::definitions_from_swagger(
+    ::kube_apimachinery::openapi::definitions_from_swagger(
             ::core::include_str!("../openapi/definitions.json"),
         )
         .expect("the definitions document generated beside this crate is valid JSON")

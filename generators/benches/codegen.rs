@@ -3,7 +3,7 @@
 //! repository's apis tree, and on all of k8s.io/api and its apps/v1 alone (the shared corpus),
 //! and each generator alone on all of k8s.io/api.
 //! Time and, through divan's allocation profiler, allocations per run. Run with
-//! `cargo bench -p generators`. (Peak memory of the whole process, beside Go's code-generator, is
+//! `cargo bench -p kube-code-generator`. (Peak memory of the whole process, beside Go's code-generator, is
 //! measured with `/usr/bin/time -v` on the release binary; see the issues' closing notes.)
 
 use std::path::Path;
@@ -71,8 +71,8 @@ fn tree(groups: usize, kinds: usize) -> Vec<(String, String)> {
 fn synthetic(bencher: divan::Bencher, (groups, kinds): (usize, usize)) {
     let files = tree(groups, kinds);
     bencher.bench(|| {
-        let config = generators::Config::new("src").output("out");
-        let plan = generators::generate_from_sources(&config, files.clone(), "// Header.\n")
+        let config = kube_code_generator::Config::new("src").output("out");
+        let plan = kube_code_generator::generate_from_sources(&config, files.clone(), "// Header.\n")
             .unwrap_or_else(|f| panic!("{}", f.render()));
         divan::black_box(plan.files.len())
     });
@@ -81,15 +81,15 @@ fn synthetic(bencher: divan::Bencher, (groups, kinds): (usize, usize)) {
 #[divan::bench]
 fn apis_tree(bencher: divan::Bencher) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../apis/src");
-    let files = generators::read_sources(&dir).unwrap();
+    let files = kube_code_generator::read_sources(&dir).unwrap();
     let boilerplate =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../hack/boilerplate.rs.txt")).unwrap();
     bencher.bench(|| {
-        let config = generators::Config::new("apis/src")
+        let config = kube_code_generator::Config::new("apis/src")
             .output("generated/apis")
             .documents("generated/openapi")
             .crate_name("generated");
-        let plan = generators::generate_from_sources(&config, files.clone(), &boilerplate)
+        let plan = kube_code_generator::generate_from_sources(&config, files.clone(), &boilerplate)
             .unwrap_or_else(|f| panic!("{}", f.render()));
         divan::black_box(plan.files.len())
     });
@@ -103,16 +103,16 @@ fn corpus() -> Option<Vec<(String, String)>> {
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpora/k8s-api"));
     let from = "use k8s_openapi::apimachinery::pkg::apis::meta::v1::{GroupVersionKind, GroupVersionResource, Status};";
     let to = "use k8s_openapi::apimachinery::pkg::apis::meta::v1::Status;\nuse runtime::meta::v1::{GroupVersionKind, GroupVersionResource};";
-    let files = generators::read_sources(&dir.join("src")).ok()?;
+    let files = kube_code_generator::read_sources(&dir.join("src")).ok()?;
     Some(files.into_iter().map(|(rel, t)| (rel, t.replace(from, to))).collect())
 }
 
 fn corpus_plan(files: Vec<(String, String)>) -> usize {
-    let config = generators::Config::new("k8s-api/src")
+    let config = kube_code_generator::Config::new("k8s-api/src")
         .output("k8s-api/generated/apis")
         .documents("k8s-api/generated/openapi");
-    let plan =
-        generators::generate_from_sources(&config, files, "// Header.\n").unwrap_or_else(|f| panic!("{}", f.render()));
+    let plan = kube_code_generator::generate_from_sources(&config, files, "// Header.\n")
+        .unwrap_or_else(|f| panic!("{}", f.render()));
     divan::black_box(plan.files.len())
 }
 
@@ -158,16 +158,16 @@ fn k8s_api_apps_v1(bencher: divan::Bencher) {
 }
 
 /// The corpus's checked model, built once for `generator`.
-fn corpus_model() -> Option<&'static generators::bench::Model> {
-    static MODEL: std::sync::OnceLock<Option<generators::bench::Model>> = std::sync::OnceLock::new();
+fn corpus_model() -> Option<&'static kube_code_generator::bench::Model> {
+    static MODEL: std::sync::OnceLock<Option<kube_code_generator::bench::Model>> = std::sync::OnceLock::new();
     MODEL
         .get_or_init(|| {
-            let config = generators::Config::new("k8s-api/src")
+            let config = kube_code_generator::Config::new("k8s-api/src")
                 .output("k8s-api/generated/apis")
                 .documents("k8s-api/generated/openapi")
                 .crate_name("k8s-api-generated")
                 .apis_crate("k8s-api-corpus");
-            let model = generators::bench::Model::build(config, corpus()?, "// Header.\n");
+            let model = kube_code_generator::bench::Model::build(config, corpus()?, "// Header.\n");
             Some(model.unwrap_or_else(|f| panic!("{}", f.render())))
         })
         .as_ref()
@@ -175,7 +175,7 @@ fn corpus_model() -> Option<&'static generators::bench::Model> {
 
 /// Each generator alone, on one thread, over all of k8s.io/api (the model built once, outside
 /// the timing): where a whole run's CPU goes.
-#[divan::bench(args = generators::bench::Model::generator_names())]
+#[divan::bench(args = kube_code_generator::bench::Model::generator_names())]
 fn generator(bencher: divan::Bencher, name: &str) {
     let Some(model) = corpus_model() else {
         eprintln!("generator: the corpus is not here; skipped");

@@ -1,4 +1,4 @@
-//! Support for `cargo bench -p generators`: the model of an apis tree built once, then one
+//! Support for `cargo bench -p kube-code-generator`: the model of an apis tree built once, then one
 //! generator at a time on it, on the calling thread, so that each generator's own cost shows
 //! apart from loading the sources and from the other generators.
 

@@ -28,8 +28,8 @@ pub use diag::{Diagnostic, Errors, SourceLoc};
 pub use render::output::{Counts, GeneratedFile, Plan, Problem, is_generated, verify};
 pub use render::write::{ApplyError, Fs, RealFs, Refusal, apply, apply_with, check};
 
-/// The default path generated code names the runtime crate by.
-pub const DEFAULT_RUNTIME_PATH: &str = "::runtime";
+/// The default path generated code names the runtime crate (kube-apimachinery) by.
+pub const DEFAULT_RUNTIME_PATH: &str = "::kube_apimachinery";
 /// The default path generated code names k8s-openapi by.
 pub const DEFAULT_K8S_OPENAPI_PATH: &str = "::k8s_openapi";
 /// The default path generated code names kube by.

@@ -13,7 +13,7 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Generate deepcopy and register code for Kubernetes-style Rust API packages.
 #[derive(Parser)]
-#[command(name = "generators", version)]
+#[command(name = "kube-code-generator", version)]
 struct Args {
     /// The apis crate's source directory.
     #[arg(long, default_value = "apis/src")]
@@ -37,16 +37,16 @@ struct Args {
     #[arg(long)]
     verify: bool,
     /// How generated code names the runtime crate.
-    #[arg(long, default_value = generators::DEFAULT_RUNTIME_PATH)]
+    #[arg(long, default_value = kube_code_generator::DEFAULT_RUNTIME_PATH)]
     runtime_path: String,
     /// How generated code names k8s-openapi.
-    #[arg(long, default_value = generators::DEFAULT_K8S_OPENAPI_PATH)]
+    #[arg(long, default_value = kube_code_generator::DEFAULT_K8S_OPENAPI_PATH)]
     k8s_openapi_path: String,
     /// How generated code names kube.
-    #[arg(long, default_value = generators::DEFAULT_KUBE_PATH)]
+    #[arg(long, default_value = kube_code_generator::DEFAULT_KUBE_PATH)]
     kube_path: String,
     /// How the generated fake clientset names the API server crate it runs on.
-    #[arg(long, default_value = generators::DEFAULT_APISERVER_PATH)]
+    #[arg(long, default_value = kube_code_generator::DEFAULT_APISERVER_PATH)]
     apiserver_path: String,
     /// Also print what was skipped on purpose (untagged packages and types, foreign tags,
     /// files no module declares).
@@ -69,7 +69,7 @@ fn main() -> ExitCode {
     }
     let args = Args::parse();
     let mut rerun = format!(
-        "generators --apis {} --output {} --boilerplate {}",
+        "kube-code-generator --apis {} --output {} --boilerplate {}",
         args.apis.display(),
         args.output.display(),
         args.boilerplate.display()
@@ -80,7 +80,7 @@ fn main() -> ExitCode {
     if let Some(n) = &args.crate_name {
         rerun.push_str(&format!(" --crate-name {n} --apis-crate {}", args.apis_crate));
     }
-    let mut config = generators::Config::new(args.apis)
+    let mut config = kube_code_generator::Config::new(args.apis)
         .output(args.output)
         .boilerplate(args.boilerplate)
         .runtime_path(args.runtime_path)
@@ -95,9 +95,9 @@ fn main() -> ExitCode {
         config = config.crate_name(n);
     }
     let mode = if args.verify {
-        generators::run::Mode::Verify
+        kube_code_generator::run::Mode::Verify
     } else {
-        generators::run::Mode::Write
+        kube_code_generator::run::Mode::Write
     };
-    generators::run::run(&[config], mode, &rerun, args.verbose)
+    kube_code_generator::run::run(&[config], mode, &rerun, args.verbose)
 }

@@ -135,7 +135,11 @@ pub(crate) fn context<'a>(universe: &'a Universe, config: &'a Config, boilerplat
 fn config_problems(config: &Config, boilerplate: &str) -> Vec<(std::path::PathBuf, String)> {
     let mut problems = Vec::new();
     for (what, path, example) in [
-        ("runtime", &config.runtime_path, "`::runtime` or `crate::runtime`"),
+        (
+            "runtime",
+            &config.runtime_path,
+            "`::kube_apimachinery` or `crate::runtime`",
+        ),
         ("k8s-openapi", &config.k8s_openapi_path, "`::k8s_openapi`"),
         ("kube", &config.kube_path, "`::kube`"),
         ("apiserver", &config.apiserver_path, "`::kube_apiserver`"),

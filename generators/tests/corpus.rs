@@ -225,13 +225,13 @@ fn the_whole_kubernetes_api_generates_and_matches_kubernetes_openapi() {
     };
     // The mod.rs files declare the generated modules at `generated/apis` beside `src/`; nothing
     // is written here, the plan is only read.
-    let config = generators::Config::new(dir.join("src"))
+    let config = kube_code_generator::Config::new(dir.join("src"))
         .output(dir.join("generated/apis"))
         .documents(dir.join("generated/openapi"));
     let boilerplate = std::fs::read_to_string("../hack/boilerplate.rs.txt").unwrap();
-    let plan = generators::generate_from_sources(
+    let plan = kube_code_generator::generate_from_sources(
         &config,
-        generators::read_sources(&dir.join("src")).unwrap(),
+        kube_code_generator::read_sources(&dir.join("src")).unwrap(),
         &boilerplate,
     )
     .unwrap_or_else(|f| panic!("the corpus does not generate:\n{}", f.render()));

@@ -22,7 +22,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use generators::Config;
+use kube_code_generator::Config;
 
 /// The corpus, relative to the crate directory.
 const CASES: &str = "tests/errors";
@@ -209,7 +209,7 @@ fn every_case_fails_with_its_snapshot() {
     let mut failures = Vec::new();
     for case in &cases {
         let output = Output::fresh(case);
-        let result = generators::generate(&config(case, &output.dir));
+        let result = kube_code_generator::generate(&config(case, &output.dir));
         output.assert_untouched(case);
         let report = match result {
             Ok(plan) => {
@@ -247,7 +247,7 @@ fn binary_reports_every_error_and_writes_nothing() {
     let case = "several_mistakes_in_one_run";
     let output = Output::fresh(case);
     let config = config(case, &output.dir);
-    let run = Command::new(env!("CARGO_BIN_EXE_generators"))
+    let run = Command::new(env!("CARGO_BIN_EXE_kube-code-generator"))
         .arg("--apis")
         .arg(config.apis())
         .arg("--output")
@@ -268,7 +268,7 @@ fn binary_reports_every_error_and_writes_nothing() {
         stderr.contains(&format!("--> {CASES}/{case}/widgets/v1/types.rs:27:9")),
         "no file:line:column in:\n{stderr}"
     );
-    let library = generators::generate(&config).unwrap_err().render();
+    let library = kube_code_generator::generate(&config).unwrap_err().render();
     assert_eq!(stderr, library, "the binary and the library report differently");
 }
 
@@ -286,7 +286,7 @@ fn bad_file_among_good_files_writes_nothing() {
     let config = config(case, &output.dir);
 
     let mut inputs = Vec::new();
-    for (rel, mut text) in generators::read_sources(config.apis()).unwrap() {
+    for (rel, mut text) in kube_code_generator::read_sources(config.apis()).unwrap() {
         if rel == bad_file {
             assert!(text.contains("/// +optinal\n"), "{case}: the mistake moved");
             text = text.replace("/// +optinal\n", "/// +optional\n");
@@ -295,7 +295,7 @@ fn bad_file_among_good_files_writes_nothing() {
     }
     let boilerplate = fs::read_to_string(BOILERPLATE).unwrap();
     let plain = Config::new(config.apis()).output(config.output_root());
-    let fixed = generators::generate_from_sources(&plain, inputs, &boilerplate)
+    let fixed = kube_code_generator::generate_from_sources(&plain, inputs, &boilerplate)
         .unwrap_or_else(|f| panic!("{case} with its mistake fixed still fails:\n{}", f.render()));
     let produced: Vec<String> = fixed
         .files
@@ -314,7 +314,7 @@ fn bad_file_among_good_files_writes_nothing() {
         ]
     );
 
-    let run = Command::new(env!("CARGO_BIN_EXE_generators"))
+    let run = Command::new(env!("CARGO_BIN_EXE_kube-code-generator"))
         .arg("--apis")
         .arg(config.apis())
         .arg("--output")
@@ -392,7 +392,7 @@ fn configuration_mistakes_are_errors_that_write_nothing() {
             case,
             &[("widgets/v1/zz_generated_deepcopy.rs", "// An earlier run's output.\n")],
         );
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_generators"));
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_kube-code-generator"));
         cmd.arg("--apis").arg(args[0]).arg("--output").arg(&output.dir);
         if !args[1..].iter().any(|a| *a == "--boilerplate") {
             cmd.arg("--boilerplate").arg(BOILERPLATE);

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use generators::Config;
+use kube_code_generator::Config;
 use rand::SeedableRng;
 use rand::seq::SliceRandom;
 
@@ -27,7 +27,7 @@ fn fixture_config(name: &str) -> Config {
         .output(dir.join("generated"))
         .boilerplate(BOILERPLATE)
         .documents(dir.join("generated/openapi"));
-    match generators::GeneratedCrate::of(&dir) {
+    match kube_code_generator::GeneratedCrate::of(&dir) {
         Some(generated) => generated.configure(config.output(dir.join("generated/apis"))),
         None => config,
     }
@@ -44,13 +44,13 @@ fn output_does_not_depend_on_input_order() {
     ];
     configs.extend(fixture_names().iter().map(|n| fixture_config(n)));
     for config in configs {
-        let inputs = generators::read_sources(config.apis()).unwrap();
-        let first = generators::generate_from_sources(&config, inputs.clone(), &boilerplate)
+        let inputs = kube_code_generator::read_sources(config.apis()).unwrap();
+        let first = kube_code_generator::generate_from_sources(&config, inputs.clone(), &boilerplate)
             .unwrap_or_else(|f| panic!("{}", f.render()));
         for seed in 0..3 {
             let mut shuffled = inputs.clone();
             shuffled.shuffle(&mut rand::rngs::StdRng::seed_from_u64(seed));
-            let again = generators::generate_from_sources(&config, shuffled, &boilerplate).unwrap();
+            let again = kube_code_generator::generate_from_sources(&config, shuffled, &boilerplate).unwrap();
             assert_eq!(
                 first.files,
                 again.files,
@@ -63,7 +63,7 @@ fn output_does_not_depend_on_input_order() {
 
 #[test]
 fn skipped_items_are_noted_for_verbose_output() {
-    let plan = generators::generate(&fixture_config("widgets")).unwrap();
+    let plan = kube_code_generator::generate(&fixture_config("widgets")).unwrap();
     let has = |needle: &str| plan.notes.iter().any(|n| n.contains(needle));
     assert!(
         has("deepcopy: `Owner` implements Clone itself; not generated"),
@@ -71,7 +71,7 @@ fn skipped_items_are_noted_for_verbose_output() {
         plan.notes
     );
     assert!(has("deepcopy: `Label` is not selected"), "{:#?}", plan.notes);
-    let plan = generators::generate(&fixture_config("core")).unwrap();
+    let plan = kube_code_generator::generate(&fixture_config("core")).unwrap();
     assert!(
         plan.notes.iter().any(|n| n.contains("`Untouched` is not selected")),
         "{:#?}",
@@ -100,7 +100,7 @@ fn binary_verify_names_an_edited_file_and_codegen_repairs_it() {
     let _ = std::fs::remove_dir_all(&work);
     copy_tree(Path::new("tests/fixtures/widgets"), &work);
     let run = |extra: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_generators"))
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kube-code-generator"))
             .args([
                 "--apis",
                 &work.join("src").to_string_lossy(),
@@ -148,7 +148,7 @@ fn binary_verify_names_an_edited_file_and_codegen_repairs_it() {
         "{stdout}"
     );
     assert!(
-        stderr.contains("1 generated file(s) out of date; run `generators --apis"),
+        stderr.contains("1 generated file(s) out of date; run `kube-code-generator --apis"),
         "{stderr}"
     );
     assert!(

@@ -74,7 +74,7 @@ fn copy_tree(from: &Path, to: &Path) {
 
 /// Runs the binary in `dir` with `args`.
 fn run(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_generators"))
+    Command::new(env!("CARGO_BIN_EXE_kube-code-generator"))
         .current_dir(dir)
         .args(args)
         .output()
@@ -253,7 +253,7 @@ fn concurrent_runs_do_not_corrupt_the_output() {
         let _ = fs::remove_dir_all(dir.join("generated"));
         let children: Vec<_> = (0..4)
             .map(|_| {
-                Command::new(env!("CARGO_BIN_EXE_generators"))
+                Command::new(env!("CARGO_BIN_EXE_kube-code-generator"))
                     .current_dir(&dir)
                     .args(FLAGS)
                     .stdout(std::process::Stdio::piped())

@@ -118,9 +118,9 @@ fn swagger(types: &str) -> Value {
         ),
         ("fidelity/v1/types.rs".to_string(), types.to_string()),
     ];
-    let config = generators::Config::new("src").output("out").documents("docs");
-    let plan =
-        generators::generate_from_sources(&config, files, "// Header.\n").unwrap_or_else(|f| panic!("{}", f.render()));
+    let config = kube_code_generator::Config::new("src").output("out").documents("docs");
+    let plan = kube_code_generator::generate_from_sources(&config, files, "// Header.\n")
+        .unwrap_or_else(|f| panic!("{}", f.render()));
     let doc = &plan.files[std::path::Path::new("docs/swagger.json")].contents;
     serde_json::from_str(doc).unwrap()
 }

@@ -194,7 +194,9 @@ fn authenticate(b: Bencher, path: &str) {
             headers: &headers,
             certificates: certificate,
         };
-        s.rt.block_on(authenticator.authenticate(&credentials)).unwrap().unwrap()
+        s.rt.block_on(authenticator.authenticate(&credentials))
+            .unwrap()
+            .unwrap()
     });
 }
 

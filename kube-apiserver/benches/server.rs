@@ -7,8 +7,8 @@
 use std::sync::{Arc, LazyLock};
 
 use divan::Bencher;
+use kube_apimachinery::{GroupVersion, GroupVersionKind};
 use kube_generic_apiserver::convert::{FieldValidation, Versions};
-use runtime::{GroupVersion, GroupVersionKind};
 use serde_json::{Value, json};
 
 /// The allocator of the sample-apiserver binary, so the figures are the binary's.
@@ -33,7 +33,7 @@ fn serde_json_alone(b: Bencher) {
 /// The codec's single pass: bytes to the internal object (decode, defaults, conversion).
 #[divan::bench(args = [false, true])]
 fn codec_decode_to_internal(b: Bencher, strict: bool) {
-    let codec = runtime::codec::Codec::new(VERSIONS.scheme()).with_strict(strict);
+    let codec = kube_apimachinery::codec::Codec::new(VERSIONS.scheme()).with_strict(strict);
     b.bench(|| codec.decode(DEPLOYMENT.as_bytes()).unwrap());
 }
 
@@ -48,9 +48,9 @@ static TYPED: LazyLock<apis::apps::v1::Deployment> = LazyLock::new(|| {
 /// ones beside them (selector, strategy, containers, ports, resources), on create.
 #[divan::bench]
 fn validate_create(b: Bencher) {
-    let op = runtime::validation::Operation::create();
+    let op = kube_apimachinery::validation::Operation::create();
     b.bench(|| {
-        let errs = apis::apps::v1::validate_deployment(&op, &runtime::validation::Path::ROOT, &TYPED, None);
+        let errs = apis::apps::v1::validate_deployment(&op, &kube_apimachinery::validation::Path::ROOT, &TYPED, None);
         assert!(errs.is_empty(), "{errs:?}");
     });
 }
@@ -58,16 +58,18 @@ fn validate_create(b: Bencher) {
 /// The same on an update that changes only a label: ratcheting skips the unchanged spec.
 #[divan::bench]
 fn validate_update_unchanged_spec(b: Bencher) {
-    let op = runtime::validation::Operation::update();
+    let op = kube_apimachinery::validation::Operation::update();
     let old = serde_json::from_value::<apis::apps::v1::Deployment>(serde_json::to_value(&*TYPED).unwrap()).unwrap();
-    b.bench(|| apis::apps::v1::validate_deployment(&op, &runtime::validation::Path::ROOT, &TYPED, Some(&old)));
+    b.bench(|| {
+        apis::apps::v1::validate_deployment(&op, &kube_apimachinery::validation::Path::ROOT, &TYPED, Some(&old))
+    });
 }
 
 /// The server's whole validation of the stored JSON: decoded to the typed object, then checked
 /// (`Scheme::validate_value`, what the registry store runs on every write).
 #[divan::bench]
 fn validate_stored_value(b: Bencher) {
-    let op = runtime::validation::Operation::create();
+    let op = kube_apimachinery::validation::Operation::create();
     let gvk = GroupVersionKind::from_static("apps", "v1", "Deployment");
     let value = serde_json::to_value(&*TYPED).unwrap();
     b.bench(|| VERSIONS.scheme().validate_value(&op, &gvk, &value, None));
@@ -75,7 +77,7 @@ fn validate_stored_value(b: Bencher) {
 
 /// The same Deployment as a protobuf body (client-go's typed clients send these).
 static PROTOBUF: LazyLock<Vec<u8>> = LazyLock::new(|| {
-    let codec = runtime::codec::Codec::new(VERSIONS.scheme());
+    let codec = kube_apimachinery::codec::Codec::new(VERSIONS.scheme());
     let value: Value = serde_json::from_str(DEPLOYMENT).unwrap();
     codec.protobuf_from_value(&value).unwrap().unwrap()
 });
@@ -83,14 +85,14 @@ static PROTOBUF: LazyLock<Vec<u8>> = LazyLock::new(|| {
 /// The protobuf message alone: bytes to the typed v1 Deployment (protobuf-gen's code).
 #[divan::bench]
 fn protobuf_alone(b: Bencher) {
-    let raw = runtime::protobuf::Unknown::decode(&PROTOBUF).unwrap().raw;
-    b.bench(|| runtime::protobuf::decode_message::<apis::apps::v1::Deployment>(&raw).unwrap());
+    let raw = kube_apimachinery::protobuf::Unknown::decode(&PROTOBUF).unwrap().raw;
+    b.bench(|| kube_apimachinery::protobuf::decode_message::<apis::apps::v1::Deployment>(&raw).unwrap());
 }
 
 /// A protobuf body to the internal object (envelope, message, defaults, conversion).
 #[divan::bench]
 fn protobuf_decode_to_internal(b: Bencher) {
-    let codec = runtime::codec::Codec::new(VERSIONS.scheme());
+    let codec = kube_apimachinery::codec::Codec::new(VERSIONS.scheme());
     b.bench(|| codec.decode(&PROTOBUF).unwrap());
 }
 
@@ -99,7 +101,7 @@ fn protobuf_decode_to_internal(b: Bencher) {
 fn encode_typed(b: Bencher, format: &str) {
     let typed: apis::apps::v1::Deployment = serde_json::from_str(DEPLOYMENT).unwrap();
     match format {
-        "protobuf" => b.bench(|| runtime::protobuf::encode_message(&typed)),
+        "protobuf" => b.bench(|| kube_apimachinery::protobuf::encode_message(&typed)),
         _ => b.bench(|| serde_json::to_vec(&typed).unwrap()),
     }
 }

@@ -23,7 +23,7 @@ pub mod strategies;
 use std::sync::Arc;
 use std::time::Duration;
 
-use runtime::{RestMapping, Scheme};
+use kube_apimachinery::{RestMapping, Scheme};
 
 /// Kubernetes' Status errors (what a fake clientset's reactors answer with).
 pub use kube_generic_apiserver::ApiError;
@@ -262,3 +262,8 @@ fn is(m: &RestMapping, group: &str, resource: &str) -> bool {
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 pub struct ReadmeDoctests;
+
+/// The examples of `docs/apiserver.md`, compiled as doc tests.
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/apiserver.md")]
+pub struct ApiserverDoctests;

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use runtime::RestMapping;
+use kube_apimachinery::RestMapping;
 use serde_json::{Value, json};
 
 use crate::rbac::strategy::RbacStrategy;

@@ -16,20 +16,20 @@
 //! A generated package registers its kinds like this, and a program collects the packages it wants:
 //!
 //! ```
-//! use runtime::{GroupVersion, Scheme, SchemeBuilder, SchemeError};
+//! use kube_apimachinery::{GroupVersion, Scheme, SchemeBuilder, SchemeError};
 //!
 //! #[derive(Clone, Debug, Default)]
 //! pub struct Deployment {
 //!     pub type_meta: kube_core::TypeMeta,
 //! }
 //!
-//! impl ::runtime::Object for Deployment {
-//!     fn group_version_kind(&self) -> Option<::runtime::GroupVersionKind> { ::runtime::TypeMetaAccess::gvk(&self.type_meta) }
-//!     fn set_group_version_kind(&mut self, gvk: &::runtime::GroupVersionKind) { ::runtime::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk) }
+//! impl ::kube_apimachinery::Object for Deployment {
+//!     fn group_version_kind(&self) -> Option<::kube_apimachinery::GroupVersionKind> { ::kube_apimachinery::TypeMetaAccess::gvk(&self.type_meta) }
+//!     fn set_group_version_kind(&mut self, gvk: &::kube_apimachinery::GroupVersionKind) { ::kube_apimachinery::TypeMetaAccess::set_gvk(&mut self.type_meta, gvk) }
 //!     fn as_any(&self) -> &dyn ::core::any::Any { self }
 //!     fn as_any_mut(&mut self) -> &mut dyn ::core::any::Any { self }
 //!     fn into_any(self: ::std::boxed::Box<Self>) -> ::std::boxed::Box<dyn ::core::any::Any> { self }
-//!     fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::runtime::Object> { ::std::boxed::Box::new(::core::clone::Clone::clone(self)) }
+//!     fn deep_copy_object(&self) -> ::std::boxed::Box<dyn ::kube_apimachinery::Object> { ::std::boxed::Box::new(::core::clone::Clone::clone(self)) }
 //! }
 //!
 //! pub const SCHEME_GROUP_VERSION: GroupVersion = GroupVersion::from_static("apps", "v1");
@@ -103,3 +103,9 @@ pub fn is_zero<T: Default + PartialEq>(value: &T) -> bool {
 ///
 /// Internal types never go on the wire; every external version converts to and from them.
 pub const API_VERSION_INTERNAL: &str = "__internal";
+
+/// The examples of `docs/clients.md`, compiled and run as doc tests (with this crate's
+/// dev-dependencies: this repository's API types and the clients generated for them).
+#[cfg(doctest)]
+#[doc = include_str!("../../docs/clients.md")]
+pub struct ClientsDoctests;

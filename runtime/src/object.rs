@@ -177,7 +177,7 @@ pub fn set_gvk_fields(api_version: &mut impl StringField, kind: &mut impl String
 /// so it is written here once.
 ///
 /// ```ignore
-/// runtime::impl_object!(crate::apps::v1::types::Deployment, type_meta = type_meta, object_meta = metadata);
+/// kube_apimachinery::impl_object!(crate::apps::v1::types::Deployment, type_meta = type_meta, object_meta = metadata);
 /// ```
 #[macro_export]
 macro_rules! impl_object {

@@ -16,17 +16,18 @@ mod apps {
         pub replicas: i32,
     }
 
-    ::runtime::impl_object!(Deployment, type_meta = type_meta);
+    ::kube_apimachinery::impl_object!(Deployment, type_meta = type_meta);
 
-    pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion =
-        ::runtime::GroupVersion::from_static("apps", ::runtime::API_VERSION_INTERNAL);
+    pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion =
+        ::kube_apimachinery::GroupVersion::from_static("apps", ::kube_apimachinery::API_VERSION_INTERNAL);
 
-    pub fn add_known_types(scheme: &mut ::runtime::Scheme) -> Result<(), ::runtime::SchemeError> {
+    pub fn add_known_types(scheme: &mut ::kube_apimachinery::Scheme) -> Result<(), ::kube_apimachinery::SchemeError> {
         scheme.add_known_type::<Deployment>(SCHEME_GROUP_VERSION.with_kind("Deployment"))?;
         Ok(())
     }
 
-    pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(&[add_known_types]);
+    pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder =
+        ::kube_apimachinery::SchemeBuilder::from_fns(&[add_known_types]);
 }
 
 mod apps_v1 {
@@ -39,11 +40,12 @@ mod apps_v1 {
         pub replicas: Option<i32>,
     }
 
-    ::runtime::impl_object!(Deployment, type_meta = type_meta);
+    ::kube_apimachinery::impl_object!(Deployment, type_meta = type_meta);
 
-    pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static("apps", "v1");
+    pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion =
+        ::kube_apimachinery::GroupVersion::from_static("apps", "v1");
 
-    pub fn add_known_types(scheme: &mut ::runtime::Scheme) -> Result<(), ::runtime::SchemeError> {
+    pub fn add_known_types(scheme: &mut ::kube_apimachinery::Scheme) -> Result<(), ::kube_apimachinery::SchemeError> {
         scheme.add_known_type::<Deployment>(SCHEME_GROUP_VERSION.with_kind("Deployment"))?;
         Ok(())
     }
@@ -52,7 +54,7 @@ mod apps_v1 {
         obj.replicas.get_or_insert(1);
     }
 
-    pub fn register_defaults(scheme: &mut ::runtime::Scheme) -> Result<(), ::runtime::SchemeError> {
+    pub fn register_defaults(scheme: &mut ::kube_apimachinery::Scheme) -> Result<(), ::kube_apimachinery::SchemeError> {
         scheme.add_type_defaulting_func::<Deployment>(set_object_defaults_deployment);
         Ok(())
     }
@@ -60,7 +62,7 @@ mod apps_v1 {
     pub fn convert_v1_deployment_to_apps_deployment(
         input: &Deployment,
         out: &mut super::apps::Deployment,
-    ) -> Result<(), ::runtime::ConversionError> {
+    ) -> Result<(), ::kube_apimachinery::ConversionError> {
         out.replicas = input.replicas.unwrap_or_default();
         Ok(())
     }
@@ -68,23 +70,25 @@ mod apps_v1 {
     pub fn convert_apps_deployment_to_v1_deployment(
         input: &super::apps::Deployment,
         out: &mut Deployment,
-    ) -> Result<(), ::runtime::ConversionError> {
+    ) -> Result<(), ::kube_apimachinery::ConversionError> {
         out.replicas = Some(input.replicas);
         Ok(())
     }
 
-    pub fn register_conversions(scheme: &mut ::runtime::Scheme) -> Result<(), ::runtime::SchemeError> {
+    pub fn register_conversions(
+        scheme: &mut ::kube_apimachinery::Scheme,
+    ) -> Result<(), ::kube_apimachinery::SchemeError> {
         scheme.add_conversion_func::<Deployment, super::apps::Deployment>(convert_v1_deployment_to_apps_deployment);
         scheme.add_conversion_func::<super::apps::Deployment, Deployment>(convert_apps_deployment_to_v1_deployment);
         Ok(())
     }
 
-    pub static SCHEME_BUILDER: ::runtime::SchemeBuilder =
-        ::runtime::SchemeBuilder::from_fns(&[add_known_types, register_defaults, register_conversions]);
+    pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder =
+        ::kube_apimachinery::SchemeBuilder::from_fns(&[add_known_types, register_defaults, register_conversions]);
 }
 
 /// What an install package does: internal first, then the external versions, then their priority.
-fn install(scheme: &mut runtime::Scheme) -> Result<(), runtime::SchemeError> {
+fn install(scheme: &mut kube_apimachinery::Scheme) -> Result<(), kube_apimachinery::SchemeError> {
     apps::SCHEME_BUILDER.add_to_scheme(scheme)?;
     apps_v1::SCHEME_BUILDER.add_to_scheme(scheme)?;
     scheme.set_version_priority(&[apps_v1::SCHEME_GROUP_VERSION])
@@ -92,7 +96,7 @@ fn install(scheme: &mut runtime::Scheme) -> Result<(), runtime::SchemeError> {
 
 #[test]
 fn generated_packages_install_decode_default_and_convert() -> Result<(), Box<dyn std::error::Error>> {
-    let mut scheme = runtime::Scheme::new();
+    let mut scheme = kube_apimachinery::Scheme::new();
     install(&mut scheme)?;
     assert_eq!(
         scheme.prioritized_versions_for_group("apps"),
@@ -117,13 +121,17 @@ fn generated_packages_install_decode_default_and_convert() -> Result<(), Box<dyn
 }
 
 #[test]
-fn builders_are_usable_from_threads() -> Result<(), runtime::SchemeError> {
-    let mut scheme = runtime::Scheme::new();
+fn builders_are_usable_from_threads() -> Result<(), kube_apimachinery::SchemeError> {
+    let mut scheme = kube_apimachinery::Scheme::new();
     install(&mut scheme)?;
     let scheme = std::sync::Arc::new(scheme);
     let worker = std::sync::Arc::clone(&scheme);
     let recognized = std::thread::spawn(move || {
-        worker.recognizes(&runtime::GroupVersionKind::from_static("apps", "v1", "Deployment"))
+        worker.recognizes(&kube_apimachinery::GroupVersionKind::from_static(
+            "apps",
+            "v1",
+            "Deployment",
+        ))
     })
     .join()
     .unwrap_or(false);

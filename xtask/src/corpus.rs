@@ -62,15 +62,17 @@ fn check(source: Source, build: bool) -> Result<(), String> {
     );
 
     let started = Instant::now();
-    let config = generators::Config::new(work.join("src"))
+    let config = kube_code_generator::Config::new(work.join("src"))
         .output(work.join("generated/apis"))
         .documents(work.join("generated/openapi"))
         .crate_name("k8s-api-generated")
         .apis_crate("k8s-api-corpus")
+        .runtime_path("::runtime")
         .boilerplate(root.join("hack/boilerplate.rs.txt"));
-    let plan = generators::generate(&config).map_err(|f| format!("the corpus does not generate:\n{}", f.render()))?;
+    let plan =
+        kube_code_generator::generate(&config).map_err(|f| format!("the corpus does not generate:\n{}", f.render()))?;
     let generated = started.elapsed();
-    generators::apply(&plan).map_err(|e| format!("cannot write the generated files: {e}"))?;
+    kube_code_generator::apply(&plan).map_err(|e| format!("cannot write the generated files: {e}"))?;
     let lines: usize = plan.files.values().map(|f| f.contents.lines().count()).sum();
     println!(
         "corpus: {} files, {lines} lines generated in {:.0} ms",
@@ -91,8 +93,10 @@ fn check(source: Source, build: bool) -> Result<(), String> {
 
     let manifest = work.join("Cargo.toml");
     let text = std::fs::read_to_string(&manifest).map_err(|e| e.to_string())?;
+    // The corpus names the runtime `runtime`, as the tag language spells it: that name for
+    // kube-apimachinery, in the corpus and in the generated crate beside it.
     let runtime = format!(
-        "runtime = {{ path = {:?} }}",
+        "runtime = {{ package = \"kube-apimachinery\", path = {:?} }}",
         root.join("runtime").display().to_string()
     );
     let text = text.replace(r#"runtime = { path = "../runtime" }"#, &runtime);
@@ -149,7 +153,8 @@ fn workspace(root: &Path) -> Result<String, String> {
         }
     }
     Ok(format!(
-        "\n[workspace]\nmembers = [\".\", \"generated\"]\n\n[workspace.package]\nedition = \"2024\"\n\n{deps}k8s-api-corpus = {{ path = \".\" }}\n"
+        "\n[workspace]\nmembers = [\".\", \"generated\"]\n\n[workspace.package]\nedition = \"2024\"\n\n{deps}k8s-api-corpus = {{ path = \".\" }}\nruntime = {{ package = \"kube-apimachinery\", path = {:?} }}\n",
+        root.join("runtime").display().to_string()
     ))
 }
 

@@ -10,8 +10,8 @@ mod layers;
 mod test;
 
 use clap::{Parser, Subcommand};
-use generators::Config;
-use generators::run::{Mode, run};
+use kube_code_generator::Config;
+use kube_code_generator::run::{Mode, run};
 
 #[derive(Parser)]
 #[command(name = "xtask", about = "Repository tasks")]
@@ -133,7 +133,7 @@ fn trees(root: &Path) -> Vec<Config> {
             .output(case.join("generated"))
             .boilerplate(&boilerplate)
             .documents(case.join("generated/openapi"));
-        configs.push(match generators::GeneratedCrate::of(&root.join(&case)) {
+        configs.push(match kube_code_generator::GeneratedCrate::of(&root.join(&case)) {
             // A fixture with a generated crate keeps its in-package files below it, as this
             // repository does.
             Some(generated) => generated.configure(config.output(case.join("generated/apis"))),
@@ -153,10 +153,10 @@ mod tests {
     fn generated_code_is_up_to_date() {
         let root = workspace_root();
         std::env::set_current_dir(&root).unwrap();
-        let plans = generators::run::plans(&trees(Path::new("."))).unwrap_or_else(|report| panic!("{report}"));
+        let plans = kube_code_generator::run::plans(&trees(Path::new("."))).unwrap_or_else(|report| panic!("{report}"));
         let mut problems = String::new();
         for plan in &plans {
-            for p in generators::verify(plan).unwrap() {
+            for p in kube_code_generator::verify(plan).unwrap() {
                 problems.push_str(&p.to_string());
             }
         }

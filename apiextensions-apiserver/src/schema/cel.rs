@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use cel::objects::{Key, Map};
 use cel::{Context, Program};
-use runtime::validation::{BadValue, ErrorType, FieldError, Path};
+use kube_apimachinery::validation::{BadValue, ErrorType, FieldError, Path};
 use serde_json::Value;
 
 use self::cost::{Bound, COST_LIMIT, PER_CALL_LIMIT, RUNTIME_BUDGET, cost, schema_of};

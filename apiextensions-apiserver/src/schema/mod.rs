@@ -98,7 +98,7 @@ pub struct SchemaError {
     /// Where in the schema, as `openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule`.
     pub path: String,
     /// The value at fault, as the error shows it.
-    pub value: runtime::validation::BadValue,
+    pub value: kube_apimachinery::validation::BadValue,
     /// What is wrong.
     pub message: String,
 }
@@ -121,8 +121,8 @@ impl Structural {
 }
 
 /// A value as an error shows it.
-fn shown(v: &Value) -> runtime::validation::BadValue {
-    use runtime::validation::BadValue;
+fn shown(v: &Value) -> kube_apimachinery::validation::BadValue {
+    use kube_apimachinery::validation::BadValue;
     match v {
         Value::Null => BadValue::Null,
         Value::Bool(b) => BadValue::Bool(*b),

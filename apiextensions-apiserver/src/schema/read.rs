@@ -143,7 +143,7 @@ impl Structural {
         {
             errors.push(SchemaError {
                 path: format!("{path}.pattern"),
-                value: runtime::validation::BadValue::String(p.clone()),
+                value: kube_apimachinery::validation::BadValue::String(p.clone()),
                 message: format!("must be a valid regular expression, but isn't: {e}"),
             });
         }

@@ -5,8 +5,8 @@
 //! to the stored one is not checked again (Kubernetes' validation ratcheting), so a tightened
 //! schema does not lock existing objects out of unrelated changes.
 
-use runtime::validation::schema as checks;
-use runtime::validation::{BadValue, ErrorList, ErrorType, FieldError, Path};
+use kube_apimachinery::validation::schema as checks;
+use kube_apimachinery::validation::{BadValue, ErrorList, ErrorType, FieldError, Path};
 use serde_json::Value;
 
 use super::Structural;
@@ -88,7 +88,7 @@ fn node(s: &Structural, v: &Value, old: Option<&Value>, path: &Path<'_>, resourc
                 }
             }
             match s.list_type.as_str() {
-                "set" => out.extend(runtime::validation::unique(path, items, |a, b| a == b)),
+                "set" => out.extend(kube_apimachinery::validation::unique(path, items, |a, b| a == b)),
                 "map" => {
                     let keys: Vec<&str> = s.list_map_keys.iter().map(String::as_str).collect();
                     out.extend(checks::list_map_keys(path, items, &keys));

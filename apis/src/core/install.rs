@@ -1,7 +1,7 @@
 //! Installs the core group into a Scheme, as Kubernetes' `pkg/apis/core/install` does: the internal version
 //! first, then every external version, then the order in which versions are preferred.
 
-use runtime::{Scheme, SchemeError};
+use kube_apimachinery::{Scheme, SchemeError};
 
 /// Registers the internal and external kinds of the core group and its version priority.
 pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {

@@ -1,6 +1,6 @@
 //! Installs the widgets group into a Scheme: the internal hub, both external versions, v1 preferred.
 
-use runtime::{Scheme, SchemeError};
+use kube_apimachinery::{Scheme, SchemeError};
 
 /// Registers the internal and external kinds of the widgets group and their priority.
 pub fn install(scheme: &mut Scheme) -> Result<(), SchemeError> {

@@ -2,7 +2,7 @@
 //! by CustomResourceDefinitions (`generated/crds/`), in two external versions that convert through
 //! this hub. v1 is the storage version; v1alpha1 is deprecated in its favour and lacks v1's
 //! `paused`, which it carries in an annotation so that a round trip keeps it. The CRDs name a
-//! conversion webhook, which a controller serves with `runtime::codec::Codec::review` over the
+//! conversion webhook, which a controller serves with `kube_apimachinery::codec::Codec::review` over the
 //! generated conversions.
 //! +k8s:deepcopy-gen=package
 //! +groupName=widgets.example.dev

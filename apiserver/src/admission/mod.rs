@@ -14,7 +14,7 @@ use std::sync::Arc;
 use async_trait::async_trait;
 use serde_json::Value;
 
-use runtime::{GroupVersionKind, RestMapping};
+use kube_apimachinery::{GroupVersionKind, RestMapping};
 
 use crate::status::ApiError;
 

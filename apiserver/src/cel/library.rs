@@ -8,7 +8,7 @@ use std::sync::Arc;
 use cel::extractors::{Arguments, This};
 use cel::objects::{Opaque, OptionalValue};
 use cel::{Context, ExecutionError, FunctionContext, Value};
-use runtime::validation::content;
+use kube_apimachinery::validation::content;
 
 use super::format::fits as format_fits;
 use super::{add, fail, network, opaque};

@@ -61,10 +61,10 @@ impl DeleteOptions {
 
     fn decode(body: &Bytes) -> Result<DeleteOptions, ApiError> {
         let bad = |e: &dyn std::fmt::Display| ApiError::bad_request(format!("DeleteOptions: {e}"));
-        let options: meta_v1::DeleteOptions = if runtime::protobuf::is_protobuf(body) {
+        let options: meta_v1::DeleteOptions = if kube_apimachinery::protobuf::is_protobuf(body) {
             // client-go's typed clients send their DeleteOptions as protobuf, in the envelope of
             // the group-version they talk to.
-            let envelope = runtime::protobuf::Unknown::decode(body).map_err(|e| bad(&e))?;
+            let envelope = kube_apimachinery::protobuf::Unknown::decode(body).map_err(|e| bad(&e))?;
             if envelope.kind != "DeleteOptions" {
                 return Err(ApiError::bad_request(format!(
                     "the body of a delete is DeleteOptions, not {}",
@@ -231,7 +231,7 @@ async fn keep_for_collector(
 fn respond_status(c: &Scope<'_>, status: Value) -> Result<Response, ApiError> {
     if c.negotiated.protobuf {
         let typed: meta_v1::Status = serde_json::from_value(status).map_err(|e| ApiError::internal(e.to_string()))?;
-        let body = runtime::protobuf::Unknown::wrap("v1", "Status", &typed).encode();
+        let body = kube_apimachinery::protobuf::Unknown::wrap("v1", "Status", &typed).encode();
         return Ok(crate::endpoints::respond::protobuf(StatusCode::OK, body, &[]));
     }
     let mut negotiated = c.negotiated;

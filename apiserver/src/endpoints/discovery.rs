@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use runtime::{GroupVersion, Scheme};
+use kube_apimachinery::{GroupVersion, Scheme};
 use serde_json::{Value, json};
 
 use super::Api;
@@ -253,7 +253,7 @@ pub fn aggregated(scheme: &Scheme, installed: &Installed, core: bool, api_versio
                         .filter(|r| r.subresource.is_none())
                         .map(|r| {
                             let m = &r.mapping;
-                            let kind = |k: &runtime::GroupVersionKind| json!({"group": k.group, "version": k.version, "kind": k.kind});
+                            let kind = |k: &kube_apimachinery::GroupVersionKind| json!({"group": k.group, "version": k.version, "kind": k.kind});
                             let subresources: Vec<Value> = all
                                 .iter()
                                 .filter(|s| s.mapping.resource == m.resource && s.subresource.is_some())

@@ -264,9 +264,9 @@ pub async fn patch(c: &Scope<'_>, body: &Bytes) -> Result<Response, ApiError> {
 /// encoder writes it (keys sorted, as serde_json's ordered maps write them).
 fn strict_patch_error(patched: &Value, unknown: &[String]) -> ApiError {
     let shown = serde_json::to_string(patched).unwrap_or_default();
-    let error = runtime::validation::FieldError::invalid(
-        &runtime::validation::Path::ROOT.child("patch"),
-        runtime::validation::BadValue::String(shown),
+    let error = kube_apimachinery::validation::FieldError::invalid(
+        &kube_apimachinery::validation::Path::ROOT.child("patch"),
+        kube_apimachinery::validation::BadValue::String(shown),
         format!("strict decoding error: {}", unknown.join(", ")),
     );
     ApiError::invalid("", "", "", vec![crate::meta::cause(&error)])

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use runtime::{GroupVersion, GroupVersionKind, RestMapping};
+use kube_apimachinery::{GroupVersion, GroupVersionKind, RestMapping};
 
 use crate::convert::Edges;
 use crate::registry::rest::RestStorage;

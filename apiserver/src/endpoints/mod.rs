@@ -22,7 +22,7 @@ use axum::body::to_bytes;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method};
 use axum::response::{IntoResponse, Response};
-use runtime::GroupVersion;
+use kube_apimachinery::GroupVersion;
 
 use crate::admission::Admission;
 use crate::authentication::user_of;
@@ -134,7 +134,7 @@ async fn resource_request(api: Arc<Api>, req: Request) -> Result<Response, ApiEr
         let media = content_type.split(';').next().unwrap_or("").trim();
         if !matches!(
             media,
-            "application/json" | "application/yaml" | runtime::protobuf::CONTENT_TYPE | "" | "*/*"
+            "application/json" | "application/yaml" | kube_apimachinery::protobuf::CONTENT_TYPE | "" | "*/*"
         ) {
             return Err(ApiError::unsupported_media_type(content_type));
         }
@@ -164,7 +164,8 @@ async fn resource_request(api: Arc<Api>, req: Request) -> Result<Response, ApiEr
     // A deprecated version warns on every request, as Kubernetes' deprecation filter does.
     let gvk = resource.mapping.group_version_kind();
     if let Some(w) = api.edges(&resource).deprecation_warning(&gvk, api.version)
-        && let Ok(v) = axum::http::HeaderValue::from_str(&format!("299 - {}", runtime::validation::go_quote(&w)))
+        && let Ok(v) =
+            axum::http::HeaderValue::from_str(&format!("299 - {}", kube_apimachinery::validation::go_quote(&w)))
     {
         response.headers_mut().append("warning", v);
     }

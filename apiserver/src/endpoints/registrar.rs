@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
-use runtime::GroupVersion;
+use kube_apimachinery::GroupVersion;
 
 use super::installer::Installed;
 use crate::registry::ResourceInfo;

@@ -123,7 +123,7 @@ impl Negotiated {
                     });
                 }
                 // Tables and metadata views are written as JSON only.
-                runtime::protobuf::CONTENT_TYPE if !table && !partial => {
+                kube_apimachinery::protobuf::CONTENT_TYPE if !table && !partial => {
                     return Ok(Negotiated {
                         protobuf: true,
                         ..negotiated
@@ -161,7 +161,12 @@ pub fn encode(n: &Negotiated, code: StatusCode, value: &Value, warnings: &[Strin
 /// A protobuf body already written.
 pub fn protobuf(code: StatusCode, body: Vec<u8>, warnings: &[String]) -> Response {
     with_warnings(
-        (code, [("content-type", runtime::protobuf::CONTENT_TYPE)], body).into_response(),
+        (
+            code,
+            [("content-type", kube_apimachinery::protobuf::CONTENT_TYPE)],
+            body,
+        )
+            .into_response(),
         warnings,
     )
 }
@@ -170,7 +175,7 @@ pub fn protobuf(code: StatusCode, body: Vec<u8>, warnings: &[String]) -> Respons
 /// quotes it (kubectl and client-go unquote it back).
 fn with_warnings(mut response: Response, warnings: &[String]) -> Response {
     for w in warnings {
-        if let Ok(v) = HeaderValue::from_str(&format!("299 - {}", runtime::validation::go_quote(w))) {
+        if let Ok(v) = HeaderValue::from_str(&format!("299 - {}", kube_apimachinery::validation::go_quote(w))) {
             response.headers_mut().append("warning", v);
         }
     }

@@ -5,7 +5,7 @@
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::Response;
 use bytes::Bytes;
-use runtime::GroupVersion;
+use kube_apimachinery::GroupVersion;
 use serde_json::Value;
 
 use super::Api;
@@ -212,7 +212,7 @@ impl Scope<'_> {
     /// `?fieldManager=` checked as apimachinery checks it: 422 on the write's options kind.
     pub(super) fn check_field_manager(&self, options_kind: &str) -> Result<(), ApiError> {
         let manager = self.params.field_manager.as_deref().unwrap_or_default();
-        let errors = meta::field_manager_errors(manager, &runtime::validation::Path::new("fieldManager"));
+        let errors = meta::field_manager_errors(manager, &kube_apimachinery::validation::Path::new("fieldManager"));
         if errors.is_empty() {
             return Ok(());
         }

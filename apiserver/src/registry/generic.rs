@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use runtime::{RestMapping, Scheme};
+use kube_apimachinery::{RestMapping, Scheme};
 
 use super::store::Store;
 use super::strategy::{Checks, GenericStrategy, Strategy};

@@ -14,7 +14,7 @@ pub mod validated;
 
 use std::sync::Arc;
 
-use runtime::{GroupVersionKind, RestMapping};
+use kube_apimachinery::{GroupVersionKind, RestMapping};
 
 use crate::convert::Edges;
 use rest::RestStorage;

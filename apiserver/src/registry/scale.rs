@@ -9,7 +9,7 @@ mod owners;
 use std::sync::Arc;
 
 use async_trait::async_trait;
-use runtime::{GroupVersionKind, ScalePaths};
+use kube_apimachinery::{GroupVersionKind, ScalePaths};
 use serde_json::{Value, json};
 
 use crate::meta;

@@ -287,7 +287,7 @@ impl Strategy for GenericStrategy {
 
 impl GenericStrategy {
     /// The generic strategy of a mapped resource: `/status` and generations as it says.
-    pub fn for_mapping(m: &runtime::RestMapping) -> Self {
+    pub fn for_mapping(m: &kube_apimachinery::RestMapping) -> Self {
         GenericStrategy {
             status_subresource: m.subresource("status").is_some(),
             generation: m.generation,

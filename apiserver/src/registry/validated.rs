@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use runtime::validation::{OpKind, Operation, Stability};
-use runtime::{GroupVersionKind, Scheme};
+use kube_apimachinery::validation::{OpKind, Operation, Stability};
+use kube_apimachinery::{GroupVersionKind, Scheme};
 use serde_json::Value;
 
 use super::strategy::{Checked, Checks, Strategy, Then};

@@ -124,7 +124,7 @@ impl Local {
     fn collection_path(&self, object: &Value) -> Result<String, String> {
         let api_version = object["apiVersion"].as_str().ok_or("an object without apiVersion")?;
         let kind = object["kind"].as_str().ok_or("an object without kind")?;
-        let gv = runtime::GroupVersion::parse_api_version(api_version).map_err(|e| e.to_string())?;
+        let gv = kube_apimachinery::GroupVersion::parse_api_version(api_version).map_err(|e| e.to_string())?;
         let registry = self.server.registry();
         let resource = registry
             .installed
@@ -171,12 +171,12 @@ impl Local {
     /// clientset sends for built-in kinds) read through the server's scheme into JSON of its own
     /// version, so that reactors and assertions see the object either way.
     fn action_body(&self, bytes: &[u8]) -> Option<Value> {
-        if !runtime::protobuf::is_protobuf(bytes) {
+        if !kube_apimachinery::protobuf::is_protobuf(bytes) {
             return serde_json::from_slice(bytes).ok();
         }
-        let codec = runtime::codec::Codec::new(self.server.scheme());
-        let envelope = runtime::protobuf::Unknown::decode(bytes).ok()?;
-        let gv = runtime::GroupVersion::parse_api_version(&envelope.api_version).ok()?;
+        let codec = kube_apimachinery::codec::Codec::new(self.server.scheme());
+        let envelope = kube_apimachinery::protobuf::Unknown::decode(bytes).ok()?;
+        let gv = kube_apimachinery::GroupVersion::parse_api_version(&envelope.api_version).ok()?;
         let obj = codec.decode_to_version(bytes, &gv).ok()?;
         codec.encode_value(obj.as_ref(), &gv).ok()
     }

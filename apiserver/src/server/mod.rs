@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use runtime::{GroupVersion, Scheme};
+use kube_apimachinery::{GroupVersion, Scheme};
 
 use crate::admission::{Admission, Mutating, Validating};
 use crate::audit::Audit;

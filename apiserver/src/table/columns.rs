@@ -7,7 +7,7 @@ use serde_json::Value;
 use super::{Column, TableConvertor, name_column};
 
 /// The table of a resource with printer columns.
-pub struct PrinterColumns(pub &'static [runtime::PrinterColumn]);
+pub struct PrinterColumns(pub &'static [kube_apimachinery::PrinterColumn]);
 
 impl TableConvertor for PrinterColumns {
     fn columns(&self) -> Vec<Column> {
@@ -70,8 +70,8 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const COLUMNS: &[runtime::PrinterColumn] = &[
-        runtime::PrinterColumn {
+    const COLUMNS: &[kube_apimachinery::PrinterColumn] = &[
+        kube_apimachinery::PrinterColumn {
             name: "Replicas",
             type_: "integer",
             format: "",
@@ -79,7 +79,7 @@ mod tests {
             priority: 0,
             json_path: ".spec.replicas",
         },
-        runtime::PrinterColumn {
+        kube_apimachinery::PrinterColumn {
             name: "Port",
             type_: "integer",
             format: "",
@@ -87,7 +87,7 @@ mod tests {
             priority: 1,
             json_path: "{.spec.ports[1].port}",
         },
-        runtime::PrinterColumn {
+        kube_apimachinery::PrinterColumn {
             name: "Ready",
             type_: "integer",
             format: "",

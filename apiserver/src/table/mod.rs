@@ -7,7 +7,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use runtime::RestMapping;
+use kube_apimachinery::RestMapping;
 
 use serde_json::{Value, json};
 

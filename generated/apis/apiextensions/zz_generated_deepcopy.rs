@@ -83,7 +83,7 @@ impl ::core::clone::Clone for crate::apiextensions::types::CustomResourceDefinit
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apiextensions::types::CustomResourceDefinition, type_meta = type_meta,
     object_meta = metadata
 );
@@ -131,7 +131,7 @@ impl ::core::clone::Clone for crate::apiextensions::types::CustomResourceDefinit
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apiextensions::types::CustomResourceDefinitionList, type_meta = type_meta
 );
 impl ::core::clone::Clone

@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::apps::types::Deployment {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::types::Deployment, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::apps::types::DeploymentCondition {
@@ -83,7 +83,9 @@ impl ::core::clone::Clone for crate::apps::types::DeploymentList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::apps::types::DeploymentList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::apps::types::DeploymentList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::types::DeploymentSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -193,7 +195,7 @@ impl ::core::clone::Clone for crate::apps::types::ReplicaSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::types::ReplicaSet, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::apps::types::ReplicaSetCondition {
@@ -237,7 +239,9 @@ impl ::core::clone::Clone for crate::apps::types::ReplicaSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::apps::types::ReplicaSetList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::apps::types::ReplicaSetList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::types::ReplicaSetSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -347,7 +351,7 @@ impl ::core::clone::Clone for crate::apps::types::StatefulSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::types::StatefulSet, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::apps::types::StatefulSetCondition {
@@ -391,7 +395,9 @@ impl ::core::clone::Clone for crate::apps::types::StatefulSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::apps::types::StatefulSetList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::apps::types::StatefulSetList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::types::StatefulSetOrdinals {
     #[inline]
     fn clone(&self) -> Self {

@@ -36,7 +36,7 @@ impl ::core::clone::Clone for crate::core::types::ConfigMap {
         ::core::clone::Clone::clone_from(&mut self.binary_data, &source.binary_data);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::types::ConfigMap, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::types::ConfigMapList {
@@ -55,7 +55,9 @@ impl ::core::clone::Clone for crate::core::types::ConfigMapList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::types::ConfigMapList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::types::ConfigMapList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::types::Container {
     #[inline]
     fn clone(&self) -> Self {
@@ -192,7 +194,7 @@ impl ::core::clone::Clone for crate::core::event::Event {
         );
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::event::Event, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::event::EventList {
@@ -211,7 +213,7 @@ impl ::core::clone::Clone for crate::core::event::EventList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::event::EventList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(crate::core::event::EventList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::event::EventSeries {
     #[inline]
     fn clone(&self) -> Self {
@@ -273,7 +275,7 @@ impl ::core::clone::Clone for crate::core::types::Namespace {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::types::Namespace, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::types::NamespaceList {
@@ -292,7 +294,9 @@ impl ::core::clone::Clone for crate::core::types::NamespaceList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::types::NamespaceList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::types::NamespaceList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::types::NamespaceSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -362,7 +366,7 @@ impl ::core::clone::Clone for crate::core::types::Pod {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::types::Pod, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::types::PodCondition {
@@ -425,7 +429,7 @@ impl ::core::clone::Clone for crate::core::types::PodList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::types::PodList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(crate::core::types::PodList, type_meta = type_meta);
 impl ::core::clone::Clone for crate::core::types::PodSecurityContext {
     #[inline]
     fn clone(&self) -> Self {
@@ -556,7 +560,7 @@ impl ::core::clone::Clone for crate::core::types::PodTemplate {
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::types::PodTemplate, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::types::PodTemplateList {
@@ -575,7 +579,9 @@ impl ::core::clone::Clone for crate::core::types::PodTemplateList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::types::PodTemplateList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::types::PodTemplateList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::types::PodTemplateSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -632,7 +638,7 @@ impl ::core::clone::Clone for crate::core::service_account::ServiceAccount {
         );
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::service_account::ServiceAccount, type_meta = type_meta, object_meta =
     metadata
 );
@@ -652,6 +658,6 @@ impl ::core::clone::Clone for crate::core::service_account::ServiceAccountList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::service_account::ServiceAccountList, type_meta = type_meta
 );

@@ -19,24 +19,24 @@
 /// The API group of this package.
 pub const GROUP_NAME: &str = "";
 /// `__internal`: the group and version of this package.
-pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static(
+pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion = ::kube_apimachinery::GroupVersion::from_static(
     "",
     "__internal",
 );
 /// Registration functions of this package, run in order by `add_to_scheme`.
-pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
+pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachinery::SchemeBuilder::from_fns(
     &[add_known_types],
 );
 /// Adds this package's kinds to a Scheme.
 pub fn add_to_scheme(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     SCHEME_BUILDER.add_to_scheme(scheme)
 }
 /// Registers every kind of this package, lists included, under `SCHEME_GROUP_VERSION`.
 pub fn add_known_types(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_known_type::<
             crate::core::types::ConfigMap,
@@ -88,10 +88,10 @@ pub fn add_known_types(
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.
-pub fn resource(resource: &str) -> ::runtime::GroupResource {
-    ::runtime::GroupResource::new(GROUP_NAME, resource)
+pub fn resource(resource: &str) -> ::kube_apimachinery::GroupResource {
+    ::kube_apimachinery::GroupResource::new(GROUP_NAME, resource)
 }
 /// A group-qualified kind of this package's group.
-pub fn kind(kind: &str) -> ::runtime::GroupKind {
-    ::runtime::GroupKind::new(GROUP_NAME, kind)
+pub fn kind(kind: &str) -> ::kube_apimachinery::GroupKind {
+    ::kube_apimachinery::GroupKind::new(GROUP_NAME, kind)
 }

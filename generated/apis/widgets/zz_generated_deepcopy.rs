@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::widgets::types::Widget {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::types::Widget, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::widgets::types::WidgetClass {
@@ -53,7 +53,7 @@ impl ::core::clone::Clone for crate::widgets::types::WidgetClass {
         ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::types::WidgetClass, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::widgets::types::WidgetClassList {
@@ -72,7 +72,9 @@ impl ::core::clone::Clone for crate::widgets::types::WidgetClassList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::widgets::types::WidgetClassList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::widgets::types::WidgetClassList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::widgets::types::WidgetClassSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -103,7 +105,9 @@ impl ::core::clone::Clone for crate::widgets::types::WidgetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::widgets::types::WidgetList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::widgets::types::WidgetList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::widgets::types::WidgetPort {
     #[inline]
     fn clone(&self) -> Self {

@@ -147,7 +147,7 @@ impl CustomResourceDefinitionApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     CustomResourceDefinitionApplyConfiguration, metadata { with_name, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -183,7 +183,7 @@ pub fn extract_custom_resource_definition_from(
     subresource: &str,
 ) -> Result<CustomResourceDefinitionApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

@@ -62,7 +62,7 @@ impl DeploymentApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     DeploymentApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -100,7 +100,7 @@ pub fn extract_deployment_from(
     subresource: &str,
 ) -> Result<DeploymentApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -450,7 +450,7 @@ impl ReplicaSetApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     ReplicaSetApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -488,7 +488,7 @@ pub fn extract_replica_set_from(
     subresource: &str,
 ) -> Result<ReplicaSetApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -795,7 +795,7 @@ impl StatefulSetApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     StatefulSetApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -833,7 +833,7 @@ pub fn extract_stateful_set_from(
     subresource: &str,
 ) -> Result<StatefulSetApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

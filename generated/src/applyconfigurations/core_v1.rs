@@ -72,7 +72,7 @@ impl ConfigMapApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     ConfigMapApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -110,7 +110,7 @@ pub fn extract_config_map_from(
     subresource: &str,
 ) -> Result<ConfigMapApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -470,7 +470,7 @@ impl EventApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     EventApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -508,7 +508,7 @@ pub fn extract_event_from(
     subresource: &str,
 ) -> Result<EventApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -633,7 +633,7 @@ impl NamespaceApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     NamespaceApplyConfiguration, metadata { with_name, with_labels, with_annotations,
     with_finalizers, with_owner_references }
 );
@@ -667,7 +667,7 @@ pub fn extract_namespace_from(
     subresource: &str,
 ) -> Result<NamespaceApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -819,7 +819,7 @@ impl PodApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     PodApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -857,7 +857,7 @@ pub fn extract_pod_from(
     subresource: &str,
 ) -> Result<PodApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -1242,7 +1242,7 @@ impl PodTemplateApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     PodTemplateApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -1280,7 +1280,7 @@ pub fn extract_pod_template_from(
     subresource: &str,
 ) -> Result<PodTemplateApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -1429,7 +1429,7 @@ impl ServiceAccountApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     ServiceAccountApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -1467,7 +1467,7 @@ pub fn extract_service_account_from(
     subresource: &str,
 ) -> Result<ServiceAccountApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

@@ -92,7 +92,7 @@ impl ClusterRoleApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     ClusterRoleApplyConfiguration, metadata { with_name, with_labels, with_annotations,
     with_finalizers, with_owner_references }
 );
@@ -126,7 +126,7 @@ pub fn extract_cluster_role_from(
     subresource: &str,
 ) -> Result<ClusterRoleApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -181,7 +181,7 @@ impl ClusterRoleBindingApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     ClusterRoleBindingApplyConfiguration, metadata { with_name, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -217,7 +217,7 @@ pub fn extract_cluster_role_binding_from(
     subresource: &str,
 ) -> Result<ClusterRoleBindingApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -318,7 +318,7 @@ impl RoleApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     RoleApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -356,7 +356,7 @@ pub fn extract_role_from(
     subresource: &str,
 ) -> Result<RoleApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -411,7 +411,7 @@ impl RoleBindingApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     RoleBindingApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -449,7 +449,7 @@ pub fn extract_role_binding_from(
     subresource: &str,
 ) -> Result<RoleBindingApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

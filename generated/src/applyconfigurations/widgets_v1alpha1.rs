@@ -62,7 +62,7 @@ impl WidgetApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     WidgetApplyConfiguration, metadata { with_name, with_namespace, with_labels,
     with_annotations, with_finalizers, with_owner_references }
 );
@@ -100,7 +100,7 @@ pub fn extract_widget_from(
     subresource: &str,
 ) -> Result<WidgetApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,
@@ -144,7 +144,7 @@ impl WidgetClassApplyConfiguration {
         self
     }
 }
-::runtime::apply_metadata!(
+::kube_apimachinery::apply_metadata!(
     WidgetClassApplyConfiguration, metadata { with_name, with_labels, with_annotations,
     with_finalizers, with_owner_references }
 );
@@ -178,7 +178,7 @@ pub fn extract_widget_class_from(
     subresource: &str,
 ) -> Result<WidgetClassApplyConfiguration, ::serde_json::Error> {
     let object = ::serde_json::to_value(obj)?;
-    let mut fields = ::runtime::client::managed_fields::extract(
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
         &object,
         field_manager,
         subresource,

@@ -30,35 +30,36 @@ impl ApiextensionsV1beta1Client {
     }
     /// The CustomResourceDefinition client (cluster-scoped).
     pub fn custom_resource_definitions(&self) -> CustomResourceDefinitionClient {
-        ::runtime::client::TypedClient::cluster(self.client.clone())
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
     }
 }
 /// The typed client of `apiextensions.k8s.io/v1beta1` CustomResourceDefinition: the verbs [`CustomResourceDefinitionVerbs`] implements.
-pub type CustomResourceDefinitionClient = ::runtime::client::TypedClient<
+pub type CustomResourceDefinitionClient = ::kube_apimachinery::client::TypedClient<
     CustomResourceDefinitionVerbs,
 >;
 /// The verbs of `apiextensions.k8s.io/v1beta1` CustomResourceDefinition's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum CustomResourceDefinitionVerbs {}
-impl ::runtime::client::Verbs for CustomResourceDefinitionVerbs {
+impl ::kube_apimachinery::client::Verbs for CustomResourceDefinitionVerbs {
     type Object = ::apis::apiextensions::v1beta1::CustomResourceDefinition;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::apiextensions::v1beta1::CustomResourceDefinition,
         ::apis::apiextensions::v1beta1::CustomResourceDefinitionList, metadata
     );
 }
-impl ::runtime::client::verb::Create for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::Update for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::UpdateStatus for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::Delete for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::DeleteCollection for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::Get for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::List for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::Watch for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::Patch for CustomResourceDefinitionVerbs {}
-impl ::runtime::client::verb::Apply for CustomResourceDefinitionVerbs {
+impl ::kube_apimachinery::client::verb::Create for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::Update for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection
+for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::Get for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::List for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for CustomResourceDefinitionVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for CustomResourceDefinitionVerbs {
     type Configuration = crate::applyconfigurations::apiextensions_v1beta1::CustomResourceDefinitionApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for CustomResourceDefinitionVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for CustomResourceDefinitionVerbs {
     type Configuration = crate::applyconfigurations::apiextensions_v1beta1::CustomResourceDefinitionApplyConfiguration;
 }

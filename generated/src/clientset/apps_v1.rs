@@ -30,41 +30,50 @@ impl AppsV1Client {
     }
     /// The Deployment client of `namespace` (`""`: reads across all namespaces).
     pub fn deployments(&self, namespace: &str) -> DeploymentClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The ReplicaSet client of `namespace` (`""`: reads across all namespaces).
     pub fn replica_sets(&self, namespace: &str) -> ReplicaSetClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The StatefulSet client of `namespace` (`""`: reads across all namespaces).
     pub fn stateful_sets(&self, namespace: &str) -> StatefulSetClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
 }
 /// The typed client of `apps/v1` Deployment: the verbs [`DeploymentVerbs`] implements.
-pub type DeploymentClient = ::runtime::client::TypedClient<DeploymentVerbs>;
+pub type DeploymentClient = ::kube_apimachinery::client::TypedClient<DeploymentVerbs>;
 /// The verbs of `apps/v1` Deployment's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum DeploymentVerbs {}
-impl ::runtime::client::Verbs for DeploymentVerbs {
+impl ::kube_apimachinery::client::Verbs for DeploymentVerbs {
     type Object = ::apis::apps::v1::Deployment;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::apps::v1::Deployment, ::apis::apps::v1::DeploymentList, metadata
     );
 }
-impl ::runtime::client::verb::Create for DeploymentVerbs {}
-impl ::runtime::client::verb::Update for DeploymentVerbs {}
-impl ::runtime::client::verb::UpdateStatus for DeploymentVerbs {}
-impl ::runtime::client::verb::Delete for DeploymentVerbs {}
-impl ::runtime::client::verb::DeleteCollection for DeploymentVerbs {}
-impl ::runtime::client::verb::Get for DeploymentVerbs {}
-impl ::runtime::client::verb::List for DeploymentVerbs {}
-impl ::runtime::client::verb::Watch for DeploymentVerbs {}
-impl ::runtime::client::verb::Patch for DeploymentVerbs {}
-impl ::runtime::client::verb::Apply for DeploymentVerbs {
+impl ::kube_apimachinery::client::verb::Create for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Update for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Get for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::List for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for DeploymentVerbs {
     type Configuration = crate::applyconfigurations::apps_v1::DeploymentApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for DeploymentVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for DeploymentVerbs {
     type Configuration = crate::applyconfigurations::apps_v1::DeploymentApplyConfiguration;
 }
 /// The custom methods of `apps/v1` Deployment's client (`+genclient:method=`).
@@ -101,34 +110,34 @@ impl DeploymentExt for DeploymentClient {
         input: &::apis::autoscaling::v1::Scale,
         pp: &::kube::api::PostParams,
     ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
-        let body = ::runtime::client::body(input)?;
+        let body = ::kube_apimachinery::client::body(input)?;
         self.send(|r| r.replace_subresource("scale", name, pp, body)).await
     }
 }
 /// The typed client of `apps/v1` ReplicaSet: the verbs [`ReplicaSetVerbs`] implements.
-pub type ReplicaSetClient = ::runtime::client::TypedClient<ReplicaSetVerbs>;
+pub type ReplicaSetClient = ::kube_apimachinery::client::TypedClient<ReplicaSetVerbs>;
 /// The verbs of `apps/v1` ReplicaSet's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum ReplicaSetVerbs {}
-impl ::runtime::client::Verbs for ReplicaSetVerbs {
+impl ::kube_apimachinery::client::Verbs for ReplicaSetVerbs {
     type Object = ::apis::apps::v1::ReplicaSet;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::apps::v1::ReplicaSet, ::apis::apps::v1::ReplicaSetList, metadata
     );
 }
-impl ::runtime::client::verb::Create for ReplicaSetVerbs {}
-impl ::runtime::client::verb::Update for ReplicaSetVerbs {}
-impl ::runtime::client::verb::UpdateStatus for ReplicaSetVerbs {}
-impl ::runtime::client::verb::Delete for ReplicaSetVerbs {}
-impl ::runtime::client::verb::DeleteCollection for ReplicaSetVerbs {}
-impl ::runtime::client::verb::Get for ReplicaSetVerbs {}
-impl ::runtime::client::verb::List for ReplicaSetVerbs {}
-impl ::runtime::client::verb::Watch for ReplicaSetVerbs {}
-impl ::runtime::client::verb::Patch for ReplicaSetVerbs {}
-impl ::runtime::client::verb::Apply for ReplicaSetVerbs {
+impl ::kube_apimachinery::client::verb::Create for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::List for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ReplicaSetVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ReplicaSetVerbs {
     type Configuration = crate::applyconfigurations::apps_v1::ReplicaSetApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for ReplicaSetVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for ReplicaSetVerbs {
     type Configuration = crate::applyconfigurations::apps_v1::ReplicaSetApplyConfiguration;
 }
 /// The custom methods of `apps/v1` ReplicaSet's client (`+genclient:method=`).
@@ -165,34 +174,34 @@ impl ReplicaSetExt for ReplicaSetClient {
         input: &::apis::autoscaling::v1::Scale,
         pp: &::kube::api::PostParams,
     ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
-        let body = ::runtime::client::body(input)?;
+        let body = ::kube_apimachinery::client::body(input)?;
         self.send(|r| r.replace_subresource("scale", name, pp, body)).await
     }
 }
 /// The typed client of `apps/v1` StatefulSet: the verbs [`StatefulSetVerbs`] implements.
-pub type StatefulSetClient = ::runtime::client::TypedClient<StatefulSetVerbs>;
+pub type StatefulSetClient = ::kube_apimachinery::client::TypedClient<StatefulSetVerbs>;
 /// The verbs of `apps/v1` StatefulSet's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum StatefulSetVerbs {}
-impl ::runtime::client::Verbs for StatefulSetVerbs {
+impl ::kube_apimachinery::client::Verbs for StatefulSetVerbs {
     type Object = ::apis::apps::v1::StatefulSet;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::apps::v1::StatefulSet, ::apis::apps::v1::StatefulSetList, metadata
     );
 }
-impl ::runtime::client::verb::Create for StatefulSetVerbs {}
-impl ::runtime::client::verb::Update for StatefulSetVerbs {}
-impl ::runtime::client::verb::UpdateStatus for StatefulSetVerbs {}
-impl ::runtime::client::verb::Delete for StatefulSetVerbs {}
-impl ::runtime::client::verb::DeleteCollection for StatefulSetVerbs {}
-impl ::runtime::client::verb::Get for StatefulSetVerbs {}
-impl ::runtime::client::verb::List for StatefulSetVerbs {}
-impl ::runtime::client::verb::Watch for StatefulSetVerbs {}
-impl ::runtime::client::verb::Patch for StatefulSetVerbs {}
-impl ::runtime::client::verb::Apply for StatefulSetVerbs {
+impl ::kube_apimachinery::client::verb::Create for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Update for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Get for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::List for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for StatefulSetVerbs {
     type Configuration = crate::applyconfigurations::apps_v1::StatefulSetApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for StatefulSetVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for StatefulSetVerbs {
     type Configuration = crate::applyconfigurations::apps_v1::StatefulSetApplyConfiguration;
 }
 /// The custom methods of `apps/v1` StatefulSet's client (`+genclient:method=`).
@@ -229,7 +238,7 @@ impl StatefulSetExt for StatefulSetClient {
         input: &::apis::autoscaling::v1::Scale,
         pp: &::kube::api::PostParams,
     ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
-        let body = ::runtime::client::body(input)?;
+        let body = ::kube_apimachinery::client::body(input)?;
         self.send(|r| r.replace_subresource("scale", name, pp, body)).await
     }
 }

@@ -30,64 +30,70 @@ impl AppsV1beta1Client {
     }
     /// The Deployment client of `namespace` (`""`: reads across all namespaces).
     pub fn deployments(&self, namespace: &str) -> DeploymentClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The StatefulSet client of `namespace` (`""`: reads across all namespaces).
     pub fn stateful_sets(&self, namespace: &str) -> StatefulSetClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
 }
 /// The typed client of `apps/v1beta1` Deployment: the verbs [`DeploymentVerbs`] implements.
-pub type DeploymentClient = ::runtime::client::TypedClient<DeploymentVerbs>;
+pub type DeploymentClient = ::kube_apimachinery::client::TypedClient<DeploymentVerbs>;
 /// The verbs of `apps/v1beta1` Deployment's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum DeploymentVerbs {}
-impl ::runtime::client::Verbs for DeploymentVerbs {
+impl ::kube_apimachinery::client::Verbs for DeploymentVerbs {
     type Object = ::apis::apps::v1beta1::Deployment;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::apps::v1beta1::Deployment, ::apis::apps::v1beta1::DeploymentList,
         metadata
     );
 }
-impl ::runtime::client::verb::Create for DeploymentVerbs {}
-impl ::runtime::client::verb::Update for DeploymentVerbs {}
-impl ::runtime::client::verb::UpdateStatus for DeploymentVerbs {}
-impl ::runtime::client::verb::Delete for DeploymentVerbs {}
-impl ::runtime::client::verb::DeleteCollection for DeploymentVerbs {}
-impl ::runtime::client::verb::Get for DeploymentVerbs {}
-impl ::runtime::client::verb::List for DeploymentVerbs {}
-impl ::runtime::client::verb::Watch for DeploymentVerbs {}
-impl ::runtime::client::verb::Patch for DeploymentVerbs {}
-impl ::runtime::client::verb::Apply for DeploymentVerbs {
+impl ::kube_apimachinery::client::verb::Create for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Update for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Get for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::List for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for DeploymentVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for DeploymentVerbs {
     type Configuration = crate::applyconfigurations::apps_v1beta1::DeploymentApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for DeploymentVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for DeploymentVerbs {
     type Configuration = crate::applyconfigurations::apps_v1beta1::DeploymentApplyConfiguration;
 }
 /// The typed client of `apps/v1beta1` StatefulSet: the verbs [`StatefulSetVerbs`] implements.
-pub type StatefulSetClient = ::runtime::client::TypedClient<StatefulSetVerbs>;
+pub type StatefulSetClient = ::kube_apimachinery::client::TypedClient<StatefulSetVerbs>;
 /// The verbs of `apps/v1beta1` StatefulSet's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum StatefulSetVerbs {}
-impl ::runtime::client::Verbs for StatefulSetVerbs {
+impl ::kube_apimachinery::client::Verbs for StatefulSetVerbs {
     type Object = ::apis::apps::v1beta1::StatefulSet;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::apps::v1beta1::StatefulSet, ::apis::apps::v1beta1::StatefulSetList,
         metadata
     );
 }
-impl ::runtime::client::verb::Create for StatefulSetVerbs {}
-impl ::runtime::client::verb::Update for StatefulSetVerbs {}
-impl ::runtime::client::verb::UpdateStatus for StatefulSetVerbs {}
-impl ::runtime::client::verb::Delete for StatefulSetVerbs {}
-impl ::runtime::client::verb::DeleteCollection for StatefulSetVerbs {}
-impl ::runtime::client::verb::Get for StatefulSetVerbs {}
-impl ::runtime::client::verb::List for StatefulSetVerbs {}
-impl ::runtime::client::verb::Watch for StatefulSetVerbs {}
-impl ::runtime::client::verb::Patch for StatefulSetVerbs {}
-impl ::runtime::client::verb::Apply for StatefulSetVerbs {
+impl ::kube_apimachinery::client::verb::Create for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Update for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Get for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::List for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for StatefulSetVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for StatefulSetVerbs {
     type Configuration = crate::applyconfigurations::apps_v1beta1::StatefulSetApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for StatefulSetVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for StatefulSetVerbs {
     type Configuration = crate::applyconfigurations::apps_v1beta1::StatefulSetApplyConfiguration;
 }

@@ -30,165 +30,182 @@ impl CoreV1Client {
     }
     /// The ConfigMap client of `namespace` (`""`: reads across all namespaces).
     pub fn config_maps(&self, namespace: &str) -> ConfigMapClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The Event client of `namespace` (`""`: reads across all namespaces).
     pub fn events(&self, namespace: &str) -> EventClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The Namespace client (cluster-scoped).
     pub fn namespaces(&self) -> NamespaceClient {
-        ::runtime::client::TypedClient::cluster(self.client.clone())
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
     }
     /// The Pod client of `namespace` (`""`: reads across all namespaces).
     pub fn pods(&self, namespace: &str) -> PodClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The PodTemplate client of `namespace` (`""`: reads across all namespaces).
     pub fn pod_templates(&self, namespace: &str) -> PodTemplateClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The ServiceAccount client of `namespace` (`""`: reads across all namespaces).
     pub fn service_accounts(&self, namespace: &str) -> ServiceAccountClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
 }
 /// The typed client of `v1` ConfigMap: the verbs [`ConfigMapVerbs`] implements.
-pub type ConfigMapClient = ::runtime::client::TypedClient<ConfigMapVerbs>;
+pub type ConfigMapClient = ::kube_apimachinery::client::TypedClient<ConfigMapVerbs>;
 /// The verbs of `v1` ConfigMap's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum ConfigMapVerbs {}
-impl ::runtime::client::Verbs for ConfigMapVerbs {
+impl ::kube_apimachinery::client::Verbs for ConfigMapVerbs {
     type Object = ::apis::core::v1::ConfigMap;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::core::v1::ConfigMap, ::apis::core::v1::ConfigMapList, metadata
     );
 }
-impl ::runtime::client::verb::Create for ConfigMapVerbs {}
-impl ::runtime::client::verb::Update for ConfigMapVerbs {}
-impl ::runtime::client::verb::Delete for ConfigMapVerbs {}
-impl ::runtime::client::verb::DeleteCollection for ConfigMapVerbs {}
-impl ::runtime::client::verb::Get for ConfigMapVerbs {}
-impl ::runtime::client::verb::List for ConfigMapVerbs {}
-impl ::runtime::client::verb::Watch for ConfigMapVerbs {}
-impl ::runtime::client::verb::Patch for ConfigMapVerbs {}
-impl ::runtime::client::verb::Apply for ConfigMapVerbs {
+impl ::kube_apimachinery::client::verb::Create for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::List for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ConfigMapVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ConfigMapVerbs {
     type Configuration = crate::applyconfigurations::core_v1::ConfigMapApplyConfiguration;
 }
 /// The typed client of `v1` Event: the verbs [`EventVerbs`] implements.
-pub type EventClient = ::runtime::client::TypedClient<EventVerbs>;
+pub type EventClient = ::kube_apimachinery::client::TypedClient<EventVerbs>;
 /// The verbs of `v1` Event's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum EventVerbs {}
-impl ::runtime::client::Verbs for EventVerbs {
+impl ::kube_apimachinery::client::Verbs for EventVerbs {
     type Object = ::apis::core::v1::Event;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::core::v1::Event, ::apis::core::v1::EventList, metadata
     );
 }
-impl ::runtime::client::verb::Create for EventVerbs {}
-impl ::runtime::client::verb::Update for EventVerbs {}
-impl ::runtime::client::verb::Delete for EventVerbs {}
-impl ::runtime::client::verb::DeleteCollection for EventVerbs {}
-impl ::runtime::client::verb::Get for EventVerbs {}
-impl ::runtime::client::verb::List for EventVerbs {}
-impl ::runtime::client::verb::Watch for EventVerbs {}
-impl ::runtime::client::verb::Patch for EventVerbs {}
-impl ::runtime::client::verb::Apply for EventVerbs {
+impl ::kube_apimachinery::client::verb::Create for EventVerbs {}
+impl ::kube_apimachinery::client::verb::Update for EventVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for EventVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for EventVerbs {}
+impl ::kube_apimachinery::client::verb::Get for EventVerbs {}
+impl ::kube_apimachinery::client::verb::List for EventVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for EventVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for EventVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for EventVerbs {
     type Configuration = crate::applyconfigurations::core_v1::EventApplyConfiguration;
 }
 /// The typed client of `v1` Namespace: the verbs [`NamespaceVerbs`] implements.
-pub type NamespaceClient = ::runtime::client::TypedClient<NamespaceVerbs>;
+pub type NamespaceClient = ::kube_apimachinery::client::TypedClient<NamespaceVerbs>;
 /// The verbs of `v1` Namespace's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum NamespaceVerbs {}
-impl ::runtime::client::Verbs for NamespaceVerbs {
+impl ::kube_apimachinery::client::Verbs for NamespaceVerbs {
     type Object = ::apis::core::v1::Namespace;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::core::v1::Namespace, ::apis::core::v1::NamespaceList, metadata
     );
 }
-impl ::runtime::client::verb::Create for NamespaceVerbs {}
-impl ::runtime::client::verb::Update for NamespaceVerbs {}
-impl ::runtime::client::verb::UpdateStatus for NamespaceVerbs {}
-impl ::runtime::client::verb::Delete for NamespaceVerbs {}
-impl ::runtime::client::verb::Get for NamespaceVerbs {}
-impl ::runtime::client::verb::List for NamespaceVerbs {}
-impl ::runtime::client::verb::Watch for NamespaceVerbs {}
-impl ::runtime::client::verb::Patch for NamespaceVerbs {}
-impl ::runtime::client::verb::Apply for NamespaceVerbs {
+impl ::kube_apimachinery::client::verb::Create for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::Update for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::Get for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::List for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for NamespaceVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for NamespaceVerbs {
     type Configuration = crate::applyconfigurations::core_v1::NamespaceApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for NamespaceVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for NamespaceVerbs {
     type Configuration = crate::applyconfigurations::core_v1::NamespaceApplyConfiguration;
 }
 /// The typed client of `v1` Pod: the verbs [`PodVerbs`] implements.
-pub type PodClient = ::runtime::client::TypedClient<PodVerbs>;
+pub type PodClient = ::kube_apimachinery::client::TypedClient<PodVerbs>;
 /// The verbs of `v1` Pod's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum PodVerbs {}
-impl ::runtime::client::Verbs for PodVerbs {
+impl ::kube_apimachinery::client::Verbs for PodVerbs {
     type Object = ::apis::core::v1::Pod;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::core::v1::Pod, ::apis::core::v1::PodList, metadata
     );
 }
-impl ::runtime::client::verb::Create for PodVerbs {}
-impl ::runtime::client::verb::Update for PodVerbs {}
-impl ::runtime::client::verb::UpdateStatus for PodVerbs {}
-impl ::runtime::client::verb::Delete for PodVerbs {}
-impl ::runtime::client::verb::DeleteCollection for PodVerbs {}
-impl ::runtime::client::verb::Get for PodVerbs {}
-impl ::runtime::client::verb::List for PodVerbs {}
-impl ::runtime::client::verb::Watch for PodVerbs {}
-impl ::runtime::client::verb::Patch for PodVerbs {}
-impl ::runtime::client::verb::Apply for PodVerbs {
+impl ::kube_apimachinery::client::verb::Create for PodVerbs {}
+impl ::kube_apimachinery::client::verb::Update for PodVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for PodVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for PodVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for PodVerbs {}
+impl ::kube_apimachinery::client::verb::Get for PodVerbs {}
+impl ::kube_apimachinery::client::verb::List for PodVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for PodVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for PodVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for PodVerbs {
     type Configuration = crate::applyconfigurations::core_v1::PodApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for PodVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for PodVerbs {
     type Configuration = crate::applyconfigurations::core_v1::PodApplyConfiguration;
 }
 /// The typed client of `v1` PodTemplate: the verbs [`PodTemplateVerbs`] implements.
-pub type PodTemplateClient = ::runtime::client::TypedClient<PodTemplateVerbs>;
+pub type PodTemplateClient = ::kube_apimachinery::client::TypedClient<PodTemplateVerbs>;
 /// The verbs of `v1` PodTemplate's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum PodTemplateVerbs {}
-impl ::runtime::client::Verbs for PodTemplateVerbs {
+impl ::kube_apimachinery::client::Verbs for PodTemplateVerbs {
     type Object = ::apis::core::v1::PodTemplate;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::core::v1::PodTemplate, ::apis::core::v1::PodTemplateList, metadata
     );
 }
-impl ::runtime::client::verb::Create for PodTemplateVerbs {}
-impl ::runtime::client::verb::Update for PodTemplateVerbs {}
-impl ::runtime::client::verb::Delete for PodTemplateVerbs {}
-impl ::runtime::client::verb::DeleteCollection for PodTemplateVerbs {}
-impl ::runtime::client::verb::Get for PodTemplateVerbs {}
-impl ::runtime::client::verb::List for PodTemplateVerbs {}
-impl ::runtime::client::verb::Watch for PodTemplateVerbs {}
-impl ::runtime::client::verb::Patch for PodTemplateVerbs {}
-impl ::runtime::client::verb::Apply for PodTemplateVerbs {
+impl ::kube_apimachinery::client::verb::Create for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::Update for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::Get for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::List for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for PodTemplateVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for PodTemplateVerbs {
     type Configuration = crate::applyconfigurations::core_v1::PodTemplateApplyConfiguration;
 }
 /// The typed client of `v1` ServiceAccount: the verbs [`ServiceAccountVerbs`] implements.
-pub type ServiceAccountClient = ::runtime::client::TypedClient<ServiceAccountVerbs>;
+pub type ServiceAccountClient = ::kube_apimachinery::client::TypedClient<
+    ServiceAccountVerbs,
+>;
 /// The verbs of `v1` ServiceAccount's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum ServiceAccountVerbs {}
-impl ::runtime::client::Verbs for ServiceAccountVerbs {
+impl ::kube_apimachinery::client::Verbs for ServiceAccountVerbs {
     type Object = ::apis::core::v1::ServiceAccount;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::core::v1::ServiceAccount, ::apis::core::v1::ServiceAccountList, metadata
     );
 }
-impl ::runtime::client::verb::Create for ServiceAccountVerbs {}
-impl ::runtime::client::verb::Update for ServiceAccountVerbs {}
-impl ::runtime::client::verb::Delete for ServiceAccountVerbs {}
-impl ::runtime::client::verb::DeleteCollection for ServiceAccountVerbs {}
-impl ::runtime::client::verb::Get for ServiceAccountVerbs {}
-impl ::runtime::client::verb::List for ServiceAccountVerbs {}
-impl ::runtime::client::verb::Watch for ServiceAccountVerbs {}
-impl ::runtime::client::verb::Patch for ServiceAccountVerbs {}
-impl ::runtime::client::verb::Apply for ServiceAccountVerbs {
+impl ::kube_apimachinery::client::verb::Create for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::List for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ServiceAccountVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ServiceAccountVerbs {
     type Configuration = crate::applyconfigurations::core_v1::ServiceAccountApplyConfiguration;
 }

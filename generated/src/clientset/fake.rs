@@ -34,13 +34,13 @@ pub struct Clientset {
 impl Clientset {
     /// A fake serving every kind of `scheme` from an empty embedded store. As
     /// `kube::Client::new`, it must be called inside a Tokio runtime.
-    pub fn new(scheme: ::runtime::Scheme) -> Self {
+    pub fn new(scheme: ::kube_apimachinery::Scheme) -> Self {
         Self::with_config(scheme, ::kube_apiserver::Config::default())
     }
     /// A fake as [`Self::new`] with the server's `config`: `garbage_collection: false` leaves
     /// owner references to the test, as a cluster without kube-controller-manager would.
     pub fn with_config(
-        scheme: ::runtime::Scheme,
+        scheme: ::kube_apimachinery::Scheme,
         config: ::kube_apiserver::Config,
     ) -> Self {
         let server = ::kube_apiserver::in_memory(scheme, config)
@@ -52,7 +52,7 @@ impl Clientset {
     /// `NewSimpleClientset(objects...)`. Their namespaces must be among them or created first,
     /// as on a server.
     pub async fn with_objects(
-        scheme: ::runtime::Scheme,
+        scheme: ::kube_apimachinery::Scheme,
         objects: impl IntoIterator<Item = ::serde_json::Value>,
     ) -> ::kube::Result<Self> {
         let fake = Self::new(scheme);

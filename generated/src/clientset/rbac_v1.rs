@@ -30,109 +30,115 @@ impl RbacV1Client {
     }
     /// The ClusterRole client (cluster-scoped).
     pub fn cluster_roles(&self) -> ClusterRoleClient {
-        ::runtime::client::TypedClient::cluster(self.client.clone())
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
     }
     /// The ClusterRoleBinding client (cluster-scoped).
     pub fn cluster_role_bindings(&self) -> ClusterRoleBindingClient {
-        ::runtime::client::TypedClient::cluster(self.client.clone())
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
     }
     /// The Role client of `namespace` (`""`: reads across all namespaces).
     pub fn roles(&self, namespace: &str) -> RoleClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The RoleBinding client of `namespace` (`""`: reads across all namespaces).
     pub fn role_bindings(&self, namespace: &str) -> RoleBindingClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
 }
 /// The typed client of `rbac.authorization.k8s.io/v1` ClusterRole: the verbs [`ClusterRoleVerbs`] implements.
-pub type ClusterRoleClient = ::runtime::client::TypedClient<ClusterRoleVerbs>;
+pub type ClusterRoleClient = ::kube_apimachinery::client::TypedClient<ClusterRoleVerbs>;
 /// The verbs of `rbac.authorization.k8s.io/v1` ClusterRole's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum ClusterRoleVerbs {}
-impl ::runtime::client::Verbs for ClusterRoleVerbs {
+impl ::kube_apimachinery::client::Verbs for ClusterRoleVerbs {
     type Object = ::apis::rbac::v1::ClusterRole;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::rbac::v1::ClusterRole, ::apis::rbac::v1::ClusterRoleList, metadata
     );
 }
-impl ::runtime::client::verb::Create for ClusterRoleVerbs {}
-impl ::runtime::client::verb::Update for ClusterRoleVerbs {}
-impl ::runtime::client::verb::Delete for ClusterRoleVerbs {}
-impl ::runtime::client::verb::DeleteCollection for ClusterRoleVerbs {}
-impl ::runtime::client::verb::Get for ClusterRoleVerbs {}
-impl ::runtime::client::verb::List for ClusterRoleVerbs {}
-impl ::runtime::client::verb::Watch for ClusterRoleVerbs {}
-impl ::runtime::client::verb::Patch for ClusterRoleVerbs {}
-impl ::runtime::client::verb::Apply for ClusterRoleVerbs {
+impl ::kube_apimachinery::client::verb::Create for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::List for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ClusterRoleVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ClusterRoleVerbs {
     type Configuration = crate::applyconfigurations::rbac_v1::ClusterRoleApplyConfiguration;
 }
 /// The typed client of `rbac.authorization.k8s.io/v1` ClusterRoleBinding: the verbs [`ClusterRoleBindingVerbs`] implements.
-pub type ClusterRoleBindingClient = ::runtime::client::TypedClient<
+pub type ClusterRoleBindingClient = ::kube_apimachinery::client::TypedClient<
     ClusterRoleBindingVerbs,
 >;
 /// The verbs of `rbac.authorization.k8s.io/v1` ClusterRoleBinding's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum ClusterRoleBindingVerbs {}
-impl ::runtime::client::Verbs for ClusterRoleBindingVerbs {
+impl ::kube_apimachinery::client::Verbs for ClusterRoleBindingVerbs {
     type Object = ::apis::rbac::v1::ClusterRoleBinding;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::rbac::v1::ClusterRoleBinding, ::apis::rbac::v1::ClusterRoleBindingList,
         metadata
     );
 }
-impl ::runtime::client::verb::Create for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::Update for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::Delete for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::DeleteCollection for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::Get for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::List for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::Watch for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::Patch for ClusterRoleBindingVerbs {}
-impl ::runtime::client::verb::Apply for ClusterRoleBindingVerbs {
+impl ::kube_apimachinery::client::verb::Create for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::List for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ClusterRoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ClusterRoleBindingVerbs {
     type Configuration = crate::applyconfigurations::rbac_v1::ClusterRoleBindingApplyConfiguration;
 }
 /// The typed client of `rbac.authorization.k8s.io/v1` Role: the verbs [`RoleVerbs`] implements.
-pub type RoleClient = ::runtime::client::TypedClient<RoleVerbs>;
+pub type RoleClient = ::kube_apimachinery::client::TypedClient<RoleVerbs>;
 /// The verbs of `rbac.authorization.k8s.io/v1` Role's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum RoleVerbs {}
-impl ::runtime::client::Verbs for RoleVerbs {
+impl ::kube_apimachinery::client::Verbs for RoleVerbs {
     type Object = ::apis::rbac::v1::Role;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::rbac::v1::Role, ::apis::rbac::v1::RoleList, metadata
     );
 }
-impl ::runtime::client::verb::Create for RoleVerbs {}
-impl ::runtime::client::verb::Update for RoleVerbs {}
-impl ::runtime::client::verb::Delete for RoleVerbs {}
-impl ::runtime::client::verb::DeleteCollection for RoleVerbs {}
-impl ::runtime::client::verb::Get for RoleVerbs {}
-impl ::runtime::client::verb::List for RoleVerbs {}
-impl ::runtime::client::verb::Watch for RoleVerbs {}
-impl ::runtime::client::verb::Patch for RoleVerbs {}
-impl ::runtime::client::verb::Apply for RoleVerbs {
+impl ::kube_apimachinery::client::verb::Create for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::Update for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::Get for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::List for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for RoleVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for RoleVerbs {
     type Configuration = crate::applyconfigurations::rbac_v1::RoleApplyConfiguration;
 }
 /// The typed client of `rbac.authorization.k8s.io/v1` RoleBinding: the verbs [`RoleBindingVerbs`] implements.
-pub type RoleBindingClient = ::runtime::client::TypedClient<RoleBindingVerbs>;
+pub type RoleBindingClient = ::kube_apimachinery::client::TypedClient<RoleBindingVerbs>;
 /// The verbs of `rbac.authorization.k8s.io/v1` RoleBinding's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum RoleBindingVerbs {}
-impl ::runtime::client::Verbs for RoleBindingVerbs {
+impl ::kube_apimachinery::client::Verbs for RoleBindingVerbs {
     type Object = ::apis::rbac::v1::RoleBinding;
-    ::runtime::protobuf_form!(
+    ::kube_apimachinery::protobuf_form!(
         ::apis::rbac::v1::RoleBinding, ::apis::rbac::v1::RoleBindingList, metadata
     );
 }
-impl ::runtime::client::verb::Create for RoleBindingVerbs {}
-impl ::runtime::client::verb::Update for RoleBindingVerbs {}
-impl ::runtime::client::verb::Delete for RoleBindingVerbs {}
-impl ::runtime::client::verb::DeleteCollection for RoleBindingVerbs {}
-impl ::runtime::client::verb::Get for RoleBindingVerbs {}
-impl ::runtime::client::verb::List for RoleBindingVerbs {}
-impl ::runtime::client::verb::Watch for RoleBindingVerbs {}
-impl ::runtime::client::verb::Patch for RoleBindingVerbs {}
-impl ::runtime::client::verb::Apply for RoleBindingVerbs {
+impl ::kube_apimachinery::client::verb::Create for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Update for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Get for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::List for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for RoleBindingVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for RoleBindingVerbs {
     type Configuration = crate::applyconfigurations::rbac_v1::RoleBindingApplyConfiguration;
 }

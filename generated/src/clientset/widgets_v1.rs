@@ -30,52 +30,55 @@ impl WidgetsV1Client {
     }
     /// The Widget client of `namespace` (`""`: reads across all namespaces).
     pub fn widgets(&self, namespace: &str) -> WidgetClient {
-        ::runtime::client::TypedClient::namespaced(self.client.clone(), namespace)
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The WidgetClass client (cluster-scoped).
     pub fn widget_classes(&self) -> WidgetClassClient {
-        ::runtime::client::TypedClient::cluster(self.client.clone())
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
     }
 }
 /// The typed client of `widgets.example.dev/v1` Widget: the verbs [`WidgetVerbs`] implements.
-pub type WidgetClient = ::runtime::client::TypedClient<WidgetVerbs>;
+pub type WidgetClient = ::kube_apimachinery::client::TypedClient<WidgetVerbs>;
 /// The verbs of `widgets.example.dev/v1` Widget's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum WidgetVerbs {}
-impl ::runtime::client::Verbs for WidgetVerbs {
+impl ::kube_apimachinery::client::Verbs for WidgetVerbs {
     type Object = ::apis::widgets::v1::Widget;
 }
-impl ::runtime::client::verb::Create for WidgetVerbs {}
-impl ::runtime::client::verb::Update for WidgetVerbs {}
-impl ::runtime::client::verb::UpdateStatus for WidgetVerbs {}
-impl ::runtime::client::verb::Delete for WidgetVerbs {}
-impl ::runtime::client::verb::DeleteCollection for WidgetVerbs {}
-impl ::runtime::client::verb::Get for WidgetVerbs {}
-impl ::runtime::client::verb::List for WidgetVerbs {}
-impl ::runtime::client::verb::Watch for WidgetVerbs {}
-impl ::runtime::client::verb::Patch for WidgetVerbs {}
-impl ::runtime::client::verb::Apply for WidgetVerbs {
+impl ::kube_apimachinery::client::verb::Create for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::Update for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::Get for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::List for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for WidgetVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for WidgetVerbs {
     type Configuration = crate::applyconfigurations::widgets_v1::WidgetApplyConfiguration;
 }
-impl ::runtime::client::verb::ApplyStatus for WidgetVerbs {
+impl ::kube_apimachinery::client::verb::ApplyStatus for WidgetVerbs {
     type Configuration = crate::applyconfigurations::widgets_v1::WidgetApplyConfiguration;
 }
 /// The typed client of `widgets.example.dev/v1` WidgetClass: the verbs [`WidgetClassVerbs`] implements.
-pub type WidgetClassClient = ::runtime::client::TypedClient<WidgetClassVerbs>;
+pub type WidgetClassClient = ::kube_apimachinery::client::TypedClient<WidgetClassVerbs>;
 /// The verbs of `widgets.example.dev/v1` WidgetClass's client, one trait impl each, as its
 /// `+genclient` tags allow.
 pub enum WidgetClassVerbs {}
-impl ::runtime::client::Verbs for WidgetClassVerbs {
+impl ::kube_apimachinery::client::Verbs for WidgetClassVerbs {
     type Object = ::apis::widgets::v1::WidgetClass;
 }
-impl ::runtime::client::verb::Create for WidgetClassVerbs {}
-impl ::runtime::client::verb::Update for WidgetClassVerbs {}
-impl ::runtime::client::verb::Delete for WidgetClassVerbs {}
-impl ::runtime::client::verb::DeleteCollection for WidgetClassVerbs {}
-impl ::runtime::client::verb::Get for WidgetClassVerbs {}
-impl ::runtime::client::verb::List for WidgetClassVerbs {}
-impl ::runtime::client::verb::Watch for WidgetClassVerbs {}
-impl ::runtime::client::verb::Patch for WidgetClassVerbs {}
-impl ::runtime::client::verb::Apply for WidgetClassVerbs {
+impl ::kube_apimachinery::client::verb::Create for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::Update for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::Get for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::List for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for WidgetClassVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for WidgetClassVerbs {
     type Configuration = crate::applyconfigurations::widgets_v1::WidgetClassApplyConfiguration;
 }

@@ -30,16 +30,16 @@ pub mod widgets_v1;
 pub mod widgets_v1alpha1;
 /// What an informer's users name: its handlers, what a delete carries, the informer itself, and
 /// the work queue handlers feed (client-go's `cache` and `workqueue` packages).
-pub use ::runtime::client::informer::{
+pub use ::kube_apimachinery::client::informer::{
     Deleted, EventHandler, HandlerFns, HandlerId, SharedInformer,
 };
-pub use ::runtime::client::workqueue::WorkQueue;
+pub use ::kube_apimachinery::client::workqueue::WorkQueue;
 /// One informer per kind, shared by every consumer (client-go's `SharedInformerFactory`):
 /// cloning the factory shares its informers; when the last clone goes, its informers stop.
 #[derive(Clone)]
 pub struct SharedInformerFactory {
     clientset: crate::clientset::Clientset,
-    factory: ::std::sync::Arc<::runtime::client::informer::InformerFactory>,
+    factory: ::std::sync::Arc<::kube_apimachinery::client::informer::InformerFactory>,
 }
 impl SharedInformerFactory {
     /// A factory whose informers watch every namespace and, with `resync`, tell their
@@ -59,12 +59,12 @@ impl SharedInformerFactory {
         clientset: impl ::core::convert::AsRef<crate::clientset::Clientset>,
         resync: ::std::option::Option<::std::time::Duration>,
         namespace: &str,
-        tweak: ::std::option::Option<::runtime::client::informer::TweakFn>,
+        tweak: ::std::option::Option<::kube_apimachinery::client::informer::TweakFn>,
     ) -> Self {
         Self {
             clientset: clientset.as_ref().clone(),
             factory: ::std::sync::Arc::new(
-                ::runtime::client::informer::InformerFactory::with_options(
+                ::kube_apimachinery::client::informer::InformerFactory::with_options(
                     resync,
                     namespace,
                     tweak,
@@ -78,7 +78,7 @@ impl SharedInformerFactory {
     }
     /// The informers by type, for an informer of a kind this factory has no accessor for
     /// (client-go's `InformerFor`).
-    pub fn factory(&self) -> &::runtime::client::informer::InformerFactory {
+    pub fn factory(&self) -> &::kube_apimachinery::client::informer::InformerFactory {
         &self.factory
     }
     /// Starts every informer asked for so far (client-go's `Start`): ask first, then start.
@@ -111,15 +111,15 @@ impl SharedInformerFactory {
     /// The informer of a resource (client-go's `ForResource`), its objects as `DynamicObject`s.
     pub fn for_resource(
         &self,
-        resource: &::runtime::GroupVersionResource,
+        resource: &::kube_apimachinery::GroupVersionResource,
     ) -> ::std::result::Result<
-        ::runtime::client::informer::GenericInformer,
-        ::runtime::client::informer::NoInformer,
+        ::kube_apimachinery::client::informer::GenericInformer,
+        ::kube_apimachinery::client::informer::NoInformer,
     > {
         match (&*resource.group, &*resource.version, &*resource.resource) {
             ("apiextensions.k8s.io", "v1", "customresourcedefinitions") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self
                             .apiextensions()
                             .v1()
@@ -130,7 +130,7 @@ impl SharedInformerFactory {
             }
             ("apiextensions.k8s.io", "v1beta1", "customresourcedefinitions") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self
                             .apiextensions()
                             .v1beta1()
@@ -141,159 +141,165 @@ impl SharedInformerFactory {
             }
             ("apps", "v1", "deployments") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1().deployments().informer(),
                     ),
                 )
             }
             ("apps", "v1", "replicasets") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1().replica_sets().informer(),
                     ),
                 )
             }
             ("apps", "v1", "statefulsets") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1().stateful_sets().informer(),
                     ),
                 )
             }
             ("apps", "v1beta1", "deployments") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1beta1().deployments().informer(),
                     ),
                 )
             }
             ("apps", "v1beta1", "statefulsets") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1beta1().stateful_sets().informer(),
                     ),
                 )
             }
             ("apps", "v1beta2", "deployments") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1beta2().deployments().informer(),
                     ),
                 )
             }
             ("apps", "v1beta2", "replicasets") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1beta2().replica_sets().informer(),
                     ),
                 )
             }
             ("apps", "v1beta2", "statefulsets") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1beta2().stateful_sets().informer(),
                     ),
                 )
             }
             ("", "v1", "configmaps") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().config_maps().informer(),
                     ),
                 )
             }
             ("", "v1", "events") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().events().informer(),
                     ),
                 )
             }
             ("", "v1", "namespaces") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().namespaces().informer(),
                     ),
                 )
             }
             ("", "v1", "pods") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().pods().informer(),
                     ),
                 )
             }
             ("", "v1", "podtemplates") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().pod_templates().informer(),
                     ),
                 )
             }
             ("", "v1", "serviceaccounts") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().service_accounts().informer(),
                     ),
                 )
             }
             ("rbac.authorization.k8s.io", "v1", "clusterroles") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.rbac().v1().cluster_roles().informer(),
                     ),
                 )
             }
             ("rbac.authorization.k8s.io", "v1", "clusterrolebindings") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.rbac().v1().cluster_role_bindings().informer(),
                     ),
                 )
             }
             ("rbac.authorization.k8s.io", "v1", "roles") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.rbac().v1().roles().informer(),
                     ),
                 )
             }
             ("rbac.authorization.k8s.io", "v1", "rolebindings") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.rbac().v1().role_bindings().informer(),
                     ),
                 )
             }
             ("widgets.example.dev", "v1", "widgets") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.widgets().v1().widgets().informer(),
                     ),
                 )
             }
             ("widgets.example.dev", "v1", "widgetclasses") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.widgets().v1().widget_classes().informer(),
                     ),
                 )
             }
             ("widgets.example.dev", "v1alpha1", "widgets") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.widgets().v1alpha1().widgets().informer(),
                     ),
                 )
             }
             ("widgets.example.dev", "v1alpha1", "widgetclasses") => {
                 Ok(
-                    ::runtime::client::informer::GenericInformer::new(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.widgets().v1alpha1().widget_classes().informer(),
                     ),
                 )
             }
-            _ => Err(::runtime::client::informer::NoInformer(resource.to_string())),
+            _ => {
+                Err(
+                    ::kube_apimachinery::client::informer::NoInformer(
+                        resource.to_string(),
+                    ),
+                )
+            }
         }
     }
     /// The informers of the `apiextensions.k8s.io` group.

@@ -36,9 +36,11 @@ pub struct CrateModule {
 /// (`--runtime-path ::my_api::runtime` depends on `my_api`, the apis crate when it is that one),
 /// none for a path into the crate itself (`crate::runtime`).
 fn dependency_name(cx: &Context<'_>, dep: &str) -> Option<(String, bool)> {
+    // The Cargo package of a crate named by its default path (`::kube_apimachinery`).
     let configured = |path: &str, default: &str| {
         if path == default {
-            return Some((dep.to_string(), true));
+            let package = default.trim_start_matches("::").replace('_', "-");
+            return Some((package, true));
         }
         let first = super::Paths::dependency(path)?;
         let apis = cx.apis_crate.replace('-', "_") == first;

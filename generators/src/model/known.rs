@@ -9,9 +9,13 @@ use std::sync::LazyLock;
 use serde_json::Value;
 
 /// The interface of `+k8s:deepcopy-gen:interfaces` that means apimachinery's runtime.Object:
-/// `runtime::Object`, with or without a leading `::`.
+/// `runtime::Object` (or `kube_apimachinery::Object`, the crate's name), with or without a
+/// leading `::`.
 pub fn is_object_interface(path: &str) -> bool {
-    path.trim().trim_start_matches("::") == "runtime::Object"
+    matches!(
+        path.trim().trim_start_matches("::"),
+        "runtime::Object" | "kube_apimachinery::Object"
+    )
 }
 
 /// Whether Kubernetes' hand-written strategy of a core resource counts no generations although the

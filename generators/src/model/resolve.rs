@@ -42,7 +42,12 @@ const EXTERN_CRATES: &[&str] = &[
     "serde_json",
     "serde",
     "runtime",
+    RUNTIME_CRATE,
 ];
+
+/// The runtime crate's name (kube-apimachinery): API sources may name it so, or `runtime` as the
+/// tag language and the k8s.io/api translation spell it; the model knows it as `runtime`.
+pub const RUNTIME_CRATE: &str = "kube_apimachinery";
 
 impl<'a> Scope<'a> {
     /// The scope of a file with module path `module` (segments below the crate root) in `package`.
@@ -105,8 +110,17 @@ impl<'a> Scope<'a> {
         }
     }
 
-    /// Turns a path as written into an absolute one (`crate::...` or `<extern crate>::...`).
+    /// Turns a path as written into an absolute one (`crate::...` or `<extern crate>::...`), the
+    /// runtime crate named `runtime` whichever way the source names it.
     fn absolutize(&self, segs: &[String]) -> Vec<String> {
+        let mut abs = self.absolutize_as_written(segs);
+        if abs.first().is_some_and(|f| f == RUNTIME_CRATE) {
+            abs[0] = "runtime".into();
+        }
+        abs
+    }
+
+    fn absolutize_as_written(&self, segs: &[String]) -> Vec<String> {
         let Some(first) = segs.first() else { return Vec::new() };
         match first.as_str() {
             "::" => segs[1..].to_vec(),

@@ -113,7 +113,10 @@ pub fn uncovered(held: &[&Rule], asked: &[Rule]) -> Vec<Rule> {
 
 /// A Go `%q` of a string list: `["a" "b"]`.
 fn go_quoted(list: &[String]) -> String {
-    let quoted: Vec<String> = list.iter().map(|s| runtime::validation::go_quote(s)).collect();
+    let quoted: Vec<String> = list
+        .iter()
+        .map(|s| kube_apimachinery::validation::go_quote(s))
+        .collect();
     format!("[{}]", quoted.join(" "))
 }
 
@@ -169,7 +172,7 @@ pub fn not_held_message(user: &UserInfo, missing: Vec<Rule>) -> String {
     lines.dedup();
     format!(
         "user {} (groups={}) is attempting to grant RBAC permissions not currently held:\n{}",
-        runtime::validation::go_quote(&user.username),
+        kube_apimachinery::validation::go_quote(&user.username),
         go_quoted(&user.groups),
         lines.join("\n")
     )

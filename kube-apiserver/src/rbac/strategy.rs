@@ -42,7 +42,7 @@ impl Strategy for RbacStrategy {
                 field: "metadata.name".into(),
             });
         }
-        for why in runtime::validation::content::path_segment_name(name) {
+        for why in kube_apimachinery::validation::content::path_segment_name(name) {
             causes.push(Cause {
                 reason: "FieldValueInvalid",
                 message: format!("Invalid value: {name:?}: {why}"),

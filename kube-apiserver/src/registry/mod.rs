@@ -12,7 +12,7 @@ pub mod token_request;
 
 use std::sync::Arc;
 
-use runtime::{GroupVersion, GroupVersionKind, RestMapping, RestScope};
+use kube_apimachinery::{GroupVersion, GroupVersionKind, RestMapping, RestScope};
 use serde_json::Value;
 
 use crate::rbac::cache::PolicyCache;
@@ -212,7 +212,7 @@ impl Edges for ReviewEdges {
         Err(format!("{label} is not a field label of a review"))
     }
 
-    fn deprecation_warning(&self, _gvk: &GroupVersionKind, _current: runtime::Release) -> Option<String> {
+    fn deprecation_warning(&self, _gvk: &GroupVersionKind, _current: kube_apimachinery::Release) -> Option<String> {
         None
     }
 }

@@ -67,16 +67,15 @@ pub fn fields(mut buf: &[u8]) -> Option<Vec<(u32, Field<'_>)>> {
 
 /// The body of a `runtime.Unknown` envelope, when `bytes` are Kubernetes protobuf.
 pub fn envelope(bytes: &[u8]) -> Option<Result<Vec<u8>, String>> {
-    if !runtime::protobuf::is_protobuf(bytes) {
+    if !kube_apimachinery::protobuf::is_protobuf(bytes) {
         return None;
     }
     Some(
-        runtime::protobuf::Unknown::decode(bytes)
+        kube_apimachinery::protobuf::Unknown::decode(bytes)
             .map(|u| u.raw)
             .map_err(|e| e.to_string()),
     )
 }
-
 
 /// A review's protobuf message as its JSON (kubectl's typed client sends protobuf): the spec
 /// fields the reviews read, by their numbers in k8s.io/api's generated.proto.

@@ -404,7 +404,10 @@ impl ServiceAccountTokens {
 
 /// Go's `%q` of a string list: `["a" "b"]`.
 fn go_quoted(list: &[String]) -> String {
-    let quoted: Vec<String> = list.iter().map(|s| runtime::validation::go_quote(s)).collect();
+    let quoted: Vec<String> = list
+        .iter()
+        .map(|s| kube_apimachinery::validation::go_quote(s))
+        .collect();
     format!("[{}]", quoted.join(" "))
 }
 

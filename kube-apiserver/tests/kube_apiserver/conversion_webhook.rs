@@ -68,7 +68,7 @@ fn webhook() -> (u16, String, Arc<AtomicUsize>) {
                                        "response": {"uid": review["request"]["uid"],
                                                     "result": {"status": "Failure", "message": "doomed cannot go back"}}})
                             } else {
-                                runtime::codec::Codec::new(&scheme).review(&review)
+                                kube_apimachinery::codec::Codec::new(&scheme).review(&review)
                             };
                             Ok::<_, std::convert::Infallible>(hyper::Response::new(Full::new(Bytes::from(answer.to_string()))))
                         }
@@ -85,7 +85,7 @@ fn webhook() -> (u16, String, Arc<AtomicUsize>) {
 
 /// A server of every group but the widgets, which come as a run-time CRD.
 async fn server_without_widgets() -> Api {
-    let mut scheme = runtime::Scheme::new();
+    let mut scheme = kube_apimachinery::Scheme::new();
     apis::core::install::install(&mut scheme).unwrap();
     apis::apps::install::install(&mut scheme).unwrap();
     apis::apiextensions::install::install(&mut scheme).unwrap();

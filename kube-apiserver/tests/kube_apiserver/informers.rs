@@ -15,10 +15,10 @@ use generated::clientset::Clientset;
 use generated::informers::SharedInformerFactory;
 use kube::api::{DeleteParams, ListParams, PostParams};
 use kube::core::Selector;
+use kube_apimachinery::client::cache::IndexFunc;
+use kube_apimachinery::client::informer::{Deleted, HandlerFns, TweakFn};
 use kube_apiserver_storage::Storage;
 use kube_apiserver_storage::memory::MemoryStorage;
-use runtime::client::cache::IndexFunc;
-use runtime::client::informer::{Deleted, HandlerFns, TweakFn};
 use serde_json::json;
 
 const SYNC: Duration = Duration::from_secs(20);
@@ -240,13 +240,13 @@ async fn syncs_lists_and_follows_changes_in_order(cs: &Clientset) {
     assert_eq!(cached, served);
 
     // The same informer by its resource, with its objects as DynamicObjects.
-    let gvr = runtime::GroupVersion::from_static("", "v1").with_resource("configmaps");
+    let gvr = kube_apimachinery::GroupVersion::from_static("", "v1").with_resource("configmaps");
     let generic = factory.for_resource(&gvr).unwrap();
     assert!(generic.has_synced());
     let dynamic = generic.list("inf-order", &Selector::default());
     assert_eq!(dynamic.len(), 3);
     assert_eq!(generic.get("inf-order", "cm-0").unwrap().data["data"]["k"], "changed");
-    let unknown = runtime::GroupVersion::from_static("", "v1").with_resource("gadgets");
+    let unknown = kube_apimachinery::GroupVersion::from_static("", "v1").with_resource("gadgets");
     assert!(factory.for_resource(&unknown).is_err());
     factory.shutdown();
 }

@@ -7,13 +7,13 @@ use crate::support;
 
 use std::sync::Arc;
 
+use kube_apimachinery::{GroupVersion, RestMapping};
 use kube_apiserver_storage::memory::MemoryStorage;
 use kube_generic_apiserver::registry::generic::{self, Resources};
 use kube_generic_apiserver::registry::strategy::Strategy;
 use kube_generic_apiserver::status::Cause;
 use kube_generic_apiserver::{Config, Server};
 use reqwest::StatusCode;
-use runtime::{GroupVersion, RestMapping};
 use serde_json::{Value, json};
 use support::api::Api;
 

@@ -7,10 +7,10 @@
 use crate::support;
 
 use apis::apps;
+use kube_apimachinery::codec::Codec;
+use kube_apimachinery::protobuf::{CONTENT_TYPE, Unknown, encode_message};
+use kube_apimachinery::{GroupVersion, Scheme};
 use reqwest::StatusCode;
-use runtime::codec::Codec;
-use runtime::protobuf::{CONTENT_TYPE, Unknown, encode_message};
-use runtime::{GroupVersion, Scheme};
 use serde_json::{Value, json};
 use support::api::Api;
 

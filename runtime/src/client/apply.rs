@@ -8,7 +8,7 @@
 /// is left out of the list by the generator.
 ///
 /// ```ignore
-/// runtime::apply_metadata!(DeploymentApplyConfiguration, metadata { with_name, with_labels });
+/// kube_apimachinery::apply_metadata!(DeploymentApplyConfiguration, metadata { with_name, with_labels });
 /// ```
 #[macro_export]
 macro_rules! apply_metadata {

@@ -76,9 +76,9 @@ where
 /// (`$meta?` when it is an `Option`): what the generated clientset writes for a built-in kind.
 ///
 /// ```ignore
-/// impl runtime::client::Verbs for DeploymentVerbs {
+/// impl kube_apimachinery::client::Verbs for DeploymentVerbs {
 ///     type Object = apis::apps::v1::Deployment;
-///     runtime::protobuf_form!(apis::apps::v1::Deployment, apis::apps::v1::DeploymentList, metadata);
+///     kube_apimachinery::protobuf_form!(apis::apps::v1::Deployment, apis::apps::v1::DeploymentList, metadata);
 /// }
 /// ```
 #[macro_export]

@@ -11,7 +11,7 @@
 //! the internal hub, sets `apiVersion` and `kind`, and serializes.
 //!
 //! ```
-//! # use runtime::{codec::{Codec, Format}, GroupVersion, Scheme};
+//! # use kube_apimachinery::{codec::{Codec, Format}, GroupVersion, Scheme};
 //! # fn demo(scheme: &Scheme, manifest: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
 //! let codec = Codec::new(scheme).with_strict(true);
 //! let internal = codec.decode(manifest)?;

@@ -213,7 +213,7 @@ pub fn merge_message_field<M: Message>(
 /// of named slices).
 ///
 /// ```ignore
-/// runtime::protobuf_message!(crate::apps::v1::types::DaemonSet { 1 => metadata, 2 => spec, 3 => status });
+/// kube_apimachinery::protobuf_message!(crate::apps::v1::types::DaemonSet { 1 => metadata, 2 => spec, 3 => status });
 /// ```
 #[macro_export]
 macro_rules! protobuf_message {

@@ -10,9 +10,9 @@
 //! ```
 //! use k8s_openapi::api::apps::v1::Deployment;
 //!
-//! let deployment: Deployment = runtime::testing::fill(7)?;
-//! assert_eq!(runtime::testing::fill::<Deployment>(7)?, deployment);
-//! # Ok::<(), runtime::testing::FillError>(())
+//! let deployment: Deployment = kube_apimachinery::testing::fill(7)?;
+//! assert_eq!(kube_apimachinery::testing::fill::<Deployment>(7)?, deployment);
+//! # Ok::<(), kube_apimachinery::testing::FillError>(())
 //! ```
 //!
 //! Values that a random string would not satisfy are recognised by the name a `Deserialize` impl passes

@@ -200,7 +200,14 @@ fn the_budget_of_one_object_is_shared_by_all_its_rules() {
     let v = json!({"items": [1, 2, 3, 4, 5, 6, 7, 8, -1]});
     let mut out = Vec::new();
     let mut budget = 10.0;
-    super::run_within(&s, &v, None, &runtime::validation::Path::ROOT, &mut out, &mut budget);
+    super::run_within(
+        &s,
+        &v,
+        None,
+        &kube_apimachinery::validation::Path::ROOT,
+        &mut out,
+        &mut budget,
+    );
     let found: Vec<String> = out.iter().map(|e| e.to_string()).collect();
     assert_eq!(
         found,

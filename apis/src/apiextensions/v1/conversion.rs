@@ -4,8 +4,8 @@
 //! `selectableFields`, which v1 has per version; and v1 nests the webhook client configuration
 //! under `conversion.webhook`, which the internal version has flat.
 
-use runtime::ConversionError;
-use runtime::conversion::convert_with;
+use kube_apimachinery::ConversionError;
+use kube_apimachinery::conversion::convert_with;
 
 use super::{
     CustomResourceConversion, CustomResourceDefinitionSpec, CustomResourceDefinitionVersion, WebhookConversion,

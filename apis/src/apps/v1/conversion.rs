@@ -2,7 +2,7 @@
 //! internal Deployment keeps `spec.rollbackTo`, which v1 no longer has; it travels in the
 //! annotation `deprecated.deployment.rollback.to` so that a round trip keeps it.
 
-use runtime::ConversionError;
+use kube_apimachinery::ConversionError;
 
 use super::{Deployment, DeploymentSpec, auto_convert_apps_deployment_spec_to_v1_deployment_spec};
 use super::{auto_convert_apps_deployment_to_v1_deployment, auto_convert_v1_deployment_to_apps_deployment};

@@ -15,7 +15,7 @@ pub fn set_defaults_deployment(obj: &mut Deployment) {
     let spec = &mut obj.spec;
     spec.replicas.get_or_insert(1);
     let strategy = spec.strategy.get_or_insert_with(DeploymentStrategy::default);
-    let kind = runtime::defaulting::set_if_empty(&mut strategy.type_, "RollingUpdate");
+    let kind = kube_apimachinery::defaulting::set_if_empty(&mut strategy.type_, "RollingUpdate");
     if *kind == "RollingUpdate" {
         let rolling = strategy
             .rolling_update
@@ -35,11 +35,11 @@ pub fn set_defaults_deployment(obj: &mut Deployment) {
 /// ten revisions kept, and claims retained when the set is deleted or scaled down.
 pub fn set_defaults_stateful_set(obj: &mut StatefulSet) {
     let spec = &mut obj.spec;
-    runtime::defaulting::set_if_empty(&mut spec.pod_management_policy, "OrderedReady");
+    kube_apimachinery::defaulting::set_if_empty(&mut spec.pod_management_policy, "OrderedReady");
     let strategy = spec
         .update_strategy
         .get_or_insert_with(StatefulSetUpdateStrategy::default);
-    let kind = runtime::defaulting::set_if_empty(&mut strategy.type_, "RollingUpdate");
+    let kind = kube_apimachinery::defaulting::set_if_empty(&mut strategy.type_, "RollingUpdate");
     if *kind == "RollingUpdate" {
         let rolling = strategy
             .rolling_update
@@ -49,8 +49,8 @@ pub fn set_defaults_stateful_set(obj: &mut StatefulSet) {
     let retention = spec
         .persistent_volume_claim_retention_policy
         .get_or_insert_with(StatefulSetPersistentVolumeClaimRetentionPolicy::default);
-    runtime::defaulting::set_if_empty(&mut retention.when_deleted, "Retain");
-    runtime::defaulting::set_if_empty(&mut retention.when_scaled, "Retain");
+    kube_apimachinery::defaulting::set_if_empty(&mut retention.when_deleted, "Retain");
+    kube_apimachinery::defaulting::set_if_empty(&mut retention.when_scaled, "Retain");
     spec.replicas.get_or_insert(1);
     spec.revision_history_limit.get_or_insert(10);
 }

@@ -220,7 +220,7 @@ pub struct StatefulSetSpec {
     /// +optional
     /// +protobuf=9
     /// +k8s:minimum=0
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
@@ -249,24 +249,24 @@ pub struct StatefulSetStatus {
     /// StatefulSet's generation, which is updated on mutation by the API Server.
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub observed_generation: i64,
     /// replicas is the number of Pods created by the StatefulSet controller.
     /// +protobuf=2
     pub replicas: i32,
     /// readyReplicas is the number of pods created for this StatefulSet with a Ready Condition.
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence [0,currentReplicas).
@@ -418,7 +418,7 @@ pub struct DeploymentSpec {
     /// +optional
     /// +k8s:minimum=0
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub min_ready_seconds: i32,
     /// The number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
@@ -432,7 +432,7 @@ pub struct DeploymentSpec {
     /// Indicates that the deployment is paused.
     /// +optional
     /// +protobuf=7
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub paused: bool,
     /// The maximum time in seconds for a deployment to make progress before it
     /// is considered to be failed. The deployment controller will continue to
@@ -506,34 +506,34 @@ pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     /// +optional
     /// +protobuf=7
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
@@ -694,7 +694,7 @@ pub struct ReplicaSetSpec {
     /// +optional
     /// +protobuf=4
     /// +k8s:minimum=0
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub min_ready_seconds: i32,
     /// Selector is a label query over pods that should match the replica count.
     /// Label keys and values that must match in order to be controlled by this replica set.
@@ -723,17 +723,17 @@ pub struct ReplicaSetStatus {
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub fully_labeled_replicas: i32,
     /// The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition.
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub ready_replicas: i32,
     /// The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set.
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub available_replicas: i32,
     /// The number of terminating pods for this replica set. Terminating pods have a non-null .metadata.deletionTimestamp
     /// and have not yet reached the Failed or Succeeded .status.phase.
@@ -746,7 +746,7 @@ pub struct ReplicaSetStatus {
     /// ObservedGeneration reflects the generation of the most recently observed ReplicaSet.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub observed_generation: i64,
     /// Represents the latest available observations of a replica set's current state.
     /// +optional

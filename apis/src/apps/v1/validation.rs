@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
-use runtime::validation::{ErrorList, FieldError, Operation, Path, json_value};
+use kube_apimachinery::validation::{ErrorList, FieldError, Operation, Path, json_value};
 
 use super::{Deployment, DeploymentStrategy, ReplicaSet, StatefulSet};
 

@@ -27,7 +27,7 @@ pub fn set_defaults_deployment(obj: &mut Deployment) {
     let spec = &mut obj.spec;
     spec.replicas.get_or_insert(1);
     let strategy = spec.strategy.get_or_insert_with(DeploymentStrategy::default);
-    let kind = runtime::defaulting::set_if_empty(&mut strategy.type_, "RollingUpdate");
+    let kind = kube_apimachinery::defaulting::set_if_empty(&mut strategy.type_, "RollingUpdate");
     if *kind == "RollingUpdate" {
         let rolling = strategy
             .rolling_update
@@ -55,11 +55,11 @@ pub fn set_defaults_stateful_set(obj: &mut StatefulSet) {
         labels_from_template(&mut obj.metadata, labels);
     }
     let spec = &mut obj.spec;
-    runtime::defaulting::set_if_empty(&mut spec.pod_management_policy, "OrderedReady");
+    kube_apimachinery::defaulting::set_if_empty(&mut spec.pod_management_policy, "OrderedReady");
     let strategy = spec
         .update_strategy
         .get_or_insert_with(StatefulSetUpdateStrategy::default);
-    let kind = runtime::defaulting::set_if_empty(&mut strategy.type_, "OnDelete");
+    let kind = kube_apimachinery::defaulting::set_if_empty(&mut strategy.type_, "OnDelete");
     if *kind == "RollingUpdate"
         && let Some(rolling) = strategy.rolling_update.as_mut()
     {
@@ -68,8 +68,8 @@ pub fn set_defaults_stateful_set(obj: &mut StatefulSet) {
     let retention = spec
         .persistent_volume_claim_retention_policy
         .get_or_insert_with(StatefulSetPersistentVolumeClaimRetentionPolicy::default);
-    runtime::defaulting::set_if_empty(&mut retention.when_deleted, "Retain");
-    runtime::defaulting::set_if_empty(&mut retention.when_scaled, "Retain");
+    kube_apimachinery::defaulting::set_if_empty(&mut retention.when_deleted, "Retain");
+    kube_apimachinery::defaulting::set_if_empty(&mut retention.when_scaled, "Retain");
     spec.replicas.get_or_insert(1);
     spec.revision_history_limit.get_or_insert(10);
 }

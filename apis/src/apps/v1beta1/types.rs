@@ -217,7 +217,7 @@ pub struct StatefulSetSpec {
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
     /// +protobuf=9
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub min_ready_seconds: i32,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
@@ -253,17 +253,17 @@ pub struct StatefulSetStatus {
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub ready_replicas: i32,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub current_replicas: i32,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub updated_replicas: i32,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence [0,currentReplicas).
@@ -414,7 +414,7 @@ pub struct DeploymentSpec {
     /// Defaults to 0 (pod will be considered available as soon as it is ready)
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub min_ready_seconds: i32,
     /// revisionHistoryLimit is the number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
@@ -426,7 +426,7 @@ pub struct DeploymentSpec {
     /// paused indicates that the deployment is paused.
     /// +optional
     /// +protobuf=7
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub paused: bool,
     /// DEPRECATED.
     /// rollbackTo is the config this deployment is rolling back to. Will be cleared after rollback is done.
@@ -452,7 +452,7 @@ pub struct RollbackConfig {
     /// The revision to rollback to. If set to 0, rollback to the last revision.
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub revision: i64,
 }
 
@@ -515,34 +515,34 @@ pub struct DeploymentStatus {
     /// The generation observed by the deployment controller.
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub observed_generation: i64,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub replicas: i32,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub updated_replicas: i32,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     /// +optional
     /// +protobuf=7
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub ready_replicas: i32,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub available_replicas: i32,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
     /// either be pods that are running but not yet available or pods that still have not been created.
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub unavailable_replicas: i32,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.

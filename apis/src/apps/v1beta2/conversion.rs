@@ -1,7 +1,7 @@
 //! Hand-written conversions of apps/v1beta2: like v1, it has no `spec.rollbackTo`, so the
 //! internal field travels in the `deprecated.deployment.rollback.to` annotation.
 
-use runtime::ConversionError;
+use kube_apimachinery::ConversionError;
 
 use super::{Deployment, DeploymentSpec, auto_convert_apps_deployment_spec_to_v1beta2_deployment_spec};
 use super::{auto_convert_apps_deployment_to_v1beta2_deployment, auto_convert_v1beta2_deployment_to_apps_deployment};

@@ -39,7 +39,7 @@ pub struct ScaleSpec {
     /// +optional
     /// +default=0
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub replicas: i32,
 }
 

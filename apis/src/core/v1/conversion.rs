@@ -2,7 +2,7 @@
 //! rules (as Kubernetes' pkg/apis/core/v1/conversion.go): `hostNetwork` lives in the internal
 //! pod security context, and the single `podIP` is the first of the internal `podIPs`.
 
-use runtime::ConversionError;
+use kube_apimachinery::ConversionError;
 
 use super::{
     PodSpec, PodStatus, auto_convert_core_pod_spec_to_v1_pod_spec, auto_convert_core_pod_status_to_v1_pod_status,

@@ -7,17 +7,17 @@ use super::{Container, NamespaceStatus, PodSpec};
 /// PodSpec defaults: restart Always, ClusterFirst DNS, a 30 second grace period, the default
 /// scheduler.
 pub fn set_defaults_pod_spec(obj: &mut PodSpec) {
-    runtime::defaulting::set_if_empty(&mut obj.restart_policy, "Always");
-    runtime::defaulting::set_if_empty(&mut obj.dns_policy, "ClusterFirst");
+    kube_apimachinery::defaulting::set_if_empty(&mut obj.restart_policy, "Always");
+    kube_apimachinery::defaulting::set_if_empty(&mut obj.dns_policy, "ClusterFirst");
     obj.termination_grace_period_seconds.get_or_insert(30);
-    runtime::defaulting::set_if_empty(&mut obj.scheduler_name, "default-scheduler");
+    kube_apimachinery::defaulting::set_if_empty(&mut obj.scheduler_name, "default-scheduler");
 }
 
 /// Container defaults: the termination message path and policy, and the pull policy from the
 /// image's tag: `Always` for `:latest` or no tag, `IfNotPresent` otherwise.
 pub fn set_defaults_container(obj: &mut Container) {
-    runtime::defaulting::set_if_empty(&mut obj.termination_message_path, "/dev/termination-log");
-    runtime::defaulting::set_if_empty(&mut obj.termination_message_policy, "File");
+    kube_apimachinery::defaulting::set_if_empty(&mut obj.termination_message_path, "/dev/termination-log");
+    kube_apimachinery::defaulting::set_if_empty(&mut obj.termination_message_policy, "File");
     if obj.image_pull_policy.is_empty() {
         let latest = image_tag(&obj.image) == Some("latest");
         obj.image_pull_policy = if latest { "Always" } else { "IfNotPresent" }.into();
@@ -26,7 +26,7 @@ pub fn set_defaults_container(obj: &mut Container) {
 
 /// Namespace status default: phase Active.
 pub fn set_defaults_namespace_status(obj: &mut NamespaceStatus) {
-    runtime::defaulting::set_if_empty(&mut obj.phase, "Active");
+    kube_apimachinery::defaulting::set_if_empty(&mut obj.phase, "Active");
 }
 
 /// The tag of an image reference as Kubernetes' parser reads it: the text after the last `:` of

@@ -2,7 +2,7 @@
 //! hand-written as in Kubernetes' pkg/apis/core/v1/conversion.go (`AddFieldLabelConversionFunc`):
 //! `kubectl get pods --field-selector status.phase=Running,spec.nodeName=n1`.
 
-use runtime::{ConversionError, Scheme, default_meta_v1_field_selector_conversion};
+use kube_apimachinery::{ConversionError, Scheme, default_meta_v1_field_selector_conversion};
 
 use super::SCHEME_GROUP_VERSION;
 

@@ -170,7 +170,7 @@ pub struct PodSpec {
     /// Default to false.
     /// +optional
     /// +protobuf=11
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub host_network: bool,
     /// ImagePullSecrets is an optional list of references to secrets in the same namespace to use for pulling any of the images used by this PodSpec.
     /// If specified, these secrets will be passed to individual puller implementations for them to use.
@@ -303,7 +303,7 @@ pub struct PodCondition {
     /// If set, this represents the .metadata.generation that the pod condition was set based upon.
     /// +optional
     /// +protobuf=7
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub observed_generation: i64,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
@@ -476,7 +476,7 @@ pub struct ContainerPort {
     /// Most containers do not need this.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub host_port: i32,
     /// Number of port to expose on the pod's IP address.
     /// This must be a valid port number, 0 < x < 65536.
@@ -785,12 +785,12 @@ pub struct PodLogOptions {
     /// Follow the log stream of the pod. Defaults to false.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub follow: bool,
     /// Return previous terminated container logs. Defaults to false.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub previous: bool,
     /// A relative time in seconds before the current time from which to show logs.
     /// +optional
@@ -805,7 +805,7 @@ pub struct PodLogOptions {
     /// If true, add an RFC3339 or RFC3339Nano timestamp at the beginning of every line of log output. Defaults to false.
     /// +optional
     /// +protobuf=6
-    #[serde(default, skip_serializing_if = "runtime::is_zero")]
+    #[serde(default, skip_serializing_if = "kube_apimachinery::is_zero")]
     pub timestamps: bool,
     /// If set, the number of lines from the end of the logs to show.
     /// +optional

@@ -7,7 +7,7 @@
 
 use std::collections::BTreeSet;
 
-use runtime::validation::{ErrorList, FieldError, Operation, Path, content};
+use kube_apimachinery::validation::{ErrorList, FieldError, Operation, Path, content};
 
 use super::{ConfigMap, Container, Event, PodSpec};
 
@@ -94,7 +94,7 @@ fn container_errors(path: &Path<'_>, c: &Container, names: &mut BTreeSet<String>
         if !seen.insert((p.container_port, protocol.to_string())) {
             errs.push(FieldError::duplicate(
                 &at,
-                runtime::validation::BadValue::Other(format!("{}/{protocol}", p.container_port)),
+                kube_apimachinery::validation::BadValue::Other(format!("{}/{protocol}", p.container_port)),
             ));
         }
     }

@@ -4,7 +4,7 @@
 //! back) keeps it.
 
 use k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
-use runtime::ConversionError;
+use kube_apimachinery::ConversionError;
 
 use super::{Widget, WidgetSpec, auto_convert_widgets_widget_spec_to_v1alpha1_widget_spec};
 use super::{auto_convert_v1alpha1_widget_to_widgets_widget, auto_convert_widgets_widget_to_v1alpha1_widget};

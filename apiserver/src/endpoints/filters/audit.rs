@@ -26,12 +26,12 @@ fn json_of(versions: &Versions, bytes: &[u8]) -> Option<Value> {
     if let Ok(value) = serde_json::from_slice(bytes) {
         return Some(value);
     }
-    if !runtime::protobuf::is_protobuf(bytes) {
+    if !kube_apimachinery::protobuf::is_protobuf(bytes) {
         return None;
     }
-    let envelope = runtime::protobuf::Unknown::decode(bytes).ok()?;
-    let version = runtime::GroupVersion::parse_api_version(&envelope.api_version).ok()?;
-    let codec = runtime::codec::Codec::new(versions.scheme());
+    let envelope = kube_apimachinery::protobuf::Unknown::decode(bytes).ok()?;
+    let version = kube_apimachinery::GroupVersion::parse_api_version(&envelope.api_version).ok()?;
+    let codec = kube_apimachinery::codec::Codec::new(versions.scheme());
     let object = codec.decode_to_version(bytes, &version).ok()?;
     codec.encode_value(object.as_ref(), &version).ok()
 }

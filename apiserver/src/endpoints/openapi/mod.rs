@@ -134,7 +134,7 @@ impl Documents {
 
     /// The document of `gvk`'s group-version and the name of the kind's schema in it (what a
     /// strategic merge patch walks).
-    pub fn kind_schema(&self, gvk: &runtime::GroupVersionKind) -> Option<(&Value, String)> {
+    pub fn kind_schema(&self, gvk: &kube_apimachinery::GroupVersionKind) -> Option<(&Value, String)> {
         let key = if gvk.group.is_empty() {
             format!("api/{}", gvk.version)
         } else {

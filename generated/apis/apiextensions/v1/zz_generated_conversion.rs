@@ -18,8 +18,8 @@
 //! Conversions between `crate::apiextensions::v1` and its internal version `crate::apiextensions`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::apiextensions::v1::types::CustomResourceDefinition,
@@ -54,7 +54,7 @@ pub fn register_conversions(
 pub fn auto_convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
     input: &crate::apiextensions::v1::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.format = match &input.format {
@@ -76,7 +76,7 @@ pub fn auto_convert_v1_custom_resource_column_definition_to_apiextensions_custom
 pub fn convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
     input: &crate::apiextensions::v1::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
         input,
         out,
@@ -86,15 +86,15 @@ pub fn convert_v1_custom_resource_column_definition_to_apiextensions_custom_reso
 pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition(
     input: &crate::apiextensions::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::v1::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
-    out.format = if ::runtime::conversion::is_zero(&input.format) {
+    out.format = if ::kube_apimachinery::conversion::is_zero(&input.format) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.format))
     };
-    out.description = if ::runtime::conversion::is_zero(&input.description) {
+    out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.description))
@@ -107,7 +107,7 @@ pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1_custom
 pub fn convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition(
     input: &crate::apiextensions::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::v1::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition(
         input,
         out,
@@ -117,7 +117,7 @@ pub fn convert_apiextensions_custom_resource_column_definition_to_v1_custom_reso
 pub fn auto_convert_v1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
     input: &crate::apiextensions::v1::types::CustomResourceConversion,
     out: &mut crate::apiextensions::types::CustomResourceConversion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     ::core::result::Result::Ok(())
 }
@@ -125,7 +125,7 @@ pub fn auto_convert_v1_custom_resource_conversion_to_apiextensions_custom_resour
 pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1_custom_resource_conversion(
     input: &crate::apiextensions::types::CustomResourceConversion,
     out: &mut crate::apiextensions::v1::types::CustomResourceConversion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     ::core::result::Result::Ok(())
 }
@@ -133,7 +133,7 @@ pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1_custom_resour
 pub fn auto_convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition(
     input: &crate::apiextensions::v1::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1::convert_v1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
         &input.spec,
@@ -141,7 +141,7 @@ pub fn auto_convert_v1_custom_resource_definition_to_apiextensions_custom_resour
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status,
             )?
@@ -154,7 +154,7 @@ pub fn auto_convert_v1_custom_resource_definition_to_apiextensions_custom_resour
 pub fn convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition(
     input: &crate::apiextensions::v1::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition(
         input,
         out,
@@ -164,17 +164,17 @@ pub fn convert_v1_custom_resource_definition_to_apiextensions_custom_resource_de
 pub fn auto_convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition(
     input: &crate::apiextensions::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_spec_to_v1_custom_resource_definition_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status,
             )?,
@@ -186,7 +186,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_to_v1_custom_resour
 pub fn convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition(
     input: &crate::apiextensions::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition(
         input,
         out,
@@ -196,7 +196,7 @@ pub fn convert_apiextensions_custom_resource_definition_to_v1_custom_resource_de
 pub fn auto_convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
@@ -218,7 +218,7 @@ pub fn auto_convert_v1_custom_resource_definition_condition_to_apiextensions_cus
 pub fn convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
         input,
         out,
@@ -228,16 +228,16 @@ pub fn convert_v1_custom_resource_definition_condition_to_apiextensions_custom_r
 pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition(
     input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
+    out.reason = if ::kube_apimachinery::conversion::is_zero(&input.reason) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
     };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
+    out.message = if ::kube_apimachinery::conversion::is_zero(&input.message) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
@@ -249,7 +249,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1_cus
 pub fn convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition(
     input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition(
         input,
         out,
@@ -259,13 +259,13 @@ pub fn convert_apiextensions_custom_resource_definition_condition_to_v1_custom_r
 pub fn auto_convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition,
             )
@@ -277,7 +277,7 @@ pub fn auto_convert_v1_custom_resource_definition_list_to_apiextensions_custom_r
 pub fn convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
         input,
         out,
@@ -287,13 +287,13 @@ pub fn convert_v1_custom_resource_definition_list_to_apiextensions_custom_resour
 pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list(
     input: &crate::apiextensions::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition,
             )
@@ -305,7 +305,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1_custom_r
 pub fn convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list(
     input: &crate::apiextensions::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list(
         input,
         out,
@@ -315,7 +315,7 @@ pub fn convert_apiextensions_custom_resource_definition_list_to_v1_custom_resour
 pub fn auto_convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
     out.singular = match &input.singular {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -340,7 +340,7 @@ pub fn auto_convert_v1_custom_resource_definition_names_to_apiextensions_custom_
 pub fn convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
         input,
         out,
@@ -350,25 +350,25 @@ pub fn convert_v1_custom_resource_definition_names_to_apiextensions_custom_resou
 pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
     input: &crate::apiextensions::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
-    out.singular = if ::runtime::conversion::is_zero(&input.singular) {
+    out.singular = if ::kube_apimachinery::conversion::is_zero(&input.singular) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.singular))
     };
-    out.short_names = if ::runtime::conversion::is_zero(&input.short_names) {
+    out.short_names = if ::kube_apimachinery::conversion::is_zero(&input.short_names) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.short_names))
     };
     out.kind = ::core::clone::Clone::clone(&input.kind);
-    out.list_kind = if ::runtime::conversion::is_zero(&input.list_kind) {
+    out.list_kind = if ::kube_apimachinery::conversion::is_zero(&input.list_kind) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.list_kind))
     };
-    out.categories = if ::runtime::conversion::is_zero(&input.categories) {
+    out.categories = if ::kube_apimachinery::conversion::is_zero(&input.categories) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.categories))
@@ -379,7 +379,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1_custom_
 pub fn convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
     input: &crate::apiextensions::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
         input,
         out,
@@ -389,7 +389,7 @@ pub fn convert_apiextensions_custom_resource_definition_names_to_v1_custom_resou
 pub fn auto_convert_v1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionSpec,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
     crate::apiextensions::v1::convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
         &input.names,
@@ -399,8 +399,8 @@ pub fn auto_convert_v1_custom_resource_definition_spec_to_apiextensions_custom_r
     out.versions = input
         .versions
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version,
             )
@@ -409,7 +409,7 @@ pub fn auto_convert_v1_custom_resource_definition_spec_to_apiextensions_custom_r
     out.conversion = match &input.conversion {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_custom_resource_conversion_to_apiextensions_custom_resource_conversion,
                 )?,
@@ -426,7 +426,7 @@ pub fn auto_convert_v1_custom_resource_definition_spec_to_apiextensions_custom_r
 pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1_custom_resource_definition_spec(
     input: &crate::apiextensions::types::CustomResourceDefinitionSpec,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
     crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
         &input.names,
@@ -436,8 +436,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1_custom_r
     out.versions = input
         .versions
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version,
             )
@@ -446,7 +446,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1_custom_r
     out.conversion = match &input.conversion {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_custom_resource_conversion_to_v1_custom_resource_conversion,
                 )?,
@@ -463,12 +463,14 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1_custom_r
 pub fn auto_convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition,
                     )
@@ -479,7 +481,7 @@ pub fn auto_convert_v1_custom_resource_definition_status_to_apiextensions_custom
     };
     out.accepted_names = match &input.accepted_names {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names,
             )?
@@ -500,7 +502,7 @@ pub fn auto_convert_v1_custom_resource_definition_status_to_apiextensions_custom
 pub fn convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
         input,
         out,
@@ -510,16 +512,18 @@ pub fn convert_v1_custom_resource_definition_status_to_apiextensions_custom_reso
 pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status(
     input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition,
                     )
@@ -527,17 +531,21 @@ pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1_custom
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.accepted_names = if ::runtime::conversion::is_zero(&input.accepted_names) {
+    out.accepted_names = if ::kube_apimachinery::conversion::is_zero(
+        &input.accepted_names,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.accepted_names,
                 crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names,
             )?,
         )
     };
-    out.stored_versions = if ::runtime::conversion::is_zero(&input.stored_versions) {
+    out.stored_versions = if ::kube_apimachinery::conversion::is_zero(
+        &input.stored_versions,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.stored_versions))
@@ -549,7 +557,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1_custom
 pub fn convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status(
     input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status(
         input,
         out,
@@ -559,7 +567,7 @@ pub fn convert_apiextensions_custom_resource_definition_status_to_v1_custom_reso
 pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
     out.storage = input.storage;
@@ -571,7 +579,7 @@ pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custo
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation,
                 )?,
@@ -582,7 +590,7 @@ pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custo
     out.subresources = match &input.subresources {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources,
                 )?,
@@ -593,8 +601,10 @@ pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custo
     out.additional_printer_columns = match &input.additional_printer_columns {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition,
                     )
@@ -606,8 +616,10 @@ pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custo
     out.selectable_fields = match &input.selectable_fields {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_selectable_field_to_apiextensions_selectable_field,
                     )
@@ -622,7 +634,7 @@ pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custo
 pub fn convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
     input: &crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
         input,
         out,
@@ -632,7 +644,7 @@ pub fn convert_v1_custom_resource_definition_version_to_apiextensions_custom_res
 pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version(
     input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
     out.storage = input.storage;
@@ -641,7 +653,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custo
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation,
                 )?,
@@ -652,7 +664,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custo
     out.subresources = match &input.subresources {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources,
                 )?,
@@ -660,7 +672,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custo
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.additional_printer_columns = if ::runtime::conversion::is_zero(
+    out.additional_printer_columns = if ::kube_apimachinery::conversion::is_zero(
         &input.additional_printer_columns,
     ) {
         ::core::option::Option::None
@@ -669,8 +681,10 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custo
             input
                 .additional_printer_columns
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition,
                     )
@@ -678,15 +692,19 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custo
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.selectable_fields = if ::runtime::conversion::is_zero(&input.selectable_fields) {
+    out.selectable_fields = if ::kube_apimachinery::conversion::is_zero(
+        &input.selectable_fields,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .selectable_fields
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_selectable_field_to_v1_selectable_field,
                     )
@@ -700,7 +718,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custo
 pub fn convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version(
     input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version(
         input,
         out,
@@ -710,7 +728,7 @@ pub fn convert_apiextensions_custom_resource_definition_version_to_v1_custom_res
 pub fn auto_convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
     input: &crate::apiextensions::v1::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
     out.label_selector_path = ::core::clone::Clone::clone(&input.label_selector_path);
@@ -720,7 +738,7 @@ pub fn auto_convert_v1_custom_resource_subresource_scale_to_apiextensions_custom
 pub fn convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
     input: &crate::apiextensions::v1::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
         input,
         out,
@@ -730,7 +748,7 @@ pub fn convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_reso
 pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale(
     input: &crate::apiextensions::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
     out.label_selector_path = ::core::clone::Clone::clone(&input.label_selector_path);
@@ -740,7 +758,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1_custom
 pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale(
     input: &crate::apiextensions::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale(
         input,
         out,
@@ -750,7 +768,7 @@ pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_reso
 pub fn auto_convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
     input: &crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
@@ -758,7 +776,7 @@ pub fn auto_convert_v1_custom_resource_subresource_status_to_apiextensions_custo
 pub fn convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
     input: &crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
         input,
         out,
@@ -768,7 +786,7 @@ pub fn convert_v1_custom_resource_subresource_status_to_apiextensions_custom_res
 pub fn auto_convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status(
     input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
@@ -776,7 +794,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresource_status_to_v1_custo
 pub fn convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status(
     input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status(
         input,
         out,
@@ -786,11 +804,11 @@ pub fn convert_apiextensions_custom_resource_subresource_status_to_v1_custom_res
 pub fn auto_convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
     input: &crate::apiextensions::v1::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status,
                 )?,
@@ -801,7 +819,7 @@ pub fn auto_convert_v1_custom_resource_subresources_to_apiextensions_custom_reso
     out.scale = match &input.scale {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale,
                 )?,
@@ -815,7 +833,7 @@ pub fn auto_convert_v1_custom_resource_subresources_to_apiextensions_custom_reso
 pub fn convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
     input: &crate::apiextensions::v1::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
         input,
         out,
@@ -825,11 +843,11 @@ pub fn convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_
 pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources(
     input: &crate::apiextensions::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::v1::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status,
                 )?,
@@ -840,7 +858,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1_custom_reso
     out.scale = match &input.scale {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale,
                 )?,
@@ -854,7 +872,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1_custom_reso
 pub fn convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources(
     input: &crate::apiextensions::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::v1::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources(
         input,
         out,
@@ -864,11 +882,11 @@ pub fn convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_
 pub fn auto_convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation(
     input: &crate::apiextensions::v1::types::CustomResourceValidation,
     out: &mut crate::apiextensions::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                 )?,
@@ -882,7 +900,7 @@ pub fn auto_convert_v1_custom_resource_validation_to_apiextensions_custom_resour
 pub fn convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation(
     input: &crate::apiextensions::v1::types::CustomResourceValidation,
     out: &mut crate::apiextensions::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation(
         input,
         out,
@@ -892,11 +910,11 @@ pub fn convert_v1_custom_resource_validation_to_apiextensions_custom_resource_va
 pub fn auto_convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation(
     input: &crate::apiextensions::types::CustomResourceValidation,
     out: &mut crate::apiextensions::v1::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                 )?,
@@ -910,7 +928,7 @@ pub fn auto_convert_apiextensions_custom_resource_validation_to_v1_custom_resour
 pub fn convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation(
     input: &crate::apiextensions::types::CustomResourceValidation,
     out: &mut crate::apiextensions::v1::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation(
         input,
         out,
@@ -920,7 +938,7 @@ pub fn convert_apiextensions_custom_resource_validation_to_v1_custom_resource_va
 pub fn auto_convert_v1_external_documentation_to_apiextensions_external_documentation(
     input: &crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.description = match &input.description {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -935,7 +953,7 @@ pub fn auto_convert_v1_external_documentation_to_apiextensions_external_document
 pub fn convert_v1_external_documentation_to_apiextensions_external_documentation(
     input: &crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_external_documentation_to_apiextensions_external_documentation(
         input,
         out,
@@ -945,13 +963,13 @@ pub fn convert_v1_external_documentation_to_apiextensions_external_documentation
 pub fn auto_convert_apiextensions_external_documentation_to_v1_external_documentation(
     input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.description = if ::runtime::conversion::is_zero(&input.description) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.description))
     };
-    out.url = if ::runtime::conversion::is_zero(&input.url) {
+    out.url = if ::kube_apimachinery::conversion::is_zero(&input.url) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.url))
@@ -962,7 +980,7 @@ pub fn auto_convert_apiextensions_external_documentation_to_v1_external_document
 pub fn convert_apiextensions_external_documentation_to_v1_external_documentation(
     input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_external_documentation_to_v1_external_documentation(
         input,
         out,
@@ -972,7 +990,7 @@ pub fn convert_apiextensions_external_documentation_to_v1_external_documentation
 pub fn auto_convert_v1_json_to_apiextensions_json(
     input: &crate::apiextensions::v1::types_jsonschema::JSON,
     out: &mut crate::apiextensions::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
@@ -980,14 +998,14 @@ pub fn auto_convert_v1_json_to_apiextensions_json(
 pub fn convert_v1_json_to_apiextensions_json(
     input: &crate::apiextensions::v1::types_jsonschema::JSON,
     out: &mut crate::apiextensions::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_to_apiextensions_json(input, out)
 }
 /// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1::JSON` field by field. Generated; the public `convert_apiextensions_json_to_v1_json` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_to_v1_json(
     input: &crate::apiextensions::types_jsonschema::JSON,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
@@ -995,14 +1013,14 @@ pub fn auto_convert_apiextensions_json_to_v1_json(
 pub fn convert_apiextensions_json_to_v1_json(
     input: &crate::apiextensions::types_jsonschema::JSON,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_to_v1_json(input, out)
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaProps` to `crate::apiextensions::JSONSchemaProps` field by field. Generated; the public `convert_v1_json_schema_props_to_apiextensions_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.id = match &input.id {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1031,7 +1049,7 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.default = match &input.default {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_json_to_apiextensions_json,
                 )?,
@@ -1065,8 +1083,10 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.enum_ = match &input.enum_ {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_json_to_apiextensions_json,
                     )
@@ -1084,7 +1104,7 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.items = match &input.items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array,
                 )?,
@@ -1095,8 +1115,10 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.all_of = match &input.all_of {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                     )
@@ -1108,8 +1130,10 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.one_of = match &input.one_of {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                     )
@@ -1121,8 +1145,10 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.any_of = match &input.any_of {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                     )
@@ -1135,7 +1161,7 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1147,10 +1173,12 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.properties = match &input.properties {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                         )?,
@@ -1163,7 +1191,7 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.additional_properties = match &input.additional_properties {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool,
                 )?,
@@ -1174,10 +1202,12 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.pattern_properties = match &input.pattern_properties {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                         )?,
@@ -1190,10 +1220,12 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.dependencies = match &input.dependencies {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array,
                         )?,
@@ -1206,7 +1238,7 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.additional_items = match &input.additional_items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool,
                 )?,
@@ -1217,10 +1249,12 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.definitions = match &input.definitions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                         )?,
@@ -1233,7 +1267,7 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.external_docs = match &input.external_docs {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_external_documentation_to_apiextensions_external_documentation,
                 )?,
@@ -1244,7 +1278,7 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.example = match &input.example {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_json_to_apiextensions_json,
                 )?,
@@ -1276,8 +1310,10 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     out.x_validations = match &input.x_validations {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_v1_validation_rule_to_apiextensions_validation_rule,
                     )
@@ -1292,42 +1328,42 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
 pub fn convert_v1_json_schema_props_to_apiextensions_json_schema_props(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::JSONSchemaProps` to `crate::apiextensions::v1::JSONSchemaProps` field by field. Generated; the public `convert_apiextensions_json_schema_props_to_v1_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.id = if ::runtime::conversion::is_zero(&input.id) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.id = if ::kube_apimachinery::conversion::is_zero(&input.id) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.id))
     };
-    out.schema = if ::runtime::conversion::is_zero(&input.schema) {
+    out.schema = if ::kube_apimachinery::conversion::is_zero(&input.schema) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.schema))
     };
     out.ref_ = ::core::clone::Clone::clone(&input.ref_);
-    out.description = if ::runtime::conversion::is_zero(&input.description) {
+    out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.description))
     };
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
     out.nullable = ::core::option::Option::Some(input.nullable);
-    out.format = if ::runtime::conversion::is_zero(&input.format) {
+    out.format = if ::kube_apimachinery::conversion::is_zero(&input.format) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.format))
     };
-    out.title = if ::runtime::conversion::is_zero(&input.title) {
+    out.title = if ::kube_apimachinery::conversion::is_zero(&input.title) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.title))
@@ -1335,7 +1371,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.default = match &input.default {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_json_to_v1_json,
                 )?,
@@ -1349,7 +1385,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.exclusive_minimum = ::core::option::Option::Some(input.exclusive_minimum);
     out.max_length = ::core::clone::Clone::clone(&input.max_length);
     out.min_length = ::core::clone::Clone::clone(&input.min_length);
-    out.pattern = if ::runtime::conversion::is_zero(&input.pattern) {
+    out.pattern = if ::kube_apimachinery::conversion::is_zero(&input.pattern) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.pattern))
@@ -1358,15 +1394,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.min_items = ::core::clone::Clone::clone(&input.min_items);
     out.unique_items = ::core::option::Option::Some(input.unique_items);
     out.multiple_of = ::core::clone::Clone::clone(&input.multiple_of);
-    out.enum_ = if ::runtime::conversion::is_zero(&input.enum_) {
+    out.enum_ = if ::kube_apimachinery::conversion::is_zero(&input.enum_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .enum_
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_json_to_v1_json,
                     )
@@ -1376,7 +1414,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     };
     out.max_properties = ::core::clone::Clone::clone(&input.max_properties);
     out.min_properties = ::core::clone::Clone::clone(&input.min_properties);
-    out.required = if ::runtime::conversion::is_zero(&input.required) {
+    out.required = if ::kube_apimachinery::conversion::is_zero(&input.required) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.required))
@@ -1384,7 +1422,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.items = match &input.items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array,
                 )?,
@@ -1392,15 +1430,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.all_of = if ::runtime::conversion::is_zero(&input.all_of) {
+    out.all_of = if ::kube_apimachinery::conversion::is_zero(&input.all_of) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .all_of
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                     )
@@ -1408,15 +1448,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.one_of = if ::runtime::conversion::is_zero(&input.one_of) {
+    out.one_of = if ::kube_apimachinery::conversion::is_zero(&input.one_of) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .one_of
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                     )
@@ -1424,15 +1466,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.any_of = if ::runtime::conversion::is_zero(&input.any_of) {
+    out.any_of = if ::kube_apimachinery::conversion::is_zero(&input.any_of) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .any_of
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                     )
@@ -1444,7 +1488,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                     )?,
@@ -1453,17 +1497,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.properties = if ::runtime::conversion::is_zero(&input.properties) {
+    out.properties = if ::kube_apimachinery::conversion::is_zero(&input.properties) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .properties
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                         )?,
@@ -1475,7 +1521,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.additional_properties = match &input.additional_properties {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool,
                 )?,
@@ -1483,7 +1529,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.pattern_properties = if ::runtime::conversion::is_zero(
+    out.pattern_properties = if ::kube_apimachinery::conversion::is_zero(
         &input.pattern_properties,
     ) {
         ::core::option::Option::None
@@ -1492,10 +1538,12 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
             input
                 .pattern_properties
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                         )?,
@@ -1504,17 +1552,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.dependencies = if ::runtime::conversion::is_zero(&input.dependencies) {
+    out.dependencies = if ::kube_apimachinery::conversion::is_zero(&input.dependencies) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .dependencies
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array,
                         )?,
@@ -1526,7 +1576,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.additional_items = match &input.additional_items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool,
                 )?,
@@ -1534,17 +1584,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.definitions = if ::runtime::conversion::is_zero(&input.definitions) {
+    out.definitions = if ::kube_apimachinery::conversion::is_zero(&input.definitions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .definitions
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                         )?,
@@ -1556,7 +1608,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.external_docs = match &input.external_docs {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_external_documentation_to_v1_external_documentation,
                 )?,
@@ -1567,7 +1619,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.example = match &input.example {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_json_to_v1_json,
                 )?,
@@ -1580,22 +1632,28 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     );
     out.x_embedded_resource = ::core::option::Option::Some(input.x_embedded_resource);
     out.x_int_or_string = ::core::option::Option::Some(input.x_int_or_string);
-    out.x_list_map_keys = if ::runtime::conversion::is_zero(&input.x_list_map_keys) {
+    out.x_list_map_keys = if ::kube_apimachinery::conversion::is_zero(
+        &input.x_list_map_keys,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.x_list_map_keys))
     };
     out.x_list_type = ::core::clone::Clone::clone(&input.x_list_type);
     out.x_map_type = ::core::clone::Clone::clone(&input.x_map_type);
-    out.x_validations = if ::runtime::conversion::is_zero(&input.x_validations) {
+    out.x_validations = if ::kube_apimachinery::conversion::is_zero(
+        &input.x_validations,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .x_validations
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1::convert_apiextensions_validation_rule_to_v1_validation_rule,
                     )
@@ -1609,19 +1667,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
 pub fn convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaPropsOrArray` to `crate::apiextensions::JSONSchemaPropsOrArray` field by field. Generated; the public `convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1633,8 +1691,8 @@ pub fn auto_convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_p
     out.json_schemas = input
         .json_schemas
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
             )
@@ -1646,7 +1704,7 @@ pub fn auto_convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_p
 pub fn convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
         input,
         out,
@@ -1656,12 +1714,12 @@ pub fn convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_
 pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                     )?,
@@ -1673,8 +1731,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_p
     out.json_schemas = input
         .json_schemas
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
             )
@@ -1686,7 +1744,7 @@ pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_p
 pub fn convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array(
         input,
         out,
@@ -1696,13 +1754,13 @@ pub fn convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_
 pub fn auto_convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1717,7 +1775,7 @@ pub fn auto_convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_pr
 pub fn convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
         input,
         out,
@@ -1727,13 +1785,13 @@ pub fn convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_o
 pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                     )?,
@@ -1748,7 +1806,7 @@ pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_pr
 pub fn convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool(
         input,
         out,
@@ -1758,12 +1816,12 @@ pub fn convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_o
 pub fn auto_convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_v1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1779,7 +1837,7 @@ pub fn auto_convert_v1_json_schema_props_or_string_array_to_apiextensions_json_s
 pub fn convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
     input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
         input,
         out,
@@ -1789,12 +1847,12 @@ pub fn convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema
 pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1::convert_apiextensions_json_schema_props_to_v1_json_schema_props,
                     )?,
@@ -1810,7 +1868,7 @@ pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1_json_s
 pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array(
         input,
         out,
@@ -1820,7 +1878,7 @@ pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema
 pub fn auto_convert_v1_selectable_field_to_apiextensions_selectable_field(
     input: &crate::apiextensions::v1::types::SelectableField,
     out: &mut crate::apiextensions::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
@@ -1828,14 +1886,14 @@ pub fn auto_convert_v1_selectable_field_to_apiextensions_selectable_field(
 pub fn convert_v1_selectable_field_to_apiextensions_selectable_field(
     input: &crate::apiextensions::v1::types::SelectableField,
     out: &mut crate::apiextensions::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_selectable_field_to_apiextensions_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::SelectableField` to `crate::apiextensions::v1::SelectableField` field by field. Generated; the public `convert_apiextensions_selectable_field_to_v1_selectable_field` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_selectable_field_to_v1_selectable_field(
     input: &crate::apiextensions::types::SelectableField,
     out: &mut crate::apiextensions::v1::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
@@ -1843,14 +1901,14 @@ pub fn auto_convert_apiextensions_selectable_field_to_v1_selectable_field(
 pub fn convert_apiextensions_selectable_field_to_v1_selectable_field(
     input: &crate::apiextensions::types::SelectableField,
     out: &mut crate::apiextensions::v1::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_selectable_field_to_v1_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::v1::ServiceReference` to `crate::apiextensions::ServiceReference` field by field. Generated; the public `convert_v1_service_reference_to_apiextensions_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1_service_reference_to_apiextensions_service_reference(
     input: &crate::apiextensions::v1::types::ServiceReference,
     out: &mut crate::apiextensions::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
     out.path = ::core::clone::Clone::clone(&input.path);
@@ -1864,14 +1922,14 @@ pub fn auto_convert_v1_service_reference_to_apiextensions_service_reference(
 pub fn convert_v1_service_reference_to_apiextensions_service_reference(
     input: &crate::apiextensions::v1::types::ServiceReference,
     out: &mut crate::apiextensions::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_service_reference_to_apiextensions_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::ServiceReference` to `crate::apiextensions::v1::ServiceReference` field by field. Generated; the public `convert_apiextensions_service_reference_to_v1_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_service_reference_to_v1_service_reference(
     input: &crate::apiextensions::types::ServiceReference,
     out: &mut crate::apiextensions::v1::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
     out.path = ::core::clone::Clone::clone(&input.path);
@@ -1882,14 +1940,14 @@ pub fn auto_convert_apiextensions_service_reference_to_v1_service_reference(
 pub fn convert_apiextensions_service_reference_to_v1_service_reference(
     input: &crate::apiextensions::types::ServiceReference,
     out: &mut crate::apiextensions::v1::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_service_reference_to_v1_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::v1::ValidationRule` to `crate::apiextensions::ValidationRule` field by field. Generated; the public `convert_v1_validation_rule_to_apiextensions_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_v1_validation_rule_to_apiextensions_validation_rule(
     input: &crate::apiextensions::v1::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
     out.message = match &input.message {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1911,21 +1969,21 @@ pub fn auto_convert_v1_validation_rule_to_apiextensions_validation_rule(
 pub fn convert_v1_validation_rule_to_apiextensions_validation_rule(
     input: &crate::apiextensions::v1::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_validation_rule_to_apiextensions_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::ValidationRule` to `crate::apiextensions::v1::ValidationRule` field by field. Generated; the public `convert_apiextensions_validation_rule_to_v1_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_validation_rule_to_v1_validation_rule(
     input: &crate::apiextensions::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::v1::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
+    out.message = if ::kube_apimachinery::conversion::is_zero(&input.message) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
     };
-    out.message_expression = if ::runtime::conversion::is_zero(
+    out.message_expression = if ::kube_apimachinery::conversion::is_zero(
         &input.message_expression,
     ) {
         ::core::option::Option::None
@@ -1935,7 +1993,7 @@ pub fn auto_convert_apiextensions_validation_rule_to_v1_validation_rule(
         )
     };
     out.reason = ::core::clone::Clone::clone(&input.reason);
-    out.field_path = if ::runtime::conversion::is_zero(&input.field_path) {
+    out.field_path = if ::kube_apimachinery::conversion::is_zero(&input.field_path) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.field_path))
@@ -1947,19 +2005,19 @@ pub fn auto_convert_apiextensions_validation_rule_to_v1_validation_rule(
 pub fn convert_apiextensions_validation_rule_to_v1_validation_rule(
     input: &crate::apiextensions::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::v1::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_validation_rule_to_v1_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::v1::WebhookClientConfig` to `crate::apiextensions::WebhookClientConfig` field by field. Generated; the public `convert_v1_webhook_client_config_to_apiextensions_webhook_client_config` calls it unless the package writes its own.
 pub fn auto_convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
     input: &crate::apiextensions::v1::types::WebhookClientConfig,
     out: &mut crate::apiextensions::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_v1_service_reference_to_apiextensions_service_reference,
                 )?,
@@ -1977,7 +2035,7 @@ pub fn auto_convert_v1_webhook_client_config_to_apiextensions_webhook_client_con
 pub fn convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
     input: &crate::apiextensions::v1::types::WebhookClientConfig,
     out: &mut crate::apiextensions::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
         input,
         out,
@@ -1987,12 +2045,12 @@ pub fn convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
 pub fn auto_convert_apiextensions_webhook_client_config_to_v1_webhook_client_config(
     input: &crate::apiextensions::types::WebhookClientConfig,
     out: &mut crate::apiextensions::v1::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1::convert_apiextensions_service_reference_to_v1_service_reference,
                 )?,
@@ -2000,7 +2058,7 @@ pub fn auto_convert_apiextensions_webhook_client_config_to_v1_webhook_client_con
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.ca_bundle = if ::runtime::conversion::is_zero(&input.ca_bundle) {
+    out.ca_bundle = if ::kube_apimachinery::conversion::is_zero(&input.ca_bundle) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.ca_bundle))
@@ -2011,7 +2069,7 @@ pub fn auto_convert_apiextensions_webhook_client_config_to_v1_webhook_client_con
 pub fn convert_apiextensions_webhook_client_config_to_v1_webhook_client_config(
     input: &crate::apiextensions::types::WebhookClientConfig,
     out: &mut crate::apiextensions::v1::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_webhook_client_config_to_v1_webhook_client_config(
         input,
         out,

@@ -71,7 +71,7 @@ impl ::core::clone::Clone for crate::apiextensions::v1::types::CustomResourceDef
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apiextensions::v1::types::CustomResourceDefinition, type_meta = type_meta,
     object_meta = metadata
 );
@@ -123,7 +123,7 @@ for crate::apiextensions::v1::types::CustomResourceDefinitionList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apiextensions::v1::types::CustomResourceDefinitionList, type_meta = type_meta
 );
 impl ::core::clone::Clone

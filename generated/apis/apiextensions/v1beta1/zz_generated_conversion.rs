@@ -18,8 +18,8 @@
 //! Conversions between `crate::apiextensions::v1beta1` and its internal version `crate::apiextensions`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::apiextensions::v1beta1::types::CustomResourceDefinition,
@@ -54,7 +54,7 @@ pub fn register_conversions(
 pub fn auto_convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
     input: &crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.format = match &input.format {
@@ -76,7 +76,7 @@ pub fn auto_convert_v1beta1_custom_resource_column_definition_to_apiextensions_c
 pub fn convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
     input: &crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
         input,
         out,
@@ -86,15 +86,15 @@ pub fn convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom
 pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition(
     input: &crate::apiextensions::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
-    out.format = if ::runtime::conversion::is_zero(&input.format) {
+    out.format = if ::kube_apimachinery::conversion::is_zero(&input.format) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.format))
     };
-    out.description = if ::runtime::conversion::is_zero(&input.description) {
+    out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.description))
@@ -107,7 +107,7 @@ pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1beta1_c
 pub fn convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition(
     input: &crate::apiextensions::types::CustomResourceColumnDefinition,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition(
         input,
         out,
@@ -117,12 +117,12 @@ pub fn convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom
 pub fn auto_convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
     input: &crate::apiextensions::v1beta1::types::CustomResourceConversion,
     out: &mut crate::apiextensions::types::CustomResourceConversion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     out.webhook_client_config = match &input.webhook_client_config {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config,
                 )?,
@@ -140,7 +140,7 @@ pub fn auto_convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_r
 pub fn convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
     input: &crate::apiextensions::v1beta1::types::CustomResourceConversion,
     out: &mut crate::apiextensions::types::CustomResourceConversion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
         input,
         out,
@@ -150,12 +150,12 @@ pub fn convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resour
 pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion(
     input: &crate::apiextensions::types::CustomResourceConversion,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceConversion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     out.webhook_client_config = match &input.webhook_client_config {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config,
                 )?,
@@ -163,7 +163,7 @@ pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_r
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.conversion_review_versions = if ::runtime::conversion::is_zero(
+    out.conversion_review_versions = if ::kube_apimachinery::conversion::is_zero(
         &input.conversion_review_versions,
     ) {
         ::core::option::Option::None
@@ -178,7 +178,7 @@ pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_r
 pub fn convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion(
     input: &crate::apiextensions::types::CustomResourceConversion,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceConversion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion(
         input,
         out,
@@ -188,7 +188,7 @@ pub fn convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resour
 pub fn auto_convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
         &input.spec,
@@ -196,7 +196,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_to_apiextensions_custom_r
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status,
             )?
@@ -209,7 +209,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_to_apiextensions_custom_r
 pub fn convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition(
         input,
         out,
@@ -219,17 +219,17 @@ pub fn convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resour
 pub fn auto_convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition(
     input: &crate::apiextensions::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status,
             )?,
@@ -241,7 +241,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_to_v1beta1_custom_r
 pub fn convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition(
     input: &crate::apiextensions::types::CustomResourceDefinition,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition(
         input,
         out,
@@ -251,7 +251,7 @@ pub fn convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resour
 pub fn auto_convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
@@ -273,7 +273,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_condition_to_apiextension
 pub fn convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
         input,
         out,
@@ -283,16 +283,16 @@ pub fn convert_v1beta1_custom_resource_definition_condition_to_apiextensions_cus
 pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition(
     input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
     out.last_transition_time = ::core::clone::Clone::clone(&input.last_transition_time);
-    out.reason = if ::runtime::conversion::is_zero(&input.reason) {
+    out.reason = if ::kube_apimachinery::conversion::is_zero(&input.reason) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.reason))
     };
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
+    out.message = if ::kube_apimachinery::conversion::is_zero(&input.message) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
@@ -304,7 +304,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1beta
 pub fn convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition(
     input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition(
         input,
         out,
@@ -314,13 +314,13 @@ pub fn convert_apiextensions_custom_resource_definition_condition_to_v1beta1_cus
 pub fn auto_convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition,
             )
@@ -332,7 +332,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_list_to_apiextensions_cus
 pub fn convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
         input,
         out,
@@ -342,13 +342,13 @@ pub fn convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_r
 pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list(
     input: &crate::apiextensions::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition,
             )
@@ -360,7 +360,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1beta1_cus
 pub fn convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list(
     input: &crate::apiextensions::types::CustomResourceDefinitionList,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list(
         input,
         out,
@@ -370,7 +370,7 @@ pub fn convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_r
 pub fn auto_convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
     out.singular = match &input.singular {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -395,7 +395,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_names_to_apiextensions_cu
 pub fn convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
         input,
         out,
@@ -405,25 +405,25 @@ pub fn convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_
 pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names(
     input: &crate::apiextensions::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
-    out.singular = if ::runtime::conversion::is_zero(&input.singular) {
+    out.singular = if ::kube_apimachinery::conversion::is_zero(&input.singular) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.singular))
     };
-    out.short_names = if ::runtime::conversion::is_zero(&input.short_names) {
+    out.short_names = if ::kube_apimachinery::conversion::is_zero(&input.short_names) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.short_names))
     };
     out.kind = ::core::clone::Clone::clone(&input.kind);
-    out.list_kind = if ::runtime::conversion::is_zero(&input.list_kind) {
+    out.list_kind = if ::kube_apimachinery::conversion::is_zero(&input.list_kind) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.list_kind))
     };
-    out.categories = if ::runtime::conversion::is_zero(&input.categories) {
+    out.categories = if ::kube_apimachinery::conversion::is_zero(&input.categories) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.categories))
@@ -434,7 +434,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1beta1_cu
 pub fn convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names(
     input: &crate::apiextensions::types::CustomResourceDefinitionNames,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names(
         input,
         out,
@@ -444,7 +444,7 @@ pub fn convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_
 pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
     out.version = match &input.version {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -458,7 +458,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
     out.validation = match &input.validation {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation,
                 )?,
@@ -469,7 +469,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
     out.subresources = match &input.subresources {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources,
                 )?,
@@ -480,8 +480,10 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
     out.versions = match &input.versions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version,
                     )
@@ -493,8 +495,10 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
     out.additional_printer_columns = match &input.additional_printer_columns {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition,
                     )
@@ -506,8 +510,10 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
     out.selectable_fields = match &input.selectable_fields {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_selectable_field_to_apiextensions_selectable_field,
                     )
@@ -519,7 +525,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
     out.conversion = match &input.conversion {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion,
                 )?,
@@ -536,7 +542,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
 pub fn convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
         input,
         out,
@@ -546,9 +552,9 @@ pub fn convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_r
 pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
     input: &crate::apiextensions::types::CustomResourceDefinitionSpec,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
-    out.version = if ::runtime::conversion::is_zero(&input.version) {
+    out.version = if ::kube_apimachinery::conversion::is_zero(&input.version) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.version))
@@ -561,7 +567,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
     out.validation = match &input.validation {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation,
                 )?,
@@ -572,7 +578,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
     out.subresources = match &input.subresources {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources,
                 )?,
@@ -580,15 +586,17 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.versions = if ::runtime::conversion::is_zero(&input.versions) {
+    out.versions = if ::kube_apimachinery::conversion::is_zero(&input.versions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .versions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version,
                     )
@@ -596,7 +604,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.additional_printer_columns = if ::runtime::conversion::is_zero(
+    out.additional_printer_columns = if ::kube_apimachinery::conversion::is_zero(
         &input.additional_printer_columns,
     ) {
         ::core::option::Option::None
@@ -605,8 +613,10 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
             input
                 .additional_printer_columns
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition,
                     )
@@ -614,15 +624,19 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.selectable_fields = if ::runtime::conversion::is_zero(&input.selectable_fields) {
+    out.selectable_fields = if ::kube_apimachinery::conversion::is_zero(
+        &input.selectable_fields,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .selectable_fields
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_selectable_field_to_v1beta1_selectable_field,
                     )
@@ -633,7 +647,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
     out.conversion = match &input.conversion {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion,
                 )?,
@@ -650,7 +664,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
 pub fn convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
     input: &crate::apiextensions::types::CustomResourceDefinitionSpec,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
         input,
         out,
@@ -660,12 +674,14 @@ pub fn convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_r
 pub fn auto_convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition,
                     )
@@ -676,7 +692,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_status_to_apiextensions_c
     };
     out.accepted_names = match &input.accepted_names {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names,
             )?
@@ -697,7 +713,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_status_to_apiextensions_c
 pub fn convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
         input,
         out,
@@ -707,16 +723,18 @@ pub fn convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom
 pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status(
     input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition,
                     )
@@ -724,17 +742,21 @@ pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1beta1_c
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.accepted_names = if ::runtime::conversion::is_zero(&input.accepted_names) {
+    out.accepted_names = if ::kube_apimachinery::conversion::is_zero(
+        &input.accepted_names,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.accepted_names,
                 crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names,
             )?,
         )
     };
-    out.stored_versions = if ::runtime::conversion::is_zero(&input.stored_versions) {
+    out.stored_versions = if ::kube_apimachinery::conversion::is_zero(
+        &input.stored_versions,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.stored_versions))
@@ -746,7 +768,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1beta1_c
 pub fn convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status(
     input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status(
         input,
         out,
@@ -756,7 +778,7 @@ pub fn convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom
 pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
     out.storage = input.storage;
@@ -768,7 +790,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation,
                 )?,
@@ -779,7 +801,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_
     out.subresources = match &input.subresources {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources,
                 )?,
@@ -790,8 +812,10 @@ pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_
     out.additional_printer_columns = match &input.additional_printer_columns {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition,
                     )
@@ -803,8 +827,10 @@ pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_
     out.selectable_fields = match &input.selectable_fields {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_selectable_field_to_apiextensions_selectable_field,
                     )
@@ -819,7 +845,7 @@ pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_
 pub fn convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
     input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
         input,
         out,
@@ -829,7 +855,7 @@ pub fn convert_v1beta1_custom_resource_definition_version_to_apiextensions_custo
 pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version(
     input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
     out.storage = input.storage;
@@ -838,7 +864,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation,
                 )?,
@@ -849,7 +875,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_
     out.subresources = match &input.subresources {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources,
                 )?,
@@ -857,7 +883,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.additional_printer_columns = if ::runtime::conversion::is_zero(
+    out.additional_printer_columns = if ::kube_apimachinery::conversion::is_zero(
         &input.additional_printer_columns,
     ) {
         ::core::option::Option::None
@@ -866,8 +892,10 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_
             input
                 .additional_printer_columns
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition,
                     )
@@ -875,15 +903,19 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.selectable_fields = if ::runtime::conversion::is_zero(&input.selectable_fields) {
+    out.selectable_fields = if ::kube_apimachinery::conversion::is_zero(
+        &input.selectable_fields,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .selectable_fields
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_selectable_field_to_v1beta1_selectable_field,
                     )
@@ -897,7 +929,7 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_
 pub fn convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version(
     input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version(
         input,
         out,
@@ -907,7 +939,7 @@ pub fn convert_apiextensions_custom_resource_definition_version_to_v1beta1_custo
 pub fn auto_convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
     input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
     out.label_selector_path = ::core::clone::Clone::clone(&input.label_selector_path);
@@ -917,7 +949,7 @@ pub fn auto_convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_c
 pub fn convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
     input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
         input,
         out,
@@ -927,7 +959,7 @@ pub fn convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom
 pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale(
     input: &crate::apiextensions::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
     out.label_selector_path = ::core::clone::Clone::clone(&input.label_selector_path);
@@ -937,7 +969,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_c
 pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale(
     input: &crate::apiextensions::types::CustomResourceSubresourceScale,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale(
         input,
         out,
@@ -947,7 +979,7 @@ pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom
 pub fn auto_convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
     input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
@@ -955,7 +987,7 @@ pub fn auto_convert_v1beta1_custom_resource_subresource_status_to_apiextensions_
 pub fn convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
     input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
         input,
         out,
@@ -965,7 +997,7 @@ pub fn convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custo
 pub fn auto_convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status(
     input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
@@ -973,7 +1005,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresource_status_to_v1beta1_
 pub fn convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status(
     input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status(
         input,
         out,
@@ -983,11 +1015,11 @@ pub fn convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custo
 pub fn auto_convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
     input: &crate::apiextensions::v1beta1::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status,
                 )?,
@@ -998,7 +1030,7 @@ pub fn auto_convert_v1beta1_custom_resource_subresources_to_apiextensions_custom
     out.scale = match &input.scale {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale,
                 )?,
@@ -1012,7 +1044,7 @@ pub fn auto_convert_v1beta1_custom_resource_subresources_to_apiextensions_custom
 pub fn convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
     input: &crate::apiextensions::v1beta1::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
         input,
         out,
@@ -1022,11 +1054,11 @@ pub fn convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_reso
 pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources(
     input: &crate::apiextensions::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status,
                 )?,
@@ -1037,7 +1069,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1beta1_custom
     out.scale = match &input.scale {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale,
                 )?,
@@ -1051,7 +1083,7 @@ pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1beta1_custom
 pub fn convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources(
     input: &crate::apiextensions::types::CustomResourceSubresources,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresources,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources(
         input,
         out,
@@ -1061,11 +1093,11 @@ pub fn convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_reso
 pub fn auto_convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation(
     input: &crate::apiextensions::v1beta1::types::CustomResourceValidation,
     out: &mut crate::apiextensions::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                 )?,
@@ -1079,7 +1111,7 @@ pub fn auto_convert_v1beta1_custom_resource_validation_to_apiextensions_custom_r
 pub fn convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation(
     input: &crate::apiextensions::v1beta1::types::CustomResourceValidation,
     out: &mut crate::apiextensions::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation(
         input,
         out,
@@ -1089,11 +1121,11 @@ pub fn convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resour
 pub fn auto_convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation(
     input: &crate::apiextensions::types::CustomResourceValidation,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                 )?,
@@ -1107,7 +1139,7 @@ pub fn auto_convert_apiextensions_custom_resource_validation_to_v1beta1_custom_r
 pub fn convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation(
     input: &crate::apiextensions::types::CustomResourceValidation,
     out: &mut crate::apiextensions::v1beta1::types::CustomResourceValidation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation(
         input,
         out,
@@ -1117,7 +1149,7 @@ pub fn convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resour
 pub fn auto_convert_v1beta1_external_documentation_to_apiextensions_external_documentation(
     input: &crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.description = match &input.description {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1132,7 +1164,7 @@ pub fn auto_convert_v1beta1_external_documentation_to_apiextensions_external_doc
 pub fn convert_v1beta1_external_documentation_to_apiextensions_external_documentation(
     input: &crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_external_documentation_to_apiextensions_external_documentation(
         input,
         out,
@@ -1142,13 +1174,13 @@ pub fn convert_v1beta1_external_documentation_to_apiextensions_external_document
 pub fn auto_convert_apiextensions_external_documentation_to_v1beta1_external_documentation(
     input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.description = if ::runtime::conversion::is_zero(&input.description) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.description))
     };
-    out.url = if ::runtime::conversion::is_zero(&input.url) {
+    out.url = if ::kube_apimachinery::conversion::is_zero(&input.url) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.url))
@@ -1159,7 +1191,7 @@ pub fn auto_convert_apiextensions_external_documentation_to_v1beta1_external_doc
 pub fn convert_apiextensions_external_documentation_to_v1beta1_external_documentation(
     input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_external_documentation_to_v1beta1_external_documentation(
         input,
         out,
@@ -1169,7 +1201,7 @@ pub fn convert_apiextensions_external_documentation_to_v1beta1_external_document
 pub fn auto_convert_v1beta1_json_to_apiextensions_json(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSON,
     out: &mut crate::apiextensions::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
@@ -1177,14 +1209,14 @@ pub fn auto_convert_v1beta1_json_to_apiextensions_json(
 pub fn convert_v1beta1_json_to_apiextensions_json(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSON,
     out: &mut crate::apiextensions::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_to_apiextensions_json(input, out)
 }
 /// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1beta1::JSON` field by field. Generated; the public `convert_apiextensions_json_to_v1beta1_json` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_to_v1beta1_json(
     input: &crate::apiextensions::types_jsonschema::JSON,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
@@ -1192,14 +1224,14 @@ pub fn auto_convert_apiextensions_json_to_v1beta1_json(
 pub fn convert_apiextensions_json_to_v1beta1_json(
     input: &crate::apiextensions::types_jsonschema::JSON,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSON,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_to_v1beta1_json(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaProps` to `crate::apiextensions::JSONSchemaProps` field by field. Generated; the public `convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.id = match &input.id {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1228,7 +1260,7 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.default = match &input.default {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_json_to_apiextensions_json,
                 )?,
@@ -1262,8 +1294,10 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.enum_ = match &input.enum_ {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_to_apiextensions_json,
                     )
@@ -1281,7 +1315,7 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.items = match &input.items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array,
                 )?,
@@ -1292,8 +1326,10 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.all_of = match &input.all_of {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                     )
@@ -1305,8 +1341,10 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.one_of = match &input.one_of {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                     )
@@ -1318,8 +1356,10 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.any_of = match &input.any_of {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                     )
@@ -1332,7 +1372,7 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1344,10 +1384,12 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.properties = match &input.properties {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                         )?,
@@ -1360,7 +1402,7 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.additional_properties = match &input.additional_properties {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool,
                 )?,
@@ -1371,10 +1413,12 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.pattern_properties = match &input.pattern_properties {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                         )?,
@@ -1387,10 +1431,12 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.dependencies = match &input.dependencies {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array,
                         )?,
@@ -1403,7 +1449,7 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.additional_items = match &input.additional_items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool,
                 )?,
@@ -1414,10 +1460,12 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.definitions = match &input.definitions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                         )?,
@@ -1430,7 +1478,7 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.external_docs = match &input.external_docs {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_external_documentation_to_apiextensions_external_documentation,
                 )?,
@@ -1441,7 +1489,7 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.example = match &input.example {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_json_to_apiextensions_json,
                 )?,
@@ -1473,8 +1521,10 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
     out.x_validations = match &input.x_validations {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_v1beta1_validation_rule_to_apiextensions_validation_rule,
                     )
@@ -1489,42 +1539,42 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
 pub fn convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::JSONSchemaProps` to `crate::apiextensions::v1beta1::JSONSchemaProps` field by field. Generated; the public `convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.id = if ::runtime::conversion::is_zero(&input.id) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.id = if ::kube_apimachinery::conversion::is_zero(&input.id) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.id))
     };
-    out.schema = if ::runtime::conversion::is_zero(&input.schema) {
+    out.schema = if ::kube_apimachinery::conversion::is_zero(&input.schema) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.schema))
     };
     out.ref_ = ::core::clone::Clone::clone(&input.ref_);
-    out.description = if ::runtime::conversion::is_zero(&input.description) {
+    out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.description))
     };
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
     out.nullable = ::core::option::Option::Some(input.nullable);
-    out.format = if ::runtime::conversion::is_zero(&input.format) {
+    out.format = if ::kube_apimachinery::conversion::is_zero(&input.format) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.format))
     };
-    out.title = if ::runtime::conversion::is_zero(&input.title) {
+    out.title = if ::kube_apimachinery::conversion::is_zero(&input.title) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.title))
@@ -1532,7 +1582,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.default = match &input.default {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_json_to_v1beta1_json,
                 )?,
@@ -1546,7 +1596,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.exclusive_minimum = ::core::option::Option::Some(input.exclusive_minimum);
     out.max_length = ::core::clone::Clone::clone(&input.max_length);
     out.min_length = ::core::clone::Clone::clone(&input.min_length);
-    out.pattern = if ::runtime::conversion::is_zero(&input.pattern) {
+    out.pattern = if ::kube_apimachinery::conversion::is_zero(&input.pattern) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.pattern))
@@ -1555,15 +1605,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.min_items = ::core::clone::Clone::clone(&input.min_items);
     out.unique_items = ::core::option::Option::Some(input.unique_items);
     out.multiple_of = ::core::clone::Clone::clone(&input.multiple_of);
-    out.enum_ = if ::runtime::conversion::is_zero(&input.enum_) {
+    out.enum_ = if ::kube_apimachinery::conversion::is_zero(&input.enum_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .enum_
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_to_v1beta1_json,
                     )
@@ -1573,7 +1625,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     };
     out.max_properties = ::core::clone::Clone::clone(&input.max_properties);
     out.min_properties = ::core::clone::Clone::clone(&input.min_properties);
-    out.required = if ::runtime::conversion::is_zero(&input.required) {
+    out.required = if ::kube_apimachinery::conversion::is_zero(&input.required) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.required))
@@ -1581,7 +1633,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.items = match &input.items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array,
                 )?,
@@ -1589,15 +1641,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.all_of = if ::runtime::conversion::is_zero(&input.all_of) {
+    out.all_of = if ::kube_apimachinery::conversion::is_zero(&input.all_of) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .all_of
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                     )
@@ -1605,15 +1659,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.one_of = if ::runtime::conversion::is_zero(&input.one_of) {
+    out.one_of = if ::kube_apimachinery::conversion::is_zero(&input.one_of) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .one_of
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                     )
@@ -1621,15 +1677,17 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.any_of = if ::runtime::conversion::is_zero(&input.any_of) {
+    out.any_of = if ::kube_apimachinery::conversion::is_zero(&input.any_of) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .any_of
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                     )
@@ -1641,7 +1699,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                     )?,
@@ -1650,17 +1708,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.properties = if ::runtime::conversion::is_zero(&input.properties) {
+    out.properties = if ::kube_apimachinery::conversion::is_zero(&input.properties) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .properties
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                         )?,
@@ -1672,7 +1732,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.additional_properties = match &input.additional_properties {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool,
                 )?,
@@ -1680,7 +1740,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.pattern_properties = if ::runtime::conversion::is_zero(
+    out.pattern_properties = if ::kube_apimachinery::conversion::is_zero(
         &input.pattern_properties,
     ) {
         ::core::option::Option::None
@@ -1689,10 +1749,12 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
             input
                 .pattern_properties
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                         )?,
@@ -1701,17 +1763,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.dependencies = if ::runtime::conversion::is_zero(&input.dependencies) {
+    out.dependencies = if ::kube_apimachinery::conversion::is_zero(&input.dependencies) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .dependencies
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array,
                         )?,
@@ -1723,7 +1787,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.additional_items = match &input.additional_items {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool,
                 )?,
@@ -1731,17 +1795,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.definitions = if ::runtime::conversion::is_zero(&input.definitions) {
+    out.definitions = if ::kube_apimachinery::conversion::is_zero(&input.definitions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .definitions
                 .iter()
-                .map(|(k1, v1)| -> ::core::result::Result<_, ::runtime::ConversionError> {
+                .map(|
+                    (k1, v1),
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
                     ::core::result::Result::Ok((
                         ::core::clone::Clone::clone(k1),
-                        ::runtime::conversion::convert_with(
+                        ::kube_apimachinery::conversion::convert_with(
                             v1,
                             crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                         )?,
@@ -1753,7 +1819,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.external_docs = match &input.external_docs {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_external_documentation_to_v1beta1_external_documentation,
                 )?,
@@ -1764,7 +1830,7 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     out.example = match &input.example {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_json_to_v1beta1_json,
                 )?,
@@ -1777,22 +1843,28 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
     );
     out.x_embedded_resource = ::core::option::Option::Some(input.x_embedded_resource);
     out.x_int_or_string = ::core::option::Option::Some(input.x_int_or_string);
-    out.x_list_map_keys = if ::runtime::conversion::is_zero(&input.x_list_map_keys) {
+    out.x_list_map_keys = if ::kube_apimachinery::conversion::is_zero(
+        &input.x_list_map_keys,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.x_list_map_keys))
     };
     out.x_list_type = ::core::clone::Clone::clone(&input.x_list_type);
     out.x_map_type = ::core::clone::Clone::clone(&input.x_map_type);
-    out.x_validations = if ::runtime::conversion::is_zero(&input.x_validations) {
+    out.x_validations = if ::kube_apimachinery::conversion::is_zero(
+        &input.x_validations,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .x_validations
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apiextensions::v1beta1::convert_apiextensions_validation_rule_to_v1beta1_validation_rule,
                     )
@@ -1806,19 +1878,19 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
 pub fn convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaPropsOrArray` to `crate::apiextensions::JSONSchemaPropsOrArray` field by field. Generated; the public `convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1830,8 +1902,8 @@ pub fn auto_convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_sch
     out.json_schemas = input
         .json_schemas
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
             )
@@ -1843,7 +1915,7 @@ pub fn auto_convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_sch
 pub fn convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
         input,
         out,
@@ -1853,12 +1925,12 @@ pub fn convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_p
 pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                     )?,
@@ -1870,8 +1942,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_sch
     out.json_schemas = input
         .json_schemas
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
             )
@@ -1883,7 +1955,7 @@ pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_sch
 pub fn convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array(
         input,
         out,
@@ -1893,13 +1965,13 @@ pub fn convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_p
 pub fn auto_convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1914,7 +1986,7 @@ pub fn auto_convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_sche
 pub fn convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
         input,
         out,
@@ -1924,13 +1996,13 @@ pub fn convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_pr
 pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                     )?,
@@ -1945,7 +2017,7 @@ pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_sche
 pub fn convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool(
         input,
         out,
@@ -1955,12 +2027,12 @@ pub fn convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_pr
 pub fn auto_convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props,
                     )?,
@@ -1976,7 +2048,7 @@ pub fn auto_convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_j
 pub fn convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
     input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
         input,
         out,
@@ -1986,12 +2058,12 @@ pub fn convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_s
 pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
                 ::std::boxed::Box::new(
-                    ::runtime::conversion::convert_with(
+                    ::kube_apimachinery::conversion::convert_with(
                         &**v0,
                         crate::apiextensions::v1beta1::convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props,
                     )?,
@@ -2007,7 +2079,7 @@ pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_j
 pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array(
     input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array(
         input,
         out,
@@ -2017,7 +2089,7 @@ pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_s
 pub fn auto_convert_v1beta1_selectable_field_to_apiextensions_selectable_field(
     input: &crate::apiextensions::v1beta1::types::SelectableField,
     out: &mut crate::apiextensions::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
@@ -2025,14 +2097,14 @@ pub fn auto_convert_v1beta1_selectable_field_to_apiextensions_selectable_field(
 pub fn convert_v1beta1_selectable_field_to_apiextensions_selectable_field(
     input: &crate::apiextensions::v1beta1::types::SelectableField,
     out: &mut crate::apiextensions::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_selectable_field_to_apiextensions_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::SelectableField` to `crate::apiextensions::v1beta1::SelectableField` field by field. Generated; the public `convert_apiextensions_selectable_field_to_v1beta1_selectable_field` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_selectable_field_to_v1beta1_selectable_field(
     input: &crate::apiextensions::types::SelectableField,
     out: &mut crate::apiextensions::v1beta1::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
@@ -2040,14 +2112,14 @@ pub fn auto_convert_apiextensions_selectable_field_to_v1beta1_selectable_field(
 pub fn convert_apiextensions_selectable_field_to_v1beta1_selectable_field(
     input: &crate::apiextensions::types::SelectableField,
     out: &mut crate::apiextensions::v1beta1::types::SelectableField,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_selectable_field_to_v1beta1_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::ServiceReference` to `crate::apiextensions::ServiceReference` field by field. Generated; the public `convert_v1beta1_service_reference_to_apiextensions_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_service_reference_to_apiextensions_service_reference(
     input: &crate::apiextensions::v1beta1::types::ServiceReference,
     out: &mut crate::apiextensions::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
     out.path = ::core::clone::Clone::clone(&input.path);
@@ -2061,14 +2133,14 @@ pub fn auto_convert_v1beta1_service_reference_to_apiextensions_service_reference
 pub fn convert_v1beta1_service_reference_to_apiextensions_service_reference(
     input: &crate::apiextensions::v1beta1::types::ServiceReference,
     out: &mut crate::apiextensions::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_service_reference_to_apiextensions_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::ServiceReference` to `crate::apiextensions::v1beta1::ServiceReference` field by field. Generated; the public `convert_apiextensions_service_reference_to_v1beta1_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_service_reference_to_v1beta1_service_reference(
     input: &crate::apiextensions::types::ServiceReference,
     out: &mut crate::apiextensions::v1beta1::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
     out.path = ::core::clone::Clone::clone(&input.path);
@@ -2079,14 +2151,14 @@ pub fn auto_convert_apiextensions_service_reference_to_v1beta1_service_reference
 pub fn convert_apiextensions_service_reference_to_v1beta1_service_reference(
     input: &crate::apiextensions::types::ServiceReference,
     out: &mut crate::apiextensions::v1beta1::types::ServiceReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_service_reference_to_v1beta1_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::ValidationRule` to `crate::apiextensions::ValidationRule` field by field. Generated; the public `convert_v1beta1_validation_rule_to_apiextensions_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_validation_rule_to_apiextensions_validation_rule(
     input: &crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
     out.message = match &input.message {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -2108,21 +2180,21 @@ pub fn auto_convert_v1beta1_validation_rule_to_apiextensions_validation_rule(
 pub fn convert_v1beta1_validation_rule_to_apiextensions_validation_rule(
     input: &crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_validation_rule_to_apiextensions_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::ValidationRule` to `crate::apiextensions::v1beta1::ValidationRule` field by field. Generated; the public `convert_apiextensions_validation_rule_to_v1beta1_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_validation_rule_to_v1beta1_validation_rule(
     input: &crate::apiextensions::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
-    out.message = if ::runtime::conversion::is_zero(&input.message) {
+    out.message = if ::kube_apimachinery::conversion::is_zero(&input.message) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.message))
     };
-    out.message_expression = if ::runtime::conversion::is_zero(
+    out.message_expression = if ::kube_apimachinery::conversion::is_zero(
         &input.message_expression,
     ) {
         ::core::option::Option::None
@@ -2132,7 +2204,7 @@ pub fn auto_convert_apiextensions_validation_rule_to_v1beta1_validation_rule(
         )
     };
     out.reason = ::core::clone::Clone::clone(&input.reason);
-    out.field_path = if ::runtime::conversion::is_zero(&input.field_path) {
+    out.field_path = if ::kube_apimachinery::conversion::is_zero(&input.field_path) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.field_path))
@@ -2144,19 +2216,19 @@ pub fn auto_convert_apiextensions_validation_rule_to_v1beta1_validation_rule(
 pub fn convert_apiextensions_validation_rule_to_v1beta1_validation_rule(
     input: &crate::apiextensions::types_jsonschema::ValidationRule,
     out: &mut crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_validation_rule_to_v1beta1_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::WebhookClientConfig` to `crate::apiextensions::WebhookClientConfig` field by field. Generated; the public `convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config(
     input: &crate::apiextensions::v1beta1::types::WebhookClientConfig,
     out: &mut crate::apiextensions::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_v1beta1_service_reference_to_apiextensions_service_reference,
                 )?,
@@ -2174,7 +2246,7 @@ pub fn auto_convert_v1beta1_webhook_client_config_to_apiextensions_webhook_clien
 pub fn convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config(
     input: &crate::apiextensions::v1beta1::types::WebhookClientConfig,
     out: &mut crate::apiextensions::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config(
         input,
         out,
@@ -2184,12 +2256,12 @@ pub fn convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_con
 pub fn auto_convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config(
     input: &crate::apiextensions::types::WebhookClientConfig,
     out: &mut crate::apiextensions::v1beta1::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apiextensions::v1beta1::convert_apiextensions_service_reference_to_v1beta1_service_reference,
                 )?,
@@ -2197,7 +2269,7 @@ pub fn auto_convert_apiextensions_webhook_client_config_to_v1beta1_webhook_clien
         }
         ::core::option::Option::None => ::core::option::Option::None,
     };
-    out.ca_bundle = if ::runtime::conversion::is_zero(&input.ca_bundle) {
+    out.ca_bundle = if ::kube_apimachinery::conversion::is_zero(&input.ca_bundle) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.ca_bundle))
@@ -2208,7 +2280,7 @@ pub fn auto_convert_apiextensions_webhook_client_config_to_v1beta1_webhook_clien
 pub fn convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config(
     input: &crate::apiextensions::types::WebhookClientConfig,
     out: &mut crate::apiextensions::v1beta1::types::WebhookClientConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config(
         input,
         out,

@@ -85,7 +85,7 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinition {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apiextensions::v1beta1::types::CustomResourceDefinition, type_meta =
     type_meta, object_meta = metadata
 );
@@ -137,7 +137,7 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apiextensions::v1beta1::types::CustomResourceDefinitionList, type_meta =
     type_meta
 );

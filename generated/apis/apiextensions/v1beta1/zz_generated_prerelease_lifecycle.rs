@@ -16,22 +16,24 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::apiextensions::v1beta1`.
-impl ::runtime::ApiLifecycle
+impl ::kube_apimachinery::ApiLifecycle
 for crate::apiextensions::v1beta1::types::CustomResourceDefinition {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 7)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 16))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 22))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "apiextensions.k8s.io",
                 "v1",
                 "CustomResourceDefinition",
@@ -39,22 +41,24 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinition {
         )
     }
 }
-impl ::runtime::ApiLifecycle
+impl ::kube_apimachinery::ApiLifecycle
 for crate::apiextensions::v1beta1::types::CustomResourceDefinitionList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 7)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 16))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 22))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "apiextensions.k8s.io",
                 "v1",
                 "CustomResourceDefinitionList",
@@ -64,13 +68,13 @@ for crate::apiextensions::v1beta1::types::CustomResourceDefinitionList {
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::apiextensions::v1beta1::types::CustomResourceDefinition,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "apiextensions.k8s.io",
                 "v1beta1",
                 "CustomResourceDefinition",
@@ -80,7 +84,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "apiextensions.k8s.io",
                 "v1beta1",
                 "CustomResourceDefinitionList",

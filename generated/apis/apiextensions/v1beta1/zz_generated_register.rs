@@ -19,12 +19,12 @@
 /// The API group of this package.
 pub const GROUP_NAME: &str = "apiextensions.k8s.io";
 /// `apiextensions.k8s.io/v1beta1`: the group and version of this package.
-pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static(
+pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion = ::kube_apimachinery::GroupVersion::from_static(
     "apiextensions.k8s.io",
     "v1beta1",
 );
 /// Registration functions of this package, run in order by `add_to_scheme`.
-pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
+pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachinery::SchemeBuilder::from_fns(
     &[
         add_known_types,
         add_rest_mappings,
@@ -35,14 +35,14 @@ pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::
 );
 /// Adds this package's kinds to a Scheme.
 pub fn add_to_scheme(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     SCHEME_BUILDER.add_to_scheme(scheme)
 }
 /// Registers every kind of this package, lists included, under `SCHEME_GROUP_VERSION`.
 pub fn add_known_types(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_known_type_serde_keys::<
             crate::apiextensions::v1beta1::types::CustomResourceDefinition,
@@ -68,30 +68,30 @@ pub fn add_known_types(
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.
-pub fn resource(resource: &str) -> ::runtime::GroupResource {
-    ::runtime::GroupResource::new(GROUP_NAME, resource)
+pub fn resource(resource: &str) -> ::kube_apimachinery::GroupResource {
+    ::kube_apimachinery::GroupResource::new(GROUP_NAME, resource)
 }
 /// A group-qualified kind of this package's group.
-pub fn kind(kind: &str) -> ::runtime::GroupKind {
-    ::runtime::GroupKind::new(GROUP_NAME, kind)
+pub fn kind(kind: &str) -> ::kube_apimachinery::GroupKind {
+    ::kube_apimachinery::GroupKind::new(GROUP_NAME, kind)
 }
 /// Records how each resource of this package is served.
 pub fn add_rest_mappings(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "apiextensions.k8s.io",
             version: "v1beta1",
             resource: "customresourcedefinitions",
             kind: "CustomResourceDefinition",
             list_kind: ::core::option::Option::Some("CustomResourceDefinitionList"),
             singular: "customresourcedefinition",
-            scope: ::runtime::RestScope::Cluster,
+            scope: ::kube_apimachinery::RestScope::Cluster,
             short_names: &["crd", "crds"],
             categories: &[],
             subresources: &[
-                ::runtime::SubresourceMapping {
+                ::kube_apimachinery::SubresourceMapping {
                     name: "status",
                     group: "apiextensions.k8s.io",
                     version: "v1beta1",

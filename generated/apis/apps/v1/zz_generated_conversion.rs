@@ -18,8 +18,8 @@
 //! Conversions between `crate::apps::v1` and its internal version `crate::apps`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::apps::v1::types::Deployment,
@@ -86,7 +86,7 @@ pub fn register_conversions(
 pub fn auto_convert_v1_deployment_to_apps_deployment(
     input: &crate::apps::v1::types::Deployment,
     out: &mut crate::apps::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_v1_deployment_spec_to_apps_deployment_spec(
         &input.spec,
@@ -94,7 +94,7 @@ pub fn auto_convert_v1_deployment_to_apps_deployment(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_deployment_status_to_apps_deployment_status,
             )?
@@ -107,17 +107,17 @@ pub fn auto_convert_v1_deployment_to_apps_deployment(
 pub fn auto_convert_apps_deployment_to_v1_deployment(
     input: &crate::apps::types::Deployment,
     out: &mut crate::apps::v1::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_apps_deployment_spec_to_v1_deployment_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1::convert_apps_deployment_status_to_v1_deployment_status,
             )?,
@@ -129,7 +129,7 @@ pub fn auto_convert_apps_deployment_to_v1_deployment(
 pub fn auto_convert_v1_deployment_condition_to_apps_deployment_condition(
     input: &crate::apps::v1::types::DeploymentCondition,
     out: &mut crate::apps::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -148,20 +148,20 @@ pub fn auto_convert_v1_deployment_condition_to_apps_deployment_condition(
 pub fn convert_v1_deployment_condition_to_apps_deployment_condition(
     input: &crate::apps::v1::types::DeploymentCondition,
     out: &mut crate::apps::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_condition_to_apps_deployment_condition(input, out)
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1::DeploymentCondition` field by field. Generated; the public `convert_apps_deployment_condition_to_v1_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_condition_to_v1_deployment_condition(
     input: &crate::apps::types::DeploymentCondition,
     out: &mut crate::apps::v1::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -176,20 +176,20 @@ pub fn auto_convert_apps_deployment_condition_to_v1_deployment_condition(
 pub fn convert_apps_deployment_condition_to_v1_deployment_condition(
     input: &crate::apps::types::DeploymentCondition,
     out: &mut crate::apps::v1::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_condition_to_v1_deployment_condition(input, out)
 }
 /// Converts `crate::apps::v1::DeploymentList` to `crate::apps::DeploymentList` field by field. Generated; the public `convert_v1_deployment_list_to_apps_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_list_to_apps_deployment_list(
     input: &crate::apps::v1::types::DeploymentList,
     out: &mut crate::apps::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_deployment_to_apps_deployment,
             )
@@ -201,20 +201,20 @@ pub fn auto_convert_v1_deployment_list_to_apps_deployment_list(
 pub fn convert_v1_deployment_list_to_apps_deployment_list(
     input: &crate::apps::v1::types::DeploymentList,
     out: &mut crate::apps::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_list_to_apps_deployment_list(input, out)
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1::DeploymentList` field by field. Generated; the public `convert_apps_deployment_list_to_v1_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_list_to_v1_deployment_list(
     input: &crate::apps::types::DeploymentList,
     out: &mut crate::apps::v1::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_apps_deployment_to_v1_deployment,
             )
@@ -226,19 +226,19 @@ pub fn auto_convert_apps_deployment_list_to_v1_deployment_list(
 pub fn convert_apps_deployment_list_to_v1_deployment_list(
     input: &crate::apps::types::DeploymentList,
     out: &mut crate::apps::v1::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_list_to_v1_deployment_list(input, out)
 }
 /// Converts `crate::apps::v1::DeploymentSpec` to `crate::apps::DeploymentSpec` field by field. Generated; the public `convert_v1_deployment_spec_to_apps_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_spec_to_apps_deployment_spec(
     input: &crate::apps::v1::types::DeploymentSpec,
     out: &mut crate::apps::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
+    out.selector = if ::kube_apimachinery::conversion::is_zero(&input.selector) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
@@ -249,7 +249,7 @@ pub fn auto_convert_v1_deployment_spec_to_apps_deployment_spec(
     )?;
     out.strategy = match &input.strategy {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_deployment_strategy_to_apps_deployment_strategy,
             )?
@@ -270,14 +270,14 @@ pub fn auto_convert_v1_deployment_spec_to_apps_deployment_spec(
 pub fn convert_v1_deployment_spec_to_apps_deployment_spec(
     input: &crate::apps::v1::types::DeploymentSpec,
     out: &mut crate::apps::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_spec_to_apps_deployment_spec(input, out)
 }
 /// Converts `crate::apps::DeploymentSpec` to `crate::apps::v1::DeploymentSpec` field by field. Generated; the public `convert_apps_deployment_spec_to_v1_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_spec_to_v1_deployment_spec(
     input: &crate::apps::types::DeploymentSpec,
     out: &mut crate::apps::v1::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -287,11 +287,11 @@ pub fn auto_convert_apps_deployment_spec_to_v1_deployment_spec(
         &input.template,
         &mut out.template,
     )?;
-    out.strategy = if ::runtime::conversion::is_zero(&input.strategy) {
+    out.strategy = if ::kube_apimachinery::conversion::is_zero(&input.strategy) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.strategy,
                 crate::apps::v1::convert_apps_deployment_strategy_to_v1_deployment_strategy,
             )?,
@@ -311,7 +311,7 @@ pub fn auto_convert_apps_deployment_spec_to_v1_deployment_spec(
 pub fn auto_convert_v1_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
     out.updated_replicas = input.updated_replicas;
@@ -322,8 +322,10 @@ pub fn auto_convert_v1_deployment_status_to_apps_deployment_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1::convert_v1_deployment_condition_to_apps_deployment_condition,
                     )
@@ -339,14 +341,14 @@ pub fn auto_convert_v1_deployment_status_to_apps_deployment_status(
 pub fn convert_v1_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_status_to_apps_deployment_status(input, out)
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1::DeploymentStatus` field by field. Generated; the public `convert_apps_deployment_status_to_v1_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_status_to_v1_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
     out.updated_replicas = input.updated_replicas;
@@ -354,15 +356,17 @@ pub fn auto_convert_apps_deployment_status_to_v1_deployment_status(
     out.available_replicas = input.available_replicas;
     out.unavailable_replicas = input.unavailable_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1::convert_apps_deployment_condition_to_v1_deployment_condition,
                     )
@@ -377,19 +381,19 @@ pub fn auto_convert_apps_deployment_status_to_v1_deployment_status(
 pub fn convert_apps_deployment_status_to_v1_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_status_to_v1_deployment_status(input, out)
 }
 /// Converts `crate::apps::v1::DeploymentStrategy` to `crate::apps::DeploymentStrategy` field by field. Generated; the public `convert_v1_deployment_strategy_to_apps_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment,
                 )?,
@@ -403,19 +407,19 @@ pub fn auto_convert_v1_deployment_strategy_to_apps_deployment_strategy(
 pub fn convert_v1_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_strategy_to_apps_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1::DeploymentStrategy` field by field. Generated; the public `convert_apps_deployment_strategy_to_v1_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_strategy_to_v1_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment,
                 )?,
@@ -429,14 +433,14 @@ pub fn auto_convert_apps_deployment_strategy_to_v1_deployment_strategy(
 pub fn convert_apps_deployment_strategy_to_v1_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_strategy_to_v1_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSet` to `crate::apps::ReplicaSet` field by field. Generated; the public `convert_v1_replica_set_to_apps_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_to_apps_replica_set(
     input: &crate::apps::v1::types::ReplicaSet,
     out: &mut crate::apps::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_v1_replica_set_spec_to_apps_replica_set_spec(
         &input.spec,
@@ -444,7 +448,7 @@ pub fn auto_convert_v1_replica_set_to_apps_replica_set(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_replica_set_status_to_apps_replica_set_status,
             )?
@@ -457,24 +461,24 @@ pub fn auto_convert_v1_replica_set_to_apps_replica_set(
 pub fn convert_v1_replica_set_to_apps_replica_set(
     input: &crate::apps::v1::types::ReplicaSet,
     out: &mut crate::apps::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_to_apps_replica_set(input, out)
 }
 /// Converts `crate::apps::ReplicaSet` to `crate::apps::v1::ReplicaSet` field by field. Generated; the public `convert_apps_replica_set_to_v1_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_to_v1_replica_set(
     input: &crate::apps::types::ReplicaSet,
     out: &mut crate::apps::v1::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_apps_replica_set_spec_to_v1_replica_set_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1::convert_apps_replica_set_status_to_v1_replica_set_status,
             )?,
@@ -486,14 +490,14 @@ pub fn auto_convert_apps_replica_set_to_v1_replica_set(
 pub fn convert_apps_replica_set_to_v1_replica_set(
     input: &crate::apps::types::ReplicaSet,
     out: &mut crate::apps::v1::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_to_v1_replica_set(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetCondition` to `crate::apps::ReplicaSetCondition` field by field. Generated; the public `convert_v1_replica_set_condition_to_apps_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_condition_to_apps_replica_set_condition(
     input: &crate::apps::v1::types::ReplicaSetCondition,
     out: &mut crate::apps::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -511,20 +515,20 @@ pub fn auto_convert_v1_replica_set_condition_to_apps_replica_set_condition(
 pub fn convert_v1_replica_set_condition_to_apps_replica_set_condition(
     input: &crate::apps::v1::types::ReplicaSetCondition,
     out: &mut crate::apps::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_condition_to_apps_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::ReplicaSetCondition` to `crate::apps::v1::ReplicaSetCondition` field by field. Generated; the public `convert_apps_replica_set_condition_to_v1_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_condition_to_v1_replica_set_condition(
     input: &crate::apps::types::ReplicaSetCondition,
     out: &mut crate::apps::v1::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -538,20 +542,20 @@ pub fn auto_convert_apps_replica_set_condition_to_v1_replica_set_condition(
 pub fn convert_apps_replica_set_condition_to_v1_replica_set_condition(
     input: &crate::apps::types::ReplicaSetCondition,
     out: &mut crate::apps::v1::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_condition_to_v1_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetList` to `crate::apps::ReplicaSetList` field by field. Generated; the public `convert_v1_replica_set_list_to_apps_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_list_to_apps_replica_set_list(
     input: &crate::apps::v1::types::ReplicaSetList,
     out: &mut crate::apps::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_replica_set_to_apps_replica_set,
             )
@@ -563,20 +567,20 @@ pub fn auto_convert_v1_replica_set_list_to_apps_replica_set_list(
 pub fn convert_v1_replica_set_list_to_apps_replica_set_list(
     input: &crate::apps::v1::types::ReplicaSetList,
     out: &mut crate::apps::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_list_to_apps_replica_set_list(input, out)
 }
 /// Converts `crate::apps::ReplicaSetList` to `crate::apps::v1::ReplicaSetList` field by field. Generated; the public `convert_apps_replica_set_list_to_v1_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_list_to_v1_replica_set_list(
     input: &crate::apps::types::ReplicaSetList,
     out: &mut crate::apps::v1::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_apps_replica_set_to_v1_replica_set,
             )
@@ -588,27 +592,27 @@ pub fn auto_convert_apps_replica_set_list_to_v1_replica_set_list(
 pub fn convert_apps_replica_set_list_to_v1_replica_set_list(
     input: &crate::apps::types::ReplicaSetList,
     out: &mut crate::apps::v1::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_list_to_v1_replica_set_list(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetSpec` to `crate::apps::ReplicaSetSpec` field by field. Generated; the public `convert_v1_replica_set_spec_to_apps_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_spec_to_apps_replica_set_spec(
     input: &crate::apps::v1::types::ReplicaSetSpec,
     out: &mut crate::apps::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
     out.min_ready_seconds = input.min_ready_seconds;
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
+    out.selector = if ::kube_apimachinery::conversion::is_zero(&input.selector) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
     };
     out.template = match &input.template {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_template_spec_to_core_pod_template_spec,
             )?
@@ -621,25 +625,25 @@ pub fn auto_convert_v1_replica_set_spec_to_apps_replica_set_spec(
 pub fn convert_v1_replica_set_spec_to_apps_replica_set_spec(
     input: &crate::apps::v1::types::ReplicaSetSpec,
     out: &mut crate::apps::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_spec_to_apps_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::ReplicaSetSpec` to `crate::apps::v1::ReplicaSetSpec` field by field. Generated; the public `convert_apps_replica_set_spec_to_v1_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_spec_to_v1_replica_set_spec(
     input: &crate::apps::types::ReplicaSetSpec,
     out: &mut crate::apps::v1::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.min_ready_seconds = input.min_ready_seconds;
     out.selector = match &input.selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.template = if ::runtime::conversion::is_zero(&input.template) {
+    out.template = if ::kube_apimachinery::conversion::is_zero(&input.template) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.template,
                 crate::core::v1::convert_core_pod_template_spec_to_v1_pod_template_spec,
             )?,
@@ -651,14 +655,14 @@ pub fn auto_convert_apps_replica_set_spec_to_v1_replica_set_spec(
 pub fn convert_apps_replica_set_spec_to_v1_replica_set_spec(
     input: &crate::apps::types::ReplicaSetSpec,
     out: &mut crate::apps::v1::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_spec_to_v1_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetStatus` to `crate::apps::ReplicaSetStatus` field by field. Generated; the public `convert_v1_replica_set_status_to_apps_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_status_to_apps_replica_set_status(
     input: &crate::apps::v1::types::ReplicaSetStatus,
     out: &mut crate::apps::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
     out.ready_replicas = input.ready_replicas;
@@ -668,8 +672,10 @@ pub fn auto_convert_v1_replica_set_status_to_apps_replica_set_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1::convert_v1_replica_set_condition_to_apps_replica_set_condition,
                     )
@@ -684,29 +690,31 @@ pub fn auto_convert_v1_replica_set_status_to_apps_replica_set_status(
 pub fn convert_v1_replica_set_status_to_apps_replica_set_status(
     input: &crate::apps::v1::types::ReplicaSetStatus,
     out: &mut crate::apps::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_status_to_apps_replica_set_status(input, out)
 }
 /// Converts `crate::apps::ReplicaSetStatus` to `crate::apps::v1::ReplicaSetStatus` field by field. Generated; the public `convert_apps_replica_set_status_to_v1_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_status_to_v1_replica_set_status(
     input: &crate::apps::types::ReplicaSetStatus,
     out: &mut crate::apps::v1::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
     out.ready_replicas = input.ready_replicas;
     out.available_replicas = input.available_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
     out.observed_generation = input.observed_generation;
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1::convert_apps_replica_set_condition_to_v1_replica_set_condition,
                     )
@@ -720,14 +728,14 @@ pub fn auto_convert_apps_replica_set_status_to_v1_replica_set_status(
 pub fn convert_apps_replica_set_status_to_v1_replica_set_status(
     input: &crate::apps::types::ReplicaSetStatus,
     out: &mut crate::apps::v1::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_status_to_v1_replica_set_status(input, out)
 }
 /// Converts `crate::apps::v1::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment` field by field. Generated; the public `convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
     input: &crate::apps::v1::types::RollingUpdateDeployment,
     out: &mut crate::apps::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = match &input.max_unavailable {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -742,7 +750,7 @@ pub fn auto_convert_v1_rolling_update_deployment_to_apps_rolling_update_deployme
 pub fn convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
     input: &crate::apps::v1::types::RollingUpdateDeployment,
     out: &mut crate::apps::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
         input,
         out,
@@ -752,7 +760,7 @@ pub fn convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
 pub fn auto_convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = ::core::option::Option::Some(
         ::core::clone::Clone::clone(&input.max_unavailable),
     );
@@ -765,7 +773,7 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1_rolling_update_deployme
 pub fn convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
         input,
         out,
@@ -775,7 +783,7 @@ pub fn convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
 pub fn auto_convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
     input: &crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = match &input.partition {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -787,7 +795,7 @@ pub fn auto_convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_upda
 pub fn convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
     input: &crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
         input,
         out,
@@ -797,7 +805,7 @@ pub fn convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_st
 pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy(
     input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = ::core::option::Option::Some(input.partition);
     out.max_unavailable = ::core::clone::Clone::clone(&input.max_unavailable);
     ::core::result::Result::Ok(())
@@ -806,7 +814,7 @@ pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_upda
 pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy(
     input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy(
         input,
         out,
@@ -816,7 +824,7 @@ pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_st
 pub fn auto_convert_v1_stateful_set_to_apps_stateful_set(
     input: &crate::apps::v1::types::StatefulSet,
     out: &mut crate::apps::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
         &input.spec,
@@ -824,7 +832,7 @@ pub fn auto_convert_v1_stateful_set_to_apps_stateful_set(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_stateful_set_status_to_apps_stateful_set_status,
             )?
@@ -837,24 +845,24 @@ pub fn auto_convert_v1_stateful_set_to_apps_stateful_set(
 pub fn convert_v1_stateful_set_to_apps_stateful_set(
     input: &crate::apps::v1::types::StatefulSet,
     out: &mut crate::apps::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_to_apps_stateful_set(input, out)
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1::StatefulSet` field by field. Generated; the public `convert_apps_stateful_set_to_v1_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_to_v1_stateful_set(
     input: &crate::apps::types::StatefulSet,
     out: &mut crate::apps::v1::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1::convert_apps_stateful_set_status_to_v1_stateful_set_status,
             )?,
@@ -866,14 +874,14 @@ pub fn auto_convert_apps_stateful_set_to_v1_stateful_set(
 pub fn convert_apps_stateful_set_to_v1_stateful_set(
     input: &crate::apps::types::StatefulSet,
     out: &mut crate::apps::v1::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_to_v1_stateful_set(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetCondition` to `crate::apps::StatefulSetCondition` field by field. Generated; the public `convert_v1_stateful_set_condition_to_apps_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_condition_to_apps_stateful_set_condition(
     input: &crate::apps::v1::types::StatefulSetCondition,
     out: &mut crate::apps::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -891,20 +899,20 @@ pub fn auto_convert_v1_stateful_set_condition_to_apps_stateful_set_condition(
 pub fn convert_v1_stateful_set_condition_to_apps_stateful_set_condition(
     input: &crate::apps::v1::types::StatefulSetCondition,
     out: &mut crate::apps::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_condition_to_apps_stateful_set_condition(input, out)
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1::StatefulSetCondition` field by field. Generated; the public `convert_apps_stateful_set_condition_to_v1_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_condition_to_v1_stateful_set_condition(
     input: &crate::apps::types::StatefulSetCondition,
     out: &mut crate::apps::v1::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -918,20 +926,20 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1_stateful_set_condition(
 pub fn convert_apps_stateful_set_condition_to_v1_stateful_set_condition(
     input: &crate::apps::types::StatefulSetCondition,
     out: &mut crate::apps::v1::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_condition_to_v1_stateful_set_condition(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetList` to `crate::apps::StatefulSetList` field by field. Generated; the public `convert_v1_stateful_set_list_to_apps_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_list_to_apps_stateful_set_list(
     input: &crate::apps::v1::types::StatefulSetList,
     out: &mut crate::apps::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_stateful_set_to_apps_stateful_set,
             )
@@ -943,20 +951,20 @@ pub fn auto_convert_v1_stateful_set_list_to_apps_stateful_set_list(
 pub fn convert_v1_stateful_set_list_to_apps_stateful_set_list(
     input: &crate::apps::v1::types::StatefulSetList,
     out: &mut crate::apps::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_list_to_apps_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1::StatefulSetList` field by field. Generated; the public `convert_apps_stateful_set_list_to_v1_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_list_to_v1_stateful_set_list(
     input: &crate::apps::types::StatefulSetList,
     out: &mut crate::apps::v1::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_apps_stateful_set_to_v1_stateful_set,
             )
@@ -968,14 +976,14 @@ pub fn auto_convert_apps_stateful_set_list_to_v1_stateful_set_list(
 pub fn convert_apps_stateful_set_list_to_v1_stateful_set_list(
     input: &crate::apps::types::StatefulSetList,
     out: &mut crate::apps::v1::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_list_to_v1_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals` field by field. Generated; the public `convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
     input: &crate::apps::v1::types::StatefulSetOrdinals,
     out: &mut crate::apps::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = match &input.start {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -986,14 +994,14 @@ pub fn auto_convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
 pub fn convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
     input: &crate::apps::v1::types::StatefulSetOrdinals,
     out: &mut crate::apps::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1::StatefulSetOrdinals` field by field. Generated; the public `convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals(
     input: &crate::apps::types::StatefulSetOrdinals,
     out: &mut crate::apps::v1::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = ::core::option::Option::Some(input.start);
     ::core::result::Result::Ok(())
 }
@@ -1001,14 +1009,14 @@ pub fn auto_convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals(
 pub fn convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals(
     input: &crate::apps::types::StatefulSetOrdinals,
     out: &mut crate::apps::v1::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
@@ -1017,7 +1025,7 @@ pub fn auto_convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_
 pub fn convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
         input,
         out,
@@ -1027,7 +1035,7 @@ pub fn convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_
 pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
@@ -1036,7 +1044,7 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
 pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy(
         input,
         out,
@@ -1046,12 +1054,12 @@ pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_
 pub fn auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
     input: &crate::apps::v1::types::StatefulSetSpec,
     out: &mut crate::apps::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
+    out.selector = if ::kube_apimachinery::conversion::is_zero(&input.selector) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
@@ -1073,7 +1081,7 @@ pub fn auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
     );
     out.update_strategy = match &input.update_strategy {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1::convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy,
             )?
@@ -1089,7 +1097,7 @@ pub fn auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
     {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy,
                 )?,
@@ -1100,7 +1108,7 @@ pub fn auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
     out.ordinals = match &input.ordinals {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals,
                 )?,
@@ -1114,14 +1122,14 @@ pub fn auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
 pub fn convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
     input: &crate::apps::v1::types::StatefulSetSpec,
     out: &mut crate::apps::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1::StatefulSetSpec` field by field. Generated; the public `convert_apps_stateful_set_spec_to_v1_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
     input: &crate::apps::types::StatefulSetSpec,
     out: &mut crate::apps::v1::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1131,7 +1139,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
         &input.template,
         &mut out.template,
     )?;
-    out.volume_claim_templates = if ::runtime::conversion::is_zero(
+    out.volume_claim_templates = if ::kube_apimachinery::conversion::is_zero(
         &input.volume_claim_templates,
     ) {
         ::core::option::Option::None
@@ -1140,7 +1148,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
             ::core::clone::Clone::clone(&input.volume_claim_templates),
         )
     };
-    out.service_name = if ::runtime::conversion::is_zero(&input.service_name) {
+    out.service_name = if ::kube_apimachinery::conversion::is_zero(&input.service_name) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.service_name))
@@ -1148,11 +1156,13 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
     out.pod_management_policy = ::core::clone::Clone::clone(
         &input.pod_management_policy,
     );
-    out.update_strategy = if ::runtime::conversion::is_zero(&input.update_strategy) {
+    out.update_strategy = if ::kube_apimachinery::conversion::is_zero(
+        &input.update_strategy,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.update_strategy,
                 crate::apps::v1::convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy,
             )?,
@@ -1167,7 +1177,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
     {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy,
                 )?,
@@ -1178,7 +1188,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
     out.ordinals = match &input.ordinals {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals,
                 )?,
@@ -1192,14 +1202,14 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
 pub fn convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
     input: &crate::apps::types::StatefulSetSpec,
     out: &mut crate::apps::v1::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetStatus` to `crate::apps::StatefulSetStatus` field by field. Generated; the public `convert_v1_stateful_set_status_to_apps_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_status_to_apps_stateful_set_status(
     input: &crate::apps::v1::types::StatefulSetStatus,
     out: &mut crate::apps::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::option::Option::Some(input.observed_generation);
     out.replicas = input.replicas;
     out.ready_replicas = input.ready_replicas;
@@ -1211,8 +1221,10 @@ pub fn auto_convert_v1_stateful_set_status_to_apps_stateful_set_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1::convert_v1_stateful_set_condition_to_apps_stateful_set_condition,
                     )
@@ -1231,14 +1243,14 @@ pub fn auto_convert_v1_stateful_set_status_to_apps_stateful_set_status(
 pub fn convert_v1_stateful_set_status_to_apps_stateful_set_status(
     input: &crate::apps::v1::types::StatefulSetStatus,
     out: &mut crate::apps::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_status_to_apps_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1::StatefulSetStatus` field by field. Generated; the public `convert_apps_stateful_set_status_to_v1_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_status_to_v1_stateful_set_status(
     input: &crate::apps::types::StatefulSetStatus,
     out: &mut crate::apps::v1::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = match &input.observed_generation {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1250,15 +1262,17 @@ pub fn auto_convert_apps_stateful_set_status_to_v1_stateful_set_status(
     out.current_revision = ::core::clone::Clone::clone(&input.current_revision);
     out.update_revision = ::core::clone::Clone::clone(&input.update_revision);
     out.collision_count = ::core::clone::Clone::clone(&input.collision_count);
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1::convert_apps_stateful_set_condition_to_v1_stateful_set_condition,
                     )
@@ -1273,19 +1287,19 @@ pub fn auto_convert_apps_stateful_set_status_to_v1_stateful_set_status(
 pub fn convert_apps_stateful_set_status_to_v1_stateful_set_status(
     input: &crate::apps::types::StatefulSetStatus,
     out: &mut crate::apps::v1::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_status_to_v1_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
     input: &crate::apps::v1::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy,
                 )?,
@@ -1299,7 +1313,7 @@ pub fn auto_convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_
 pub fn convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
     input: &crate::apps::v1::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
         input,
         out,
@@ -1309,12 +1323,12 @@ pub fn convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strat
 pub fn auto_convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy(
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1::convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy,
                 )?,
@@ -1328,7 +1342,7 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_
 pub fn convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy(
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy(
         input,
         out,

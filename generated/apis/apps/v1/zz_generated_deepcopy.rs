@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::Deployment {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1::types::Deployment, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::apps::v1::types::DeploymentCondition {
@@ -83,7 +83,9 @@ impl ::core::clone::Clone for crate::apps::v1::types::DeploymentList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::apps::v1::types::DeploymentList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::apps::v1::types::DeploymentList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::v1::types::DeploymentSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -191,7 +193,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1::types::ReplicaSet, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetCondition {
@@ -235,7 +237,9 @@ impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::apps::v1::types::ReplicaSetList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::apps::v1::types::ReplicaSetList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::v1::types::ReplicaSetSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -335,7 +339,7 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1::types::StatefulSet, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetCondition {
@@ -379,7 +383,9 @@ impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::apps::v1::types::StatefulSetList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::apps::v1::types::StatefulSetList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::v1::types::StatefulSetOrdinals {
     #[inline]
     fn clone(&self) -> Self {

@@ -16,129 +16,177 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::apps::v1`.
-impl ::runtime::ApiLifecycle for crate::apps::v1::types::Deployment {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::Deployment {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 9)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1::types::DeploymentList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::DeploymentList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 9)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1::types::ReplicaSet {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::ReplicaSet {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 9)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1::types::ReplicaSetList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::ReplicaSetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 9)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1::types::StatefulSet {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::StatefulSet {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 9)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1::types::StatefulSetList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::StatefulSetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 9)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::apps::v1::types::Deployment,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1", "Deployment"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "Deployment",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1::types::DeploymentList,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1", "DeploymentList"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "DeploymentList",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1::types::ReplicaSet,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1", "ReplicaSet"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ReplicaSet",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1::types::ReplicaSetList,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1", "ReplicaSetList"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ReplicaSetList",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1::types::StatefulSet,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1", "StatefulSet"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "StatefulSet",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1::types::StatefulSetList,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1", "StatefulSetList"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "StatefulSetList",
+            ),
+        );
     ::core::result::Result::Ok(())
 }

@@ -18,15 +18,20 @@
 //! Validation functions for `crate::apps::v1`.
 /// Registers the validation of every kind of this package.
 pub fn register_validations(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_validation_func::<
             crate::apps::v1::types::Deployment,
         >(
             &["/"],
             |op, obj, old| {
-                validate_deployment(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_deployment(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -37,7 +42,7 @@ pub fn register_validations(
             |op, obj, old| {
                 validate_deployment_list(
                     op,
-                    &::runtime::validation::Path::ROOT,
+                    &::kube_apimachinery::validation::Path::ROOT,
                     obj,
                     old,
                 )
@@ -49,7 +54,12 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_replica_set(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_replica_set(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -60,7 +70,7 @@ pub fn register_validations(
             |op, obj, old| {
                 validate_replica_set_list(
                     op,
-                    &::runtime::validation::Path::ROOT,
+                    &::kube_apimachinery::validation::Path::ROOT,
                     obj,
                     old,
                 )
@@ -72,7 +82,12 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_stateful_set(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_stateful_set(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -83,7 +98,7 @@ pub fn register_validations(
             |op, obj, old| {
                 validate_stateful_set_list(
                     op,
-                    &::runtime::validation::Path::ROOT,
+                    &::kube_apimachinery::validation::Path::ROOT,
                     obj,
                     old,
                 )
@@ -102,12 +117,12 @@ pub fn register_validations(
     clippy::collapsible_if
 )]
 pub fn validate_deployment(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::Deployment,
     old: ::core::option::Option<&crate::apps::v1::types::Deployment>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("spec");
         let v = &obj.spec;
@@ -131,12 +146,12 @@ pub fn validate_deployment(
     clippy::collapsible_if
 )]
 pub fn validate_deployment_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::DeploymentList,
     old: ::core::option::Option<&crate::apps::v1::types::DeploymentList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -169,12 +184,12 @@ pub fn validate_deployment_list(
     clippy::collapsible_if
 )]
 pub fn validate_deployment_spec(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::DeploymentSpec,
     old: ::core::option::Option<&crate::apps::v1::types::DeploymentSpec>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v1: {
         let path = &path.child("replicas");
         let v = &obj.replicas;
@@ -182,14 +197,14 @@ pub fn validate_deployment_spec(
         if op.unchanged(v, o) {
             break 'v1;
         }
-        if !::runtime::validation::Presence::is_set(v) {
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
             break 'v1;
         }
         let ::core::option::Option::Some(v) = v.as_ref() else {
             break 'v1;
         };
         let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -213,7 +228,7 @@ pub fn validate_deployment_spec(
         if op.unchanged(v, o) {
             break 'v5;
         }
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -228,14 +243,14 @@ pub fn validate_deployment_spec(
         if op.unchanged(v, o) {
             break 'v6;
         }
-        if !::runtime::validation::Presence::is_set(v) {
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
             break 'v6;
         }
         let ::core::option::Option::Some(v) = v.as_ref() else {
             break 'v6;
         };
         let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -250,14 +265,14 @@ pub fn validate_deployment_spec(
         if op.unchanged(v, o) {
             break 'v8;
         }
-        if !::runtime::validation::Presence::is_set(v) {
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
             break 'v8;
         }
         let ::core::option::Option::Some(v) = v.as_ref() else {
             break 'v8;
         };
         let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -278,12 +293,12 @@ pub fn validate_deployment_spec(
     clippy::collapsible_if
 )]
 pub fn validate_replica_set(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::ReplicaSet,
     old: ::core::option::Option<&crate::apps::v1::types::ReplicaSet>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("spec");
         let v = &obj.spec;
@@ -307,12 +322,12 @@ pub fn validate_replica_set(
     clippy::collapsible_if
 )]
 pub fn validate_replica_set_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::ReplicaSetList,
     old: ::core::option::Option<&crate::apps::v1::types::ReplicaSetList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -345,12 +360,12 @@ pub fn validate_replica_set_list(
     clippy::collapsible_if
 )]
 pub fn validate_replica_set_spec(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::ReplicaSetSpec,
     old: ::core::option::Option<&crate::apps::v1::types::ReplicaSetSpec>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v1: {
         let path = &path.child("replicas");
         let v = &obj.replicas;
@@ -358,14 +373,14 @@ pub fn validate_replica_set_spec(
         if op.unchanged(v, o) {
             break 'v1;
         }
-        if !::runtime::validation::Presence::is_set(v) {
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
             break 'v1;
         }
         let ::core::option::Option::Some(v) = v.as_ref() else {
             break 'v1;
         };
         let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -380,7 +395,7 @@ pub fn validate_replica_set_spec(
         if op.unchanged(v, o) {
             break 'v2;
         }
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -414,12 +429,12 @@ pub fn validate_replica_set_spec(
     clippy::collapsible_if
 )]
 pub fn validate_stateful_set(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::StatefulSet,
     old: ::core::option::Option<&crate::apps::v1::types::StatefulSet>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("spec");
         let v = &obj.spec;
@@ -443,12 +458,12 @@ pub fn validate_stateful_set(
     clippy::collapsible_if
 )]
 pub fn validate_stateful_set_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::StatefulSetList,
     old: ::core::option::Option<&crate::apps::v1::types::StatefulSetList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -481,12 +496,12 @@ pub fn validate_stateful_set_list(
     clippy::collapsible_if
 )]
 pub fn validate_stateful_set_spec(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::apps::v1::types::StatefulSetSpec,
     old: ::core::option::Option<&crate::apps::v1::types::StatefulSetSpec>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v1: {
         let path = &path.child("replicas");
         let v = &obj.replicas;
@@ -494,14 +509,14 @@ pub fn validate_stateful_set_spec(
         if op.unchanged(v, o) {
             break 'v1;
         }
-        if !::runtime::validation::Presence::is_set(v) {
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
             break 'v1;
         }
         let ::core::option::Option::Some(v) = v.as_ref() else {
             break 'v1;
         };
         let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -525,14 +540,14 @@ pub fn validate_stateful_set_spec(
         if op.unchanged(v, o) {
             break 'v8;
         }
-        if !::runtime::validation::Presence::is_set(v) {
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
             break 'v8;
         }
         let ::core::option::Option::Some(v) = v.as_ref() else {
             break 'v8;
         };
         let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,
@@ -547,7 +562,7 @@ pub fn validate_stateful_set_spec(
         if op.unchanged(v, o) {
             break 'v9;
         }
-        if let ::core::option::Option::Some(e) = ::runtime::validation::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
             path,
             *v as i64,
             0i64,

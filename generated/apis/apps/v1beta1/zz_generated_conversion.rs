@@ -18,8 +18,8 @@
 //! Conversions between `crate::apps::v1beta1` and its internal version `crate::apps`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::apps::v1beta1::types::Deployment,
@@ -70,7 +70,7 @@ pub fn register_conversions(
 pub fn auto_convert_v1beta1_deployment_to_apps_deployment(
     input: &crate::apps::v1beta1::types::Deployment,
     out: &mut crate::apps::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_v1beta1_deployment_spec_to_apps_deployment_spec(
         &input.spec,
@@ -78,7 +78,7 @@ pub fn auto_convert_v1beta1_deployment_to_apps_deployment(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_v1beta1_deployment_status_to_apps_deployment_status,
             )?
@@ -91,24 +91,24 @@ pub fn auto_convert_v1beta1_deployment_to_apps_deployment(
 pub fn convert_v1beta1_deployment_to_apps_deployment(
     input: &crate::apps::v1beta1::types::Deployment,
     out: &mut crate::apps::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_to_apps_deployment(input, out)
 }
 /// Converts `crate::apps::Deployment` to `crate::apps::v1beta1::Deployment` field by field. Generated; the public `convert_apps_deployment_to_v1beta1_deployment` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_to_v1beta1_deployment(
     input: &crate::apps::types::Deployment,
     out: &mut crate::apps::v1beta1::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_apps_deployment_spec_to_v1beta1_deployment_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1beta1::convert_apps_deployment_status_to_v1beta1_deployment_status,
             )?,
@@ -120,14 +120,14 @@ pub fn auto_convert_apps_deployment_to_v1beta1_deployment(
 pub fn convert_apps_deployment_to_v1beta1_deployment(
     input: &crate::apps::types::Deployment,
     out: &mut crate::apps::v1beta1::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_to_v1beta1_deployment(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentCondition` to `crate::apps::DeploymentCondition` field by field. Generated; the public `convert_v1beta1_deployment_condition_to_apps_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_condition_to_apps_deployment_condition(
     input: &crate::apps::v1beta1::types::DeploymentCondition,
     out: &mut crate::apps::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -146,20 +146,20 @@ pub fn auto_convert_v1beta1_deployment_condition_to_apps_deployment_condition(
 pub fn convert_v1beta1_deployment_condition_to_apps_deployment_condition(
     input: &crate::apps::v1beta1::types::DeploymentCondition,
     out: &mut crate::apps::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_condition_to_apps_deployment_condition(input, out)
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta1::DeploymentCondition` field by field. Generated; the public `convert_apps_deployment_condition_to_v1beta1_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_condition_to_v1beta1_deployment_condition(
     input: &crate::apps::types::DeploymentCondition,
     out: &mut crate::apps::v1beta1::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -174,20 +174,20 @@ pub fn auto_convert_apps_deployment_condition_to_v1beta1_deployment_condition(
 pub fn convert_apps_deployment_condition_to_v1beta1_deployment_condition(
     input: &crate::apps::types::DeploymentCondition,
     out: &mut crate::apps::v1beta1::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_condition_to_v1beta1_deployment_condition(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentList` to `crate::apps::DeploymentList` field by field. Generated; the public `convert_v1beta1_deployment_list_to_apps_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_list_to_apps_deployment_list(
     input: &crate::apps::v1beta1::types::DeploymentList,
     out: &mut crate::apps::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_v1beta1_deployment_to_apps_deployment,
             )
@@ -199,20 +199,20 @@ pub fn auto_convert_v1beta1_deployment_list_to_apps_deployment_list(
 pub fn convert_v1beta1_deployment_list_to_apps_deployment_list(
     input: &crate::apps::v1beta1::types::DeploymentList,
     out: &mut crate::apps::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_list_to_apps_deployment_list(input, out)
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1beta1::DeploymentList` field by field. Generated; the public `convert_apps_deployment_list_to_v1beta1_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_list_to_v1beta1_deployment_list(
     input: &crate::apps::types::DeploymentList,
     out: &mut crate::apps::v1beta1::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_apps_deployment_to_v1beta1_deployment,
             )
@@ -224,14 +224,14 @@ pub fn auto_convert_apps_deployment_list_to_v1beta1_deployment_list(
 pub fn convert_apps_deployment_list_to_v1beta1_deployment_list(
     input: &crate::apps::types::DeploymentList,
     out: &mut crate::apps::v1beta1::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_list_to_v1beta1_deployment_list(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentSpec` to `crate::apps::DeploymentSpec` field by field. Generated; the public `convert_v1beta1_deployment_spec_to_apps_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(
     input: &crate::apps::v1beta1::types::DeploymentSpec,
     out: &mut crate::apps::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -243,7 +243,7 @@ pub fn auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(
     )?;
     out.strategy = match &input.strategy {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_v1beta1_deployment_strategy_to_apps_deployment_strategy,
             )?
@@ -258,7 +258,7 @@ pub fn auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(
     out.rollback_to = match &input.rollback_to {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_v1beta1_rollback_config_to_apps_rollback_config,
                 )?,
@@ -275,25 +275,25 @@ pub fn auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(
 pub fn convert_v1beta1_deployment_spec_to_apps_deployment_spec(
     input: &crate::apps::v1beta1::types::DeploymentSpec,
     out: &mut crate::apps::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(input, out)
 }
 /// Converts `crate::apps::DeploymentSpec` to `crate::apps::v1beta1::DeploymentSpec` field by field. Generated; the public `convert_apps_deployment_spec_to_v1beta1_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(
     input: &crate::apps::types::DeploymentSpec,
     out: &mut crate::apps::v1beta1::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
     crate::core::v1::convert_core_pod_template_spec_to_v1_pod_template_spec(
         &input.template,
         &mut out.template,
     )?;
-    out.strategy = if ::runtime::conversion::is_zero(&input.strategy) {
+    out.strategy = if ::kube_apimachinery::conversion::is_zero(&input.strategy) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.strategy,
                 crate::apps::v1beta1::convert_apps_deployment_strategy_to_v1beta1_deployment_strategy,
             )?,
@@ -307,7 +307,7 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(
     out.rollback_to = match &input.rollback_to {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_apps_rollback_config_to_v1beta1_rollback_config,
                 )?,
@@ -324,14 +324,14 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(
 pub fn convert_apps_deployment_spec_to_v1beta1_deployment_spec(
     input: &crate::apps::types::DeploymentSpec,
     out: &mut crate::apps::v1beta1::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentStatus` to `crate::apps::DeploymentStatus` field by field. Generated; the public `convert_v1beta1_deployment_status_to_apps_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1beta1::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
     out.updated_replicas = input.updated_replicas;
@@ -342,8 +342,10 @@ pub fn auto_convert_v1beta1_deployment_status_to_apps_deployment_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta1::convert_v1beta1_deployment_condition_to_apps_deployment_condition,
                     )
@@ -359,14 +361,14 @@ pub fn auto_convert_v1beta1_deployment_status_to_apps_deployment_status(
 pub fn convert_v1beta1_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1beta1::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_status_to_apps_deployment_status(input, out)
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1beta1::DeploymentStatus` field by field. Generated; the public `convert_apps_deployment_status_to_v1beta1_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_status_to_v1beta1_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1beta1::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
     out.updated_replicas = input.updated_replicas;
@@ -374,15 +376,17 @@ pub fn auto_convert_apps_deployment_status_to_v1beta1_deployment_status(
     out.available_replicas = input.available_replicas;
     out.unavailable_replicas = input.unavailable_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta1::convert_apps_deployment_condition_to_v1beta1_deployment_condition,
                     )
@@ -397,19 +401,19 @@ pub fn auto_convert_apps_deployment_status_to_v1beta1_deployment_status(
 pub fn convert_apps_deployment_status_to_v1beta1_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1beta1::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_status_to_v1beta1_deployment_status(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentStrategy` to `crate::apps::DeploymentStrategy` field by field. Generated; the public `convert_v1beta1_deployment_strategy_to_apps_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1beta1::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment,
                 )?,
@@ -423,19 +427,19 @@ pub fn auto_convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(
 pub fn convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1beta1::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1beta1::DeploymentStrategy` field by field. Generated; the public `convert_apps_deployment_strategy_to_v1beta1_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1beta1::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment,
                 )?,
@@ -449,14 +453,14 @@ pub fn auto_convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(
 pub fn convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1beta1::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::v1beta1::RollbackConfig` to `crate::apps::RollbackConfig` field by field. Generated; the public `convert_v1beta1_rollback_config_to_apps_rollback_config` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_rollback_config_to_apps_rollback_config(
     input: &crate::apps::v1beta1::types::RollbackConfig,
     out: &mut crate::apps::types::RollbackConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.revision = input.revision;
     ::core::result::Result::Ok(())
 }
@@ -464,14 +468,14 @@ pub fn auto_convert_v1beta1_rollback_config_to_apps_rollback_config(
 pub fn convert_v1beta1_rollback_config_to_apps_rollback_config(
     input: &crate::apps::v1beta1::types::RollbackConfig,
     out: &mut crate::apps::types::RollbackConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_rollback_config_to_apps_rollback_config(input, out)
 }
 /// Converts `crate::apps::RollbackConfig` to `crate::apps::v1beta1::RollbackConfig` field by field. Generated; the public `convert_apps_rollback_config_to_v1beta1_rollback_config` calls it unless the package writes its own.
 pub fn auto_convert_apps_rollback_config_to_v1beta1_rollback_config(
     input: &crate::apps::types::RollbackConfig,
     out: &mut crate::apps::v1beta1::types::RollbackConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.revision = input.revision;
     ::core::result::Result::Ok(())
 }
@@ -479,14 +483,14 @@ pub fn auto_convert_apps_rollback_config_to_v1beta1_rollback_config(
 pub fn convert_apps_rollback_config_to_v1beta1_rollback_config(
     input: &crate::apps::types::RollbackConfig,
     out: &mut crate::apps::v1beta1::types::RollbackConfig,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rollback_config_to_v1beta1_rollback_config(input, out)
 }
 /// Converts `crate::apps::v1beta1::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment` field by field. Generated; the public `convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment(
     input: &crate::apps::v1beta1::types::RollingUpdateDeployment,
     out: &mut crate::apps::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = match &input.max_unavailable {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -501,7 +505,7 @@ pub fn auto_convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_dep
 pub fn convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment(
     input: &crate::apps::v1beta1::types::RollingUpdateDeployment,
     out: &mut crate::apps::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment(
         input,
         out,
@@ -511,7 +515,7 @@ pub fn convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployme
 pub fn auto_convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment(
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1beta1::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = ::core::option::Option::Some(
         ::core::clone::Clone::clone(&input.max_unavailable),
     );
@@ -524,7 +528,7 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_dep
 pub fn convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment(
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1beta1::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment(
         input,
         out,
@@ -534,7 +538,7 @@ pub fn convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployme
 pub fn auto_convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
     input: &crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = match &input.partition {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -546,7 +550,7 @@ pub fn auto_convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling
 pub fn convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
     input: &crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
         input,
         out,
@@ -556,7 +560,7 @@ pub fn convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_upda
 pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy(
     input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = ::core::option::Option::Some(input.partition);
     out.max_unavailable = ::core::clone::Clone::clone(&input.max_unavailable);
     ::core::result::Result::Ok(())
@@ -565,7 +569,7 @@ pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling
 pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy(
     input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy(
         input,
         out,
@@ -575,7 +579,7 @@ pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_upda
 pub fn auto_convert_v1beta1_stateful_set_to_apps_stateful_set(
     input: &crate::apps::v1beta1::types::StatefulSet,
     out: &mut crate::apps::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
         &input.spec,
@@ -583,7 +587,7 @@ pub fn auto_convert_v1beta1_stateful_set_to_apps_stateful_set(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_v1beta1_stateful_set_status_to_apps_stateful_set_status,
             )?
@@ -596,24 +600,24 @@ pub fn auto_convert_v1beta1_stateful_set_to_apps_stateful_set(
 pub fn convert_v1beta1_stateful_set_to_apps_stateful_set(
     input: &crate::apps::v1beta1::types::StatefulSet,
     out: &mut crate::apps::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_to_apps_stateful_set(input, out)
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1beta1::StatefulSet` field by field. Generated; the public `convert_apps_stateful_set_to_v1beta1_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_to_v1beta1_stateful_set(
     input: &crate::apps::types::StatefulSet,
     out: &mut crate::apps::v1beta1::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1beta1::convert_apps_stateful_set_status_to_v1beta1_stateful_set_status,
             )?,
@@ -625,14 +629,14 @@ pub fn auto_convert_apps_stateful_set_to_v1beta1_stateful_set(
 pub fn convert_apps_stateful_set_to_v1beta1_stateful_set(
     input: &crate::apps::types::StatefulSet,
     out: &mut crate::apps::v1beta1::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_to_v1beta1_stateful_set(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetCondition` to `crate::apps::StatefulSetCondition` field by field. Generated; the public `convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
     input: &crate::apps::v1beta1::types::StatefulSetCondition,
     out: &mut crate::apps::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -650,7 +654,7 @@ pub fn auto_convert_v1beta1_stateful_set_condition_to_apps_stateful_set_conditio
 pub fn convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
     input: &crate::apps::v1beta1::types::StatefulSetCondition,
     out: &mut crate::apps::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
         input,
         out,
@@ -660,13 +664,13 @@ pub fn convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
 pub fn auto_convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
     input: &crate::apps::types::StatefulSetCondition,
     out: &mut crate::apps::v1beta1::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -680,7 +684,7 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1beta1_stateful_set_conditio
 pub fn convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
     input: &crate::apps::types::StatefulSetCondition,
     out: &mut crate::apps::v1beta1::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
         input,
         out,
@@ -690,13 +694,13 @@ pub fn convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
 pub fn auto_convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(
     input: &crate::apps::v1beta1::types::StatefulSetList,
     out: &mut crate::apps::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_v1beta1_stateful_set_to_apps_stateful_set,
             )
@@ -708,20 +712,20 @@ pub fn auto_convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(
 pub fn convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(
     input: &crate::apps::v1beta1::types::StatefulSetList,
     out: &mut crate::apps::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1beta1::StatefulSetList` field by field. Generated; the public `convert_apps_stateful_set_list_to_v1beta1_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(
     input: &crate::apps::types::StatefulSetList,
     out: &mut crate::apps::v1beta1::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_apps_stateful_set_to_v1beta1_stateful_set,
             )
@@ -733,14 +737,14 @@ pub fn auto_convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(
 pub fn convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(
     input: &crate::apps::types::StatefulSetList,
     out: &mut crate::apps::v1beta1::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals` field by field. Generated; the public `convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
     input: &crate::apps::v1beta1::types::StatefulSetOrdinals,
     out: &mut crate::apps::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = match &input.start {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -751,14 +755,14 @@ pub fn auto_convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
 pub fn convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
     input: &crate::apps::v1beta1::types::StatefulSetOrdinals,
     out: &mut crate::apps::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1beta1::StatefulSetOrdinals` field by field. Generated; the public `convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals(
     input: &crate::apps::types::StatefulSetOrdinals,
     out: &mut crate::apps::v1beta1::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = ::core::option::Option::Some(input.start);
     ::core::result::Result::Ok(())
 }
@@ -766,14 +770,14 @@ pub fn auto_convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals(
 pub fn convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals(
     input: &crate::apps::types::StatefulSetOrdinals,
     out: &mut crate::apps::v1beta1::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
@@ -782,7 +786,7 @@ pub fn auto_convert_v1beta1_stateful_set_persistent_volume_claim_retention_polic
 pub fn convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
         input,
         out,
@@ -792,7 +796,7 @@ pub fn convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_
 pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
@@ -801,7 +805,7 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
 pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy(
         input,
         out,
@@ -811,7 +815,7 @@ pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1b
 pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
     input: &crate::apps::v1beta1::types::StatefulSetSpec,
     out: &mut crate::apps::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -834,7 +838,7 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
     );
     out.update_strategy = match &input.update_strategy {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta1::convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy,
             )?
@@ -850,7 +854,7 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
     {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy,
                 )?,
@@ -861,7 +865,7 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
     out.ordinals = match &input.ordinals {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals,
                 )?,
@@ -875,21 +879,21 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
 pub fn convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
     input: &crate::apps::v1beta1::types::StatefulSetSpec,
     out: &mut crate::apps::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1beta1::StatefulSetSpec` field by field. Generated; the public `convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     input: &crate::apps::types::StatefulSetSpec,
     out: &mut crate::apps::v1beta1::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
     crate::core::v1::convert_core_pod_template_spec_to_v1_pod_template_spec(
         &input.template,
         &mut out.template,
     )?;
-    out.volume_claim_templates = if ::runtime::conversion::is_zero(
+    out.volume_claim_templates = if ::kube_apimachinery::conversion::is_zero(
         &input.volume_claim_templates,
     ) {
         ::core::option::Option::None
@@ -898,7 +902,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
             ::core::clone::Clone::clone(&input.volume_claim_templates),
         )
     };
-    out.service_name = if ::runtime::conversion::is_zero(&input.service_name) {
+    out.service_name = if ::kube_apimachinery::conversion::is_zero(&input.service_name) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.service_name))
@@ -906,11 +910,13 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     out.pod_management_policy = ::core::clone::Clone::clone(
         &input.pod_management_policy,
     );
-    out.update_strategy = if ::runtime::conversion::is_zero(&input.update_strategy) {
+    out.update_strategy = if ::kube_apimachinery::conversion::is_zero(
+        &input.update_strategy,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.update_strategy,
                 crate::apps::v1beta1::convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy,
             )?,
@@ -925,7 +931,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy,
                 )?,
@@ -936,7 +942,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     out.ordinals = match &input.ordinals {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals,
                 )?,
@@ -950,14 +956,14 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
 pub fn convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
     input: &crate::apps::types::StatefulSetSpec,
     out: &mut crate::apps::v1beta1::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetStatus` to `crate::apps::StatefulSetStatus` field by field. Generated; the public `convert_v1beta1_stateful_set_status_to_apps_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
     input: &crate::apps::v1beta1::types::StatefulSetStatus,
     out: &mut crate::apps::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = input.replicas;
     out.ready_replicas = input.ready_replicas;
@@ -969,8 +975,10 @@ pub fn auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta1::convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition,
                     )
@@ -989,14 +997,14 @@ pub fn auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
 pub fn convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
     input: &crate::apps::v1beta1::types::StatefulSetStatus,
     out: &mut crate::apps::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1beta1::StatefulSetStatus` field by field. Generated; the public `convert_apps_stateful_set_status_to_v1beta1_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
     input: &crate::apps::types::StatefulSetStatus,
     out: &mut crate::apps::v1beta1::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = input.replicas;
     out.ready_replicas = input.ready_replicas;
@@ -1005,15 +1013,17 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
     out.current_revision = ::core::clone::Clone::clone(&input.current_revision);
     out.update_revision = ::core::clone::Clone::clone(&input.update_revision);
     out.collision_count = ::core::clone::Clone::clone(&input.collision_count);
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta1::convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition,
                     )
@@ -1028,19 +1038,19 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
 pub fn convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
     input: &crate::apps::types::StatefulSetStatus,
     out: &mut crate::apps::v1beta1::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
     input: &crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy,
                 )?,
@@ -1054,7 +1064,7 @@ pub fn auto_convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_up
 pub fn convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
     input: &crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
         input,
         out,
@@ -1064,12 +1074,12 @@ pub fn convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_
 pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy(
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta1::convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy,
                 )?,
@@ -1083,7 +1093,7 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_up
 pub fn convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy(
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy(
         input,
         out,

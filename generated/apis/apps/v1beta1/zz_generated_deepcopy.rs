@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::Deployment {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta1::types::Deployment, type_meta = type_meta, object_meta =
     metadata
 );
@@ -84,7 +84,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta1::types::DeploymentList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentSpec {
@@ -241,7 +241,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta1::types::StatefulSet, type_meta = type_meta, object_meta =
     metadata
 );
@@ -286,7 +286,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta1::types::StatefulSetList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetOrdinals {

@@ -18,8 +18,8 @@
 //! Conversions between `crate::apps::v1beta2` and its internal version `crate::apps`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::apps::v1beta2::types::Deployment,
@@ -94,7 +94,7 @@ pub fn register_conversions(
 pub fn auto_convert_v1beta2_deployment_to_apps_deployment(
     input: &crate::apps::v1beta2::types::Deployment,
     out: &mut crate::apps::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_v1beta2_deployment_spec_to_apps_deployment_spec(
         &input.spec,
@@ -102,7 +102,7 @@ pub fn auto_convert_v1beta2_deployment_to_apps_deployment(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_deployment_status_to_apps_deployment_status,
             )?
@@ -115,17 +115,17 @@ pub fn auto_convert_v1beta2_deployment_to_apps_deployment(
 pub fn auto_convert_apps_deployment_to_v1beta2_deployment(
     input: &crate::apps::types::Deployment,
     out: &mut crate::apps::v1beta2::types::Deployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_apps_deployment_spec_to_v1beta2_deployment_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1beta2::convert_apps_deployment_status_to_v1beta2_deployment_status,
             )?,
@@ -137,7 +137,7 @@ pub fn auto_convert_apps_deployment_to_v1beta2_deployment(
 pub fn auto_convert_v1beta2_deployment_condition_to_apps_deployment_condition(
     input: &crate::apps::v1beta2::types::DeploymentCondition,
     out: &mut crate::apps::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -156,20 +156,20 @@ pub fn auto_convert_v1beta2_deployment_condition_to_apps_deployment_condition(
 pub fn convert_v1beta2_deployment_condition_to_apps_deployment_condition(
     input: &crate::apps::v1beta2::types::DeploymentCondition,
     out: &mut crate::apps::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_condition_to_apps_deployment_condition(input, out)
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta2::DeploymentCondition` field by field. Generated; the public `convert_apps_deployment_condition_to_v1beta2_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_condition_to_v1beta2_deployment_condition(
     input: &crate::apps::types::DeploymentCondition,
     out: &mut crate::apps::v1beta2::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -184,20 +184,20 @@ pub fn auto_convert_apps_deployment_condition_to_v1beta2_deployment_condition(
 pub fn convert_apps_deployment_condition_to_v1beta2_deployment_condition(
     input: &crate::apps::types::DeploymentCondition,
     out: &mut crate::apps::v1beta2::types::DeploymentCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_condition_to_v1beta2_deployment_condition(input, out)
 }
 /// Converts `crate::apps::v1beta2::DeploymentList` to `crate::apps::DeploymentList` field by field. Generated; the public `convert_v1beta2_deployment_list_to_apps_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_list_to_apps_deployment_list(
     input: &crate::apps::v1beta2::types::DeploymentList,
     out: &mut crate::apps::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_deployment_to_apps_deployment,
             )
@@ -209,20 +209,20 @@ pub fn auto_convert_v1beta2_deployment_list_to_apps_deployment_list(
 pub fn convert_v1beta2_deployment_list_to_apps_deployment_list(
     input: &crate::apps::v1beta2::types::DeploymentList,
     out: &mut crate::apps::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_list_to_apps_deployment_list(input, out)
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1beta2::DeploymentList` field by field. Generated; the public `convert_apps_deployment_list_to_v1beta2_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_list_to_v1beta2_deployment_list(
     input: &crate::apps::types::DeploymentList,
     out: &mut crate::apps::v1beta2::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_apps_deployment_to_v1beta2_deployment,
             )
@@ -234,19 +234,19 @@ pub fn auto_convert_apps_deployment_list_to_v1beta2_deployment_list(
 pub fn convert_apps_deployment_list_to_v1beta2_deployment_list(
     input: &crate::apps::types::DeploymentList,
     out: &mut crate::apps::v1beta2::types::DeploymentList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_list_to_v1beta2_deployment_list(input, out)
 }
 /// Converts `crate::apps::v1beta2::DeploymentSpec` to `crate::apps::DeploymentSpec` field by field. Generated; the public `convert_v1beta2_deployment_spec_to_apps_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(
     input: &crate::apps::v1beta2::types::DeploymentSpec,
     out: &mut crate::apps::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
+    out.selector = if ::kube_apimachinery::conversion::is_zero(&input.selector) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
@@ -257,7 +257,7 @@ pub fn auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(
     )?;
     out.strategy = match &input.strategy {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_deployment_strategy_to_apps_deployment_strategy,
             )?
@@ -278,14 +278,14 @@ pub fn auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(
 pub fn convert_v1beta2_deployment_spec_to_apps_deployment_spec(
     input: &crate::apps::v1beta2::types::DeploymentSpec,
     out: &mut crate::apps::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(input, out)
 }
 /// Converts `crate::apps::DeploymentSpec` to `crate::apps::v1beta2::DeploymentSpec` field by field. Generated; the public `convert_apps_deployment_spec_to_v1beta2_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_spec_to_v1beta2_deployment_spec(
     input: &crate::apps::types::DeploymentSpec,
     out: &mut crate::apps::v1beta2::types::DeploymentSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -295,11 +295,11 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta2_deployment_spec(
         &input.template,
         &mut out.template,
     )?;
-    out.strategy = if ::runtime::conversion::is_zero(&input.strategy) {
+    out.strategy = if ::kube_apimachinery::conversion::is_zero(&input.strategy) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.strategy,
                 crate::apps::v1beta2::convert_apps_deployment_strategy_to_v1beta2_deployment_strategy,
             )?,
@@ -319,7 +319,7 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta2_deployment_spec(
 pub fn auto_convert_v1beta2_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1beta2::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
     out.updated_replicas = input.updated_replicas;
@@ -330,8 +330,10 @@ pub fn auto_convert_v1beta2_deployment_status_to_apps_deployment_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta2::convert_v1beta2_deployment_condition_to_apps_deployment_condition,
                     )
@@ -347,14 +349,14 @@ pub fn auto_convert_v1beta2_deployment_status_to_apps_deployment_status(
 pub fn convert_v1beta2_deployment_status_to_apps_deployment_status(
     input: &crate::apps::v1beta2::types::DeploymentStatus,
     out: &mut crate::apps::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_status_to_apps_deployment_status(input, out)
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1beta2::DeploymentStatus` field by field. Generated; the public `convert_apps_deployment_status_to_v1beta2_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_status_to_v1beta2_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1beta2::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
     out.updated_replicas = input.updated_replicas;
@@ -362,15 +364,17 @@ pub fn auto_convert_apps_deployment_status_to_v1beta2_deployment_status(
     out.available_replicas = input.available_replicas;
     out.unavailable_replicas = input.unavailable_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta2::convert_apps_deployment_condition_to_v1beta2_deployment_condition,
                     )
@@ -385,19 +389,19 @@ pub fn auto_convert_apps_deployment_status_to_v1beta2_deployment_status(
 pub fn convert_apps_deployment_status_to_v1beta2_deployment_status(
     input: &crate::apps::types::DeploymentStatus,
     out: &mut crate::apps::v1beta2::types::DeploymentStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_status_to_v1beta2_deployment_status(input, out)
 }
 /// Converts `crate::apps::v1beta2::DeploymentStrategy` to `crate::apps::DeploymentStrategy` field by field. Generated; the public `convert_v1beta2_deployment_strategy_to_apps_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1beta2::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment,
                 )?,
@@ -411,19 +415,19 @@ pub fn auto_convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(
 pub fn convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(
     input: &crate::apps::v1beta2::types::DeploymentStrategy,
     out: &mut crate::apps::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1beta2::DeploymentStrategy` field by field. Generated; the public `convert_apps_deployment_strategy_to_v1beta2_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1beta2::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment,
                 )?,
@@ -437,14 +441,14 @@ pub fn auto_convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(
 pub fn convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(
     input: &crate::apps::types::DeploymentStrategy,
     out: &mut crate::apps::v1beta2::types::DeploymentStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSet` to `crate::apps::ReplicaSet` field by field. Generated; the public `convert_v1beta2_replica_set_to_apps_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_to_apps_replica_set(
     input: &crate::apps::v1beta2::types::ReplicaSet,
     out: &mut crate::apps::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
         &input.spec,
@@ -452,7 +456,7 @@ pub fn auto_convert_v1beta2_replica_set_to_apps_replica_set(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_replica_set_status_to_apps_replica_set_status,
             )?
@@ -465,24 +469,24 @@ pub fn auto_convert_v1beta2_replica_set_to_apps_replica_set(
 pub fn convert_v1beta2_replica_set_to_apps_replica_set(
     input: &crate::apps::v1beta2::types::ReplicaSet,
     out: &mut crate::apps::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_to_apps_replica_set(input, out)
 }
 /// Converts `crate::apps::ReplicaSet` to `crate::apps::v1beta2::ReplicaSet` field by field. Generated; the public `convert_apps_replica_set_to_v1beta2_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_to_v1beta2_replica_set(
     input: &crate::apps::types::ReplicaSet,
     out: &mut crate::apps::v1beta2::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1beta2::convert_apps_replica_set_status_to_v1beta2_replica_set_status,
             )?,
@@ -494,14 +498,14 @@ pub fn auto_convert_apps_replica_set_to_v1beta2_replica_set(
 pub fn convert_apps_replica_set_to_v1beta2_replica_set(
     input: &crate::apps::types::ReplicaSet,
     out: &mut crate::apps::v1beta2::types::ReplicaSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_to_v1beta2_replica_set(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetCondition` to `crate::apps::ReplicaSetCondition` field by field. Generated; the public `convert_v1beta2_replica_set_condition_to_apps_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(
     input: &crate::apps::v1beta2::types::ReplicaSetCondition,
     out: &mut crate::apps::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -519,20 +523,20 @@ pub fn auto_convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(
 pub fn convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(
     input: &crate::apps::v1beta2::types::ReplicaSetCondition,
     out: &mut crate::apps::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::ReplicaSetCondition` to `crate::apps::v1beta2::ReplicaSetCondition` field by field. Generated; the public `convert_apps_replica_set_condition_to_v1beta2_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(
     input: &crate::apps::types::ReplicaSetCondition,
     out: &mut crate::apps::v1beta2::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -546,20 +550,20 @@ pub fn auto_convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(
 pub fn convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(
     input: &crate::apps::types::ReplicaSetCondition,
     out: &mut crate::apps::v1beta2::types::ReplicaSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetList` to `crate::apps::ReplicaSetList` field by field. Generated; the public `convert_v1beta2_replica_set_list_to_apps_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_list_to_apps_replica_set_list(
     input: &crate::apps::v1beta2::types::ReplicaSetList,
     out: &mut crate::apps::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_replica_set_to_apps_replica_set,
             )
@@ -571,20 +575,20 @@ pub fn auto_convert_v1beta2_replica_set_list_to_apps_replica_set_list(
 pub fn convert_v1beta2_replica_set_list_to_apps_replica_set_list(
     input: &crate::apps::v1beta2::types::ReplicaSetList,
     out: &mut crate::apps::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_list_to_apps_replica_set_list(input, out)
 }
 /// Converts `crate::apps::ReplicaSetList` to `crate::apps::v1beta2::ReplicaSetList` field by field. Generated; the public `convert_apps_replica_set_list_to_v1beta2_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_list_to_v1beta2_replica_set_list(
     input: &crate::apps::types::ReplicaSetList,
     out: &mut crate::apps::v1beta2::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_apps_replica_set_to_v1beta2_replica_set,
             )
@@ -596,27 +600,27 @@ pub fn auto_convert_apps_replica_set_list_to_v1beta2_replica_set_list(
 pub fn convert_apps_replica_set_list_to_v1beta2_replica_set_list(
     input: &crate::apps::types::ReplicaSetList,
     out: &mut crate::apps::v1beta2::types::ReplicaSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_list_to_v1beta2_replica_set_list(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetSpec` to `crate::apps::ReplicaSetSpec` field by field. Generated; the public `convert_v1beta2_replica_set_spec_to_apps_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
     input: &crate::apps::v1beta2::types::ReplicaSetSpec,
     out: &mut crate::apps::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
     out.min_ready_seconds = input.min_ready_seconds;
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
+    out.selector = if ::kube_apimachinery::conversion::is_zero(&input.selector) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
     };
     out.template = match &input.template {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_template_spec_to_core_pod_template_spec,
             )?
@@ -629,25 +633,25 @@ pub fn auto_convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
 pub fn convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
     input: &crate::apps::v1beta2::types::ReplicaSetSpec,
     out: &mut crate::apps::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::ReplicaSetSpec` to `crate::apps::v1beta2::ReplicaSetSpec` field by field. Generated; the public `convert_apps_replica_set_spec_to_v1beta2_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
     input: &crate::apps::types::ReplicaSetSpec,
     out: &mut crate::apps::v1beta2::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.min_ready_seconds = input.min_ready_seconds;
     out.selector = match &input.selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.template = if ::runtime::conversion::is_zero(&input.template) {
+    out.template = if ::kube_apimachinery::conversion::is_zero(&input.template) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.template,
                 crate::core::v1::convert_core_pod_template_spec_to_v1_pod_template_spec,
             )?,
@@ -659,14 +663,14 @@ pub fn auto_convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
 pub fn convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
     input: &crate::apps::types::ReplicaSetSpec,
     out: &mut crate::apps::v1beta2::types::ReplicaSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetStatus` to `crate::apps::ReplicaSetStatus` field by field. Generated; the public `convert_v1beta2_replica_set_status_to_apps_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(
     input: &crate::apps::v1beta2::types::ReplicaSetStatus,
     out: &mut crate::apps::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
     out.ready_replicas = input.ready_replicas;
@@ -676,8 +680,10 @@ pub fn auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta2::convert_v1beta2_replica_set_condition_to_apps_replica_set_condition,
                     )
@@ -692,29 +698,31 @@ pub fn auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(
 pub fn convert_v1beta2_replica_set_status_to_apps_replica_set_status(
     input: &crate::apps::v1beta2::types::ReplicaSetStatus,
     out: &mut crate::apps::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(input, out)
 }
 /// Converts `crate::apps::ReplicaSetStatus` to `crate::apps::v1beta2::ReplicaSetStatus` field by field. Generated; the public `convert_apps_replica_set_status_to_v1beta2_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_status_to_v1beta2_replica_set_status(
     input: &crate::apps::types::ReplicaSetStatus,
     out: &mut crate::apps::v1beta2::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
     out.ready_replicas = input.ready_replicas;
     out.available_replicas = input.available_replicas;
     out.terminating_replicas = ::core::clone::Clone::clone(&input.terminating_replicas);
     out.observed_generation = input.observed_generation;
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta2::convert_apps_replica_set_condition_to_v1beta2_replica_set_condition,
                     )
@@ -728,14 +736,14 @@ pub fn auto_convert_apps_replica_set_status_to_v1beta2_replica_set_status(
 pub fn convert_apps_replica_set_status_to_v1beta2_replica_set_status(
     input: &crate::apps::types::ReplicaSetStatus,
     out: &mut crate::apps::v1beta2::types::ReplicaSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_status_to_v1beta2_replica_set_status(input, out)
 }
 /// Converts `crate::apps::v1beta2::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment` field by field. Generated; the public `convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment(
     input: &crate::apps::v1beta2::types::RollingUpdateDeployment,
     out: &mut crate::apps::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = match &input.max_unavailable {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -750,7 +758,7 @@ pub fn auto_convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_dep
 pub fn convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment(
     input: &crate::apps::v1beta2::types::RollingUpdateDeployment,
     out: &mut crate::apps::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment(
         input,
         out,
@@ -760,7 +768,7 @@ pub fn convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployme
 pub fn auto_convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment(
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1beta2::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = ::core::option::Option::Some(
         ::core::clone::Clone::clone(&input.max_unavailable),
     );
@@ -773,7 +781,7 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_dep
 pub fn convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment(
     input: &crate::apps::types::RollingUpdateDeployment,
     out: &mut crate::apps::v1beta2::types::RollingUpdateDeployment,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment(
         input,
         out,
@@ -783,7 +791,7 @@ pub fn convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployme
 pub fn auto_convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
     input: &crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = match &input.partition {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -795,7 +803,7 @@ pub fn auto_convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling
 pub fn convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
     input: &crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
         input,
         out,
@@ -805,7 +813,7 @@ pub fn convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_upda
 pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy(
     input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = ::core::option::Option::Some(input.partition);
     out.max_unavailable = ::core::clone::Clone::clone(&input.max_unavailable);
     ::core::result::Result::Ok(())
@@ -814,7 +822,7 @@ pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling
 pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy(
     input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
     out: &mut crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy(
         input,
         out,
@@ -824,7 +832,7 @@ pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_upda
 pub fn auto_convert_v1beta2_stateful_set_to_apps_stateful_set(
     input: &crate::apps::v1beta2::types::StatefulSet,
     out: &mut crate::apps::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
         &input.spec,
@@ -832,7 +840,7 @@ pub fn auto_convert_v1beta2_stateful_set_to_apps_stateful_set(
     )?;
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_stateful_set_status_to_apps_stateful_set_status,
             )?
@@ -845,24 +853,24 @@ pub fn auto_convert_v1beta2_stateful_set_to_apps_stateful_set(
 pub fn convert_v1beta2_stateful_set_to_apps_stateful_set(
     input: &crate::apps::v1beta2::types::StatefulSet,
     out: &mut crate::apps::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_to_apps_stateful_set(input, out)
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1beta2::StatefulSet` field by field. Generated; the public `convert_apps_stateful_set_to_v1beta2_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_to_v1beta2_stateful_set(
     input: &crate::apps::types::StatefulSet,
     out: &mut crate::apps::v1beta2::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
         &input.spec,
         &mut out.spec,
     )?;
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::apps::v1beta2::convert_apps_stateful_set_status_to_v1beta2_stateful_set_status,
             )?,
@@ -874,14 +882,14 @@ pub fn auto_convert_apps_stateful_set_to_v1beta2_stateful_set(
 pub fn convert_apps_stateful_set_to_v1beta2_stateful_set(
     input: &crate::apps::types::StatefulSet,
     out: &mut crate::apps::v1beta2::types::StatefulSet,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_to_v1beta2_stateful_set(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetCondition` to `crate::apps::StatefulSetCondition` field by field. Generated; the public `convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
     input: &crate::apps::v1beta2::types::StatefulSetCondition,
     out: &mut crate::apps::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -899,7 +907,7 @@ pub fn auto_convert_v1beta2_stateful_set_condition_to_apps_stateful_set_conditio
 pub fn convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
     input: &crate::apps::v1beta2::types::StatefulSetCondition,
     out: &mut crate::apps::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
         input,
         out,
@@ -909,13 +917,13 @@ pub fn convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
 pub fn auto_convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
     input: &crate::apps::types::StatefulSetCondition,
     out: &mut crate::apps::v1beta2::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.type_ = if ::runtime::conversion::is_zero(&input.type_) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.status))
@@ -929,7 +937,7 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1beta2_stateful_set_conditio
 pub fn convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
     input: &crate::apps::types::StatefulSetCondition,
     out: &mut crate::apps::v1beta2::types::StatefulSetCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
         input,
         out,
@@ -939,13 +947,13 @@ pub fn convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
 pub fn auto_convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(
     input: &crate::apps::v1beta2::types::StatefulSetList,
     out: &mut crate::apps::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_stateful_set_to_apps_stateful_set,
             )
@@ -957,20 +965,20 @@ pub fn auto_convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(
 pub fn convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(
     input: &crate::apps::v1beta2::types::StatefulSetList,
     out: &mut crate::apps::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1beta2::StatefulSetList` field by field. Generated; the public `convert_apps_stateful_set_list_to_v1beta2_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(
     input: &crate::apps::types::StatefulSetList,
     out: &mut crate::apps::v1beta2::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_apps_stateful_set_to_v1beta2_stateful_set,
             )
@@ -982,14 +990,14 @@ pub fn auto_convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(
 pub fn convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(
     input: &crate::apps::types::StatefulSetList,
     out: &mut crate::apps::v1beta2::types::StatefulSetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals` field by field. Generated; the public `convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(
     input: &crate::apps::v1beta2::types::StatefulSetOrdinals,
     out: &mut crate::apps::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = match &input.start {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1000,14 +1008,14 @@ pub fn auto_convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(
 pub fn convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(
     input: &crate::apps::v1beta2::types::StatefulSetOrdinals,
     out: &mut crate::apps::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1beta2::StatefulSetOrdinals` field by field. Generated; the public `convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals(
     input: &crate::apps::types::StatefulSetOrdinals,
     out: &mut crate::apps::v1beta2::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = ::core::option::Option::Some(input.start);
     ::core::result::Result::Ok(())
 }
@@ -1015,14 +1023,14 @@ pub fn auto_convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals(
 pub fn convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals(
     input: &crate::apps::types::StatefulSetOrdinals,
     out: &mut crate::apps::v1beta2::types::StatefulSetOrdinals,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
@@ -1031,7 +1039,7 @@ pub fn auto_convert_v1beta2_stateful_set_persistent_volume_claim_retention_polic
 pub fn convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
         input,
         out,
@@ -1041,7 +1049,7 @@ pub fn convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_
 pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
     ::core::result::Result::Ok(())
@@ -1050,7 +1058,7 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
 pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy(
     input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
     out: &mut crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy(
         input,
         out,
@@ -1060,12 +1068,12 @@ pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1b
 pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
     input: &crate::apps::v1beta2::types::StatefulSetSpec,
     out: &mut crate::apps::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
     };
-    out.selector = if ::runtime::conversion::is_zero(&input.selector) {
+    out.selector = if ::kube_apimachinery::conversion::is_zero(&input.selector) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.selector))
@@ -1087,7 +1095,7 @@ pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
     );
     out.update_strategy = match &input.update_strategy {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::apps::v1beta2::convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy,
             )?
@@ -1103,7 +1111,7 @@ pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
     {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy,
                 )?,
@@ -1114,7 +1122,7 @@ pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
     out.ordinals = match &input.ordinals {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals,
                 )?,
@@ -1128,14 +1136,14 @@ pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
 pub fn convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
     input: &crate::apps::v1beta2::types::StatefulSetSpec,
     out: &mut crate::apps::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1beta2::StatefulSetSpec` field by field. Generated; the public `convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
     input: &crate::apps::types::StatefulSetSpec,
     out: &mut crate::apps::v1beta2::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1145,7 +1153,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
         &input.template,
         &mut out.template,
     )?;
-    out.volume_claim_templates = if ::runtime::conversion::is_zero(
+    out.volume_claim_templates = if ::kube_apimachinery::conversion::is_zero(
         &input.volume_claim_templates,
     ) {
         ::core::option::Option::None
@@ -1154,7 +1162,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
             ::core::clone::Clone::clone(&input.volume_claim_templates),
         )
     };
-    out.service_name = if ::runtime::conversion::is_zero(&input.service_name) {
+    out.service_name = if ::kube_apimachinery::conversion::is_zero(&input.service_name) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.service_name))
@@ -1162,11 +1170,13 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
     out.pod_management_policy = ::core::clone::Clone::clone(
         &input.pod_management_policy,
     );
-    out.update_strategy = if ::runtime::conversion::is_zero(&input.update_strategy) {
+    out.update_strategy = if ::kube_apimachinery::conversion::is_zero(
+        &input.update_strategy,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.update_strategy,
                 crate::apps::v1beta2::convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy,
             )?,
@@ -1181,7 +1191,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
     {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy,
                 )?,
@@ -1192,7 +1202,7 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
     out.ordinals = match &input.ordinals {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals,
                 )?,
@@ -1206,14 +1216,14 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
 pub fn convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
     input: &crate::apps::types::StatefulSetSpec,
     out: &mut crate::apps::v1beta2::types::StatefulSetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetStatus` to `crate::apps::StatefulSetStatus` field by field. Generated; the public `convert_v1beta2_stateful_set_status_to_apps_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
     input: &crate::apps::v1beta2::types::StatefulSetStatus,
     out: &mut crate::apps::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::option::Option::Some(input.observed_generation);
     out.replicas = input.replicas;
     out.ready_replicas = input.ready_replicas;
@@ -1225,8 +1235,10 @@ pub fn auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta2::convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition,
                     )
@@ -1245,14 +1257,14 @@ pub fn auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
 pub fn convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
     input: &crate::apps::v1beta2::types::StatefulSetStatus,
     out: &mut crate::apps::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1beta2::StatefulSetStatus` field by field. Generated; the public `convert_apps_stateful_set_status_to_v1beta2_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
     input: &crate::apps::types::StatefulSetStatus,
     out: &mut crate::apps::v1beta2::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = match &input.observed_generation {
         ::core::option::Option::Some(v0) => *v0,
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1264,15 +1276,17 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
     out.current_revision = ::core::clone::Clone::clone(&input.current_revision);
     out.update_revision = ::core::clone::Clone::clone(&input.update_revision);
     out.collision_count = ::core::clone::Clone::clone(&input.collision_count);
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::apps::v1beta2::convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition,
                     )
@@ -1287,19 +1301,19 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
 pub fn convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
     input: &crate::apps::types::StatefulSetStatus,
     out: &mut crate::apps::v1beta2::types::StatefulSetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
     input: &crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy,
                 )?,
@@ -1313,7 +1327,7 @@ pub fn auto_convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_up
 pub fn convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
     input: &crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
         input,
         out,
@@ -1323,12 +1337,12 @@ pub fn convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_
 pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy(
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::apps::v1beta2::convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy,
                 )?,
@@ -1342,7 +1356,7 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_up
 pub fn convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy(
     input: &crate::apps::types::StatefulSetUpdateStrategy,
     out: &mut crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy(
         input,
         out,

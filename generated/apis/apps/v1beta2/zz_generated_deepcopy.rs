@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::Deployment {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta2::types::Deployment, type_meta = type_meta, object_meta =
     metadata
 );
@@ -84,7 +84,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::DeploymentList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta2::types::DeploymentList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::apps::v1beta2::types::DeploymentSpec {
@@ -194,7 +194,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::ReplicaSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta2::types::ReplicaSet, type_meta = type_meta, object_meta =
     metadata
 );
@@ -239,7 +239,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::ReplicaSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta2::types::ReplicaSetList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::apps::v1beta2::types::ReplicaSetSpec {
@@ -342,7 +342,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSet {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta2::types::StatefulSet, type_meta = type_meta, object_meta =
     metadata
 );
@@ -387,7 +387,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::apps::v1beta2::types::StatefulSetList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetOrdinals {

@@ -18,8 +18,8 @@
 //! Defaulting functions for `crate::apps::v1beta2`.
 /// Registers the defaulting function of every kind of this package.
 pub fn register_defaults(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_type_defaulting_func::<
             crate::apps::v1beta2::types::Deployment,

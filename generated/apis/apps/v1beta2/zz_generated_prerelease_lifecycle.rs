@@ -16,143 +16,209 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::apps::v1beta2`.
-impl ::runtime::ApiLifecycle for crate::apps::v1beta2::types::Deployment {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::Deployment {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 9))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 16))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static("apps", "v1", "Deployment"),
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "Deployment",
+            ),
         )
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1beta2::types::DeploymentList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::DeploymentList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 9))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 16))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static("apps", "v1", "DeploymentList"),
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "DeploymentList",
+            ),
         )
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1beta2::types::ReplicaSet {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::ReplicaSet {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 9))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 16))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static("apps", "v1", "ReplicaSet"),
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ReplicaSet",
+            ),
         )
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1beta2::types::ReplicaSetList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::ReplicaSetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 9))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 16))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static("apps", "v1", "ReplicaSetList"),
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ReplicaSetList",
+            ),
         )
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1beta2::types::StatefulSet {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::StatefulSet {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 9))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 16))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static("apps", "v1", "StatefulSet"),
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "StatefulSet",
+            ),
         )
     }
 }
-impl ::runtime::ApiLifecycle for crate::apps::v1beta2::types::StatefulSetList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::StatefulSetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 9))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 16))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static("apps", "v1", "StatefulSetList"),
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "StatefulSetList",
+            ),
         )
     }
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::apps::v1beta2::types::Deployment,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "Deployment"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "Deployment",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1beta2::types::DeploymentList,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "DeploymentList"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "DeploymentList",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1beta2::types::ReplicaSet,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "ReplicaSet"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "ReplicaSet",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1beta2::types::ReplicaSetList,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "ReplicaSetList"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "ReplicaSetList",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1beta2::types::StatefulSet,
-        >(::runtime::GroupVersionKind::from_static("apps", "v1beta2", "StatefulSet"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "StatefulSet",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1beta2::types::StatefulSetList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "apps",
                 "v1beta2",
                 "StatefulSetList",

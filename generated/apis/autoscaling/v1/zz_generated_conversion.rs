@@ -18,8 +18,8 @@
 //! Conversions between `crate::autoscaling::v1` and its internal version `crate::autoscaling`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::autoscaling::v1::types::Scale,
@@ -36,11 +36,11 @@ pub fn register_conversions(
 pub fn auto_convert_v1_scale_to_autoscaling_scale(
     input: &crate::autoscaling::v1::types::Scale,
     out: &mut crate::autoscaling::types::Scale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::autoscaling::v1::convert_v1_scale_spec_to_autoscaling_scale_spec,
             )?
@@ -49,7 +49,7 @@ pub fn auto_convert_v1_scale_to_autoscaling_scale(
     };
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::autoscaling::v1::convert_v1_scale_status_to_autoscaling_scale_status,
             )?
@@ -62,30 +62,30 @@ pub fn auto_convert_v1_scale_to_autoscaling_scale(
 pub fn convert_v1_scale_to_autoscaling_scale(
     input: &crate::autoscaling::v1::types::Scale,
     out: &mut crate::autoscaling::types::Scale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_scale_to_autoscaling_scale(input, out)
 }
 /// Converts `crate::autoscaling::Scale` to `crate::autoscaling::v1::Scale` field by field. Generated; the public `convert_autoscaling_scale_to_v1_scale` calls it unless the package writes its own.
 pub fn auto_convert_autoscaling_scale_to_v1_scale(
     input: &crate::autoscaling::types::Scale,
     out: &mut crate::autoscaling::v1::types::Scale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
-    out.spec = if ::runtime::conversion::is_zero(&input.spec) {
+    out.spec = if ::kube_apimachinery::conversion::is_zero(&input.spec) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.spec,
                 crate::autoscaling::v1::convert_autoscaling_scale_spec_to_v1_scale_spec,
             )?,
         )
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::autoscaling::v1::convert_autoscaling_scale_status_to_v1_scale_status,
             )?,
@@ -97,14 +97,14 @@ pub fn auto_convert_autoscaling_scale_to_v1_scale(
 pub fn convert_autoscaling_scale_to_v1_scale(
     input: &crate::autoscaling::types::Scale,
     out: &mut crate::autoscaling::v1::types::Scale,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_autoscaling_scale_to_v1_scale(input, out)
 }
 /// Converts `crate::autoscaling::v1::ScaleSpec` to `crate::autoscaling::ScaleSpec` field by field. Generated; the public `convert_v1_scale_spec_to_autoscaling_scale_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_scale_spec_to_autoscaling_scale_spec(
     input: &crate::autoscaling::v1::types::ScaleSpec,
     out: &mut crate::autoscaling::types::ScaleSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     ::core::result::Result::Ok(())
 }
@@ -112,14 +112,14 @@ pub fn auto_convert_v1_scale_spec_to_autoscaling_scale_spec(
 pub fn convert_v1_scale_spec_to_autoscaling_scale_spec(
     input: &crate::autoscaling::v1::types::ScaleSpec,
     out: &mut crate::autoscaling::types::ScaleSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_scale_spec_to_autoscaling_scale_spec(input, out)
 }
 /// Converts `crate::autoscaling::ScaleSpec` to `crate::autoscaling::v1::ScaleSpec` field by field. Generated; the public `convert_autoscaling_scale_spec_to_v1_scale_spec` calls it unless the package writes its own.
 pub fn auto_convert_autoscaling_scale_spec_to_v1_scale_spec(
     input: &crate::autoscaling::types::ScaleSpec,
     out: &mut crate::autoscaling::v1::types::ScaleSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     ::core::result::Result::Ok(())
 }
@@ -127,14 +127,14 @@ pub fn auto_convert_autoscaling_scale_spec_to_v1_scale_spec(
 pub fn convert_autoscaling_scale_spec_to_v1_scale_spec(
     input: &crate::autoscaling::types::ScaleSpec,
     out: &mut crate::autoscaling::v1::types::ScaleSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_autoscaling_scale_spec_to_v1_scale_spec(input, out)
 }
 /// Converts `crate::autoscaling::v1::ScaleStatus` to `crate::autoscaling::ScaleStatus` field by field. Generated; the public `convert_v1_scale_status_to_autoscaling_scale_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_scale_status_to_autoscaling_scale_status(
     input: &crate::autoscaling::v1::types::ScaleStatus,
     out: &mut crate::autoscaling::types::ScaleStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.selector = ::core::clone::Clone::clone(&input.selector);
     ::core::result::Result::Ok(())
@@ -143,14 +143,14 @@ pub fn auto_convert_v1_scale_status_to_autoscaling_scale_status(
 pub fn convert_v1_scale_status_to_autoscaling_scale_status(
     input: &crate::autoscaling::v1::types::ScaleStatus,
     out: &mut crate::autoscaling::types::ScaleStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_scale_status_to_autoscaling_scale_status(input, out)
 }
 /// Converts `crate::autoscaling::ScaleStatus` to `crate::autoscaling::v1::ScaleStatus` field by field. Generated; the public `convert_autoscaling_scale_status_to_v1_scale_status` calls it unless the package writes its own.
 pub fn auto_convert_autoscaling_scale_status_to_v1_scale_status(
     input: &crate::autoscaling::types::ScaleStatus,
     out: &mut crate::autoscaling::v1::types::ScaleStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.selector = ::core::clone::Clone::clone(&input.selector);
     ::core::result::Result::Ok(())
@@ -159,6 +159,6 @@ pub fn auto_convert_autoscaling_scale_status_to_v1_scale_status(
 pub fn convert_autoscaling_scale_status_to_v1_scale_status(
     input: &crate::autoscaling::types::ScaleStatus,
     out: &mut crate::autoscaling::v1::types::ScaleStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_autoscaling_scale_status_to_v1_scale_status(input, out)
 }

@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::autoscaling::v1::types::Scale {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::autoscaling::v1::types::Scale, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::autoscaling::v1::types::ScaleSpec {

@@ -16,29 +16,37 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::autoscaling::v1`.
-impl ::runtime::ApiLifecycle for crate::autoscaling::v1::types::Scale {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::autoscaling::v1::types::Scale {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 2)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::autoscaling::v1::types::Scale,
-        >(::runtime::GroupVersionKind::from_static("autoscaling", "v1", "Scale"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "autoscaling",
+                "v1",
+                "Scale",
+            ),
+        );
     ::core::result::Result::Ok(())
 }

@@ -18,8 +18,8 @@
 //! Conversions between `crate::core::v1` and its internal version `crate::core`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::core::v1::types::ConfigMap,
@@ -146,7 +146,7 @@ pub fn register_conversions(
 pub fn auto_convert_v1_config_map_to_core_config_map(
     input: &crate::core::v1::types::ConfigMap,
     out: &mut crate::core::types::ConfigMap,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.immutable = ::core::clone::Clone::clone(&input.immutable);
     out.data = match &input.data {
@@ -163,22 +163,22 @@ pub fn auto_convert_v1_config_map_to_core_config_map(
 pub fn convert_v1_config_map_to_core_config_map(
     input: &crate::core::v1::types::ConfigMap,
     out: &mut crate::core::types::ConfigMap,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_config_map_to_core_config_map(input, out)
 }
 /// Converts `crate::core::ConfigMap` to `crate::core::v1::ConfigMap` field by field. Generated; the public `convert_core_config_map_to_v1_config_map` calls it unless the package writes its own.
 pub fn auto_convert_core_config_map_to_v1_config_map(
     input: &crate::core::types::ConfigMap,
     out: &mut crate::core::v1::types::ConfigMap,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.immutable = ::core::clone::Clone::clone(&input.immutable);
-    out.data = if ::runtime::conversion::is_zero(&input.data) {
+    out.data = if ::kube_apimachinery::conversion::is_zero(&input.data) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.data))
     };
-    out.binary_data = if ::runtime::conversion::is_zero(&input.binary_data) {
+    out.binary_data = if ::kube_apimachinery::conversion::is_zero(&input.binary_data) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.binary_data))
@@ -189,20 +189,20 @@ pub fn auto_convert_core_config_map_to_v1_config_map(
 pub fn convert_core_config_map_to_v1_config_map(
     input: &crate::core::types::ConfigMap,
     out: &mut crate::core::v1::types::ConfigMap,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_config_map_to_v1_config_map(input, out)
 }
 /// Converts `crate::core::v1::ConfigMapList` to `crate::core::ConfigMapList` field by field. Generated; the public `convert_v1_config_map_list_to_core_config_map_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_config_map_list_to_core_config_map_list(
     input: &crate::core::v1::types::ConfigMapList,
     out: &mut crate::core::types::ConfigMapList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_config_map_to_core_config_map,
             )
@@ -214,20 +214,20 @@ pub fn auto_convert_v1_config_map_list_to_core_config_map_list(
 pub fn convert_v1_config_map_list_to_core_config_map_list(
     input: &crate::core::v1::types::ConfigMapList,
     out: &mut crate::core::types::ConfigMapList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_config_map_list_to_core_config_map_list(input, out)
 }
 /// Converts `crate::core::ConfigMapList` to `crate::core::v1::ConfigMapList` field by field. Generated; the public `convert_core_config_map_list_to_v1_config_map_list` calls it unless the package writes its own.
 pub fn auto_convert_core_config_map_list_to_v1_config_map_list(
     input: &crate::core::types::ConfigMapList,
     out: &mut crate::core::v1::types::ConfigMapList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_core_config_map_to_v1_config_map,
             )
@@ -239,14 +239,14 @@ pub fn auto_convert_core_config_map_list_to_v1_config_map_list(
 pub fn convert_core_config_map_list_to_v1_config_map_list(
     input: &crate::core::types::ConfigMapList,
     out: &mut crate::core::v1::types::ConfigMapList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_config_map_list_to_v1_config_map_list(input, out)
 }
 /// Converts `crate::core::v1::Container` to `crate::core::Container` field by field. Generated; the public `convert_v1_container_to_core_container` calls it unless the package writes its own.
 pub fn auto_convert_v1_container_to_core_container(
     input: &crate::core::v1::types::Container,
     out: &mut crate::core::types::Container,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.image = ::core::clone::Clone::clone(&input.image);
     out.command = match &input.command {
@@ -261,8 +261,10 @@ pub fn auto_convert_v1_container_to_core_container(
     out.ports = match &input.ports {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_container_port_to_core_container_port,
                     )
@@ -274,8 +276,10 @@ pub fn auto_convert_v1_container_to_core_container(
     out.env = match &input.env {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_env_var_to_core_env_var,
                     )
@@ -286,7 +290,7 @@ pub fn auto_convert_v1_container_to_core_container(
     };
     out.resources = match &input.resources {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_resource_requirements_to_core_resource_requirements,
             )?
@@ -306,36 +310,38 @@ pub fn auto_convert_v1_container_to_core_container(
 pub fn convert_v1_container_to_core_container(
     input: &crate::core::v1::types::Container,
     out: &mut crate::core::types::Container,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_container_to_core_container(input, out)
 }
 /// Converts `crate::core::Container` to `crate::core::v1::Container` field by field. Generated; the public `convert_core_container_to_v1_container` calls it unless the package writes its own.
 pub fn auto_convert_core_container_to_v1_container(
     input: &crate::core::types::Container,
     out: &mut crate::core::v1::types::Container,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.image = ::core::clone::Clone::clone(&input.image);
-    out.command = if ::runtime::conversion::is_zero(&input.command) {
+    out.command = if ::kube_apimachinery::conversion::is_zero(&input.command) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.command))
     };
-    out.args = if ::runtime::conversion::is_zero(&input.args) {
+    out.args = if ::kube_apimachinery::conversion::is_zero(&input.args) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.args))
     };
     out.working_dir = ::core::clone::Clone::clone(&input.working_dir);
-    out.ports = if ::runtime::conversion::is_zero(&input.ports) {
+    out.ports = if ::kube_apimachinery::conversion::is_zero(&input.ports) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .ports
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_container_port_to_v1_container_port,
                     )
@@ -343,15 +349,17 @@ pub fn auto_convert_core_container_to_v1_container(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.env = if ::runtime::conversion::is_zero(&input.env) {
+    out.env = if ::kube_apimachinery::conversion::is_zero(&input.env) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .env
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_env_var_to_v1_env_var,
                     )
@@ -359,11 +367,11 @@ pub fn auto_convert_core_container_to_v1_container(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.resources = if ::runtime::conversion::is_zero(&input.resources) {
+    out.resources = if ::kube_apimachinery::conversion::is_zero(&input.resources) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.resources,
                 crate::core::v1::convert_core_resource_requirements_to_v1_resource_requirements,
             )?,
@@ -382,14 +390,14 @@ pub fn auto_convert_core_container_to_v1_container(
 pub fn convert_core_container_to_v1_container(
     input: &crate::core::types::Container,
     out: &mut crate::core::v1::types::Container,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_container_to_v1_container(input, out)
 }
 /// Converts `crate::core::v1::ContainerPort` to `crate::core::ContainerPort` field by field. Generated; the public `convert_v1_container_port_to_core_container_port` calls it unless the package writes its own.
 pub fn auto_convert_v1_container_port_to_core_container_port(
     input: &crate::core::v1::types::ContainerPort,
     out: &mut crate::core::types::ContainerPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.host_port = input.host_port;
     out.container_port = input.container_port;
@@ -401,14 +409,14 @@ pub fn auto_convert_v1_container_port_to_core_container_port(
 pub fn convert_v1_container_port_to_core_container_port(
     input: &crate::core::v1::types::ContainerPort,
     out: &mut crate::core::types::ContainerPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_container_port_to_core_container_port(input, out)
 }
 /// Converts `crate::core::ContainerPort` to `crate::core::v1::ContainerPort` field by field. Generated; the public `convert_core_container_port_to_v1_container_port` calls it unless the package writes its own.
 pub fn auto_convert_core_container_port_to_v1_container_port(
     input: &crate::core::types::ContainerPort,
     out: &mut crate::core::v1::types::ContainerPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.host_port = input.host_port;
     out.container_port = input.container_port;
@@ -420,14 +428,14 @@ pub fn auto_convert_core_container_port_to_v1_container_port(
 pub fn convert_core_container_port_to_v1_container_port(
     input: &crate::core::types::ContainerPort,
     out: &mut crate::core::v1::types::ContainerPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_container_port_to_v1_container_port(input, out)
 }
 /// Converts `crate::core::v1::EnvVar` to `crate::core::EnvVar` field by field. Generated; the public `convert_v1_env_var_to_core_env_var` calls it unless the package writes its own.
 pub fn auto_convert_v1_env_var_to_core_env_var(
     input: &crate::core::v1::types::EnvVar,
     out: &mut crate::core::types::EnvVar,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.value = ::core::clone::Clone::clone(&input.value);
     ::core::result::Result::Ok(())
@@ -436,14 +444,14 @@ pub fn auto_convert_v1_env_var_to_core_env_var(
 pub fn convert_v1_env_var_to_core_env_var(
     input: &crate::core::v1::types::EnvVar,
     out: &mut crate::core::types::EnvVar,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_env_var_to_core_env_var(input, out)
 }
 /// Converts `crate::core::EnvVar` to `crate::core::v1::EnvVar` field by field. Generated; the public `convert_core_env_var_to_v1_env_var` calls it unless the package writes its own.
 pub fn auto_convert_core_env_var_to_v1_env_var(
     input: &crate::core::types::EnvVar,
     out: &mut crate::core::v1::types::EnvVar,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.value = ::core::clone::Clone::clone(&input.value);
     ::core::result::Result::Ok(())
@@ -452,14 +460,14 @@ pub fn auto_convert_core_env_var_to_v1_env_var(
 pub fn convert_core_env_var_to_v1_env_var(
     input: &crate::core::types::EnvVar,
     out: &mut crate::core::v1::types::EnvVar,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_env_var_to_v1_env_var(input, out)
 }
 /// Converts `crate::core::v1::Event` to `crate::core::Event` field by field. Generated; the public `convert_v1_event_to_core_event` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_to_core_event(
     input: &crate::core::v1::event::Event,
     out: &mut crate::core::event::Event,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::core::v1::convert_v1_object_reference_to_core_object_reference(
         &input.involved_object,
@@ -470,7 +478,7 @@ pub fn auto_convert_v1_event_to_core_event(
     out.source = match &input.source {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::core::v1::convert_v1_event_source_to_core_event_source,
                 )?,
@@ -486,7 +494,7 @@ pub fn auto_convert_v1_event_to_core_event(
     out.series = match &input.series {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::core::v1::convert_v1_event_series_to_core_event_series,
                 )?,
@@ -498,7 +506,7 @@ pub fn auto_convert_v1_event_to_core_event(
     out.related = match &input.related {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::core::v1::convert_v1_object_reference_to_core_object_reference,
                 )?,
@@ -514,14 +522,14 @@ pub fn auto_convert_v1_event_to_core_event(
 pub fn convert_v1_event_to_core_event(
     input: &crate::core::v1::event::Event,
     out: &mut crate::core::event::Event,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_to_core_event(input, out)
 }
 /// Converts `crate::core::Event` to `crate::core::v1::Event` field by field. Generated; the public `convert_core_event_to_v1_event` calls it unless the package writes its own.
 pub fn auto_convert_core_event_to_v1_event(
     input: &crate::core::event::Event,
     out: &mut crate::core::v1::event::Event,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::core::v1::convert_core_object_reference_to_v1_object_reference(
         &input.involved_object,
@@ -532,7 +540,7 @@ pub fn auto_convert_core_event_to_v1_event(
     out.source = match &input.source {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::core::v1::convert_core_event_source_to_v1_event_source,
                 )?,
@@ -548,7 +556,7 @@ pub fn auto_convert_core_event_to_v1_event(
     out.series = match &input.series {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::core::v1::convert_core_event_series_to_v1_event_series,
                 )?,
@@ -560,7 +568,7 @@ pub fn auto_convert_core_event_to_v1_event(
     out.related = match &input.related {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::core::v1::convert_core_object_reference_to_v1_object_reference,
                 )?,
@@ -576,20 +584,20 @@ pub fn auto_convert_core_event_to_v1_event(
 pub fn convert_core_event_to_v1_event(
     input: &crate::core::event::Event,
     out: &mut crate::core::v1::event::Event,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_to_v1_event(input, out)
 }
 /// Converts `crate::core::v1::EventList` to `crate::core::EventList` field by field. Generated; the public `convert_v1_event_list_to_core_event_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_list_to_core_event_list(
     input: &crate::core::v1::event::EventList,
     out: &mut crate::core::event::EventList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_event_to_core_event,
             )
@@ -601,20 +609,20 @@ pub fn auto_convert_v1_event_list_to_core_event_list(
 pub fn convert_v1_event_list_to_core_event_list(
     input: &crate::core::v1::event::EventList,
     out: &mut crate::core::event::EventList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_list_to_core_event_list(input, out)
 }
 /// Converts `crate::core::EventList` to `crate::core::v1::EventList` field by field. Generated; the public `convert_core_event_list_to_v1_event_list` calls it unless the package writes its own.
 pub fn auto_convert_core_event_list_to_v1_event_list(
     input: &crate::core::event::EventList,
     out: &mut crate::core::v1::event::EventList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_core_event_to_v1_event,
             )
@@ -626,14 +634,14 @@ pub fn auto_convert_core_event_list_to_v1_event_list(
 pub fn convert_core_event_list_to_v1_event_list(
     input: &crate::core::event::EventList,
     out: &mut crate::core::v1::event::EventList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_list_to_v1_event_list(input, out)
 }
 /// Converts `crate::core::v1::EventSeries` to `crate::core::EventSeries` field by field. Generated; the public `convert_v1_event_series_to_core_event_series` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_series_to_core_event_series(
     input: &crate::core::v1::event::EventSeries,
     out: &mut crate::core::event::EventSeries,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.count = ::core::clone::Clone::clone(&input.count);
     out.last_observed_time = ::core::clone::Clone::clone(&input.last_observed_time);
     ::core::result::Result::Ok(())
@@ -642,14 +650,14 @@ pub fn auto_convert_v1_event_series_to_core_event_series(
 pub fn convert_v1_event_series_to_core_event_series(
     input: &crate::core::v1::event::EventSeries,
     out: &mut crate::core::event::EventSeries,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_series_to_core_event_series(input, out)
 }
 /// Converts `crate::core::EventSeries` to `crate::core::v1::EventSeries` field by field. Generated; the public `convert_core_event_series_to_v1_event_series` calls it unless the package writes its own.
 pub fn auto_convert_core_event_series_to_v1_event_series(
     input: &crate::core::event::EventSeries,
     out: &mut crate::core::v1::event::EventSeries,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.count = ::core::clone::Clone::clone(&input.count);
     out.last_observed_time = ::core::clone::Clone::clone(&input.last_observed_time);
     ::core::result::Result::Ok(())
@@ -658,14 +666,14 @@ pub fn auto_convert_core_event_series_to_v1_event_series(
 pub fn convert_core_event_series_to_v1_event_series(
     input: &crate::core::event::EventSeries,
     out: &mut crate::core::v1::event::EventSeries,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_series_to_v1_event_series(input, out)
 }
 /// Converts `crate::core::v1::EventSource` to `crate::core::EventSource` field by field. Generated; the public `convert_v1_event_source_to_core_event_source` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_source_to_core_event_source(
     input: &crate::core::v1::event::EventSource,
     out: &mut crate::core::event::EventSource,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.component = ::core::clone::Clone::clone(&input.component);
     out.host = ::core::clone::Clone::clone(&input.host);
     ::core::result::Result::Ok(())
@@ -674,14 +682,14 @@ pub fn auto_convert_v1_event_source_to_core_event_source(
 pub fn convert_v1_event_source_to_core_event_source(
     input: &crate::core::v1::event::EventSource,
     out: &mut crate::core::event::EventSource,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_source_to_core_event_source(input, out)
 }
 /// Converts `crate::core::EventSource` to `crate::core::v1::EventSource` field by field. Generated; the public `convert_core_event_source_to_v1_event_source` calls it unless the package writes its own.
 pub fn auto_convert_core_event_source_to_v1_event_source(
     input: &crate::core::event::EventSource,
     out: &mut crate::core::v1::event::EventSource,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.component = ::core::clone::Clone::clone(&input.component);
     out.host = ::core::clone::Clone::clone(&input.host);
     ::core::result::Result::Ok(())
@@ -690,14 +698,14 @@ pub fn auto_convert_core_event_source_to_v1_event_source(
 pub fn convert_core_event_source_to_v1_event_source(
     input: &crate::core::event::EventSource,
     out: &mut crate::core::v1::event::EventSource,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_source_to_v1_event_source(input, out)
 }
 /// Converts `crate::core::v1::LocalObjectReference` to `crate::core::LocalObjectReference` field by field. Generated; the public `convert_v1_local_object_reference_to_core_local_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1_local_object_reference_to_core_local_object_reference(
     input: &crate::core::v1::types::LocalObjectReference,
     out: &mut crate::core::types::LocalObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     ::core::result::Result::Ok(())
 }
@@ -705,14 +713,14 @@ pub fn auto_convert_v1_local_object_reference_to_core_local_object_reference(
 pub fn convert_v1_local_object_reference_to_core_local_object_reference(
     input: &crate::core::v1::types::LocalObjectReference,
     out: &mut crate::core::types::LocalObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_local_object_reference_to_core_local_object_reference(input, out)
 }
 /// Converts `crate::core::LocalObjectReference` to `crate::core::v1::LocalObjectReference` field by field. Generated; the public `convert_core_local_object_reference_to_v1_local_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_core_local_object_reference_to_v1_local_object_reference(
     input: &crate::core::types::LocalObjectReference,
     out: &mut crate::core::v1::types::LocalObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     ::core::result::Result::Ok(())
 }
@@ -720,18 +728,18 @@ pub fn auto_convert_core_local_object_reference_to_v1_local_object_reference(
 pub fn convert_core_local_object_reference_to_v1_local_object_reference(
     input: &crate::core::types::LocalObjectReference,
     out: &mut crate::core::v1::types::LocalObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_local_object_reference_to_v1_local_object_reference(input, out)
 }
 /// Converts `crate::core::v1::Namespace` to `crate::core::Namespace` field by field. Generated; the public `convert_v1_namespace_to_core_namespace` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_to_core_namespace(
     input: &crate::core::v1::types::Namespace,
     out: &mut crate::core::types::Namespace,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_namespace_spec_to_core_namespace_spec,
             )?
@@ -740,7 +748,7 @@ pub fn auto_convert_v1_namespace_to_core_namespace(
     };
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_namespace_status_to_core_namespace_status,
             )?
@@ -753,30 +761,30 @@ pub fn auto_convert_v1_namespace_to_core_namespace(
 pub fn convert_v1_namespace_to_core_namespace(
     input: &crate::core::v1::types::Namespace,
     out: &mut crate::core::types::Namespace,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_to_core_namespace(input, out)
 }
 /// Converts `crate::core::Namespace` to `crate::core::v1::Namespace` field by field. Generated; the public `convert_core_namespace_to_v1_namespace` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_to_v1_namespace(
     input: &crate::core::types::Namespace,
     out: &mut crate::core::v1::types::Namespace,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
-    out.spec = if ::runtime::conversion::is_zero(&input.spec) {
+    out.spec = if ::kube_apimachinery::conversion::is_zero(&input.spec) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.spec,
                 crate::core::v1::convert_core_namespace_spec_to_v1_namespace_spec,
             )?,
         )
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::core::v1::convert_core_namespace_status_to_v1_namespace_status,
             )?,
@@ -788,20 +796,20 @@ pub fn auto_convert_core_namespace_to_v1_namespace(
 pub fn convert_core_namespace_to_v1_namespace(
     input: &crate::core::types::Namespace,
     out: &mut crate::core::v1::types::Namespace,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_to_v1_namespace(input, out)
 }
 /// Converts `crate::core::v1::NamespaceList` to `crate::core::NamespaceList` field by field. Generated; the public `convert_v1_namespace_list_to_core_namespace_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_list_to_core_namespace_list(
     input: &crate::core::v1::types::NamespaceList,
     out: &mut crate::core::types::NamespaceList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_namespace_to_core_namespace,
             )
@@ -813,20 +821,20 @@ pub fn auto_convert_v1_namespace_list_to_core_namespace_list(
 pub fn convert_v1_namespace_list_to_core_namespace_list(
     input: &crate::core::v1::types::NamespaceList,
     out: &mut crate::core::types::NamespaceList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_list_to_core_namespace_list(input, out)
 }
 /// Converts `crate::core::NamespaceList` to `crate::core::v1::NamespaceList` field by field. Generated; the public `convert_core_namespace_list_to_v1_namespace_list` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_list_to_v1_namespace_list(
     input: &crate::core::types::NamespaceList,
     out: &mut crate::core::v1::types::NamespaceList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_core_namespace_to_v1_namespace,
             )
@@ -838,14 +846,14 @@ pub fn auto_convert_core_namespace_list_to_v1_namespace_list(
 pub fn convert_core_namespace_list_to_v1_namespace_list(
     input: &crate::core::types::NamespaceList,
     out: &mut crate::core::v1::types::NamespaceList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_list_to_v1_namespace_list(input, out)
 }
 /// Converts `crate::core::v1::NamespaceSpec` to `crate::core::NamespaceSpec` field by field. Generated; the public `convert_v1_namespace_spec_to_core_namespace_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_spec_to_core_namespace_spec(
     input: &crate::core::v1::types::NamespaceSpec,
     out: &mut crate::core::types::NamespaceSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.finalizers = match &input.finalizers {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -856,15 +864,15 @@ pub fn auto_convert_v1_namespace_spec_to_core_namespace_spec(
 pub fn convert_v1_namespace_spec_to_core_namespace_spec(
     input: &crate::core::v1::types::NamespaceSpec,
     out: &mut crate::core::types::NamespaceSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_spec_to_core_namespace_spec(input, out)
 }
 /// Converts `crate::core::NamespaceSpec` to `crate::core::v1::NamespaceSpec` field by field. Generated; the public `convert_core_namespace_spec_to_v1_namespace_spec` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_spec_to_v1_namespace_spec(
     input: &crate::core::types::NamespaceSpec,
     out: &mut crate::core::v1::types::NamespaceSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.finalizers = if ::runtime::conversion::is_zero(&input.finalizers) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.finalizers = if ::kube_apimachinery::conversion::is_zero(&input.finalizers) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.finalizers))
@@ -875,14 +883,14 @@ pub fn auto_convert_core_namespace_spec_to_v1_namespace_spec(
 pub fn convert_core_namespace_spec_to_v1_namespace_spec(
     input: &crate::core::types::NamespaceSpec,
     out: &mut crate::core::v1::types::NamespaceSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_spec_to_v1_namespace_spec(input, out)
 }
 /// Converts `crate::core::v1::NamespaceStatus` to `crate::core::NamespaceStatus` field by field. Generated; the public `convert_v1_namespace_status_to_core_namespace_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_status_to_core_namespace_status(
     input: &crate::core::v1::types::NamespaceStatus,
     out: &mut crate::core::types::NamespaceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
     ::core::result::Result::Ok(())
 }
@@ -890,14 +898,14 @@ pub fn auto_convert_v1_namespace_status_to_core_namespace_status(
 pub fn convert_v1_namespace_status_to_core_namespace_status(
     input: &crate::core::v1::types::NamespaceStatus,
     out: &mut crate::core::types::NamespaceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_status_to_core_namespace_status(input, out)
 }
 /// Converts `crate::core::NamespaceStatus` to `crate::core::v1::NamespaceStatus` field by field. Generated; the public `convert_core_namespace_status_to_v1_namespace_status` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_status_to_v1_namespace_status(
     input: &crate::core::types::NamespaceStatus,
     out: &mut crate::core::v1::types::NamespaceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
     ::core::result::Result::Ok(())
 }
@@ -905,14 +913,14 @@ pub fn auto_convert_core_namespace_status_to_v1_namespace_status(
 pub fn convert_core_namespace_status_to_v1_namespace_status(
     input: &crate::core::types::NamespaceStatus,
     out: &mut crate::core::v1::types::NamespaceStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_status_to_v1_namespace_status(input, out)
 }
 /// Converts `crate::core::v1::ObjectReference` to `crate::core::ObjectReference` field by field. Generated; the public `convert_v1_object_reference_to_core_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1_object_reference_to_core_object_reference(
     input: &crate::core::v1::service_account::ObjectReference,
     out: &mut crate::core::service_account::ObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -926,14 +934,14 @@ pub fn auto_convert_v1_object_reference_to_core_object_reference(
 pub fn convert_v1_object_reference_to_core_object_reference(
     input: &crate::core::v1::service_account::ObjectReference,
     out: &mut crate::core::service_account::ObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_object_reference_to_core_object_reference(input, out)
 }
 /// Converts `crate::core::ObjectReference` to `crate::core::v1::ObjectReference` field by field. Generated; the public `convert_core_object_reference_to_v1_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_core_object_reference_to_v1_object_reference(
     input: &crate::core::service_account::ObjectReference,
     out: &mut crate::core::v1::service_account::ObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -947,18 +955,18 @@ pub fn auto_convert_core_object_reference_to_v1_object_reference(
 pub fn convert_core_object_reference_to_v1_object_reference(
     input: &crate::core::service_account::ObjectReference,
     out: &mut crate::core::v1::service_account::ObjectReference,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_object_reference_to_v1_object_reference(input, out)
 }
 /// Converts `crate::core::v1::Pod` to `crate::core::Pod` field by field. Generated; the public `convert_v1_pod_to_core_pod` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_to_core_pod(
     input: &crate::core::v1::types::Pod,
     out: &mut crate::core::types::Pod,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_spec_to_core_pod_spec,
             )?
@@ -967,7 +975,7 @@ pub fn auto_convert_v1_pod_to_core_pod(
     };
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_status_to_core_pod_status,
             )?
@@ -980,30 +988,30 @@ pub fn auto_convert_v1_pod_to_core_pod(
 pub fn convert_v1_pod_to_core_pod(
     input: &crate::core::v1::types::Pod,
     out: &mut crate::core::types::Pod,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_to_core_pod(input, out)
 }
 /// Converts `crate::core::Pod` to `crate::core::v1::Pod` field by field. Generated; the public `convert_core_pod_to_v1_pod` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_to_v1_pod(
     input: &crate::core::types::Pod,
     out: &mut crate::core::v1::types::Pod,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
-    out.spec = if ::runtime::conversion::is_zero(&input.spec) {
+    out.spec = if ::kube_apimachinery::conversion::is_zero(&input.spec) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.spec,
                 crate::core::v1::convert_core_pod_spec_to_v1_pod_spec,
             )?,
         )
     };
-    out.status = if ::runtime::conversion::is_zero(&input.status) {
+    out.status = if ::kube_apimachinery::conversion::is_zero(&input.status) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.status,
                 crate::core::v1::convert_core_pod_status_to_v1_pod_status,
             )?,
@@ -1015,14 +1023,14 @@ pub fn auto_convert_core_pod_to_v1_pod(
 pub fn convert_core_pod_to_v1_pod(
     input: &crate::core::types::Pod,
     out: &mut crate::core::v1::types::Pod,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_to_v1_pod(input, out)
 }
 /// Converts `crate::core::v1::PodCondition` to `crate::core::PodCondition` field by field. Generated; the public `convert_v1_pod_condition_to_core_pod_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_condition_to_core_pod_condition(
     input: &crate::core::v1::types::PodCondition,
     out: &mut crate::core::types::PodCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.observed_generation = input.observed_generation;
     out.status = ::core::clone::Clone::clone(&input.status);
@@ -1036,14 +1044,14 @@ pub fn auto_convert_v1_pod_condition_to_core_pod_condition(
 pub fn convert_v1_pod_condition_to_core_pod_condition(
     input: &crate::core::v1::types::PodCondition,
     out: &mut crate::core::types::PodCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_condition_to_core_pod_condition(input, out)
 }
 /// Converts `crate::core::PodCondition` to `crate::core::v1::PodCondition` field by field. Generated; the public `convert_core_pod_condition_to_v1_pod_condition` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_condition_to_v1_pod_condition(
     input: &crate::core::types::PodCondition,
     out: &mut crate::core::v1::types::PodCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.observed_generation = input.observed_generation;
     out.status = ::core::clone::Clone::clone(&input.status);
@@ -1057,14 +1065,14 @@ pub fn auto_convert_core_pod_condition_to_v1_pod_condition(
 pub fn convert_core_pod_condition_to_v1_pod_condition(
     input: &crate::core::types::PodCondition,
     out: &mut crate::core::v1::types::PodCondition,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_condition_to_v1_pod_condition(input, out)
 }
 /// Converts `crate::core::v1::PodIP` to `crate::core::PodIP` field by field. Generated; the public `convert_v1_pod_ip_to_core_pod_ip` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_ip_to_core_pod_ip(
     input: &crate::core::v1::types::PodIP,
     out: &mut crate::core::types::PodIP,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.ip = ::core::clone::Clone::clone(&input.ip);
     ::core::result::Result::Ok(())
 }
@@ -1072,14 +1080,14 @@ pub fn auto_convert_v1_pod_ip_to_core_pod_ip(
 pub fn convert_v1_pod_ip_to_core_pod_ip(
     input: &crate::core::v1::types::PodIP,
     out: &mut crate::core::types::PodIP,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_ip_to_core_pod_ip(input, out)
 }
 /// Converts `crate::core::PodIP` to `crate::core::v1::PodIP` field by field. Generated; the public `convert_core_pod_ip_to_v1_pod_ip` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_ip_to_v1_pod_ip(
     input: &crate::core::types::PodIP,
     out: &mut crate::core::v1::types::PodIP,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.ip = ::core::clone::Clone::clone(&input.ip);
     ::core::result::Result::Ok(())
 }
@@ -1087,20 +1095,20 @@ pub fn auto_convert_core_pod_ip_to_v1_pod_ip(
 pub fn convert_core_pod_ip_to_v1_pod_ip(
     input: &crate::core::types::PodIP,
     out: &mut crate::core::v1::types::PodIP,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_ip_to_v1_pod_ip(input, out)
 }
 /// Converts `crate::core::v1::PodList` to `crate::core::PodList` field by field. Generated; the public `convert_v1_pod_list_to_core_pod_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_list_to_core_pod_list(
     input: &crate::core::v1::types::PodList,
     out: &mut crate::core::types::PodList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_to_core_pod,
             )
@@ -1112,20 +1120,20 @@ pub fn auto_convert_v1_pod_list_to_core_pod_list(
 pub fn convert_v1_pod_list_to_core_pod_list(
     input: &crate::core::v1::types::PodList,
     out: &mut crate::core::types::PodList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_list_to_core_pod_list(input, out)
 }
 /// Converts `crate::core::PodList` to `crate::core::v1::PodList` field by field. Generated; the public `convert_core_pod_list_to_v1_pod_list` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_list_to_v1_pod_list(
     input: &crate::core::types::PodList,
     out: &mut crate::core::v1::types::PodList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_core_pod_to_v1_pod,
             )
@@ -1137,19 +1145,21 @@ pub fn auto_convert_core_pod_list_to_v1_pod_list(
 pub fn convert_core_pod_list_to_v1_pod_list(
     input: &crate::core::types::PodList,
     out: &mut crate::core::v1::types::PodList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_list_to_v1_pod_list(input, out)
 }
 /// Converts `crate::core::v1::PodSpec` to `crate::core::PodSpec` field by field. Generated; the public `convert_v1_pod_spec_to_core_pod_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
     input: &crate::core::v1::types::PodSpec,
     out: &mut crate::core::types::PodSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.init_containers = match &input.init_containers {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_container_to_core_container,
                     )
@@ -1161,8 +1171,8 @@ pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
     out.containers = input
         .containers
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_container_to_core_container,
             )
@@ -1188,8 +1198,10 @@ pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
     out.image_pull_secrets = match &input.image_pull_secrets {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_local_object_reference_to_core_local_object_reference,
                     )
@@ -1207,16 +1219,20 @@ pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
 pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
     input: &crate::core::types::PodSpec,
     out: &mut crate::core::v1::types::PodSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.init_containers = if ::runtime::conversion::is_zero(&input.init_containers) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.init_containers = if ::kube_apimachinery::conversion::is_zero(
+        &input.init_containers,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .init_containers
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_container_to_v1_container,
                     )
@@ -1227,8 +1243,8 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
     out.containers = input
         .containers
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_core_container_to_v1_container,
             )
@@ -1242,7 +1258,9 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
         &input.active_deadline_seconds,
     );
     out.dns_policy = ::core::clone::Clone::clone(&input.dns_policy);
-    out.node_selector = if ::runtime::conversion::is_zero(&input.node_selector) {
+    out.node_selector = if ::kube_apimachinery::conversion::is_zero(
+        &input.node_selector,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.node_selector))
@@ -1252,7 +1270,7 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
         &input.automount_service_account_token,
     );
     out.node_name = ::core::clone::Clone::clone(&input.node_name);
-    out.image_pull_secrets = if ::runtime::conversion::is_zero(
+    out.image_pull_secrets = if ::kube_apimachinery::conversion::is_zero(
         &input.image_pull_secrets,
     ) {
         ::core::option::Option::None
@@ -1261,8 +1279,10 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
             input
                 .image_pull_secrets
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_local_object_reference_to_v1_local_object_reference,
                     )
@@ -1279,13 +1299,15 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
 pub fn auto_convert_v1_pod_status_to_core_pod_status(
     input: &crate::core::v1::types::PodStatus,
     out: &mut crate::core::types::PodStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_pod_condition_to_core_pod_condition,
                     )
@@ -1300,8 +1322,10 @@ pub fn auto_convert_v1_pod_status_to_core_pod_status(
     out.pod_ips = match &input.pod_ips {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_pod_ip_to_core_pod_ip,
                     )
@@ -1317,17 +1341,19 @@ pub fn auto_convert_v1_pod_status_to_core_pod_status(
 pub fn auto_convert_core_pod_status_to_v1_pod_status(
     input: &crate::core::types::PodStatus,
     out: &mut crate::core::v1::types::PodStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
-    out.conditions = if ::runtime::conversion::is_zero(&input.conditions) {
+    out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .conditions
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_pod_condition_to_v1_pod_condition,
                     )
@@ -1338,15 +1364,17 @@ pub fn auto_convert_core_pod_status_to_v1_pod_status(
     out.message = ::core::clone::Clone::clone(&input.message);
     out.reason = ::core::clone::Clone::clone(&input.reason);
     out.host_ip = ::core::clone::Clone::clone(&input.host_ip);
-    out.pod_ips = if ::runtime::conversion::is_zero(&input.pod_ips) {
+    out.pod_ips = if ::kube_apimachinery::conversion::is_zero(&input.pod_ips) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .pod_ips
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_pod_ip_to_v1_pod_ip,
                     )
@@ -1361,11 +1389,11 @@ pub fn auto_convert_core_pod_status_to_v1_pod_status(
 pub fn auto_convert_v1_pod_template_to_core_pod_template(
     input: &crate::core::v1::types::PodTemplate,
     out: &mut crate::core::types::PodTemplate,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.template = match &input.template {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_template_spec_to_core_pod_template_spec,
             )?
@@ -1378,20 +1406,20 @@ pub fn auto_convert_v1_pod_template_to_core_pod_template(
 pub fn convert_v1_pod_template_to_core_pod_template(
     input: &crate::core::v1::types::PodTemplate,
     out: &mut crate::core::types::PodTemplate,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_template_to_core_pod_template(input, out)
 }
 /// Converts `crate::core::PodTemplate` to `crate::core::v1::PodTemplate` field by field. Generated; the public `convert_core_pod_template_to_v1_pod_template` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_template_to_v1_pod_template(
     input: &crate::core::types::PodTemplate,
     out: &mut crate::core::v1::types::PodTemplate,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
-    out.template = if ::runtime::conversion::is_zero(&input.template) {
+    out.template = if ::kube_apimachinery::conversion::is_zero(&input.template) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.template,
                 crate::core::v1::convert_core_pod_template_spec_to_v1_pod_template_spec,
             )?,
@@ -1403,20 +1431,20 @@ pub fn auto_convert_core_pod_template_to_v1_pod_template(
 pub fn convert_core_pod_template_to_v1_pod_template(
     input: &crate::core::types::PodTemplate,
     out: &mut crate::core::v1::types::PodTemplate,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_template_to_v1_pod_template(input, out)
 }
 /// Converts `crate::core::v1::PodTemplateList` to `crate::core::PodTemplateList` field by field. Generated; the public `convert_v1_pod_template_list_to_core_pod_template_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_template_list_to_core_pod_template_list(
     input: &crate::core::v1::types::PodTemplateList,
     out: &mut crate::core::types::PodTemplateList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_template_to_core_pod_template,
             )
@@ -1428,20 +1456,20 @@ pub fn auto_convert_v1_pod_template_list_to_core_pod_template_list(
 pub fn convert_v1_pod_template_list_to_core_pod_template_list(
     input: &crate::core::v1::types::PodTemplateList,
     out: &mut crate::core::types::PodTemplateList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_template_list_to_core_pod_template_list(input, out)
 }
 /// Converts `crate::core::PodTemplateList` to `crate::core::v1::PodTemplateList` field by field. Generated; the public `convert_core_pod_template_list_to_v1_pod_template_list` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_template_list_to_v1_pod_template_list(
     input: &crate::core::types::PodTemplateList,
     out: &mut crate::core::v1::types::PodTemplateList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_core_pod_template_to_v1_pod_template,
             )
@@ -1453,21 +1481,21 @@ pub fn auto_convert_core_pod_template_list_to_v1_pod_template_list(
 pub fn convert_core_pod_template_list_to_v1_pod_template_list(
     input: &crate::core::types::PodTemplateList,
     out: &mut crate::core::v1::types::PodTemplateList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_template_list_to_v1_pod_template_list(input, out)
 }
 /// Converts `crate::core::v1::PodTemplateSpec` to `crate::core::PodTemplateSpec` field by field. Generated; the public `convert_v1_pod_template_spec_to_core_pod_template_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_template_spec_to_core_pod_template_spec(
     input: &crate::core::v1::types::PodTemplateSpec,
     out: &mut crate::core::types::PodTemplateSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = match &input.metadata {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
     };
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_pod_spec_to_core_pod_spec,
             )?
@@ -1480,24 +1508,24 @@ pub fn auto_convert_v1_pod_template_spec_to_core_pod_template_spec(
 pub fn convert_v1_pod_template_spec_to_core_pod_template_spec(
     input: &crate::core::v1::types::PodTemplateSpec,
     out: &mut crate::core::types::PodTemplateSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_template_spec_to_core_pod_template_spec(input, out)
 }
 /// Converts `crate::core::PodTemplateSpec` to `crate::core::v1::PodTemplateSpec` field by field. Generated; the public `convert_core_pod_template_spec_to_v1_pod_template_spec` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_template_spec_to_v1_pod_template_spec(
     input: &crate::core::types::PodTemplateSpec,
     out: &mut crate::core::v1::types::PodTemplateSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.metadata = if ::runtime::conversion::is_zero(&input.metadata) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.metadata = if ::kube_apimachinery::conversion::is_zero(&input.metadata) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.metadata))
     };
-    out.spec = if ::runtime::conversion::is_zero(&input.spec) {
+    out.spec = if ::kube_apimachinery::conversion::is_zero(&input.spec) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
-            ::runtime::conversion::convert_with(
+            ::kube_apimachinery::conversion::convert_with(
                 &input.spec,
                 crate::core::v1::convert_core_pod_spec_to_v1_pod_spec,
             )?,
@@ -1509,14 +1537,14 @@ pub fn auto_convert_core_pod_template_spec_to_v1_pod_template_spec(
 pub fn convert_core_pod_template_spec_to_v1_pod_template_spec(
     input: &crate::core::types::PodTemplateSpec,
     out: &mut crate::core::v1::types::PodTemplateSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_template_spec_to_v1_pod_template_spec(input, out)
 }
 /// Converts `crate::core::v1::ResourceRequirements` to `crate::core::ResourceRequirements` field by field. Generated; the public `convert_v1_resource_requirements_to_core_resource_requirements` calls it unless the package writes its own.
 pub fn auto_convert_v1_resource_requirements_to_core_resource_requirements(
     input: &crate::core::v1::types::ResourceRequirements,
     out: &mut crate::core::types::ResourceRequirements,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.limits = match &input.limits {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -1531,20 +1559,20 @@ pub fn auto_convert_v1_resource_requirements_to_core_resource_requirements(
 pub fn convert_v1_resource_requirements_to_core_resource_requirements(
     input: &crate::core::v1::types::ResourceRequirements,
     out: &mut crate::core::types::ResourceRequirements,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_resource_requirements_to_core_resource_requirements(input, out)
 }
 /// Converts `crate::core::ResourceRequirements` to `crate::core::v1::ResourceRequirements` field by field. Generated; the public `convert_core_resource_requirements_to_v1_resource_requirements` calls it unless the package writes its own.
 pub fn auto_convert_core_resource_requirements_to_v1_resource_requirements(
     input: &crate::core::types::ResourceRequirements,
     out: &mut crate::core::v1::types::ResourceRequirements,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.limits = if ::runtime::conversion::is_zero(&input.limits) {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.limits = if ::kube_apimachinery::conversion::is_zero(&input.limits) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.limits))
     };
-    out.requests = if ::runtime::conversion::is_zero(&input.requests) {
+    out.requests = if ::kube_apimachinery::conversion::is_zero(&input.requests) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.requests))
@@ -1555,20 +1583,22 @@ pub fn auto_convert_core_resource_requirements_to_v1_resource_requirements(
 pub fn convert_core_resource_requirements_to_v1_resource_requirements(
     input: &crate::core::types::ResourceRequirements,
     out: &mut crate::core::v1::types::ResourceRequirements,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_resource_requirements_to_v1_resource_requirements(input, out)
 }
 /// Converts `crate::core::v1::ServiceAccount` to `crate::core::ServiceAccount` field by field. Generated; the public `convert_v1_service_account_to_core_service_account` calls it unless the package writes its own.
 pub fn auto_convert_v1_service_account_to_core_service_account(
     input: &crate::core::v1::service_account::ServiceAccount,
     out: &mut crate::core::service_account::ServiceAccount,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.secrets = match &input.secrets {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_object_reference_to_core_object_reference,
                     )
@@ -1580,8 +1610,10 @@ pub fn auto_convert_v1_service_account_to_core_service_account(
     out.image_pull_secrets = match &input.image_pull_secrets {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_v1_local_object_reference_to_core_local_object_reference,
                     )
@@ -1599,24 +1631,26 @@ pub fn auto_convert_v1_service_account_to_core_service_account(
 pub fn convert_v1_service_account_to_core_service_account(
     input: &crate::core::v1::service_account::ServiceAccount,
     out: &mut crate::core::service_account::ServiceAccount,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_service_account_to_core_service_account(input, out)
 }
 /// Converts `crate::core::ServiceAccount` to `crate::core::v1::ServiceAccount` field by field. Generated; the public `convert_core_service_account_to_v1_service_account` calls it unless the package writes its own.
 pub fn auto_convert_core_service_account_to_v1_service_account(
     input: &crate::core::service_account::ServiceAccount,
     out: &mut crate::core::v1::service_account::ServiceAccount,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
-    out.secrets = if ::runtime::conversion::is_zero(&input.secrets) {
+    out.secrets = if ::kube_apimachinery::conversion::is_zero(&input.secrets) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .secrets
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_object_reference_to_v1_object_reference,
                     )
@@ -1624,7 +1658,7 @@ pub fn auto_convert_core_service_account_to_v1_service_account(
                 .collect::<::core::result::Result<_, _>>()?,
         )
     };
-    out.image_pull_secrets = if ::runtime::conversion::is_zero(
+    out.image_pull_secrets = if ::kube_apimachinery::conversion::is_zero(
         &input.image_pull_secrets,
     ) {
         ::core::option::Option::None
@@ -1633,8 +1667,10 @@ pub fn auto_convert_core_service_account_to_v1_service_account(
             input
                 .image_pull_secrets
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::core::v1::convert_core_local_object_reference_to_v1_local_object_reference,
                     )
@@ -1651,20 +1687,20 @@ pub fn auto_convert_core_service_account_to_v1_service_account(
 pub fn convert_core_service_account_to_v1_service_account(
     input: &crate::core::service_account::ServiceAccount,
     out: &mut crate::core::v1::service_account::ServiceAccount,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_service_account_to_v1_service_account(input, out)
 }
 /// Converts `crate::core::v1::ServiceAccountList` to `crate::core::ServiceAccountList` field by field. Generated; the public `convert_v1_service_account_list_to_core_service_account_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_service_account_list_to_core_service_account_list(
     input: &crate::core::v1::service_account::ServiceAccountList,
     out: &mut crate::core::service_account::ServiceAccountList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_v1_service_account_to_core_service_account,
             )
@@ -1676,20 +1712,20 @@ pub fn auto_convert_v1_service_account_list_to_core_service_account_list(
 pub fn convert_v1_service_account_list_to_core_service_account_list(
     input: &crate::core::v1::service_account::ServiceAccountList,
     out: &mut crate::core::service_account::ServiceAccountList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_service_account_list_to_core_service_account_list(input, out)
 }
 /// Converts `crate::core::ServiceAccountList` to `crate::core::v1::ServiceAccountList` field by field. Generated; the public `convert_core_service_account_list_to_v1_service_account_list` calls it unless the package writes its own.
 pub fn auto_convert_core_service_account_list_to_v1_service_account_list(
     input: &crate::core::service_account::ServiceAccountList,
     out: &mut crate::core::v1::service_account::ServiceAccountList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::core::v1::convert_core_service_account_to_v1_service_account,
             )
@@ -1701,6 +1737,6 @@ pub fn auto_convert_core_service_account_list_to_v1_service_account_list(
 pub fn convert_core_service_account_list_to_v1_service_account_list(
     input: &crate::core::service_account::ServiceAccountList,
     out: &mut crate::core::v1::service_account::ServiceAccountList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_service_account_list_to_v1_service_account_list(input, out)
 }

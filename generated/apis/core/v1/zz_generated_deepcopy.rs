@@ -36,7 +36,7 @@ impl ::core::clone::Clone for crate::core::v1::types::ConfigMap {
         ::core::clone::Clone::clone_from(&mut self.binary_data, &source.binary_data);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::v1::types::ConfigMap, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::v1::types::ConfigMapList {
@@ -55,7 +55,9 @@ impl ::core::clone::Clone for crate::core::v1::types::ConfigMapList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::v1::types::ConfigMapList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ConfigMapList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::v1::types::Container {
     #[inline]
     fn clone(&self) -> Self {
@@ -192,7 +194,7 @@ impl ::core::clone::Clone for crate::core::v1::event::Event {
         );
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::v1::event::Event, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::v1::event::EventList {
@@ -211,7 +213,9 @@ impl ::core::clone::Clone for crate::core::v1::event::EventList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::v1::event::EventList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::v1::event::EventList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::v1::event::EventSeries {
     #[inline]
     fn clone(&self) -> Self {
@@ -273,7 +277,7 @@ impl ::core::clone::Clone for crate::core::v1::types::Namespace {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::v1::types::Namespace, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::v1::types::NamespaceList {
@@ -292,7 +296,9 @@ impl ::core::clone::Clone for crate::core::v1::types::NamespaceList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::v1::types::NamespaceList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::NamespaceList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::v1::types::NamespaceSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -362,7 +368,7 @@ impl ::core::clone::Clone for crate::core::v1::types::Pod {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::v1::types::Pod, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::v1::types::PodCondition {
@@ -425,7 +431,9 @@ impl ::core::clone::Clone for crate::core::v1::types::PodList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::v1::types::PodList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
     #[inline]
     fn clone(&self) -> Self {
@@ -454,7 +462,9 @@ impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
         ::core::clone::Clone::clone_from(&mut self.limit_bytes, &source.limit_bytes);
     }
 }
-::runtime::impl_object!(crate::core::v1::types::PodLogOptions, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodLogOptions, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -572,7 +582,7 @@ impl ::core::clone::Clone for crate::core::v1::types::PodTemplate {
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::v1::types::PodTemplate, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::core::v1::types::PodTemplateList {
@@ -591,7 +601,9 @@ impl ::core::clone::Clone for crate::core::v1::types::PodTemplateList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::core::v1::types::PodTemplateList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodTemplateList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::v1::types::PodTemplateSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -648,7 +660,7 @@ impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccount {
         );
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::v1::service_account::ServiceAccount, type_meta = type_meta, object_meta
     = metadata
 );
@@ -668,6 +680,6 @@ impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccountLi
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::core::v1::service_account::ServiceAccountList, type_meta = type_meta
 );

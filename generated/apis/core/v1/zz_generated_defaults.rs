@@ -18,8 +18,8 @@
 //! Defaulting functions for `crate::core::v1`.
 /// Registers the defaulting function of every kind of this package.
 pub fn register_defaults(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_type_defaulting_func::<
             crate::core::v1::types::Namespace,
@@ -67,7 +67,7 @@ pub fn set_object_defaults_container(obj: &mut crate::core::v1::types::Container
 pub fn set_object_defaults_container_port(
     obj: &mut crate::core::v1::types::ContainerPort,
 ) {
-    if ::runtime::conversion::is_zero(&obj.protocol) {
+    if ::kube_apimachinery::conversion::is_zero(&obj.protocol) {
         obj.protocol = ::std::string::String::from("TCP");
     }
 }

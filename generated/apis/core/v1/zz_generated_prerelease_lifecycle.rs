@@ -16,269 +16,315 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::core::v1`.
-impl ::runtime::ApiLifecycle for crate::core::v1::types::ConfigMap {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ConfigMap {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 2)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::ConfigMapList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ConfigMapList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 2)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::event::Event {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::event::Event {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::event::EventList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::event::EventList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::Namespace {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Namespace {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::NamespaceList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::NamespaceList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::Pod {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Pod {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::PodList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::PodLogOptions {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodLogOptions {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::PodTemplate {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodTemplate {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::types::PodTemplateList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodTemplateList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::service_account::ServiceAccount {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle
+for crate::core::v1::service_account::ServiceAccount {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::core::v1::service_account::ServiceAccountList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle
+for crate::core::v1::service_account::ServiceAccountList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::ConfigMap,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "ConfigMap"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "ConfigMap"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::ConfigMapList,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "ConfigMapList"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "ConfigMapList"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::event::Event,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "Event"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Event"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::event::EventList,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "EventList"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "EventList"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::Namespace,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "Namespace"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Namespace"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::NamespaceList,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "NamespaceList"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "NamespaceList"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::Pod,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "Pod"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Pod"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::PodList,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "PodList"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "PodList"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::PodLogOptions,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "PodLogOptions"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "PodLogOptions"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::PodTemplate,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "PodTemplate"));
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "PodTemplate"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::PodTemplateList,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "PodTemplateList"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PodTemplateList",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::core::v1::service_account::ServiceAccount,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "ServiceAccount"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ServiceAccount",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::core::v1::service_account::ServiceAccountList,
-        >(::runtime::GroupVersionKind::from_static("", "v1", "ServiceAccountList"));
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ServiceAccountList",
+            ),
+        );
     ::core::result::Result::Ok(())
 }

@@ -19,12 +19,12 @@
 /// The API group of this package.
 pub const GROUP_NAME: &str = "";
 /// `v1`: the group and version of this package.
-pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static(
+pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion = ::kube_apimachinery::GroupVersion::from_static(
     "",
     "v1",
 );
 /// Registration functions of this package, run in order by `add_to_scheme`.
-pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
+pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachinery::SchemeBuilder::from_fns(
     &[
         add_known_types,
         add_rest_mappings,
@@ -36,14 +36,14 @@ pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::
 );
 /// Adds this package's kinds to a Scheme.
 pub fn add_to_scheme(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     SCHEME_BUILDER.add_to_scheme(scheme)
 }
 /// Registers every kind of this package, lists included, under `SCHEME_GROUP_VERSION`.
 pub fn add_known_types(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::ConfigMap,
@@ -191,26 +191,26 @@ pub fn add_known_types(
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.
-pub fn resource(resource: &str) -> ::runtime::GroupResource {
-    ::runtime::GroupResource::new(GROUP_NAME, resource)
+pub fn resource(resource: &str) -> ::kube_apimachinery::GroupResource {
+    ::kube_apimachinery::GroupResource::new(GROUP_NAME, resource)
 }
 /// A group-qualified kind of this package's group.
-pub fn kind(kind: &str) -> ::runtime::GroupKind {
-    ::runtime::GroupKind::new(GROUP_NAME, kind)
+pub fn kind(kind: &str) -> ::kube_apimachinery::GroupKind {
+    ::kube_apimachinery::GroupKind::new(GROUP_NAME, kind)
 }
 /// Records how each resource of this package is served.
 pub fn add_rest_mappings(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
             resource: "configmaps",
             kind: "ConfigMap",
             list_kind: ::core::option::Option::Some("ConfigMapList"),
             singular: "configmap",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &["cm"],
             categories: &[],
             subresources: &[],
@@ -219,14 +219,14 @@ pub fn add_rest_mappings(
             generation: false,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
             resource: "events",
             kind: "Event",
             list_kind: ::core::option::Option::Some("EventList"),
             singular: "event",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &["ev"],
             categories: &[],
             subresources: &[],
@@ -235,18 +235,18 @@ pub fn add_rest_mappings(
             generation: false,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
             resource: "namespaces",
             kind: "Namespace",
             list_kind: ::core::option::Option::Some("NamespaceList"),
             singular: "namespace",
-            scope: ::runtime::RestScope::Cluster,
+            scope: ::kube_apimachinery::RestScope::Cluster,
             short_names: &["ns"],
             categories: &[],
             subresources: &[
-                ::runtime::SubresourceMapping {
+                ::kube_apimachinery::SubresourceMapping {
                     name: "status",
                     group: "",
                     version: "v1",
@@ -259,18 +259,18 @@ pub fn add_rest_mappings(
             generation: false,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
             resource: "pods",
             kind: "Pod",
             list_kind: ::core::option::Option::Some("PodList"),
             singular: "pod",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &["po"],
             categories: &["all"],
             subresources: &[
-                ::runtime::SubresourceMapping {
+                ::kube_apimachinery::SubresourceMapping {
                     name: "status",
                     group: "",
                     version: "v1",
@@ -283,14 +283,14 @@ pub fn add_rest_mappings(
             generation: true,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
             resource: "podtemplates",
             kind: "PodTemplate",
             list_kind: ::core::option::Option::Some("PodTemplateList"),
             singular: "podtemplate",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &[],
             categories: &[],
             subresources: &[],
@@ -299,14 +299,14 @@ pub fn add_rest_mappings(
             generation: true,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
             resource: "serviceaccounts",
             kind: "ServiceAccount",
             list_kind: ::core::option::Option::Some("ServiceAccountList"),
             singular: "serviceaccount",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &["sa"],
             categories: &[],
             subresources: &[],
@@ -439,23 +439,23 @@ impl ::k8s_openapi::Metadata for crate::core::v1::service_account::ServiceAccoun
 }
 /// Reads `PodLogOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_PodLogOptions`).
 pub fn convert_url_values_to_v1_pod_log_options(
-    input: &::runtime::query::Values,
+    input: &::kube_apimachinery::query::Values,
     out: &mut crate::core::v1::types::PodLogOptions,
-) -> ::core::result::Result<(), ::runtime::query::QueryError> {
-    out.container = ::runtime::query::parameter(input, "container")?;
-    out.follow = ::runtime::query::parameter(input, "follow")?;
-    out.previous = ::runtime::query::parameter(input, "previous")?;
-    out.since_seconds = ::runtime::query::parameter(input, "sinceSeconds")?;
-    out.since_time = ::runtime::query::parameter_json(input, "sinceTime")?;
-    out.timestamps = ::runtime::query::parameter(input, "timestamps")?;
-    out.tail_lines = ::runtime::query::parameter(input, "tailLines")?;
-    out.limit_bytes = ::runtime::query::parameter(input, "limitBytes")?;
+) -> ::core::result::Result<(), ::kube_apimachinery::query::QueryError> {
+    out.container = ::kube_apimachinery::query::parameter(input, "container")?;
+    out.follow = ::kube_apimachinery::query::parameter(input, "follow")?;
+    out.previous = ::kube_apimachinery::query::parameter(input, "previous")?;
+    out.since_seconds = ::kube_apimachinery::query::parameter(input, "sinceSeconds")?;
+    out.since_time = ::kube_apimachinery::query::parameter_json(input, "sinceTime")?;
+    out.timestamps = ::kube_apimachinery::query::parameter(input, "timestamps")?;
+    out.tail_lines = ::kube_apimachinery::query::parameter(input, "tailLines")?;
+    out.limit_bytes = ::kube_apimachinery::query::parameter(input, "limitBytes")?;
     ::core::result::Result::Ok(())
 }
-impl ::runtime::query::FromQuery for crate::core::v1::types::PodLogOptions {
+impl ::kube_apimachinery::query::FromQuery for crate::core::v1::types::PodLogOptions {
     fn from_query(
-        values: &::runtime::query::Values,
-    ) -> ::core::result::Result<Self, ::runtime::query::QueryError> {
+        values: &::kube_apimachinery::query::Values,
+    ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
         let mut out = <Self as ::core::default::Default>::default();
         convert_url_values_to_v1_pod_log_options(values, &mut out)?;
         ::core::result::Result::Ok(out)

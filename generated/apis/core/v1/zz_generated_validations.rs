@@ -18,15 +18,20 @@
 //! Validation functions for `crate::core::v1`.
 /// Registers the validation of every kind of this package.
 pub fn register_validations(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_validation_func::<
             crate::core::v1::types::ConfigMap,
         >(
             &["/"],
             |op, obj, old| {
-                validate_config_map(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_config_map(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -37,7 +42,7 @@ pub fn register_validations(
             |op, obj, old| {
                 validate_config_map_list(
                     op,
-                    &::runtime::validation::Path::ROOT,
+                    &::kube_apimachinery::validation::Path::ROOT,
                     obj,
                     old,
                 )
@@ -49,7 +54,12 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_event(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_event(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -58,7 +68,12 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_event_list(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_event_list(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -67,7 +82,7 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_pod(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_pod(op, &::kube_apimachinery::validation::Path::ROOT, obj, old)
             },
         );
     scheme
@@ -76,7 +91,12 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_pod_list(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_pod_list(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -85,7 +105,12 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_pod_template(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_pod_template(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -96,7 +121,7 @@ pub fn register_validations(
             |op, obj, old| {
                 validate_pod_template_list(
                     op,
-                    &::runtime::validation::Path::ROOT,
+                    &::kube_apimachinery::validation::Path::ROOT,
                     obj,
                     old,
                 )
@@ -115,12 +140,12 @@ pub fn register_validations(
     clippy::collapsible_if
 )]
 pub fn validate_config_map(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::ConfigMap,
     old: ::core::option::Option<&crate::core::v1::types::ConfigMap>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     errs.extend(crate::core::v1::validate_custom_config_map(op, path, obj, old));
     errs
 }
@@ -135,12 +160,12 @@ pub fn validate_config_map(
     clippy::collapsible_if
 )]
 pub fn validate_config_map_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::ConfigMapList,
     old: ::core::option::Option<&crate::core::v1::types::ConfigMapList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -173,12 +198,12 @@ pub fn validate_config_map_list(
     clippy::collapsible_if
 )]
 pub fn validate_event(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::event::Event,
     old: ::core::option::Option<&crate::core::v1::event::Event>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     errs.extend(crate::core::v1::validate_custom_event(op, path, obj, old));
     errs
 }
@@ -193,12 +218,12 @@ pub fn validate_event(
     clippy::collapsible_if
 )]
 pub fn validate_event_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::event::EventList,
     old: ::core::option::Option<&crate::core::v1::event::EventList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -231,12 +256,12 @@ pub fn validate_event_list(
     clippy::collapsible_if
 )]
 pub fn validate_pod(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::Pod,
     old: ::core::option::Option<&crate::core::v1::types::Pod>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("spec");
         let v = &obj.spec;
@@ -263,12 +288,12 @@ pub fn validate_pod(
     clippy::collapsible_if
 )]
 pub fn validate_pod_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::PodList,
     old: ::core::option::Option<&crate::core::v1::types::PodList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -301,12 +326,12 @@ pub fn validate_pod_list(
     clippy::collapsible_if
 )]
 pub fn validate_pod_spec(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::PodSpec,
     old: ::core::option::Option<&crate::core::v1::types::PodSpec>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     errs.extend(crate::core::v1::validate_custom_pod_spec(op, path, obj, old));
     errs
 }
@@ -321,12 +346,12 @@ pub fn validate_pod_spec(
     clippy::collapsible_if
 )]
 pub fn validate_pod_template(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::PodTemplate,
     old: ::core::option::Option<&crate::core::v1::types::PodTemplate>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("template");
         let v = &obj.template;
@@ -353,12 +378,12 @@ pub fn validate_pod_template(
     clippy::collapsible_if
 )]
 pub fn validate_pod_template_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::PodTemplateList,
     old: ::core::option::Option<&crate::core::v1::types::PodTemplateList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -391,12 +416,12 @@ pub fn validate_pod_template_list(
     clippy::collapsible_if
 )]
 pub fn validate_pod_template_spec(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::core::v1::types::PodTemplateSpec,
     old: ::core::option::Option<&crate::core::v1::types::PodTemplateSpec>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v2: {
         let path = &path.child("spec");
         let v = &obj.spec;

@@ -18,8 +18,8 @@
 //! Conversions between `crate::rbac::v1` and its internal version `crate::rbac`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::rbac::v1::types::ClusterRole,
@@ -110,7 +110,7 @@ pub fn register_conversions(
 pub fn auto_convert_v1_aggregation_rule_to_rbac_aggregation_rule(
     input: &crate::rbac::v1::types::AggregationRule,
     out: &mut crate::rbac::types::AggregationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.cluster_role_selectors = match &input.cluster_role_selectors {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
         ::core::option::Option::None => ::core::default::Default::default(),
@@ -121,15 +121,15 @@ pub fn auto_convert_v1_aggregation_rule_to_rbac_aggregation_rule(
 pub fn convert_v1_aggregation_rule_to_rbac_aggregation_rule(
     input: &crate::rbac::v1::types::AggregationRule,
     out: &mut crate::rbac::types::AggregationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_aggregation_rule_to_rbac_aggregation_rule(input, out)
 }
 /// Converts `crate::rbac::AggregationRule` to `crate::rbac::v1::AggregationRule` field by field. Generated; the public `convert_rbac_aggregation_rule_to_v1_aggregation_rule` calls it unless the package writes its own.
 pub fn auto_convert_rbac_aggregation_rule_to_v1_aggregation_rule(
     input: &crate::rbac::types::AggregationRule,
     out: &mut crate::rbac::v1::types::AggregationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
-    out.cluster_role_selectors = if ::runtime::conversion::is_zero(
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
+    out.cluster_role_selectors = if ::kube_apimachinery::conversion::is_zero(
         &input.cluster_role_selectors,
     ) {
         ::core::option::Option::None
@@ -144,20 +144,20 @@ pub fn auto_convert_rbac_aggregation_rule_to_v1_aggregation_rule(
 pub fn convert_rbac_aggregation_rule_to_v1_aggregation_rule(
     input: &crate::rbac::types::AggregationRule,
     out: &mut crate::rbac::v1::types::AggregationRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_aggregation_rule_to_v1_aggregation_rule(input, out)
 }
 /// Converts `crate::rbac::v1::ClusterRole` to `crate::rbac::ClusterRole` field by field. Generated; the public `convert_v1_cluster_role_to_rbac_cluster_role` calls it unless the package writes its own.
 pub fn auto_convert_v1_cluster_role_to_rbac_cluster_role(
     input: &crate::rbac::v1::types::ClusterRole,
     out: &mut crate::rbac::types::ClusterRole,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
         .rules
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_v1_policy_rule_to_rbac_policy_rule,
             )
@@ -166,7 +166,7 @@ pub fn auto_convert_v1_cluster_role_to_rbac_cluster_role(
     out.aggregation_rule = match &input.aggregation_rule {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::rbac::v1::convert_v1_aggregation_rule_to_rbac_aggregation_rule,
                 )?,
@@ -180,20 +180,20 @@ pub fn auto_convert_v1_cluster_role_to_rbac_cluster_role(
 pub fn convert_v1_cluster_role_to_rbac_cluster_role(
     input: &crate::rbac::v1::types::ClusterRole,
     out: &mut crate::rbac::types::ClusterRole,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_to_rbac_cluster_role(input, out)
 }
 /// Converts `crate::rbac::ClusterRole` to `crate::rbac::v1::ClusterRole` field by field. Generated; the public `convert_rbac_cluster_role_to_v1_cluster_role` calls it unless the package writes its own.
 pub fn auto_convert_rbac_cluster_role_to_v1_cluster_role(
     input: &crate::rbac::types::ClusterRole,
     out: &mut crate::rbac::v1::types::ClusterRole,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
         .rules
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_rbac_policy_rule_to_v1_policy_rule,
             )
@@ -202,7 +202,7 @@ pub fn auto_convert_rbac_cluster_role_to_v1_cluster_role(
     out.aggregation_rule = match &input.aggregation_rule {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::rbac::v1::convert_rbac_aggregation_rule_to_v1_aggregation_rule,
                 )?,
@@ -216,20 +216,22 @@ pub fn auto_convert_rbac_cluster_role_to_v1_cluster_role(
 pub fn convert_rbac_cluster_role_to_v1_cluster_role(
     input: &crate::rbac::types::ClusterRole,
     out: &mut crate::rbac::v1::types::ClusterRole,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_to_v1_cluster_role(input, out)
 }
 /// Converts `crate::rbac::v1::ClusterRoleBinding` to `crate::rbac::ClusterRoleBinding` field by field. Generated; the public `convert_v1_cluster_role_binding_to_rbac_cluster_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(
     input: &crate::rbac::v1::types::ClusterRoleBinding,
     out: &mut crate::rbac::types::ClusterRoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.subjects = match &input.subjects {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::rbac::v1::convert_v1_subject_to_rbac_subject,
                     )
@@ -248,24 +250,26 @@ pub fn auto_convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(
 pub fn convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(
     input: &crate::rbac::v1::types::ClusterRoleBinding,
     out: &mut crate::rbac::types::ClusterRoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(input, out)
 }
 /// Converts `crate::rbac::ClusterRoleBinding` to `crate::rbac::v1::ClusterRoleBinding` field by field. Generated; the public `convert_rbac_cluster_role_binding_to_v1_cluster_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(
     input: &crate::rbac::types::ClusterRoleBinding,
     out: &mut crate::rbac::v1::types::ClusterRoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
-    out.subjects = if ::runtime::conversion::is_zero(&input.subjects) {
+    out.subjects = if ::kube_apimachinery::conversion::is_zero(&input.subjects) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .subjects
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::rbac::v1::convert_rbac_subject_to_v1_subject,
                     )
@@ -283,20 +287,20 @@ pub fn auto_convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(
 pub fn convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(
     input: &crate::rbac::types::ClusterRoleBinding,
     out: &mut crate::rbac::v1::types::ClusterRoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(input, out)
 }
 /// Converts `crate::rbac::v1::ClusterRoleBindingList` to `crate::rbac::ClusterRoleBindingList` field by field. Generated; the public `convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
     input: &crate::rbac::v1::types::ClusterRoleBindingList,
     out: &mut crate::rbac::types::ClusterRoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_v1_cluster_role_binding_to_rbac_cluster_role_binding,
             )
@@ -308,7 +312,7 @@ pub fn auto_convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_li
 pub fn convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
     input: &crate::rbac::v1::types::ClusterRoleBindingList,
     out: &mut crate::rbac::types::ClusterRoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
         input,
         out,
@@ -318,13 +322,13 @@ pub fn convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
 pub fn auto_convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
     input: &crate::rbac::types::ClusterRoleBindingList,
     out: &mut crate::rbac::v1::types::ClusterRoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_rbac_cluster_role_binding_to_v1_cluster_role_binding,
             )
@@ -336,7 +340,7 @@ pub fn auto_convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_li
 pub fn convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
     input: &crate::rbac::types::ClusterRoleBindingList,
     out: &mut crate::rbac::v1::types::ClusterRoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
         input,
         out,
@@ -346,13 +350,13 @@ pub fn convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
 pub fn auto_convert_v1_cluster_role_list_to_rbac_cluster_role_list(
     input: &crate::rbac::v1::types::ClusterRoleList,
     out: &mut crate::rbac::types::ClusterRoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_v1_cluster_role_to_rbac_cluster_role,
             )
@@ -364,20 +368,20 @@ pub fn auto_convert_v1_cluster_role_list_to_rbac_cluster_role_list(
 pub fn convert_v1_cluster_role_list_to_rbac_cluster_role_list(
     input: &crate::rbac::v1::types::ClusterRoleList,
     out: &mut crate::rbac::types::ClusterRoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_list_to_rbac_cluster_role_list(input, out)
 }
 /// Converts `crate::rbac::ClusterRoleList` to `crate::rbac::v1::ClusterRoleList` field by field. Generated; the public `convert_rbac_cluster_role_list_to_v1_cluster_role_list` calls it unless the package writes its own.
 pub fn auto_convert_rbac_cluster_role_list_to_v1_cluster_role_list(
     input: &crate::rbac::types::ClusterRoleList,
     out: &mut crate::rbac::v1::types::ClusterRoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_rbac_cluster_role_to_v1_cluster_role,
             )
@@ -389,14 +393,14 @@ pub fn auto_convert_rbac_cluster_role_list_to_v1_cluster_role_list(
 pub fn convert_rbac_cluster_role_list_to_v1_cluster_role_list(
     input: &crate::rbac::types::ClusterRoleList,
     out: &mut crate::rbac::v1::types::ClusterRoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_list_to_v1_cluster_role_list(input, out)
 }
 /// Converts `crate::rbac::v1::PolicyRule` to `crate::rbac::PolicyRule` field by field. Generated; the public `convert_v1_policy_rule_to_rbac_policy_rule` calls it unless the package writes its own.
 pub fn auto_convert_v1_policy_rule_to_rbac_policy_rule(
     input: &crate::rbac::v1::types::PolicyRule,
     out: &mut crate::rbac::types::PolicyRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.verbs = ::core::clone::Clone::clone(&input.verbs);
     out.api_groups = match &input.api_groups {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -420,31 +424,35 @@ pub fn auto_convert_v1_policy_rule_to_rbac_policy_rule(
 pub fn convert_v1_policy_rule_to_rbac_policy_rule(
     input: &crate::rbac::v1::types::PolicyRule,
     out: &mut crate::rbac::types::PolicyRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_policy_rule_to_rbac_policy_rule(input, out)
 }
 /// Converts `crate::rbac::PolicyRule` to `crate::rbac::v1::PolicyRule` field by field. Generated; the public `convert_rbac_policy_rule_to_v1_policy_rule` calls it unless the package writes its own.
 pub fn auto_convert_rbac_policy_rule_to_v1_policy_rule(
     input: &crate::rbac::types::PolicyRule,
     out: &mut crate::rbac::v1::types::PolicyRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.verbs = ::core::clone::Clone::clone(&input.verbs);
-    out.api_groups = if ::runtime::conversion::is_zero(&input.api_groups) {
+    out.api_groups = if ::kube_apimachinery::conversion::is_zero(&input.api_groups) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.api_groups))
     };
-    out.resources = if ::runtime::conversion::is_zero(&input.resources) {
+    out.resources = if ::kube_apimachinery::conversion::is_zero(&input.resources) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.resources))
     };
-    out.resource_names = if ::runtime::conversion::is_zero(&input.resource_names) {
+    out.resource_names = if ::kube_apimachinery::conversion::is_zero(
+        &input.resource_names,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.resource_names))
     };
-    out.non_resource_urls = if ::runtime::conversion::is_zero(&input.non_resource_urls) {
+    out.non_resource_urls = if ::kube_apimachinery::conversion::is_zero(
+        &input.non_resource_urls,
+    ) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
@@ -457,20 +465,20 @@ pub fn auto_convert_rbac_policy_rule_to_v1_policy_rule(
 pub fn convert_rbac_policy_rule_to_v1_policy_rule(
     input: &crate::rbac::types::PolicyRule,
     out: &mut crate::rbac::v1::types::PolicyRule,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_policy_rule_to_v1_policy_rule(input, out)
 }
 /// Converts `crate::rbac::v1::Role` to `crate::rbac::Role` field by field. Generated; the public `convert_v1_role_to_rbac_role` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_to_rbac_role(
     input: &crate::rbac::v1::types::Role,
     out: &mut crate::rbac::types::Role,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
         .rules
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_v1_policy_rule_to_rbac_policy_rule,
             )
@@ -482,20 +490,20 @@ pub fn auto_convert_v1_role_to_rbac_role(
 pub fn convert_v1_role_to_rbac_role(
     input: &crate::rbac::v1::types::Role,
     out: &mut crate::rbac::types::Role,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_to_rbac_role(input, out)
 }
 /// Converts `crate::rbac::Role` to `crate::rbac::v1::Role` field by field. Generated; the public `convert_rbac_role_to_v1_role` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_to_v1_role(
     input: &crate::rbac::types::Role,
     out: &mut crate::rbac::v1::types::Role,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
         .rules
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_rbac_policy_rule_to_v1_policy_rule,
             )
@@ -507,20 +515,22 @@ pub fn auto_convert_rbac_role_to_v1_role(
 pub fn convert_rbac_role_to_v1_role(
     input: &crate::rbac::types::Role,
     out: &mut crate::rbac::v1::types::Role,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_to_v1_role(input, out)
 }
 /// Converts `crate::rbac::v1::RoleBinding` to `crate::rbac::RoleBinding` field by field. Generated; the public `convert_v1_role_binding_to_rbac_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_binding_to_rbac_role_binding(
     input: &crate::rbac::v1::types::RoleBinding,
     out: &mut crate::rbac::types::RoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.subjects = match &input.subjects {
         ::core::option::Option::Some(v0) => {
             v0.iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::rbac::v1::convert_v1_subject_to_rbac_subject,
                     )
@@ -539,24 +549,26 @@ pub fn auto_convert_v1_role_binding_to_rbac_role_binding(
 pub fn convert_v1_role_binding_to_rbac_role_binding(
     input: &crate::rbac::v1::types::RoleBinding,
     out: &mut crate::rbac::types::RoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_binding_to_rbac_role_binding(input, out)
 }
 /// Converts `crate::rbac::RoleBinding` to `crate::rbac::v1::RoleBinding` field by field. Generated; the public `convert_rbac_role_binding_to_v1_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_binding_to_v1_role_binding(
     input: &crate::rbac::types::RoleBinding,
     out: &mut crate::rbac::v1::types::RoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
-    out.subjects = if ::runtime::conversion::is_zero(&input.subjects) {
+    out.subjects = if ::kube_apimachinery::conversion::is_zero(&input.subjects) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(
             input
                 .subjects
                 .iter()
-                .map(|v1| -> ::core::result::Result<_, ::runtime::ConversionError> {
-                    ::runtime::conversion::convert_with(
+                .map(|
+                    v1,
+                | -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+                    ::kube_apimachinery::conversion::convert_with(
                         v1,
                         crate::rbac::v1::convert_rbac_subject_to_v1_subject,
                     )
@@ -574,20 +586,20 @@ pub fn auto_convert_rbac_role_binding_to_v1_role_binding(
 pub fn convert_rbac_role_binding_to_v1_role_binding(
     input: &crate::rbac::types::RoleBinding,
     out: &mut crate::rbac::v1::types::RoleBinding,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_binding_to_v1_role_binding(input, out)
 }
 /// Converts `crate::rbac::v1::RoleBindingList` to `crate::rbac::RoleBindingList` field by field. Generated; the public `convert_v1_role_binding_list_to_rbac_role_binding_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_binding_list_to_rbac_role_binding_list(
     input: &crate::rbac::v1::types::RoleBindingList,
     out: &mut crate::rbac::types::RoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_v1_role_binding_to_rbac_role_binding,
             )
@@ -599,20 +611,20 @@ pub fn auto_convert_v1_role_binding_list_to_rbac_role_binding_list(
 pub fn convert_v1_role_binding_list_to_rbac_role_binding_list(
     input: &crate::rbac::v1::types::RoleBindingList,
     out: &mut crate::rbac::types::RoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_binding_list_to_rbac_role_binding_list(input, out)
 }
 /// Converts `crate::rbac::RoleBindingList` to `crate::rbac::v1::RoleBindingList` field by field. Generated; the public `convert_rbac_role_binding_list_to_v1_role_binding_list` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_binding_list_to_v1_role_binding_list(
     input: &crate::rbac::types::RoleBindingList,
     out: &mut crate::rbac::v1::types::RoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_rbac_role_binding_to_v1_role_binding,
             )
@@ -624,20 +636,20 @@ pub fn auto_convert_rbac_role_binding_list_to_v1_role_binding_list(
 pub fn convert_rbac_role_binding_list_to_v1_role_binding_list(
     input: &crate::rbac::types::RoleBindingList,
     out: &mut crate::rbac::v1::types::RoleBindingList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_binding_list_to_v1_role_binding_list(input, out)
 }
 /// Converts `crate::rbac::v1::RoleList` to `crate::rbac::RoleList` field by field. Generated; the public `convert_v1_role_list_to_rbac_role_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_list_to_rbac_role_list(
     input: &crate::rbac::v1::types::RoleList,
     out: &mut crate::rbac::types::RoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_v1_role_to_rbac_role,
             )
@@ -649,20 +661,20 @@ pub fn auto_convert_v1_role_list_to_rbac_role_list(
 pub fn convert_v1_role_list_to_rbac_role_list(
     input: &crate::rbac::v1::types::RoleList,
     out: &mut crate::rbac::types::RoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_list_to_rbac_role_list(input, out)
 }
 /// Converts `crate::rbac::RoleList` to `crate::rbac::v1::RoleList` field by field. Generated; the public `convert_rbac_role_list_to_v1_role_list` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_list_to_v1_role_list(
     input: &crate::rbac::types::RoleList,
     out: &mut crate::rbac::v1::types::RoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::rbac::v1::convert_rbac_role_to_v1_role,
             )
@@ -674,14 +686,14 @@ pub fn auto_convert_rbac_role_list_to_v1_role_list(
 pub fn convert_rbac_role_list_to_v1_role_list(
     input: &crate::rbac::types::RoleList,
     out: &mut crate::rbac::v1::types::RoleList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_list_to_v1_role_list(input, out)
 }
 /// Converts `crate::rbac::v1::RoleRef` to `crate::rbac::RoleRef` field by field. Generated; the public `convert_v1_role_ref_to_rbac_role_ref` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_ref_to_rbac_role_ref(
     input: &crate::rbac::v1::types::RoleRef,
     out: &mut crate::rbac::types::RoleRef,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.api_group = ::core::clone::Clone::clone(&input.api_group);
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -691,14 +703,14 @@ pub fn auto_convert_v1_role_ref_to_rbac_role_ref(
 pub fn convert_v1_role_ref_to_rbac_role_ref(
     input: &crate::rbac::v1::types::RoleRef,
     out: &mut crate::rbac::types::RoleRef,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_ref_to_rbac_role_ref(input, out)
 }
 /// Converts `crate::rbac::RoleRef` to `crate::rbac::v1::RoleRef` field by field. Generated; the public `convert_rbac_role_ref_to_v1_role_ref` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_ref_to_v1_role_ref(
     input: &crate::rbac::types::RoleRef,
     out: &mut crate::rbac::v1::types::RoleRef,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.api_group = ::core::clone::Clone::clone(&input.api_group);
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -708,14 +720,14 @@ pub fn auto_convert_rbac_role_ref_to_v1_role_ref(
 pub fn convert_rbac_role_ref_to_v1_role_ref(
     input: &crate::rbac::types::RoleRef,
     out: &mut crate::rbac::v1::types::RoleRef,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_ref_to_v1_role_ref(input, out)
 }
 /// Converts `crate::rbac::v1::Subject` to `crate::rbac::Subject` field by field. Generated; the public `convert_v1_subject_to_rbac_subject` calls it unless the package writes its own.
 pub fn auto_convert_v1_subject_to_rbac_subject(
     input: &crate::rbac::v1::types::Subject,
     out: &mut crate::rbac::types::Subject,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.api_group = match &input.api_group {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -732,22 +744,22 @@ pub fn auto_convert_v1_subject_to_rbac_subject(
 pub fn convert_v1_subject_to_rbac_subject(
     input: &crate::rbac::v1::types::Subject,
     out: &mut crate::rbac::types::Subject,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_subject_to_rbac_subject(input, out)
 }
 /// Converts `crate::rbac::Subject` to `crate::rbac::v1::Subject` field by field. Generated; the public `convert_rbac_subject_to_v1_subject` calls it unless the package writes its own.
 pub fn auto_convert_rbac_subject_to_v1_subject(
     input: &crate::rbac::types::Subject,
     out: &mut crate::rbac::v1::types::Subject,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
-    out.api_group = if ::runtime::conversion::is_zero(&input.api_group) {
+    out.api_group = if ::kube_apimachinery::conversion::is_zero(&input.api_group) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.api_group))
     };
     out.name = ::core::clone::Clone::clone(&input.name);
-    out.namespace = if ::runtime::conversion::is_zero(&input.namespace) {
+    out.namespace = if ::kube_apimachinery::conversion::is_zero(&input.namespace) {
         ::core::option::Option::None
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.namespace))
@@ -758,6 +770,6 @@ pub fn auto_convert_rbac_subject_to_v1_subject(
 pub fn convert_rbac_subject_to_v1_subject(
     input: &crate::rbac::types::Subject,
     out: &mut crate::rbac::v1::types::Subject,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_subject_to_v1_subject(input, out)
 }

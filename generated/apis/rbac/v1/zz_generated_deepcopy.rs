@@ -54,7 +54,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRole {
         );
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::rbac::v1::types::ClusterRole, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleBinding {
@@ -75,7 +75,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleBinding {
         ::core::clone::Clone::clone_from(&mut self.role_ref, &source.role_ref);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::rbac::v1::types::ClusterRoleBinding, type_meta = type_meta, object_meta =
     metadata
 );
@@ -95,7 +95,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleBindingList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::rbac::v1::types::ClusterRoleBindingList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleList {
@@ -114,7 +114,9 @@ impl ::core::clone::Clone for crate::rbac::v1::types::ClusterRoleList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::rbac::v1::types::ClusterRoleList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::rbac::v1::types::ClusterRoleList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::PolicyRule {
     #[inline]
     fn clone(&self) -> Self {
@@ -157,7 +159,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::Role {
         ::core::clone::Clone::clone_from(&mut self.rules, &source.rules);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::rbac::v1::types::Role, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleBinding {
@@ -178,7 +180,7 @@ impl ::core::clone::Clone for crate::rbac::v1::types::RoleBinding {
         ::core::clone::Clone::clone_from(&mut self.role_ref, &source.role_ref);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::rbac::v1::types::RoleBinding, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleBindingList {
@@ -197,7 +199,9 @@ impl ::core::clone::Clone for crate::rbac::v1::types::RoleBindingList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::rbac::v1::types::RoleBindingList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::rbac::v1::types::RoleBindingList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleList {
     #[inline]
     fn clone(&self) -> Self {
@@ -214,7 +218,9 @@ impl ::core::clone::Clone for crate::rbac::v1::types::RoleList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::rbac::v1::types::RoleList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::rbac::v1::types::RoleList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::rbac::v1::types::RoleRef {
     #[inline]
     fn clone(&self) -> Self {

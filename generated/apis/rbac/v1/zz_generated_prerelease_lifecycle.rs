@@ -16,143 +16,160 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::rbac::v1`.
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::ClusterRole {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::rbac::v1::types::ClusterRole {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::ClusterRoleBinding {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::rbac::v1::types::ClusterRoleBinding {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::ClusterRoleBindingList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle
+for crate::rbac::v1::types::ClusterRoleBindingList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::ClusterRoleList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::rbac::v1::types::ClusterRoleList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::Role {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::rbac::v1::types::Role {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::RoleBinding {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::rbac::v1::types::RoleBinding {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::RoleBindingList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::rbac::v1::types::RoleBindingList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::rbac::v1::types::RoleList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::rbac::v1::types::RoleList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::rbac::v1::types::ClusterRole,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "ClusterRole",
@@ -162,7 +179,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::rbac::v1::types::ClusterRoleBinding,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "ClusterRoleBinding",
@@ -172,7 +189,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::rbac::v1::types::ClusterRoleBindingList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "ClusterRoleBindingList",
@@ -182,7 +199,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::rbac::v1::types::ClusterRoleList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "ClusterRoleList",
@@ -192,7 +209,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::rbac::v1::types::Role,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "Role",
@@ -202,7 +219,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::rbac::v1::types::RoleBinding,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "RoleBinding",
@@ -212,7 +229,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::rbac::v1::types::RoleBindingList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "RoleBindingList",
@@ -222,7 +239,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::rbac::v1::types::RoleList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "rbac.authorization.k8s.io",
                 "v1",
                 "RoleList",

@@ -19,12 +19,12 @@
 /// The API group of this package.
 pub const GROUP_NAME: &str = "rbac.authorization.k8s.io";
 /// `rbac.authorization.k8s.io/v1`: the group and version of this package.
-pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static(
+pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion = ::kube_apimachinery::GroupVersion::from_static(
     "rbac.authorization.k8s.io",
     "v1",
 );
 /// Registration functions of this package, run in order by `add_to_scheme`.
-pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
+pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachinery::SchemeBuilder::from_fns(
     &[
         add_known_types,
         add_rest_mappings,
@@ -35,14 +35,14 @@ pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::
 );
 /// Adds this package's kinds to a Scheme.
 pub fn add_to_scheme(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     SCHEME_BUILDER.add_to_scheme(scheme)
 }
 /// Registers every kind of this package, lists included, under `SCHEME_GROUP_VERSION`.
 pub fn add_known_types(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_known_type_serde_keys::<
             crate::rbac::v1::types::ClusterRole,
@@ -110,26 +110,26 @@ pub fn add_known_types(
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.
-pub fn resource(resource: &str) -> ::runtime::GroupResource {
-    ::runtime::GroupResource::new(GROUP_NAME, resource)
+pub fn resource(resource: &str) -> ::kube_apimachinery::GroupResource {
+    ::kube_apimachinery::GroupResource::new(GROUP_NAME, resource)
 }
 /// A group-qualified kind of this package's group.
-pub fn kind(kind: &str) -> ::runtime::GroupKind {
-    ::runtime::GroupKind::new(GROUP_NAME, kind)
+pub fn kind(kind: &str) -> ::kube_apimachinery::GroupKind {
+    ::kube_apimachinery::GroupKind::new(GROUP_NAME, kind)
 }
 /// Records how each resource of this package is served.
 pub fn add_rest_mappings(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "rbac.authorization.k8s.io",
             version: "v1",
             resource: "clusterroles",
             kind: "ClusterRole",
             list_kind: ::core::option::Option::Some("ClusterRoleList"),
             singular: "clusterrole",
-            scope: ::runtime::RestScope::Cluster,
+            scope: ::kube_apimachinery::RestScope::Cluster,
             short_names: &[],
             categories: &[],
             subresources: &[],
@@ -138,14 +138,14 @@ pub fn add_rest_mappings(
             generation: false,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "rbac.authorization.k8s.io",
             version: "v1",
             resource: "clusterrolebindings",
             kind: "ClusterRoleBinding",
             list_kind: ::core::option::Option::Some("ClusterRoleBindingList"),
             singular: "clusterrolebinding",
-            scope: ::runtime::RestScope::Cluster,
+            scope: ::kube_apimachinery::RestScope::Cluster,
             short_names: &[],
             categories: &[],
             subresources: &[],
@@ -154,14 +154,14 @@ pub fn add_rest_mappings(
             generation: false,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "rbac.authorization.k8s.io",
             version: "v1",
             resource: "roles",
             kind: "Role",
             list_kind: ::core::option::Option::Some("RoleList"),
             singular: "role",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &[],
             categories: &[],
             subresources: &[],
@@ -170,14 +170,14 @@ pub fn add_rest_mappings(
             generation: false,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "rbac.authorization.k8s.io",
             version: "v1",
             resource: "rolebindings",
             kind: "RoleBinding",
             list_kind: ::core::option::Option::Some("RoleBindingList"),
             singular: "rolebinding",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &[],
             categories: &[],
             subresources: &[],

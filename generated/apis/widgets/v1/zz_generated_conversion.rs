@@ -18,8 +18,8 @@
 //! Conversions between `crate::widgets::v1` and its internal version `crate::widgets`.
 /// Registers the conversion of every kind of this package to and from the internal version.
 pub fn register_conversions(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
             crate::widgets::v1::types::Widget,
@@ -66,12 +66,12 @@ pub fn register_conversions(
 pub fn auto_convert_v1_widget_to_widgets_widget(
     input: &crate::widgets::v1::types::Widget,
     out: &mut crate::widgets::types::Widget,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_v1_widget_spec_to_widgets_widget_spec,
                 )?,
@@ -82,7 +82,7 @@ pub fn auto_convert_v1_widget_to_widgets_widget(
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_v1_widget_status_to_widgets_widget_status,
                 )?,
@@ -96,19 +96,19 @@ pub fn auto_convert_v1_widget_to_widgets_widget(
 pub fn convert_v1_widget_to_widgets_widget(
     input: &crate::widgets::v1::types::Widget,
     out: &mut crate::widgets::types::Widget,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_to_widgets_widget(input, out)
 }
 /// Converts `crate::widgets::Widget` to `crate::widgets::v1::Widget` field by field. Generated; the public `convert_widgets_widget_to_v1_widget` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_to_v1_widget(
     input: &crate::widgets::types::Widget,
     out: &mut crate::widgets::v1::types::Widget,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_widgets_widget_spec_to_v1_widget_spec,
                 )?,
@@ -119,7 +119,7 @@ pub fn auto_convert_widgets_widget_to_v1_widget(
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_widgets_widget_status_to_v1_widget_status,
                 )?,
@@ -133,19 +133,19 @@ pub fn auto_convert_widgets_widget_to_v1_widget(
 pub fn convert_widgets_widget_to_v1_widget(
     input: &crate::widgets::types::Widget,
     out: &mut crate::widgets::v1::types::Widget,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_to_v1_widget(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetClass` to `crate::widgets::WidgetClass` field by field. Generated; the public `convert_v1_widget_class_to_widgets_widget_class` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_class_to_widgets_widget_class(
     input: &crate::widgets::v1::types::WidgetClass,
     out: &mut crate::widgets::types::WidgetClass,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_v1_widget_class_spec_to_widgets_widget_class_spec,
                 )?,
@@ -159,19 +159,19 @@ pub fn auto_convert_v1_widget_class_to_widgets_widget_class(
 pub fn convert_v1_widget_class_to_widgets_widget_class(
     input: &crate::widgets::v1::types::WidgetClass,
     out: &mut crate::widgets::types::WidgetClass,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_class_to_widgets_widget_class(input, out)
 }
 /// Converts `crate::widgets::WidgetClass` to `crate::widgets::v1::WidgetClass` field by field. Generated; the public `convert_widgets_widget_class_to_v1_widget_class` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_class_to_v1_widget_class(
     input: &crate::widgets::types::WidgetClass,
     out: &mut crate::widgets::v1::types::WidgetClass,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_widgets_widget_class_spec_to_v1_widget_class_spec,
                 )?,
@@ -185,20 +185,20 @@ pub fn auto_convert_widgets_widget_class_to_v1_widget_class(
 pub fn convert_widgets_widget_class_to_v1_widget_class(
     input: &crate::widgets::types::WidgetClass,
     out: &mut crate::widgets::v1::types::WidgetClass,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_class_to_v1_widget_class(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetClassList` to `crate::widgets::WidgetClassList` field by field. Generated; the public `convert_v1_widget_class_list_to_widgets_widget_class_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_class_list_to_widgets_widget_class_list(
     input: &crate::widgets::v1::types::WidgetClassList,
     out: &mut crate::widgets::types::WidgetClassList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::widgets::v1::convert_v1_widget_class_to_widgets_widget_class,
             )
@@ -210,20 +210,20 @@ pub fn auto_convert_v1_widget_class_list_to_widgets_widget_class_list(
 pub fn convert_v1_widget_class_list_to_widgets_widget_class_list(
     input: &crate::widgets::v1::types::WidgetClassList,
     out: &mut crate::widgets::types::WidgetClassList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_class_list_to_widgets_widget_class_list(input, out)
 }
 /// Converts `crate::widgets::WidgetClassList` to `crate::widgets::v1::WidgetClassList` field by field. Generated; the public `convert_widgets_widget_class_list_to_v1_widget_class_list` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_class_list_to_v1_widget_class_list(
     input: &crate::widgets::types::WidgetClassList,
     out: &mut crate::widgets::v1::types::WidgetClassList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::widgets::v1::convert_widgets_widget_class_to_v1_widget_class,
             )
@@ -235,14 +235,14 @@ pub fn auto_convert_widgets_widget_class_list_to_v1_widget_class_list(
 pub fn convert_widgets_widget_class_list_to_v1_widget_class_list(
     input: &crate::widgets::types::WidgetClassList,
     out: &mut crate::widgets::v1::types::WidgetClassList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_class_list_to_v1_widget_class_list(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetClassSpec` to `crate::widgets::WidgetClassSpec` field by field. Generated; the public `convert_v1_widget_class_spec_to_widgets_widget_class_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_class_spec_to_widgets_widget_class_spec(
     input: &crate::widgets::v1::types::WidgetClassSpec,
     out: &mut crate::widgets::types::WidgetClassSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.controller = ::core::clone::Clone::clone(&input.controller);
     out.parameters = ::core::clone::Clone::clone(&input.parameters);
     ::core::result::Result::Ok(())
@@ -251,14 +251,14 @@ pub fn auto_convert_v1_widget_class_spec_to_widgets_widget_class_spec(
 pub fn convert_v1_widget_class_spec_to_widgets_widget_class_spec(
     input: &crate::widgets::v1::types::WidgetClassSpec,
     out: &mut crate::widgets::types::WidgetClassSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_class_spec_to_widgets_widget_class_spec(input, out)
 }
 /// Converts `crate::widgets::WidgetClassSpec` to `crate::widgets::v1::WidgetClassSpec` field by field. Generated; the public `convert_widgets_widget_class_spec_to_v1_widget_class_spec` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_class_spec_to_v1_widget_class_spec(
     input: &crate::widgets::types::WidgetClassSpec,
     out: &mut crate::widgets::v1::types::WidgetClassSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.controller = ::core::clone::Clone::clone(&input.controller);
     out.parameters = ::core::clone::Clone::clone(&input.parameters);
     ::core::result::Result::Ok(())
@@ -267,20 +267,20 @@ pub fn auto_convert_widgets_widget_class_spec_to_v1_widget_class_spec(
 pub fn convert_widgets_widget_class_spec_to_v1_widget_class_spec(
     input: &crate::widgets::types::WidgetClassSpec,
     out: &mut crate::widgets::v1::types::WidgetClassSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_class_spec_to_v1_widget_class_spec(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetList` to `crate::widgets::WidgetList` field by field. Generated; the public `convert_v1_widget_list_to_widgets_widget_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_list_to_widgets_widget_list(
     input: &crate::widgets::v1::types::WidgetList,
     out: &mut crate::widgets::types::WidgetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::widgets::v1::convert_v1_widget_to_widgets_widget,
             )
@@ -292,20 +292,20 @@ pub fn auto_convert_v1_widget_list_to_widgets_widget_list(
 pub fn convert_v1_widget_list_to_widgets_widget_list(
     input: &crate::widgets::v1::types::WidgetList,
     out: &mut crate::widgets::types::WidgetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_list_to_widgets_widget_list(input, out)
 }
 /// Converts `crate::widgets::WidgetList` to `crate::widgets::v1::WidgetList` field by field. Generated; the public `convert_widgets_widget_list_to_v1_widget_list` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_list_to_v1_widget_list(
     input: &crate::widgets::types::WidgetList,
     out: &mut crate::widgets::v1::types::WidgetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
         .items
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::widgets::v1::convert_widgets_widget_to_v1_widget,
             )
@@ -317,14 +317,14 @@ pub fn auto_convert_widgets_widget_list_to_v1_widget_list(
 pub fn convert_widgets_widget_list_to_v1_widget_list(
     input: &crate::widgets::types::WidgetList,
     out: &mut crate::widgets::v1::types::WidgetList,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_list_to_v1_widget_list(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetPort` to `crate::widgets::WidgetPort` field by field. Generated; the public `convert_v1_widget_port_to_widgets_widget_port` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_port_to_widgets_widget_port(
     input: &crate::widgets::v1::types::WidgetPort,
     out: &mut crate::widgets::types::WidgetPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.port = input.port;
     out.protocol = ::core::clone::Clone::clone(&input.protocol);
@@ -334,14 +334,14 @@ pub fn auto_convert_v1_widget_port_to_widgets_widget_port(
 pub fn convert_v1_widget_port_to_widgets_widget_port(
     input: &crate::widgets::v1::types::WidgetPort,
     out: &mut crate::widgets::types::WidgetPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_port_to_widgets_widget_port(input, out)
 }
 /// Converts `crate::widgets::WidgetPort` to `crate::widgets::v1::WidgetPort` field by field. Generated; the public `convert_widgets_widget_port_to_v1_widget_port` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_port_to_v1_widget_port(
     input: &crate::widgets::types::WidgetPort,
     out: &mut crate::widgets::v1::types::WidgetPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.port = input.port;
     out.protocol = ::core::clone::Clone::clone(&input.protocol);
@@ -351,14 +351,14 @@ pub fn auto_convert_widgets_widget_port_to_v1_widget_port(
 pub fn convert_widgets_widget_port_to_v1_widget_port(
     input: &crate::widgets::types::WidgetPort,
     out: &mut crate::widgets::v1::types::WidgetPort,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_port_to_v1_widget_port(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetSize` to `crate::widgets::WidgetSize` field by field. Generated; the public `convert_v1_widget_size_to_widgets_widget_size` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_size_to_widgets_widget_size(
     input: &crate::widgets::v1::types::WidgetSize,
     out: &mut crate::widgets::types::WidgetSize,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     *out = match input {
         crate::widgets::v1::types::WidgetSize::Small => {
             crate::widgets::types::WidgetSize::Small
@@ -376,14 +376,14 @@ pub fn auto_convert_v1_widget_size_to_widgets_widget_size(
 pub fn convert_v1_widget_size_to_widgets_widget_size(
     input: &crate::widgets::v1::types::WidgetSize,
     out: &mut crate::widgets::types::WidgetSize,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_size_to_widgets_widget_size(input, out)
 }
 /// Converts `crate::widgets::WidgetSize` to `crate::widgets::v1::WidgetSize` field by field. Generated; the public `convert_widgets_widget_size_to_v1_widget_size` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_size_to_v1_widget_size(
     input: &crate::widgets::types::WidgetSize,
     out: &mut crate::widgets::v1::types::WidgetSize,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     *out = match input {
         crate::widgets::types::WidgetSize::Small => {
             crate::widgets::v1::types::WidgetSize::Small
@@ -401,21 +401,21 @@ pub fn auto_convert_widgets_widget_size_to_v1_widget_size(
 pub fn convert_widgets_widget_size_to_v1_widget_size(
     input: &crate::widgets::types::WidgetSize,
     out: &mut crate::widgets::v1::types::WidgetSize,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_size_to_v1_widget_size(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetSpec` to `crate::widgets::WidgetSpec` field by field. Generated; the public `convert_v1_widget_spec_to_widgets_widget_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_spec_to_widgets_widget_spec(
     input: &crate::widgets::v1::types::WidgetSpec,
     out: &mut crate::widgets::types::WidgetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
     out.image = ::core::clone::Clone::clone(&input.image);
     out.size = match &input.size {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_v1_widget_size_to_widgets_widget_size,
                 )?,
@@ -426,8 +426,8 @@ pub fn auto_convert_v1_widget_spec_to_widgets_widget_spec(
     out.ports = input
         .ports
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::widgets::v1::convert_v1_widget_port_to_widgets_widget_port,
             )
@@ -441,21 +441,21 @@ pub fn auto_convert_v1_widget_spec_to_widgets_widget_spec(
 pub fn convert_v1_widget_spec_to_widgets_widget_spec(
     input: &crate::widgets::v1::types::WidgetSpec,
     out: &mut crate::widgets::types::WidgetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_spec_to_widgets_widget_spec(input, out)
 }
 /// Converts `crate::widgets::WidgetSpec` to `crate::widgets::v1::WidgetSpec` field by field. Generated; the public `convert_widgets_widget_spec_to_v1_widget_spec` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_spec_to_v1_widget_spec(
     input: &crate::widgets::types::WidgetSpec,
     out: &mut crate::widgets::v1::types::WidgetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
     out.image = ::core::clone::Clone::clone(&input.image);
     out.size = match &input.size {
         ::core::option::Option::Some(v0) => {
             ::core::option::Option::Some(
-                ::runtime::conversion::convert_with(
+                ::kube_apimachinery::conversion::convert_with(
                     v0,
                     crate::widgets::v1::convert_widgets_widget_size_to_v1_widget_size,
                 )?,
@@ -466,8 +466,8 @@ pub fn auto_convert_widgets_widget_spec_to_v1_widget_spec(
     out.ports = input
         .ports
         .iter()
-        .map(|v0| -> ::core::result::Result<_, ::runtime::ConversionError> {
-            ::runtime::conversion::convert_with(
+        .map(|v0| -> ::core::result::Result<_, ::kube_apimachinery::ConversionError> {
+            ::kube_apimachinery::conversion::convert_with(
                 v0,
                 crate::widgets::v1::convert_widgets_widget_port_to_v1_widget_port,
             )
@@ -481,14 +481,14 @@ pub fn auto_convert_widgets_widget_spec_to_v1_widget_spec(
 pub fn convert_widgets_widget_spec_to_v1_widget_spec(
     input: &crate::widgets::types::WidgetSpec,
     out: &mut crate::widgets::v1::types::WidgetSpec,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_spec_to_v1_widget_spec(input, out)
 }
 /// Converts `crate::widgets::v1::WidgetStatus` to `crate::widgets::WidgetStatus` field by field. Generated; the public `convert_v1_widget_status_to_widgets_widget_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_widget_status_to_widgets_widget_status(
     input: &crate::widgets::v1::types::WidgetStatus,
     out: &mut crate::widgets::types::WidgetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
     out.ready_replicas = ::core::clone::Clone::clone(&input.ready_replicas);
@@ -500,14 +500,14 @@ pub fn auto_convert_v1_widget_status_to_widgets_widget_status(
 pub fn convert_v1_widget_status_to_widgets_widget_status(
     input: &crate::widgets::v1::types::WidgetStatus,
     out: &mut crate::widgets::types::WidgetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_widget_status_to_widgets_widget_status(input, out)
 }
 /// Converts `crate::widgets::WidgetStatus` to `crate::widgets::v1::WidgetStatus` field by field. Generated; the public `convert_widgets_widget_status_to_v1_widget_status` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_status_to_v1_widget_status(
     input: &crate::widgets::types::WidgetStatus,
     out: &mut crate::widgets::v1::types::WidgetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
     out.ready_replicas = ::core::clone::Clone::clone(&input.ready_replicas);
@@ -519,6 +519,6 @@ pub fn auto_convert_widgets_widget_status_to_v1_widget_status(
 pub fn convert_widgets_widget_status_to_v1_widget_status(
     input: &crate::widgets::types::WidgetStatus,
     out: &mut crate::widgets::v1::types::WidgetStatus,
-) -> ::core::result::Result<(), ::runtime::ConversionError> {
+) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_status_to_v1_widget_status(input, out)
 }

@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::widgets::v1::types::Widget {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::v1::types::Widget, type_meta = type_meta, object_meta = metadata
 );
 impl ::core::clone::Clone for crate::widgets::v1::types::WidgetClass {
@@ -53,7 +53,7 @@ impl ::core::clone::Clone for crate::widgets::v1::types::WidgetClass {
         ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::v1::types::WidgetClass, type_meta = type_meta, object_meta =
     metadata
 );
@@ -73,7 +73,7 @@ impl ::core::clone::Clone for crate::widgets::v1::types::WidgetClassList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::v1::types::WidgetClassList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::widgets::v1::types::WidgetClassSpec {
@@ -106,7 +106,9 @@ impl ::core::clone::Clone for crate::widgets::v1::types::WidgetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(crate::widgets::v1::types::WidgetList, type_meta = type_meta);
+::kube_apimachinery::impl_object!(
+    crate::widgets::v1::types::WidgetList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::widgets::v1::types::WidgetPort {
     #[inline]
     fn clone(&self) -> Self {

@@ -16,79 +16,87 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::widgets::v1`.
-impl ::runtime::ApiLifecycle for crate::widgets::v1::types::Widget {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1::types::Widget {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 3)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::widgets::v1::types::WidgetClass {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1::types::WidgetClass {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 3)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::widgets::v1::types::WidgetClassList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1::types::WidgetClassList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 3)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::widgets::v1::types::WidgetList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1::types::WidgetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 3)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::None
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::None
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::widgets::v1::types::Widget,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1",
                 "Widget",
@@ -98,7 +106,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::widgets::v1::types::WidgetClass,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1",
                 "WidgetClass",
@@ -108,7 +116,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::widgets::v1::types::WidgetClassList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1",
                 "WidgetClassList",
@@ -118,7 +126,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::widgets::v1::types::WidgetList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1",
                 "WidgetList",

@@ -19,12 +19,12 @@
 /// The API group of this package.
 pub const GROUP_NAME: &str = "widgets.example.dev";
 /// `widgets.example.dev/v1`: the group and version of this package.
-pub const SCHEME_GROUP_VERSION: ::runtime::GroupVersion = ::runtime::GroupVersion::from_static(
+pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion = ::kube_apimachinery::GroupVersion::from_static(
     "widgets.example.dev",
     "v1",
 );
 /// Registration functions of this package, run in order by `add_to_scheme`.
-pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::from_fns(
+pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachinery::SchemeBuilder::from_fns(
     &[
         add_known_types,
         add_rest_mappings,
@@ -36,14 +36,14 @@ pub static SCHEME_BUILDER: ::runtime::SchemeBuilder = ::runtime::SchemeBuilder::
 );
 /// Adds this package's kinds to a Scheme.
 pub fn add_to_scheme(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     SCHEME_BUILDER.add_to_scheme(scheme)
 }
 /// Registers every kind of this package, lists included, under `SCHEME_GROUP_VERSION`.
 pub fn add_known_types(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_known_type_serde_keys::<
             crate::widgets::v1::types::Widget,
@@ -75,42 +75,42 @@ pub fn add_known_types(
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.
-pub fn resource(resource: &str) -> ::runtime::GroupResource {
-    ::runtime::GroupResource::new(GROUP_NAME, resource)
+pub fn resource(resource: &str) -> ::kube_apimachinery::GroupResource {
+    ::kube_apimachinery::GroupResource::new(GROUP_NAME, resource)
 }
 /// A group-qualified kind of this package's group.
-pub fn kind(kind: &str) -> ::runtime::GroupKind {
-    ::runtime::GroupKind::new(GROUP_NAME, kind)
+pub fn kind(kind: &str) -> ::kube_apimachinery::GroupKind {
+    ::kube_apimachinery::GroupKind::new(GROUP_NAME, kind)
 }
 /// Records how each resource of this package is served.
 pub fn add_rest_mappings(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "widgets.example.dev",
             version: "v1",
             resource: "widgets",
             kind: "Widget",
             list_kind: ::core::option::Option::Some("WidgetList"),
             singular: "widget",
-            scope: ::runtime::RestScope::Namespaced,
+            scope: ::kube_apimachinery::RestScope::Namespaced,
             short_names: &["wd"],
             categories: &["example"],
             subresources: &[
-                ::runtime::SubresourceMapping {
+                ::kube_apimachinery::SubresourceMapping {
                     name: "status",
                     group: "widgets.example.dev",
                     version: "v1",
                     kind: "Widget",
                     scale: ::core::option::Option::None,
                 },
-                ::runtime::SubresourceMapping {
+                ::kube_apimachinery::SubresourceMapping {
                     name: "scale",
                     group: "autoscaling",
                     version: "v1",
                     kind: "Scale",
-                    scale: ::core::option::Option::Some(::runtime::ScalePaths {
+                    scale: ::core::option::Option::Some(::kube_apimachinery::ScalePaths {
                         spec_replicas: ".spec.replicas",
                         status_replicas: ".status.replicas",
                         label_selector: ::core::option::Option::Some(".status.selector"),
@@ -119,7 +119,7 @@ pub fn add_rest_mappings(
             ],
             storage_version: "v1",
             printer_columns: &[
-                ::runtime::PrinterColumn {
+                ::kube_apimachinery::PrinterColumn {
                     name: "Replicas",
                     type_: "integer",
                     format: "",
@@ -127,7 +127,7 @@ pub fn add_rest_mappings(
                     priority: 0u32,
                     json_path: ".spec.replicas",
                 },
-                ::runtime::PrinterColumn {
+                ::kube_apimachinery::PrinterColumn {
                     name: "Ready",
                     type_: "integer",
                     format: "",
@@ -135,7 +135,7 @@ pub fn add_rest_mappings(
                     priority: 0u32,
                     json_path: ".status.readyReplicas",
                 },
-                ::runtime::PrinterColumn {
+                ::kube_apimachinery::PrinterColumn {
                     name: "Size",
                     type_: "string",
                     format: "",
@@ -143,7 +143,7 @@ pub fn add_rest_mappings(
                     priority: 1u32,
                     json_path: ".spec.size",
                 },
-                ::runtime::PrinterColumn {
+                ::kube_apimachinery::PrinterColumn {
                     name: "Age",
                     type_: "date",
                     format: "",
@@ -155,20 +155,20 @@ pub fn add_rest_mappings(
             generation: true,
         })?;
     scheme
-        .add_rest_mapping(::runtime::RestMapping {
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "widgets.example.dev",
             version: "v1",
             resource: "widgetclasses",
             kind: "WidgetClass",
             list_kind: ::core::option::Option::Some("WidgetClassList"),
             singular: "widgetclass",
-            scope: ::runtime::RestScope::Cluster,
+            scope: ::kube_apimachinery::RestScope::Cluster,
             short_names: &[],
             categories: &["example"],
             subresources: &[],
             storage_version: "v1",
             printer_columns: &[
-                ::runtime::PrinterColumn {
+                ::kube_apimachinery::PrinterColumn {
                     name: "Controller",
                     type_: "string",
                     format: "",
@@ -176,7 +176,7 @@ pub fn add_rest_mappings(
                     priority: 0u32,
                     json_path: ".spec.controller",
                 },
-                ::runtime::PrinterColumn {
+                ::kube_apimachinery::PrinterColumn {
                     name: "Age",
                     type_: "date",
                     format: "",

@@ -34,7 +34,7 @@ impl ::core::clone::Clone for crate::widgets::v1alpha1::types::Widget {
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::v1alpha1::types::Widget, type_meta = type_meta, object_meta =
     metadata
 );
@@ -54,7 +54,7 @@ impl ::core::clone::Clone for crate::widgets::v1alpha1::types::WidgetClass {
         ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::v1alpha1::types::WidgetClass, type_meta = type_meta, object_meta =
     metadata
 );
@@ -74,7 +74,7 @@ impl ::core::clone::Clone for crate::widgets::v1alpha1::types::WidgetClassList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::v1alpha1::types::WidgetClassList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::widgets::v1alpha1::types::WidgetClassSpec {
@@ -107,7 +107,7 @@ impl ::core::clone::Clone for crate::widgets::v1alpha1::types::WidgetList {
         ::core::clone::Clone::clone_from(&mut self.items, &source.items);
     }
 }
-::runtime::impl_object!(
+::kube_apimachinery::impl_object!(
     crate::widgets::v1alpha1::types::WidgetList, type_meta = type_meta
 );
 impl ::core::clone::Clone for crate::widgets::v1alpha1::types::WidgetPort {

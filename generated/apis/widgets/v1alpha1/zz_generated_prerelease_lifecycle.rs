@@ -16,21 +16,23 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::widgets::v1alpha1`.
-impl ::runtime::ApiLifecycle for crate::widgets::v1alpha1::types::Widget {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1alpha1::types::Widget {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 3))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 6))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1",
                 "Widget",
@@ -38,21 +40,23 @@ impl ::runtime::ApiLifecycle for crate::widgets::v1alpha1::types::Widget {
         )
     }
 }
-impl ::runtime::ApiLifecycle for crate::widgets::v1alpha1::types::WidgetClass {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1alpha1::types::WidgetClass {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 3))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 6))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::Some(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1",
                 "WidgetClass",
@@ -60,47 +64,52 @@ impl ::runtime::ApiLifecycle for crate::widgets::v1alpha1::types::WidgetClass {
         )
     }
 }
-impl ::runtime::ApiLifecycle for crate::widgets::v1alpha1::types::WidgetClassList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle
+for crate::widgets::v1alpha1::types::WidgetClassList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 3))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 6))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
-impl ::runtime::ApiLifecycle for crate::widgets::v1alpha1::types::WidgetList {
-    fn api_lifecycle_introduced() -> ::runtime::Release {
+impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1alpha1::types::WidgetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
-    fn api_lifecycle_deprecated() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
         ::core::option::Option::Some((1, 3))
     }
-    fn api_lifecycle_removed() -> ::core::option::Option<::runtime::Release> {
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
         ::core::option::Option::Some((1, 6))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
-        ::runtime::GroupVersionKind,
+        ::kube_apimachinery::GroupVersionKind,
     > {
         ::core::option::Option::None
     }
 }
 /// Records the lifecycle of every kind of this package, for deprecation warnings by GVK.
 pub fn register_lifecycles(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
             crate::widgets::v1alpha1::types::Widget,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1alpha1",
                 "Widget",
@@ -110,7 +119,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::widgets::v1alpha1::types::WidgetClass,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1alpha1",
                 "WidgetClass",
@@ -120,7 +129,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::widgets::v1alpha1::types::WidgetClassList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1alpha1",
                 "WidgetClassList",
@@ -130,7 +139,7 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::widgets::v1alpha1::types::WidgetList,
         >(
-            ::runtime::GroupVersionKind::from_static(
+            ::kube_apimachinery::GroupVersionKind::from_static(
                 "widgets.example.dev",
                 "v1alpha1",
                 "WidgetList",

@@ -18,15 +18,20 @@
 //! Validation functions for `crate::widgets::v1alpha1`.
 /// Registers the validation of every kind of this package.
 pub fn register_validations(
-    scheme: &mut ::runtime::Scheme,
-) -> ::core::result::Result<(), ::runtime::SchemeError> {
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_validation_func::<
             crate::widgets::v1alpha1::types::Widget,
         >(
             &["/"],
             |op, obj, old| {
-                validate_widget(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_widget(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     scheme
@@ -35,7 +40,12 @@ pub fn register_validations(
         >(
             &["/"],
             |op, obj, old| {
-                validate_widget_list(op, &::runtime::validation::Path::ROOT, obj, old)
+                validate_widget_list(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
             },
         );
     ::core::result::Result::Ok(())
@@ -51,12 +61,12 @@ pub fn register_validations(
     clippy::collapsible_if
 )]
 pub fn validate_widget(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::widgets::v1alpha1::types::Widget,
     old: ::core::option::Option<&crate::widgets::v1alpha1::types::Widget>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("spec");
         let v = &obj.spec;
@@ -96,12 +106,12 @@ pub fn validate_widget(
     clippy::collapsible_if
 )]
 pub fn validate_widget_list(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::widgets::v1alpha1::types::WidgetList,
     old: ::core::option::Option<&crate::widgets::v1alpha1::types::WidgetList>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
         let path = &path.child("items");
         let v = &obj.items;
@@ -134,12 +144,12 @@ pub fn validate_widget_list(
     clippy::collapsible_if
 )]
 pub fn validate_widget_port(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::widgets::v1alpha1::types::WidgetPort,
     old: ::core::option::Option<&crate::widgets::v1alpha1::types::WidgetPort>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v1: {
         let path = &path.child("name");
         let v = &obj.name;
@@ -147,7 +157,7 @@ pub fn validate_widget_port(
         if op.unchanged(v, o) {
             break 'v1;
         }
-        if let ::core::option::Option::Some(e) = ::runtime::validation::schema::max_length(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::schema::max_length(
             path,
             v,
             15u64,
@@ -162,7 +172,7 @@ pub fn validate_widget_port(
         if op.unchanged(v, o) {
             break 'v2;
         }
-        if let ::core::option::Option::Some(e) = ::runtime::validation::schema::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::schema::minimum(
             path,
             *v as f64,
             *v as i64,
@@ -171,7 +181,7 @@ pub fn validate_widget_port(
         ) {
             errs.push(e);
         }
-        if let ::core::option::Option::Some(e) = ::runtime::validation::schema::maximum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::schema::maximum(
             path,
             *v as f64,
             *v as i64,
@@ -194,12 +204,12 @@ pub fn validate_widget_port(
     clippy::collapsible_if
 )]
 pub fn validate_widget_spec(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::widgets::v1alpha1::types::WidgetSpec,
     old: ::core::option::Option<&crate::widgets::v1alpha1::types::WidgetSpec>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v1: {
         let path = &path.child("replicas");
         let v = &obj.replicas;
@@ -211,7 +221,7 @@ pub fn validate_widget_spec(
             break 'v1;
         };
         let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::runtime::validation::schema::minimum(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::schema::minimum(
             path,
             *v as f64,
             *v as i64,
@@ -228,7 +238,7 @@ pub fn validate_widget_spec(
         if op.unchanged(v, o) {
             break 'v3;
         }
-        if let ::core::option::Option::Some(e) = ::runtime::validation::schema::min_length(
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::schema::min_length(
             path,
             v,
             1u64,
@@ -243,7 +253,9 @@ pub fn validate_widget_spec(
         if op.unchanged(v, o) {
             break 'v5;
         }
-        errs.extend(::runtime::validation::schema::list_map_keys(path, v, &["name"]));
+        errs.extend(
+            ::kube_apimachinery::validation::schema::list_map_keys(path, v, &["name"]),
+        );
         {
             let olist = o;
             for (i, v) in v.iter().enumerate() {
@@ -271,12 +283,12 @@ pub fn validate_widget_spec(
     clippy::collapsible_if
 )]
 pub fn validate_widget_status(
-    op: &::runtime::validation::Operation,
-    path: &::runtime::validation::Path<'_>,
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
     obj: &crate::widgets::v1alpha1::types::WidgetStatus,
     old: ::core::option::Option<&crate::widgets::v1alpha1::types::WidgetStatus>,
-) -> ::runtime::validation::ErrorList {
-    let mut errs = ::runtime::validation::ErrorList::new();
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v5: {
         let path = &path.child("conditions");
         let v = &obj.conditions;
@@ -284,7 +296,9 @@ pub fn validate_widget_status(
         if op.unchanged(v, o) {
             break 'v5;
         }
-        errs.extend(::runtime::validation::schema::list_map_keys(path, v, &["type"]));
+        errs.extend(
+            ::kube_apimachinery::validation::schema::list_map_keys(path, v, &["type"]),
+        );
     }
     errs
 }

@@ -33,7 +33,7 @@ impl CustomResourceDefinitionInformer {
     /// from the factory's next `start()`.
     pub fn informer(
         &self,
-    ) -> ::runtime::client::informer::SharedInformer<
+    ) -> ::kube_apimachinery::client::informer::SharedInformer<
         ::apis::apiextensions::v1::CustomResourceDefinition,
     > {
         let clientset = self.factory.clientset().clone();
@@ -55,10 +55,10 @@ impl CustomResourceDefinitionInformer {
     /// cached object, then every change in order.
     pub fn add_event_handler(
         &self,
-        handler: impl ::runtime::client::informer::EventHandler<
+        handler: impl ::kube_apimachinery::client::informer::EventHandler<
             ::apis::apiextensions::v1::CustomResourceDefinition,
         >,
-    ) -> ::runtime::client::informer::HandlerId {
+    ) -> ::kube_apimachinery::client::informer::HandlerId {
         self.informer().add_event_handler(handler)
     }
 }

@@ -33,7 +33,9 @@ impl DeploymentInformer {
     /// from the factory's next `start()`.
     pub fn informer(
         &self,
-    ) -> ::runtime::client::informer::SharedInformer<::apis::apps::v1beta2::Deployment> {
+    ) -> ::kube_apimachinery::client::informer::SharedInformer<
+        ::apis::apps::v1beta2::Deployment,
+    > {
         let clientset = self.factory.clientset().clone();
         self.factory
             .factory()
@@ -51,10 +53,10 @@ impl DeploymentInformer {
     /// cached object, then every change in order.
     pub fn add_event_handler(
         &self,
-        handler: impl ::runtime::client::informer::EventHandler<
+        handler: impl ::kube_apimachinery::client::informer::EventHandler<
             ::apis::apps::v1beta2::Deployment,
         >,
-    ) -> ::runtime::client::informer::HandlerId {
+    ) -> ::kube_apimachinery::client::informer::HandlerId {
         self.informer().add_event_handler(handler)
     }
 }

@@ -33,7 +33,7 @@ impl EventInformer {
     /// from the factory's next `start()`.
     pub fn informer(
         &self,
-    ) -> ::runtime::client::informer::SharedInformer<::apis::core::v1::Event> {
+    ) -> ::kube_apimachinery::client::informer::SharedInformer<::apis::core::v1::Event> {
         let clientset = self.factory.clientset().clone();
         self.factory
             .factory()
@@ -49,8 +49,10 @@ impl EventInformer {
     /// cached object, then every change in order.
     pub fn add_event_handler(
         &self,
-        handler: impl ::runtime::client::informer::EventHandler<::apis::core::v1::Event>,
-    ) -> ::runtime::client::informer::HandlerId {
+        handler: impl ::kube_apimachinery::client::informer::EventHandler<
+            ::apis::core::v1::Event,
+        >,
+    ) -> ::kube_apimachinery::client::informer::HandlerId {
         self.informer().add_event_handler(handler)
     }
 }

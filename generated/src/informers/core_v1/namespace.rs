@@ -33,7 +33,9 @@ impl NamespaceInformer {
     /// from the factory's next `start()`.
     pub fn informer(
         &self,
-    ) -> ::runtime::client::informer::SharedInformer<::apis::core::v1::Namespace> {
+    ) -> ::kube_apimachinery::client::informer::SharedInformer<
+        ::apis::core::v1::Namespace,
+    > {
         let clientset = self.factory.clientset().clone();
         self.factory
             .factory()
@@ -49,10 +51,10 @@ impl NamespaceInformer {
     /// cached object, then every change in order.
     pub fn add_event_handler(
         &self,
-        handler: impl ::runtime::client::informer::EventHandler<
+        handler: impl ::kube_apimachinery::client::informer::EventHandler<
             ::apis::core::v1::Namespace,
         >,
-    ) -> ::runtime::client::informer::HandlerId {
+    ) -> ::kube_apimachinery::client::informer::HandlerId {
         self.informer().add_event_handler(handler)
     }
 }

@@ -33,7 +33,7 @@ impl PodInformer {
     /// from the factory's next `start()`.
     pub fn informer(
         &self,
-    ) -> ::runtime::client::informer::SharedInformer<::apis::core::v1::Pod> {
+    ) -> ::kube_apimachinery::client::informer::SharedInformer<::apis::core::v1::Pod> {
         let clientset = self.factory.clientset().clone();
         self.factory
             .factory()
@@ -49,8 +49,10 @@ impl PodInformer {
     /// cached object, then every change in order.
     pub fn add_event_handler(
         &self,
-        handler: impl ::runtime::client::informer::EventHandler<::apis::core::v1::Pod>,
-    ) -> ::runtime::client::informer::HandlerId {
+        handler: impl ::kube_apimachinery::client::informer::EventHandler<
+            ::apis::core::v1::Pod,
+        >,
+    ) -> ::kube_apimachinery::client::informer::HandlerId {
         self.informer().add_event_handler(handler)
     }
 }

@@ -33,7 +33,9 @@ impl WidgetClassInformer {
     /// from the factory's next `start()`.
     pub fn informer(
         &self,
-    ) -> ::runtime::client::informer::SharedInformer<::apis::widgets::v1::WidgetClass> {
+    ) -> ::kube_apimachinery::client::informer::SharedInformer<
+        ::apis::widgets::v1::WidgetClass,
+    > {
         let clientset = self.factory.clientset().clone();
         self.factory
             .factory()
@@ -51,10 +53,10 @@ impl WidgetClassInformer {
     /// cached object, then every change in order.
     pub fn add_event_handler(
         &self,
-        handler: impl ::runtime::client::informer::EventHandler<
+        handler: impl ::kube_apimachinery::client::informer::EventHandler<
             ::apis::widgets::v1::WidgetClass,
         >,
-    ) -> ::runtime::client::informer::HandlerId {
+    ) -> ::kube_apimachinery::client::informer::HandlerId {
         self.informer().add_event_handler(handler)
     }
 }

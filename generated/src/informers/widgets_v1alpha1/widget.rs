@@ -33,7 +33,9 @@ impl WidgetInformer {
     /// from the factory's next `start()`.
     pub fn informer(
         &self,
-    ) -> ::runtime::client::informer::SharedInformer<::apis::widgets::v1alpha1::Widget> {
+    ) -> ::kube_apimachinery::client::informer::SharedInformer<
+        ::apis::widgets::v1alpha1::Widget,
+    > {
         let clientset = self.factory.clientset().clone();
         self.factory
             .factory()
@@ -51,10 +53,10 @@ impl WidgetInformer {
     /// cached object, then every change in order.
     pub fn add_event_handler(
         &self,
-        handler: impl ::runtime::client::informer::EventHandler<
+        handler: impl ::kube_apimachinery::client::informer::EventHandler<
             ::apis::widgets::v1alpha1::Widget,
         >,
-    ) -> ::runtime::client::informer::HandlerId {
+    ) -> ::kube_apimachinery::client::informer::HandlerId {
         self.informer().add_event_handler(handler)
     }
 }

@@ -21,7 +21,7 @@
 /// `CustomResourceDefinitionLister`).
 #[derive(Clone)]
 pub struct CustomResourceDefinitionLister {
-    lister: ::runtime::client::lister::Lister<
+    lister: ::kube_apimachinery::client::lister::Lister<
         ::apis::apiextensions::v1beta1::CustomResourceDefinition,
     >,
 }
@@ -29,13 +29,13 @@ impl CustomResourceDefinitionLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<
+            ::kube_apimachinery::client::cache::Indexer<
                 ::apis::apiextensions::v1beta1::CustomResourceDefinition,
             >,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, in key order
@@ -61,7 +61,7 @@ impl CustomResourceDefinitionLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<
+        ::kube_apimachinery::client::cache::Indexer<
             ::apis::apiextensions::v1beta1::CustomResourceDefinition,
         >,
     > {

@@ -22,17 +22,17 @@
 /// `ReplicaSetLister`).
 #[derive(Clone)]
 pub struct ReplicaSetLister {
-    lister: ::runtime::client::lister::Lister<::apis::apps::v1::ReplicaSet>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::apps::v1::ReplicaSet>,
 }
 impl ReplicaSetLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::apps::v1::ReplicaSet>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::apps::v1::ReplicaSet>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +53,7 @@ impl ReplicaSetLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::apps::v1::ReplicaSet>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::apps::v1::ReplicaSet>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +62,9 @@ impl ReplicaSetLister {
 /// `ReplicaSetNamespaceLister`).
 #[derive(Clone)]
 pub struct ReplicaSetNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::apps::v1::ReplicaSet>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
+        ::apis::apps::v1::ReplicaSet,
+    >,
 }
 impl ReplicaSetNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

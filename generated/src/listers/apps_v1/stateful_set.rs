@@ -22,17 +22,17 @@
 /// `StatefulSetLister`).
 #[derive(Clone)]
 pub struct StatefulSetLister {
-    lister: ::runtime::client::lister::Lister<::apis::apps::v1::StatefulSet>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::apps::v1::StatefulSet>,
 }
 impl StatefulSetLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::apps::v1::StatefulSet>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::apps::v1::StatefulSet>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +53,7 @@ impl StatefulSetLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::apps::v1::StatefulSet>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::apps::v1::StatefulSet>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +62,9 @@ impl StatefulSetLister {
 /// `StatefulSetNamespaceLister`).
 #[derive(Clone)]
 pub struct StatefulSetNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::apps::v1::StatefulSet>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
+        ::apis::apps::v1::StatefulSet,
+    >,
 }
 impl StatefulSetNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

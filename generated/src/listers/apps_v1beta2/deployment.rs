@@ -22,17 +22,21 @@
 /// `DeploymentLister`).
 #[derive(Clone)]
 pub struct DeploymentLister {
-    lister: ::runtime::client::lister::Lister<::apis::apps::v1beta2::Deployment>,
+    lister: ::kube_apimachinery::client::lister::Lister<
+        ::apis::apps::v1beta2::Deployment,
+    >,
 }
 impl DeploymentLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::apps::v1beta2::Deployment>,
+            ::kube_apimachinery::client::cache::Indexer<
+                ::apis::apps::v1beta2::Deployment,
+            >,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +57,7 @@ impl DeploymentLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::apps::v1beta2::Deployment>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::apps::v1beta2::Deployment>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +66,7 @@ impl DeploymentLister {
 /// `DeploymentNamespaceLister`).
 #[derive(Clone)]
 pub struct DeploymentNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
         ::apis::apps::v1beta2::Deployment,
     >,
 }

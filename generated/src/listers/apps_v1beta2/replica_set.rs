@@ -22,17 +22,21 @@
 /// `ReplicaSetLister`).
 #[derive(Clone)]
 pub struct ReplicaSetLister {
-    lister: ::runtime::client::lister::Lister<::apis::apps::v1beta2::ReplicaSet>,
+    lister: ::kube_apimachinery::client::lister::Lister<
+        ::apis::apps::v1beta2::ReplicaSet,
+    >,
 }
 impl ReplicaSetLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::apps::v1beta2::ReplicaSet>,
+            ::kube_apimachinery::client::cache::Indexer<
+                ::apis::apps::v1beta2::ReplicaSet,
+            >,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +57,7 @@ impl ReplicaSetLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::apps::v1beta2::ReplicaSet>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::apps::v1beta2::ReplicaSet>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +66,7 @@ impl ReplicaSetLister {
 /// `ReplicaSetNamespaceLister`).
 #[derive(Clone)]
 pub struct ReplicaSetNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
         ::apis::apps::v1beta2::ReplicaSet,
     >,
 }

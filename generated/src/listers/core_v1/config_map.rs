@@ -22,17 +22,17 @@
 /// `ConfigMapLister`).
 #[derive(Clone)]
 pub struct ConfigMapLister {
-    lister: ::runtime::client::lister::Lister<::apis::core::v1::ConfigMap>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::core::v1::ConfigMap>,
 }
 impl ConfigMapLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::core::v1::ConfigMap>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::ConfigMap>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +53,7 @@ impl ConfigMapLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::core::v1::ConfigMap>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::ConfigMap>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +62,9 @@ impl ConfigMapLister {
 /// `ConfigMapNamespaceLister`).
 #[derive(Clone)]
 pub struct ConfigMapNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::core::v1::ConfigMap>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
+        ::apis::core::v1::ConfigMap,
+    >,
 }
 impl ConfigMapNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

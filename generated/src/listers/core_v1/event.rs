@@ -22,17 +22,17 @@
 /// `EventLister`).
 #[derive(Clone)]
 pub struct EventLister {
-    lister: ::runtime::client::lister::Lister<::apis::core::v1::Event>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::core::v1::Event>,
 }
 impl EventLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::core::v1::Event>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::Event>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -52,7 +52,9 @@ impl EventLister {
     /// The cache underneath, for its user indexes (`by_index`).
     pub fn indexer(
         &self,
-    ) -> &::std::sync::Arc<::runtime::client::cache::Indexer<::apis::core::v1::Event>> {
+    ) -> &::std::sync::Arc<
+        ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::Event>,
+    > {
         self.lister.indexer()
     }
 }
@@ -60,7 +62,9 @@ impl EventLister {
 /// `EventNamespaceLister`).
 #[derive(Clone)]
 pub struct EventNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::core::v1::Event>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
+        ::apis::core::v1::Event,
+    >,
 }
 impl EventNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

@@ -21,17 +21,17 @@
 /// `NamespaceLister`).
 #[derive(Clone)]
 pub struct NamespaceLister {
-    lister: ::runtime::client::lister::Lister<::apis::core::v1::Namespace>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::core::v1::Namespace>,
 }
 impl NamespaceLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::core::v1::Namespace>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::Namespace>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, in key order
@@ -53,7 +53,7 @@ impl NamespaceLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::core::v1::Namespace>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::Namespace>,
     > {
         self.lister.indexer()
     }

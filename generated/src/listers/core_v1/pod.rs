@@ -22,17 +22,17 @@
 /// `PodLister`).
 #[derive(Clone)]
 pub struct PodLister {
-    lister: ::runtime::client::lister::Lister<::apis::core::v1::Pod>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::core::v1::Pod>,
 }
 impl PodLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::core::v1::Pod>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::Pod>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -52,7 +52,9 @@ impl PodLister {
     /// The cache underneath, for its user indexes (`by_index`).
     pub fn indexer(
         &self,
-    ) -> &::std::sync::Arc<::runtime::client::cache::Indexer<::apis::core::v1::Pod>> {
+    ) -> &::std::sync::Arc<
+        ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::Pod>,
+    > {
         self.lister.indexer()
     }
 }
@@ -60,7 +62,7 @@ impl PodLister {
 /// `PodNamespaceLister`).
 #[derive(Clone)]
 pub struct PodNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::core::v1::Pod>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<::apis::core::v1::Pod>,
 }
 impl PodNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

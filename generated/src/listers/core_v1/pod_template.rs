@@ -22,17 +22,17 @@
 /// `PodTemplateLister`).
 #[derive(Clone)]
 pub struct PodTemplateLister {
-    lister: ::runtime::client::lister::Lister<::apis::core::v1::PodTemplate>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::core::v1::PodTemplate>,
 }
 impl PodTemplateLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::core::v1::PodTemplate>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::PodTemplate>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +53,7 @@ impl PodTemplateLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::core::v1::PodTemplate>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::PodTemplate>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +62,9 @@ impl PodTemplateLister {
 /// `PodTemplateNamespaceLister`).
 #[derive(Clone)]
 pub struct PodTemplateNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::core::v1::PodTemplate>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
+        ::apis::core::v1::PodTemplate,
+    >,
 }
 impl PodTemplateNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

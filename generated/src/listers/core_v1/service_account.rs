@@ -22,17 +22,19 @@
 /// `ServiceAccountLister`).
 #[derive(Clone)]
 pub struct ServiceAccountLister {
-    lister: ::runtime::client::lister::Lister<::apis::core::v1::ServiceAccount>,
+    lister: ::kube_apimachinery::client::lister::Lister<
+        ::apis::core::v1::ServiceAccount,
+    >,
 }
 impl ServiceAccountLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::core::v1::ServiceAccount>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::ServiceAccount>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +55,7 @@ impl ServiceAccountLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::core::v1::ServiceAccount>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::core::v1::ServiceAccount>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +64,9 @@ impl ServiceAccountLister {
 /// `ServiceAccountNamespaceLister`).
 #[derive(Clone)]
 pub struct ServiceAccountNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::core::v1::ServiceAccount>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
+        ::apis::core::v1::ServiceAccount,
+    >,
 }
 impl ServiceAccountNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

@@ -21,17 +21,17 @@
 /// `ClusterRoleLister`).
 #[derive(Clone)]
 pub struct ClusterRoleLister {
-    lister: ::runtime::client::lister::Lister<::apis::rbac::v1::ClusterRole>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::rbac::v1::ClusterRole>,
 }
 impl ClusterRoleLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::rbac::v1::ClusterRole>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::rbac::v1::ClusterRole>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, in key order
@@ -53,7 +53,7 @@ impl ClusterRoleLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::rbac::v1::ClusterRole>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::rbac::v1::ClusterRole>,
     > {
         self.lister.indexer()
     }

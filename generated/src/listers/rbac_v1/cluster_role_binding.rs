@@ -21,17 +21,21 @@
 /// `ClusterRoleBindingLister`).
 #[derive(Clone)]
 pub struct ClusterRoleBindingLister {
-    lister: ::runtime::client::lister::Lister<::apis::rbac::v1::ClusterRoleBinding>,
+    lister: ::kube_apimachinery::client::lister::Lister<
+        ::apis::rbac::v1::ClusterRoleBinding,
+    >,
 }
 impl ClusterRoleBindingLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::rbac::v1::ClusterRoleBinding>,
+            ::kube_apimachinery::client::cache::Indexer<
+                ::apis::rbac::v1::ClusterRoleBinding,
+            >,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, in key order
@@ -53,7 +57,7 @@ impl ClusterRoleBindingLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::rbac::v1::ClusterRoleBinding>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::rbac::v1::ClusterRoleBinding>,
     > {
         self.lister.indexer()
     }

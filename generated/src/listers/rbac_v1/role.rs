@@ -22,17 +22,17 @@
 /// `RoleLister`).
 #[derive(Clone)]
 pub struct RoleLister {
-    lister: ::runtime::client::lister::Lister<::apis::rbac::v1::Role>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::rbac::v1::Role>,
 }
 impl RoleLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::rbac::v1::Role>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::rbac::v1::Role>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -52,7 +52,9 @@ impl RoleLister {
     /// The cache underneath, for its user indexes (`by_index`).
     pub fn indexer(
         &self,
-    ) -> &::std::sync::Arc<::runtime::client::cache::Indexer<::apis::rbac::v1::Role>> {
+    ) -> &::std::sync::Arc<
+        ::kube_apimachinery::client::cache::Indexer<::apis::rbac::v1::Role>,
+    > {
         self.lister.indexer()
     }
 }
@@ -60,7 +62,7 @@ impl RoleLister {
 /// `RoleNamespaceLister`).
 #[derive(Clone)]
 pub struct RoleNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::rbac::v1::Role>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<::apis::rbac::v1::Role>,
 }
 impl RoleNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

@@ -22,17 +22,17 @@
 /// `RoleBindingLister`).
 #[derive(Clone)]
 pub struct RoleBindingLister {
-    lister: ::runtime::client::lister::Lister<::apis::rbac::v1::RoleBinding>,
+    lister: ::kube_apimachinery::client::lister::Lister<::apis::rbac::v1::RoleBinding>,
 }
 impl RoleBindingLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::rbac::v1::RoleBinding>,
+            ::kube_apimachinery::client::cache::Indexer<::apis::rbac::v1::RoleBinding>,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +53,7 @@ impl RoleBindingLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::rbac::v1::RoleBinding>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::rbac::v1::RoleBinding>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +62,9 @@ impl RoleBindingLister {
 /// `RoleBindingNamespaceLister`).
 #[derive(Clone)]
 pub struct RoleBindingNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<::apis::rbac::v1::RoleBinding>,
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
+        ::apis::rbac::v1::RoleBinding,
+    >,
 }
 impl RoleBindingNamespaceLister {
     /// The namespace's objects the selector selects, in name order.

@@ -22,17 +22,21 @@
 /// `WidgetLister`).
 #[derive(Clone)]
 pub struct WidgetLister {
-    lister: ::runtime::client::lister::Lister<::apis::widgets::v1alpha1::Widget>,
+    lister: ::kube_apimachinery::client::lister::Lister<
+        ::apis::widgets::v1alpha1::Widget,
+    >,
 }
 impl WidgetLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::widgets::v1alpha1::Widget>,
+            ::kube_apimachinery::client::cache::Indexer<
+                ::apis::widgets::v1alpha1::Widget,
+            >,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, across namespaces, in key order
@@ -53,7 +57,7 @@ impl WidgetLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::widgets::v1alpha1::Widget>,
+        ::kube_apimachinery::client::cache::Indexer<::apis::widgets::v1alpha1::Widget>,
     > {
         self.lister.indexer()
     }
@@ -62,7 +66,7 @@ impl WidgetLister {
 /// `WidgetNamespaceLister`).
 #[derive(Clone)]
 pub struct WidgetNamespaceLister {
-    lister: ::runtime::client::lister::NamespaceLister<
+    lister: ::kube_apimachinery::client::lister::NamespaceLister<
         ::apis::widgets::v1alpha1::Widget,
     >,
 }

@@ -21,17 +21,21 @@
 /// `WidgetClassLister`).
 #[derive(Clone)]
 pub struct WidgetClassLister {
-    lister: ::runtime::client::lister::Lister<::apis::widgets::v1alpha1::WidgetClass>,
+    lister: ::kube_apimachinery::client::lister::Lister<
+        ::apis::widgets::v1alpha1::WidgetClass,
+    >,
 }
 impl WidgetClassLister {
     /// A lister over `indexer`, the cache an informer keeps current.
     pub fn new(
         indexer: ::std::sync::Arc<
-            ::runtime::client::cache::Indexer<::apis::widgets::v1alpha1::WidgetClass>,
+            ::kube_apimachinery::client::cache::Indexer<
+                ::apis::widgets::v1alpha1::WidgetClass,
+            >,
         >,
     ) -> Self {
         Self {
-            lister: ::runtime::client::lister::Lister::new(indexer),
+            lister: ::kube_apimachinery::client::lister::Lister::new(indexer),
         }
     }
     /// Every cached object the selector selects, in key order
@@ -55,7 +59,9 @@ impl WidgetClassLister {
     pub fn indexer(
         &self,
     ) -> &::std::sync::Arc<
-        ::runtime::client::cache::Indexer<::apis::widgets::v1alpha1::WidgetClass>,
+        ::kube_apimachinery::client::cache::Indexer<
+            ::apis::widgets::v1alpha1::WidgetClass,
+        >,
     > {
         self.lister.indexer()
     }
