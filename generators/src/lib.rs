@@ -3,9 +3,23 @@
 //! One pipeline, one direction: `parse` (the module tree from `lib.rs`, syn, tag extraction) ->
 //! `model` (one checked, immutable Universe that decides every Kubernetes fact) -> `generator`
 //! (one module per generator, model in, tokens or documents out) -> `render` (prettyplease,
-//! header, output plan). The library owns all logic; `cargo xtask` and the `generators` binary are
-//! thin front-ends over this facade: a [`Config`], [`generate`], the [`Plan`] it returns (with
-//! [`verify`] and [`apply`]), and the [`Failure`] that carries every diagnostic of a failed run.
+//! header, output plan). The library owns all logic; `cargo xtask` and the `kube-code-generator`
+//! binary are thin front-ends over this facade: a [`Config`], [`generate`], the [`Plan`] it
+//! returns (with [`verify`] and [`apply`]), and the [`Failure`] that carries every diagnostic of a
+//! failed run.
+//!
+//! # Layers
+//!
+//! Top to bottom; a module uses only the modules of the layers below its own:
+//!
+//! 1. [`bench`], [`run`]: the benchmarks' and the front-ends' entry points.
+//! 2. `pipeline`: one run, from sources to a checked plan.
+//! 3. `layout`: where a run writes, checked before anything is planned.
+//! 4. `generator`: one module per generator; none imports another.
+//! 5. `model`, `render`: the checked model that decides every Kubernetes fact; formatting, headers
+//!    and the output plan.
+//! 6. `parse`: the module tree, syn, tags and serde attributes as written.
+//! 7. `diag`: located diagnostics.
 
 #![deny(missing_docs)]
 

@@ -5,6 +5,18 @@
 //! ([`admission`]), Event TTLs, printers, authentication and authorization as its flags
 //! configure them, and the custom resource server installed into it. [`server`] is the server of a
 //! Scheme with this policy, which the sample server and the generated fake clientset run.
+//!
+//! # Layers
+//!
+//! Top to bottom; a module uses only the modules of the layers below its own:
+//!
+//! 1. [`admission`], [`registry`], [`strategies`]: plugins by name; the review APIs and
+//!    TokenRequest; the per-kind strategies.
+//! 2. [`authentication`], [`authorizer`], [`garbage_collector`], `namespace`, [`printers`]:
+//!    authentication and authorization as the flags configure them; the collector; namespaces;
+//!    kube-apiserver's table columns.
+//! 3. [`rbac`], [`serviceaccount`]: RBAC's policy, authorizer, bootstrap roles and escalation
+//!    check; ServiceAccount tokens and their authenticator.
 
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]

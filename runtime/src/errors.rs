@@ -1,5 +1,5 @@
 //! The errors of this crate: registration ([`SchemeError`]), conversion ([`ConversionError`]) and parsing
-//! ([`ParseError`]), worded like their apimachinery counterparts so messages stay familiar.
+//! ([`ParseError`](crate::ParseError)), worded like their apimachinery counterparts so messages stay familiar.
 
 use crate::{API_VERSION_INTERNAL, GroupVersion, GroupVersionKind, GroupVersionResource};
 use thiserror::Error;
@@ -103,15 +103,6 @@ pub enum ConversionError {
     Custom(String),
 }
 
-/// An error from parsing a string form such as an `apiVersion`.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[non_exhaustive]
-pub enum ParseError {
-    /// The string is not `version` or `group/version` with a non-empty version.
-    #[error("unexpected GroupVersion string: {0:?}")]
-    InvalidGroupVersion(String),
-}
-
 /// Words a missing GVK the way Go's `notRegisteredErr` does, which distinguishes a missing version, a
 /// missing internal kind and a missing external kind.
 fn not_registered_message(gvk: &GroupVersionKind) -> String {
@@ -204,7 +195,7 @@ mod tests {
             err.to_string(),
             r#""spec.foo" is not a known field selector: only "metadata.name", "metadata.namespace""#
         );
-        let err = ParseError::InvalidGroupVersion("a/b/c".to_owned());
+        let err = crate::ParseError::InvalidGroupVersion("a/b/c".to_owned());
         assert_eq!(err.to_string(), r#"unexpected GroupVersion string: "a/b/c""#);
     }
 }

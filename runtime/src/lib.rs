@@ -1,4 +1,5 @@
-//! The `runtime` crate: the Rust reading of apimachinery's `runtime.Scheme`, which generated code links against.
+//! kube-apimachinery: the Rust reading of apimachinery's `runtime.Scheme`, which generated code links
+//! against.
 //!
 //! Generated API packages stay thin because this crate does the work, as prost's runtime does for
 //! prost-build. The pieces map onto apimachinery one to one:
@@ -48,6 +49,22 @@
 //! # Ok::<(), SchemeError>(())
 //! ```
 
+//! # Layers
+//!
+//! Top to bottom; a module uses only the modules of the layers below its own:
+//!
+//! 1. [`client`], `testing`: typed clients, listers, informers (feature `client`); random values
+//!    for fuzz tests (feature `testing`).
+//! 2. [`codec`]: JSON, YAML and protobuf bytes to objects and back.
+//! 3. `builder`: the `SchemeBuilder` of a package's registration functions.
+//! 4. `scheme`: the `Scheme`.
+//! 5. [`conversion`], [`defaulting`], `kube_interop`, `lifecycle`, [`openapi`], [`protobuf`],
+//!    [`validation`], `wire`: what the Scheme's tables hold and the forms objects take.
+//! 6. `errors`: the Scheme's and conversions' errors.
+//! 7. [`meta`], `object`, [`query`], `rest_mapping`: meta wire types, `Object`, options kinds
+//!    from query parameters, REST mappings.
+//! 8. `gvk`, `__private`: groups, versions, kinds and resources; what macros expand to.
+
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -58,7 +75,6 @@ pub mod codec;
 pub mod conversion;
 pub mod defaulting;
 mod errors;
-mod group_kind;
 mod gvk;
 mod kube_interop;
 mod lifecycle;
@@ -83,9 +99,8 @@ pub mod __private {
 }
 
 pub use builder::{AddToSchemeFn, SchemeBuilder};
-pub use errors::{ConversionError, ParseError, SchemeError};
-pub use group_kind::{GroupKind, GroupResource};
-pub use gvk::{GroupVersion, GroupVersionKind, GroupVersionResource};
+pub use errors::{ConversionError, SchemeError};
+pub use gvk::{GroupKind, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource, ParseError};
 pub use lifecycle::{ApiLifecycle, Release};
 pub use object::{Object, StringField, TypeMetaAccess, gvk_from_fields, set_gvk_fields};
 pub use rest_mapping::{PrinterColumn, RestMapping, RestScope, ScalePaths, SubresourceMapping};

@@ -1,6 +1,10 @@
-//! `cargo xtask codegen`, `verify-codegen`, `test` and `corpus` for this repository: a thin clap front-end
-//! over the generators library, run from the workspace root so that every path it prints or
-//! writes into generated code is relative.
+//! `cargo xtask codegen`, `verify-codegen`, `layers`, `test` and `corpus` for this repository: a
+//! thin clap front-end over the generators library, run from the workspace root so that every path
+//! it prints or writes into generated code is relative.
+//!
+//! # Layers
+//!
+//! 1. `corpus`, `layers`, `test`: one subcommand each, independent of one another.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

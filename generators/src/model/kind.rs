@@ -153,18 +153,7 @@ pub struct Client {
     pub informer: Option<String>,
     /// How the client speaks protobuf, when the kind and its list are both messages
     /// (`protobuf::decide`); client-go's default content type for such kinds.
-    pub protobuf: Option<ProtobufClient>,
-}
-
-/// What a typed client needs to read lists in protobuf: the list kind and its ListMeta field.
-#[derive(Clone, Debug)]
-pub struct ProtobufClient {
-    /// The list kind (`DeploymentList`).
-    pub list: String,
-    /// The list's ListMeta field (`metadata`).
-    pub list_meta: String,
-    /// Whether that field is an `Option`.
-    pub list_meta_optional: bool,
+    pub protobuf: Option<super::protobuf::ProtobufClient>,
 }
 
 /// One custom client method (`+genclient:method=GetScale,verb=get,subresource=scale,result=...`).

@@ -19,6 +19,7 @@ pub mod protobuf;
 mod resolve;
 pub mod schema;
 pub mod serving;
+pub mod tag_data;
 pub mod tag_names;
 mod tag_values;
 pub mod tags;

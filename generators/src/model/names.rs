@@ -222,13 +222,10 @@ pub fn generated_file(generator: &str) -> String {
 
 /// The module name that includes a generated file.
 pub fn generated_module(generator: &str) -> String {
-    format!("zz_generated_{}", generator.to_snake_case())
+    format!("{GENERATED_PREFIX}{}", generator.to_snake_case())
 }
 
-/// Whether a file name is one the generators write (`zz_generated_*.rs`), never an input.
-pub fn is_generated_file(file_name: &str) -> bool {
-    file_name.starts_with("zz_generated_") && file_name.ends_with(".rs")
-}
+use crate::parse::GENERATED_PREFIX;
 
 /// A group's name in identifiers, as client-gen's GroupGoName: `+groupGoName`, else the group's
 /// first DNS label (`core` for the core group), upper camel case (`Apps`, `Flowcontrol`,
@@ -293,6 +290,7 @@ pub fn member(name: &str) -> syn::Member {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::parse::is_generated_file;
 
     #[test]
     fn plurals_follow_client_gen() {

@@ -11,17 +11,23 @@
 //! envelope carries it.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::ops::RangeInclusive;
 
 use super::tag_names as tag;
 use super::{External, Field, Primitive, Shape, Type, TypeId, TypeRef, Universe};
 use crate::diag::{Diagnostic, Diagnostics};
 
-/// The largest field number protobuf allows.
-pub const MAX_FIELD_NUMBER: u32 = (1 << 29) - 1;
+use super::tag_values::RESERVED;
 
-/// Field numbers protobuf keeps for itself.
-pub const RESERVED: RangeInclusive<u32> = 19000..=19999;
+/// What a typed client needs to read lists in protobuf: the list kind and its ListMeta field.
+#[derive(Clone, Debug)]
+pub struct ProtobufClient {
+    /// The list kind (`DeploymentList`).
+    pub list: String,
+    /// The list's ListMeta field (`metadata`).
+    pub list_meta: String,
+    /// Whether that field is an `Option`.
+    pub list_meta_optional: bool,
+}
 
 /// k8s-openapi types the runtime gives a protobuf form (`runtime/src/protobuf/{meta,core}.rs`),
 /// by path; the well-known ones (`External::ObjectMeta`, ...) are told by their kind.
@@ -139,7 +145,7 @@ fn protobuf_clients(universe: &mut Universe) {
             let Some(meta) = list_ty.fields().iter().find(is_list_meta) else {
                 continue;
             };
-            let form = super::kind::ProtobufClient {
+            let form = ProtobufClient {
                 list: list.clone(),
                 list_meta: meta.name.clone(),
                 list_meta_optional: matches!(meta.ty, TypeRef::Option(_)),

@@ -1,8 +1,16 @@
 //! Checks of tag values against their rules in the tag table: fixed sets, lists, paths, versions,
 //! JSON, `key=value` lists and the other value shapes `model::tags` names.
 
+use std::ops::RangeInclusive;
+
 use super::verb::Verb;
 use Value::*;
+
+/// The largest field number protobuf allows (`+protobuf=<n>`).
+pub const MAX_FIELD_NUMBER: u32 = (1 << 29) - 1;
+
+/// Field numbers protobuf keeps for itself.
+pub const RESERVED: RangeInclusive<u32> = 19000..=19999;
 
 /// What values a tag takes.
 #[derive(Clone, Copy, Debug)]
@@ -185,14 +193,12 @@ fn check_openapi(v: &str) -> Result<(), String> {
 /// block, because protobuf rejects any other.
 fn check_field_number(v: &str) -> Result<(), String> {
     match v.parse::<u32>() {
-        Ok(n) if (1..=super::protobuf::MAX_FIELD_NUMBER).contains(&n) && !super::protobuf::RESERVED.contains(&n) => {
-            Ok(())
-        }
+        Ok(n) if (1..=MAX_FIELD_NUMBER).contains(&n) && !RESERVED.contains(&n) => Ok(()),
         _ => Err(format!(
             "a protobuf field number: 1 to {}, not {}-{} (reserved by protobuf)",
-            super::protobuf::MAX_FIELD_NUMBER,
-            super::protobuf::RESERVED.start(),
-            super::protobuf::RESERVED.end()
+            MAX_FIELD_NUMBER,
+            RESERVED.start(),
+            RESERVED.end()
         )),
     }
 }

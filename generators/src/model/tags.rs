@@ -9,8 +9,10 @@ pub(super) use super::tag_values::Value;
 use super::tag_values::check_value;
 pub use super::tag_values::{is_dns_label, key_values};
 use super::verb::Verb;
-use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
-use crate::parse::tags::{RawTag, TagArg};
+use crate::diag::{Diagnostic, Diagnostics};
+use crate::parse::tags::RawTag;
+
+pub use super::tag_data::{Tag, Tags};
 
 pub use super::tag_names as name;
 
@@ -247,110 +249,6 @@ pub fn table_name(name: &str) -> std::borrow::Cow<'_, str> {
     out.into()
 }
 
-/// A checked tag.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tag {
-    /// Name without `+`.
-    pub name: String,
-    /// Arguments in parentheses, for validation-gen's tags (`+k8s:ifEnabled("Gate")`).
-    pub args: Vec<TagArg>,
-    /// Value after `=`, if any.
-    pub value: Option<String>,
-    /// The tag the value is, for validation-gen's chained tags (`+k8s:eachVal=+k8s:minimum=1`).
-    pub chained: Option<Box<Tag>>,
-    /// A validation-gen tag's rule, parsed when the tag is checked.
-    pub validation: Option<super::declarative::Validation>,
-    /// Where it is written.
-    pub loc: SourceLoc,
-}
-
-impl Tag {
-    /// A plain tag: no arguments, no chain.
-    #[cfg(test)]
-    pub fn new(name: impl Into<String>, value: Option<String>, loc: SourceLoc) -> Tag {
-        Tag {
-            name: name.into(),
-            args: Vec::new(),
-            value,
-            chained: None,
-            validation: None,
-            loc,
-        }
-    }
-
-    /// A tag as parsed, chain included.
-    pub(super) fn from_raw(raw: &RawTag) -> Tag {
-        Tag {
-            name: raw.name.clone(),
-            args: raw.args.clone(),
-            value: raw.value.clone(),
-            chained: raw.chained.as_deref().map(|c| Box::new(Tag::from_raw(c))),
-            validation: None,
-            loc: raw.loc.clone(),
-        }
-    }
-
-    /// The tag as written, for messages: `+name(args)=value`.
-    pub fn display(&self) -> String {
-        let args = if self.args.is_empty() {
-            String::new()
-        } else {
-            let list: Vec<String> = self
-                .args
-                .iter()
-                .map(|a| match (&a.name, &a.value) {
-                    (Some(n), v) => format!("{n}: {}", arg_text(v)),
-                    (None, v) => arg_text(v),
-                })
-                .collect();
-            format!("({})", list.join(", "))
-        };
-        match &self.value {
-            Some(v) => format!("+{}{args}={v}", self.name),
-            None => format!("+{}{args}", self.name),
-        }
-    }
-}
-
-/// An argument as it would be written.
-fn arg_text(v: &crate::parse::tags::ArgValue) -> String {
-    match v {
-        crate::parse::tags::ArgValue::String(s) => format!("{s:?}"),
-        other => other.text(),
-    }
-}
-
-/// The checked tags of one package, type or field, in source order.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Tags(pub Vec<Tag>);
-
-impl Tags {
-    /// The first tag of that name.
-    pub fn get(&self, name: &str) -> Option<&Tag> {
-        self.0.iter().find(|t| t.name == name)
-    }
-
-    /// The value of the first tag of that name (`Some("")` for a flag).
-    pub fn value(&self, name: &str) -> Option<&str> {
-        self.get(name).map(|t| t.value.as_deref().unwrap_or(""))
-    }
-
-    /// Whether a tag of that name is present.
-    pub fn has(&self, name: &str) -> bool {
-        self.get(name).is_some()
-    }
-
-    /// Where the first tag of that name is written, or `otherwise` when it is absent.
-    pub fn loc(&self, name: &str, otherwise: &SourceLoc) -> SourceLoc {
-        self.get(name).map_or_else(|| otherwise.clone(), |t| t.loc.clone())
-    }
-
-    /// Every tag of that name.
-    pub fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a Tag> + 'a {
-        self.0.iter().filter(move |t| t.name == name)
-    }
-}
-
 /// Checks raw tags written at `place`; valid ones are returned, the rest reported.
 pub fn check(raw: &[RawTag], place: Place, diags: &mut Diagnostics) -> Tags {
     let mut out: Vec<Tag> = Vec::new();
@@ -536,6 +434,7 @@ fn levenshtein(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diag::SourceLoc;
 
     fn raw(name: &str, value: Option<&str>) -> RawTag {
         let loc = SourceLoc {

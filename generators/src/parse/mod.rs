@@ -82,6 +82,15 @@ pub fn span_loc_whole(file: &Arc<str>, span: proc_macro2::Span) -> SourceLoc {
     span_loc(file, span, len.max(1) as u32)
 }
 
+/// The prefix of every file the generators write into a package (`zz_generated_deepcopy.rs`):
+/// the loader never reads such a file as input.
+pub const GENERATED_PREFIX: &str = "zz_generated_";
+
+/// Whether a file name is one the generators write (`zz_generated_*.rs`), never an input.
+pub fn is_generated_file(file_name: &str) -> bool {
+    file_name.starts_with(GENERATED_PREFIX) && file_name.ends_with(".rs")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diag::{Diagnostic, Diagnostics, SourceLoc};
-use crate::model::names;
 
 use super::{SourceFile, display_path, span_loc_whole};
 
@@ -106,7 +105,7 @@ pub fn load(root_display: &str, sources: &dyn Sources, diags: &mut Diagnostics) 
         .list()
         .into_iter()
         .filter(|rel| !reached.contains(rel))
-        .filter(|rel| !names::is_generated_file(rel.rsplit('/').next().unwrap_or(rel)))
+        .filter(|rel| !super::is_generated_file(rel.rsplit('/').next().unwrap_or(rel)))
         .collect();
     walk.loaded
 }
@@ -262,10 +261,10 @@ impl Walk<'_> {
                 continue;
             }
             let path = path_attr(&decl.attrs);
-            let generated = names::is_generated_file(&format!("{name}.rs"))
+            let generated = super::is_generated_file(&format!("{name}.rs"))
                 || path
                     .as_deref()
-                    .is_some_and(|p| names::is_generated_file(p.rsplit(['/', '\\']).next().unwrap_or(p)));
+                    .is_some_and(|p| super::is_generated_file(p.rsplit(['/', '\\']).next().unwrap_or(p)));
             if generated {
                 continue;
             }

@@ -384,6 +384,30 @@ async fn a_missing_field_or_an_unknown_enum_value_is_a_field_error() {
     assert_eq!(status["details"]["causes"][0]["reason"], "FieldValueNotSupported");
 }
 
+/// An unknown strategy type is reported at the type, as kube-apiserver reports it.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_unknown_deployment_strategy_is_reported_at_its_type() {
+    let api = Api::new().await;
+    let mut sideways = deployment("sideways");
+    sideways["spec"]["strategy"] = json!({"type": "Sideways"});
+    let (code, status) = api
+        .send("POST", DEPLOYMENTS, "application/json", sideways.to_string())
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{status}");
+    assert_eq!(
+        status["message"],
+        "Deployment.apps \"sideways\" is invalid: spec.strategy.type: Unsupported value: \"Sideways\": supported values: \"Recreate\", \"RollingUpdate\""
+    );
+    assert_eq!(
+        causes(&status),
+        [(
+            "spec.strategy.type".to_string(),
+            "Unsupported value: \"Sideways\": supported values: \"Recreate\", \"RollingUpdate\"".to_string()
+        )]
+    );
+    assert_eq!(status["details"]["causes"][0]["reason"], "FieldValueNotSupported");
+}
+
 #[tokio::test(flavor = "multi_thread")]
 async fn workloads_keep_their_selectors_and_fixed_fields() {
     let api = Api::new().await;

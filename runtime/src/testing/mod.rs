@@ -40,7 +40,6 @@
 //! - k8s-openapi reads even required fields through options, so at `max_depth` its structs come out with
 //!   default fields; raise [`FillOptions::max_depth`] to reach deep leaves such as a probe's port.
 
-mod access;
 mod fill;
 mod hints;
 mod learn;

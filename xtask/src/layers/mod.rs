@@ -190,7 +190,8 @@ fn crate_edges(root: &Path) -> Vec<String> {
 /// modules it names in backticks.
 fn declared_layers(root: &Path) -> Result<Vec<Vec<String>>, String> {
     let text = std::fs::read_to_string(root).map_err(|e| format!("{}: {e}", root.display()))?;
-    let mut layers = Vec::new();
+    // Each numbered line, with the lines indented under it, up to the first colon.
+    let mut items: Vec<String> = Vec::new();
     let mut inside = false;
     for line in text.lines() {
         let Some(doc) = line.strip_prefix("//!") else {
@@ -199,25 +200,40 @@ fn declared_layers(root: &Path) -> Result<Vec<Vec<String>>, String> {
             }
             continue;
         };
-        let doc = doc.trim();
-        if doc.starts_with('#') {
-            inside = doc.trim_start_matches('#').trim().eq_ignore_ascii_case("layers");
+        let trimmed = doc.trim();
+        if trimmed.starts_with('#') {
+            inside = trimmed.trim_start_matches('#').trim().eq_ignore_ascii_case("layers");
             continue;
         }
         if !inside {
             continue;
         }
-        let Some((number, rest)) = doc.split_once(". ") else {
-            continue;
-        };
-        if number.is_empty() || !number.chars().all(|c| c.is_ascii_digit()) {
-            continue;
+        let numbered = trimmed
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if numbered {
+            items.push(
+                trimmed
+                    .split_once(". ")
+                    .map(|(_, rest)| rest.to_string())
+                    .unwrap_or_default(),
+            );
+        } else if doc.starts_with("    ")
+            && !trimmed.is_empty()
+            && let Some(last) = items.last_mut()
+        {
+            last.push(' ');
+            last.push_str(trimmed);
         }
-        // The names before the colon: "[`server`], [`routes`]: what they are".
-        let names = rest.split(':').next().unwrap_or_default();
-        let modules: Vec<String> = names.split('`').skip(1).step_by(2).map(str::to_string).collect();
-        layers.push(modules);
     }
+    let layers: Vec<Vec<String>> = items
+        .iter()
+        .map(|item| {
+            // The names before the colon: "[`server`], [`routes`]: what they are".
+            let names = item.split(':').next().unwrap_or_default();
+            names.split('`').skip(1).step_by(2).map(str::to_string).collect()
+        })
+        .collect();
     if layers.is_empty() {
         return Err(format!(
             "{}: no `# Layers` section: list the crate's top-level modules top to bottom, one numbered line per layer (`1. [`server`]: ...`)",
@@ -229,7 +245,11 @@ fn declared_layers(root: &Path) -> Result<Vec<Vec<String>>, String> {
 
 /// References from one top-level module to another of a layer above it, and top-level modules
 /// the layers leave out.
-fn layer_problems(root: &Path, krate: &Crate) -> Vec<String> {
+pub(crate) fn layer_problems(root: &Path, krate: &Crate) -> Vec<String> {
+    // A crate of one file (a binary's `main.rs`) has nothing to layer.
+    if !krate.modules.iter().any(|m| m.len() == 1) {
+        return Vec::new();
+    }
     let layers = match declared_layers(root) {
         Ok(layers) => layers,
         Err(e) => return vec![e],
@@ -294,7 +314,7 @@ fn layer_problems(root: &Path, krate: &Crate) -> Vec<String> {
 
 /// Circles among sibling modules below the top level: each as `a -> b -> a` with where one
 /// reference of each step is written.
-fn circles(krate: &Crate) -> Vec<String> {
+pub(crate) fn circles(krate: &Crate) -> Vec<String> {
     // Edges between siblings: from the child of their common parent on the user's side to the
     // child on the used side.
     let mut graph: BTreeMap<ModPath, BTreeMap<ModPath, &Reference>> = BTreeMap::new();
@@ -383,3 +403,6 @@ fn strongly_connected(graph: &BTreeMap<ModPath, BTreeMap<ModPath, &Reference>>) 
     }
     state.out
 }
+
+#[cfg(test)]
+mod tests;

@@ -3,7 +3,7 @@
 //! every reference from one module to another: `use` trees and paths that start with `crate`,
 //! `self` or `super`, each resolved to the deepest module it names.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 use syn::visit::Visit;
@@ -31,6 +31,9 @@ pub struct Crate {
     pub references: Vec<Reference>,
     /// Files that could not be read or parsed.
     pub errors: Vec<String>,
+    /// Each module's re-exports (`pub use a::b::Item;`): (module, exported name) -> the path
+    /// written, so that a path through a re-export counts as a use of the module it comes from.
+    reexports: BTreeMap<(ModPath, String), Vec<String>>,
 }
 
 impl Crate {
@@ -87,6 +90,18 @@ impl Crate {
             found: Vec::new(),
         };
         for item in items {
+            if let syn::Item::Use(u) = item
+                && !matches!(u.vis, syn::Visibility::Inherited)
+                && !is_test_only(&u.attrs)
+            {
+                let mut leaves = Vec::new();
+                reexported(&mut Vec::new(), &u.tree, &mut leaves);
+                for (name, path) in leaves {
+                    self.reexports.insert((module.clone(), name), path);
+                }
+            }
+        }
+        for item in items {
             if let syn::Item::Mod(m) = item {
                 if is_test_only(&m.attrs) {
                     continue;
@@ -116,8 +131,13 @@ impl Crate {
         pending.extend(collector.found);
     }
 
-    /// The deepest module `path` (written in `module`) names, if it names one of this crate.
+    /// The deepest module `path` (written in `module`) names, if it names one of this crate,
+    /// followed through re-exports.
     fn resolve(&self, module: &ModPath, path: &[String]) -> Option<ModPath> {
+        self.resolve_depth(module, path, 0)
+    }
+
+    fn resolve_depth(&self, module: &ModPath, path: &[String], depth: usize) -> Option<ModPath> {
         let mut segments = path.iter();
         let mut base: ModPath = match segments.next()?.as_str() {
             "crate" => Vec::new(),
@@ -146,11 +166,45 @@ impl Crate {
             deeper.push(segment.clone());
             if self.modules.contains(&deeper) {
                 base = deeper;
-            } else {
-                break;
+                continue;
             }
+            // An item this module re-exports from another: a use of where it comes from.
+            if depth < 8
+                && let Some(target) = self.reexports.get(&(base.clone(), segment.clone()))
+                && let Some(from) = self.resolve_depth(&base, target, depth + 1)
+            {
+                return Some(from);
+            }
+            break;
         }
         Some(base)
+    }
+}
+
+/// The names a `pub use` tree exports, each with the path it names.
+fn reexported(prefix: &mut Vec<String>, tree: &syn::UseTree, out: &mut Vec<(String, Vec<String>)>) {
+    match tree {
+        syn::UseTree::Path(p) => {
+            prefix.push(p.ident.to_string());
+            reexported(prefix, &p.tree, out);
+            prefix.pop();
+        }
+        syn::UseTree::Name(n) if n.ident != "self" => {
+            let mut path = prefix.clone();
+            path.push(n.ident.to_string());
+            out.push((n.ident.to_string(), path));
+        }
+        syn::UseTree::Rename(r) if r.ident != "self" => {
+            let mut path = prefix.clone();
+            path.push(r.ident.to_string());
+            out.push((r.rename.to_string(), path));
+        }
+        syn::UseTree::Group(g) => {
+            for t in &g.items {
+                reexported(prefix, t, out);
+            }
+        }
+        _ => {}
     }
 }
 

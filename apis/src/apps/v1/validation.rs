@@ -234,7 +234,11 @@ fn strategy_errors(path: &Path<'_>, strategy: &DeploymentStrategy) -> ErrorList 
                 ));
             }
         }
-        other => errs.push(FieldError::not_supported(path, other, &["Recreate", "RollingUpdate"])),
+        other => errs.push(FieldError::not_supported(
+            &path.child("type"),
+            other,
+            &["Recreate", "RollingUpdate"],
+        )),
     }
     errs
 }

@@ -277,7 +277,7 @@ impl Emitter<'_, '_> {
         for r in sc.into_iter().chain(rest) {
             after.push(self.rule(r, inner, label, level));
         }
-        after.push(super::schema_rules::emit(self, schema, inner, loc));
+        after.push(self.schema_rules(schema, inner, loc));
         after.push(self.schema_list_check(inner));
         after.push(self.unique(inner));
         if nested {
