@@ -10,12 +10,13 @@
 //!
 //! Top to bottom; a module uses only the modules of the layers below its own:
 //!
-//! 1. [`admission`], [`registry`], [`strategies`]: plugins by name; the review APIs and
+//! 1. [`options`]: the command line, turned into a [`Config`] and the HTTPS listener.
+//! 2. [`admission`], [`registry`], [`strategies`]: plugins by name; the review APIs and
 //!    TokenRequest; the per-kind strategies.
-//! 2. [`authentication`], [`authorizer`], [`garbage_collector`], `namespace`, [`printers`]:
+//! 3. [`authentication`], [`authorizer`], [`garbage_collector`], `namespace`, [`printers`]:
 //!    authentication and authorization as the flags configure them; the collector; namespaces;
 //!    kube-apiserver's table columns.
-//! 3. [`rbac`], [`serviceaccount`]: RBAC's policy, authorizer, bootstrap roles and escalation
+//! 4. [`rbac`], [`serviceaccount`]: RBAC's policy, authorizer, bootstrap roles and escalation
 //!    check; ServiceAccount tokens and their authenticator.
 
 #![deny(missing_docs)]
@@ -26,6 +27,7 @@ pub mod authentication;
 pub mod authorizer;
 pub mod garbage_collector;
 mod namespace;
+pub mod options;
 pub mod printers;
 pub mod rbac;
 pub mod registry;

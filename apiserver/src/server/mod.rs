@@ -10,6 +10,7 @@
 
 #[cfg(feature = "local")]
 pub mod local;
+pub mod options;
 pub mod routes;
 pub mod serve;
 pub mod tls;
