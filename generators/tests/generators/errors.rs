@@ -227,7 +227,11 @@ fn every_case_fails_with_its_snapshot() {
         let mut settings = insta::Settings::clone_current();
         settings.set_description(description(case));
         settings.set_omit_expression(true);
-        let snapshot = settings.bind(|| std::panic::catch_unwind(|| insta::assert_snapshot!(case.as_str(), report)));
+        // The snapshots stay in tests/snapshots, named as when this was a binary of its own.
+        settings.set_snapshot_path("../snapshots");
+        settings.set_prepend_module_to_snapshot(false);
+        let name = format!("errors__{case}");
+        let snapshot = settings.bind(|| std::panic::catch_unwind(|| insta::assert_snapshot!(name.as_str(), report)));
         if snapshot.is_err() {
             failures.push(format!("{case}: the report differs from snapshots/errors__{case}.snap"));
         }

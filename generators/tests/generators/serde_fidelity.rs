@@ -46,6 +46,9 @@ macro_rules! rule_case {
                 Renamed,
             }
 
+            // Parsed by the generators as source text, never built: the struct only has to be
+            // valid Rust that serde accepts.
+            #[allow(dead_code)]
             #[derive(serde::Serialize)]
             pub struct $holder {
                 pub v: $variants,

@@ -4,7 +4,6 @@
 //! installed with their kinds and version priorities.
 
 // The CRD documents nest deeper than `json!`'s default recursion limit allows.
-#![recursion_limit = "512"]
 
 use std::collections::BTreeMap;
 

@@ -4,12 +4,9 @@
 //! equal value of the same concrete type. `Debug` output is the reference representation, since it does not
 //! depend on the `Clone` impls under test.
 
-mod support {
-    pub mod internal;
-}
-
 use std::fmt::Debug;
 
+use crate::support::internal as strat;
 use apis::apps::{
     Deployment, DeploymentCondition, DeploymentList, DeploymentSpec, ReplicaSet, ReplicaSetCondition, ReplicaSetList,
     RollingUpdateStatefulSetStrategy, StatefulSet, StatefulSetList,
@@ -25,7 +22,6 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::{LabelSelector, ObjectMeta};
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kube_apimachinery::Object;
 use proptest::prelude::*;
-use support::internal as strat;
 
 // ---------------------------------------------------------------------------------------------
 // The four properties, generic over the kind.

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use serde_json::Value;
 
-const OFFICIAL: &str = include_str!("../data/k8s-1.23-api-definitions.json");
+const OFFICIAL: &str = include_str!("../../data/k8s-1.23-api-definitions.json");
 
 /// kube-openapi of Kubernetes 1.23 listed no enum values for a field behind a pointer
 /// (`FailurePolicy *FailurePolicyType`); the corpus field is an `Option` of the enum, and kube-openapi

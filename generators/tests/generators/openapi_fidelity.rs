@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
-const OFFICIAL: &str = include_str!("../data/k8s-1.37-api-definitions.json");
-const OURS: &str = include_str!("../../generated/openapi/swagger.json");
+const OFFICIAL: &str = include_str!("../../data/k8s-1.37-api-definitions.json");
+const OURS: &str = include_str!("../../../generated/openapi/swagger.json");
 
 /// Differences kept on purpose, as "Model.property: aspect", with the reason. None at present:
 /// an entry that no longer matches a difference fails the test, so the list stays true.
