@@ -13,47 +13,47 @@ use tera::Tera;
 const TEMPLATES: &[(&str, &str)] = &[
     (
         "applyconfigurations/mod.rs.tera",
-        include_str!("../../../templates/applyconfigurations/mod.rs.tera"),
+        include_str!("../../templates/applyconfigurations/mod.rs.tera"),
     ),
     (
         "applyconfigurations/package.rs.tera",
-        include_str!("../../../templates/applyconfigurations/package.rs.tera"),
+        include_str!("../../templates/applyconfigurations/package.rs.tera"),
     ),
     (
         "clientset/clientset.rs.tera",
-        include_str!("../../../templates/clientset/clientset.rs.tera"),
+        include_str!("../../templates/clientset/clientset.rs.tera"),
     ),
     (
         "clientset/fake.rs.tera",
-        include_str!("../../../templates/clientset/fake.rs.tera"),
+        include_str!("../../templates/clientset/fake.rs.tera"),
     ),
     (
         "clientset/group.rs.tera",
-        include_str!("../../../templates/clientset/group.rs.tera"),
+        include_str!("../../templates/clientset/group.rs.tera"),
     ),
     (
         "informers/factory.rs.tera",
-        include_str!("../../../templates/informers/factory.rs.tera"),
+        include_str!("../../templates/informers/factory.rs.tera"),
     ),
     (
         "informers/group.rs.tera",
-        include_str!("../../../templates/informers/group.rs.tera"),
+        include_str!("../../templates/informers/group.rs.tera"),
     ),
     (
         "informers/informer.rs.tera",
-        include_str!("../../../templates/informers/informer.rs.tera"),
+        include_str!("../../templates/informers/informer.rs.tera"),
     ),
     (
         "listers/group.rs.tera",
-        include_str!("../../../templates/listers/group.rs.tera"),
+        include_str!("../../templates/listers/group.rs.tera"),
     ),
     (
         "listers/lister.rs.tera",
-        include_str!("../../../templates/listers/lister.rs.tera"),
+        include_str!("../../templates/listers/lister.rs.tera"),
     ),
     (
         "listers/listers.rs.tera",
-        include_str!("../../../templates/listers/listers.rs.tera"),
+        include_str!("../../templates/listers/listers.rs.tera"),
     ),
 ];
 
