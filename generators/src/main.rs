@@ -1,5 +1,5 @@
-//! The `generators` binary: runs every generator on one apis tree, for repositories other than
-//! this one (this repository's `cargo xtask codegen` calls the same library).
+//! The `kube-code-generator` binary: runs every generator on one apis tree, for repositories
+//! other than this one (this repository's `cargo xtask codegen` calls the same library).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -11,7 +11,9 @@ use clap::Parser;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// Generate deepcopy and register code for Kubernetes-style Rust API packages.
+/// Kubernetes' code-generator for Rust API types: reads the doc-comment tags of an API crate and
+/// writes deep copies, Scheme registration, conversions, defaults, validation, lifecycles,
+/// protobuf, and with --documents OpenAPI, CRDs and a crate of clients, listers and informers.
 #[derive(Parser)]
 #[command(name = "kube-code-generator", version)]
 struct Args {
