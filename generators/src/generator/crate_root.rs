@@ -44,13 +44,16 @@ fn dependency_name(cx: &Context<'_>, dep: &str) -> Option<(String, bool)> {
         }
         let first = super::Paths::dependency(path)?;
         let apis = cx.apis_crate.replace('-', "_") == first;
+        // `::runtime` names the crate itself under another name (a renamed dependency), which
+        // takes its features; `::my_api::runtime` is another crate's re-export of it.
+        let itself = !apis && path.trim_start_matches("::") == first;
         Some((
             if apis {
                 cx.apis_crate.to_string()
             } else {
                 first.to_string()
             },
-            false,
+            itself,
         ))
     };
     match dep {
