@@ -50,7 +50,11 @@ pub fn parse_bool(v: &str) -> Option<bool> {
 
 impl RequestInfo {
     /// The request `method path?query` as Kubernetes reads it.
+    /// The path is read decoded, as Go's `URL.Path` holds it: `clusterroles/system%3Aadmin`
+    /// names `system:admin`, and an encoded `/` (`%2F`) splits segments as a written one does.
     pub fn new(method: &str, path: &str, query: Option<&str>) -> RequestInfo {
+        let decoded = percent_encoding::percent_decode_str(path).decode_utf8_lossy();
+        let path: &str = &decoded;
         let non_resource = || RequestInfo {
             resource_request: false,
             path: path.to_string(),
@@ -233,6 +237,22 @@ mod tests {
             assert!(!i.resource_request, "{uri}");
             assert_eq!(i.verb, verb);
         }
+    }
+
+    #[test]
+    fn paths_are_read_decoded() {
+        let i = info(
+            "GET",
+            "/apis/rbac.authorization.k8s.io/v1/clusterroles/system%3Aaggregate-to-admin",
+        );
+        assert_eq!(i.name, "system:aggregate-to-admin");
+        assert_eq!(
+            i.path,
+            "/apis/rbac.authorization.k8s.io/v1/clusterroles/system:aggregate-to-admin"
+        );
+        let i = info("GET", "/api/v1/namespaces/a%2Fb/pods");
+        assert_eq!((i.namespace.as_str(), i.resource.as_str()), ("a", "b"));
+        assert_eq!(info("GET", "/api/v1/configmaps%3F").resource, "configmaps?");
     }
 
     #[test]

@@ -24,6 +24,7 @@ mod kube_answers;
 mod kube_derive;
 mod kubectl;
 mod kubectl_crds;
+mod paths;
 mod protobuf;
 mod python;
 mod semantics;

@@ -25,6 +25,7 @@ fn the_python_client_lists_creates_patches_and_watches() {
         stdout,
         "list: empty\ncreate: uid, generation 1, defaults\npatch: replicas 3, generation 2\n\
          watch: MODIFIED 3, MODIFIED 4\nlist: all namespaces with a label selector\nread: 404 for a missing object\n\
-         create: 422 Invalid with the causes\ndelete: a dry run keeps it, then a Success Status\n"
+         create: 422 Invalid with the causes\ndelete: a dry run keeps it, then a Success Status\n\
+         read: a name with a colon, escaped\n"
     );
 }

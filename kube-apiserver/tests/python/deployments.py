@@ -104,6 +104,13 @@ def main(server):
         assert e.status == 422 and json.loads(e.body)["details"]["causes"][0]["field"] == "propagationPolicy", e.body
     print("delete: a dry run keeps it, then a Success Status")
 
+    # The client escapes `:` in names (`system%3Apy`); the server reads the path decoded.
+    rbac = client.RbacAuthorizationV1Api(api)
+    rbac.create_cluster_role({"metadata": {"name": "system:py"}, "rules": []})
+    assert rbac.read_cluster_role("system:py").metadata.name == "system:py"
+    rbac.delete_cluster_role("system:py")
+    print("read: a name with a colon, escaped")
+
 
 if __name__ == "__main__":
     main(sys.argv[1])
