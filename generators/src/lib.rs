@@ -13,7 +13,8 @@
 //! Top to bottom; a module uses only the modules of the layers below its own:
 //!
 //! 1. [`bench`], [`run`]: the benchmarks' and the front-ends' entry points.
-//! 2. `pipeline`: one run, from sources to a checked plan.
+//! 2. `pipeline`, [`import_go`]: one run, from sources to a checked plan; the Go importer,
+//!    which asks the model which generated files an imported package compiles in.
 //! 3. `layout`: where a run writes, checked before anything is planned.
 //! 4. `generator`: one module per generator; none imports another.
 //! 5. `model`, `render`: the checked model that decides every Kubernetes fact; formatting, headers
@@ -27,6 +28,7 @@
 pub mod bench;
 mod diag;
 mod generator;
+pub mod import_go;
 mod layout;
 mod model;
 mod parse;

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{Parser, Subcommand};
 
 /// mimalloc: a run builds and drops millions of small token trees and strings, which glibc's
 /// malloc serves with a fifth of the run's time (perf, all of k8s.io/api).
@@ -15,7 +15,23 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// writes deep copies, Scheme registration, conversions, defaults, validation, lifecycles,
 /// protobuf, and with --documents OpenAPI, CRDs and a crate of clients, listers and informers.
 #[derive(Parser)]
-#[command(name = "kube-code-generator", version)]
+#[command(name = "kube-code-generator", version, args_conflicts_with_subcommands = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    #[command(flatten)]
+    generate: Args,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Imports Go API packages (types.go, doc.go, register.go with Kubernetes' tags) as tagged
+    /// Rust packages that the generators read; a rerun replaces only its own files.
+    ImportGo(kube_code_generator::run::ImportArgs),
+}
+
+/// The generators' flags.
+#[derive(clap::Args)]
 struct Args {
     /// The apis crate's source directory.
     #[arg(long, default_value = "apis/src")]
@@ -69,7 +85,11 @@ fn main() -> ExitCode {
         // SAFETY: setting an option is a plain store, which mimalloc allows at any time.
         unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 100) };
     }
-    let args = Args::parse();
+    let cli = Cli::parse();
+    if let Some(Command::ImportGo(args)) = cli.command {
+        return kube_code_generator::run::import(&args);
+    }
+    let args = cli.generate;
     let mut rerun = format!(
         "kube-code-generator --apis {} --output {} --boilerplate {}",
         args.apis.display(),

@@ -44,6 +44,9 @@ enum Command {
     /// Check that the etcd backend's checked-in gRPC client is what hack/update-etcd-proto.sh
     /// writes from hack/etcd-proto (needs protoc); exits 1 if not.
     VerifyEtcdClient,
+    /// Import Go API packages as tagged Rust packages (`kube-code-generator import-go`); paths
+    /// are read from the directory the command runs in.
+    ImportGo(kube_code_generator::run::ImportArgs),
     /// Generate all of k8s.io/api (the shared corpora, v0.23.17 and v0.36.0) into a scratch copy
     /// and type-check it (`cargo check`), or build it with `--build`.
     Corpus {
@@ -66,6 +69,9 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Command::ImportGo(args) = &cli.command {
+        return kube_code_generator::run::import(args);
+    }
     let root = workspace_root();
     if let Err(e) = std::env::set_current_dir(&root) {
         eprintln!("error: cannot enter the workspace root {}: {e}", root.display());
@@ -77,6 +83,7 @@ fn main() -> ExitCode {
         Command::Test => return test::run(),
         Command::Layers => return layers::run(Path::new(".")),
         Command::VerifyEtcdClient => return test::verify_etcd_client(),
+        Command::ImportGo(_) => return ExitCode::SUCCESS,
         Command::Corpus {
             build,
             corpus,

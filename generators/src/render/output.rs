@@ -36,6 +36,20 @@ pub struct Plan {
     /// Each generator by the tool name its files' marker carries (`deepcopy-gen` -> `deepcopy`),
     /// to count a removed file against the generator that wrote it.
     pub tools: BTreeMap<&'static str, &'static str>,
+    /// When set, the one tool whose marked files the plan owns: only they are replaced or
+    /// removed, so a tree the importer and the code generators both write keeps each one's
+    /// files apart.
+    pub owner: Option<&'static str>,
+}
+
+impl Plan {
+    /// Whether the file at `path` is one this plan may replace or remove.
+    pub fn owns(&self, path: &Path) -> bool {
+        match self.owner {
+            Some(tool) => generated_by(path).as_deref() == Some(tool),
+            None => is_generated(path),
+        }
+    }
 }
 
 /// Counts for one generator after `apply`.
@@ -124,7 +138,7 @@ pub(crate) fn extra_files(plan: &Plan) -> std::io::Result<Vec<PathBuf>> {
             && name.starts_with(GENERATED_PREFIX)
             && name.ends_with(".rs")
             && !plan.files.contains_key(entry.path())
-            && is_generated(entry.path())
+            && plan.owns(entry.path())
         {
             extra.push(entry.path().to_path_buf());
         }
@@ -132,7 +146,7 @@ pub(crate) fn extra_files(plan: &Plan) -> std::io::Result<Vec<PathBuf>> {
     for docs in plan.documents.iter().filter(|d| d.exists()) {
         for entry in walkdir::WalkDir::new(docs).sort_by_file_name() {
             let entry = entry.map_err(std::io::Error::other)?;
-            if entry.file_type().is_file() && !plan.files.contains_key(entry.path()) && is_generated(entry.path()) {
+            if entry.file_type().is_file() && !plan.files.contains_key(entry.path()) && plan.owns(entry.path()) {
                 extra.push(entry.path().to_path_buf());
             }
         }

@@ -4,9 +4,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::output::{
-    Counts, GeneratedFile, Plan, extra_files, generated_by, is_generated, read_normalized, remove_empty_parents,
-};
+use super::output::{Counts, GeneratedFile, Plan, extra_files, generated_by, read_normalized, remove_empty_parents};
 
 /// A file or directory in the way of a plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,9 +112,7 @@ pub fn check(plan: &Plan) -> Vec<Refusal> {
         }
         if path.is_dir() {
             refusals.push(Refusal::IsADirectory(path.clone()));
-        } else if path.exists()
-            && read_normalized(path).as_deref() != Some(file.contents.as_str())
-            && !is_generated(path)
+        } else if path.exists() && read_normalized(path).as_deref() != Some(file.contents.as_str()) && !plan.owns(path)
         {
             refusals.push(Refusal::NotOurs(path.clone()));
         }
@@ -292,6 +288,9 @@ fn lock_dirs(plan: &Plan) -> Result<Vec<std::fs::File>, ApplyError> {
             .filter(|d| plan.files.keys().any(|f| f.starts_with(d)))
             .cloned(),
     );
+    // A directory is locked once: a second lock on it from this process would wait for the first.
+    dirs.sort();
+    dirs.dedup();
     let mut locks = Vec::new();
     for dir in dirs {
         std::fs::create_dir_all(&dir).map_err(|e| ApplyError::Io(dir.clone(), e))?;

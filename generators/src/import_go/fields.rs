@@ -1,0 +1,192 @@
+//! One Go struct field as Rust, in this project's conventions: a kind's TypeMeta flattened and
+//! its metadata plain; embedded structs flattened; `omitempty` fields `Option` and skipped when
+//! unset; pointers `Option`, required unless `+optional`; JSON names kept with `rename` where
+//! serde's camelCase differs; the protobuf number and Go's patch struct tags as tag lines.
+
+use super::go::literal::{struct_tag, tag_value};
+use super::go::{Field, TypeExpr, TypeKind, is_tag_line, tag_name};
+use super::names;
+use super::resolve::{FileCx, META, TYPE_META};
+use super::tags;
+use crate::diag::Diagnostic;
+
+/// Whether `ty` (or what it points to) is meta/v1's `name`.
+pub fn is_meta(cx: &FileCx<'_, '_>, ty: &TypeExpr, name: &str) -> bool {
+    match &ty.pointee().kind {
+        TypeKind::Named {
+            package: Some(local),
+            name: n,
+        } => n == name && cx.imports.get(local).map(String::as_str) == Some(META),
+        _ => false,
+    }
+}
+
+/// The lines of one field of struct `owner` and how many fields they declare.
+pub fn field(
+    cx: &mut FileCx<'_, '_>,
+    owner: &str,
+    f: &Field,
+    is_kind: bool,
+) -> Result<(Vec<String>, usize), Diagnostic> {
+    const IND: &str = "    ";
+    let mut out = Vec::new();
+    for group in &f.detached {
+        out.extend(plain(group, IND));
+    }
+    if f.names.len() > 1 {
+        return Err(Diagnostic::error(
+            &f.loc,
+            format!("one declaration names {} fields of `{owner}`", f.names.len()),
+        )
+        .label("several names, one JSON name")
+        .help("declare each field on its own line with its own json tag"));
+    }
+    let pairs = struct_tag(f.tag.as_deref().unwrap_or(""));
+    let json = tag_value(&pairs, "json");
+    let go_name = match f.names.first() {
+        Some(n) => n.clone(),
+        None => match &f.ty.pointee().kind {
+            TypeKind::Named { name, .. } => name.clone(),
+            _ => String::new(),
+        },
+    };
+    let (json_name, opts): (String, Vec<&str>) = match json {
+        None => (go_name.clone(), Vec::new()),
+        Some(j) => {
+            let mut parts = j.split(',');
+            (parts.next().unwrap_or("").to_string(), parts.collect())
+        }
+    };
+    if json_name == "-" && opts.is_empty() {
+        out.extend(plain(
+            &[format!(
+                "Go field `{go_name}` is `json:\"-\"`: never serialized; not imported."
+            )],
+            IND,
+        ));
+        return Ok((out, 0));
+    }
+    if !f.names.is_empty() && !go_name.starts_with(|c: char| c.is_uppercase()) {
+        // An unexported field never reaches the wire.
+        return Ok((out, 0));
+    }
+    let inline = opts.contains(&"inline") || (f.embedded() && json.is_none());
+    let omitempty = opts.contains(&"omitempty");
+    let mut doc = tags::convert(cx.index, cx.import_path, &f.doc, &f.loc)?;
+    let written: Vec<String> = doc
+        .iter()
+        .filter(|l| is_tag_line(l))
+        .map(|l| tag_name(l).to_string())
+        .collect();
+    let optional = written.iter().any(|t| t == "optional");
+    // openapi-gen reads patchMergeKey and patchStrategy from the struct tag; Rust has none.
+    for key in ["patchMergeKey", "patchStrategy"] {
+        if let Some(v) = tag_value(&pairs, key)
+            && !written.iter().any(|t| t == key)
+        {
+            doc.push(format!("+{key}={v}"));
+        }
+    }
+    // The protobuf field number go-to-protobuf gave the field.
+    if let Some(number) = tag_value(&pairs, "protobuf").and_then(|p| p.split(',').nth(1))
+        && number.parse::<u32>().is_ok()
+        && !written.iter().any(|t| t == "protobuf")
+    {
+        doc.push(format!("+protobuf={number}"));
+    }
+    let ptr = matches!(f.ty.kind, TypeKind::Pointer(_));
+    if f.embedded() && is_meta(cx, &f.ty, "TypeMeta") {
+        out.extend(docs(&doc, IND));
+        out.push(format!("{IND}#[serde(flatten, default)]"));
+        out.push(format!("{IND}pub type_meta: Option<{}>,", cx.uses.name(TYPE_META)));
+        return Ok((out, 1));
+    }
+    if is_kind && json_name == "metadata" && (is_meta(cx, &f.ty, "ObjectMeta") || is_meta(cx, &f.ty, "ListMeta")) {
+        let rust = cx.rust_type(&f.ty)?;
+        out.extend(docs(&doc, IND));
+        if omitempty || optional {
+            out.push(format!("{IND}#[serde(default)]"));
+        }
+        out.push(format!("{IND}pub metadata: {rust},"));
+        return Ok((out, 1));
+    }
+    let base = cx.rust_type(&f.ty)?;
+    if inline && json_name.is_empty() {
+        let name = names::ident(&names::snake(&go_name));
+        let rust = if ptr { format!("Option<{base}>") } else { base };
+        out.extend(docs(&doc, IND));
+        out.push(format!("{IND}#[serde(flatten)]"));
+        out.push(format!("{IND}pub {name}: {rust},"));
+        return Ok((out, 1));
+    }
+    let name = names::ident(&names::snake(&json_name));
+    if name.is_empty() {
+        return Err(
+            Diagnostic::error(&f.loc, format!("field `{go_name}` has no usable JSON name"))
+                .label("no name")
+                .help("give it a json tag with a name"),
+        );
+    }
+    let mut attrs = Vec::new();
+    if names::camel(&name) != json_name || names::is_keyword(name.trim_end_matches('_')) {
+        attrs.push(format!(
+            "rename = {}",
+            serde_json::to_string(&json_name).unwrap_or_default()
+        ));
+    }
+    let time = is_meta(cx, &f.ty, "Time") || is_meta(cx, &f.ty, "MicroTime");
+    let rust = if omitempty {
+        attrs.push("default".into());
+        attrs.push("skip_serializing_if = \"Option::is_none\"".into());
+        format!("Option<{base}>")
+    } else if ptr || time {
+        // Go writes an unset pointer, and a zero Time, as null; k8s-openapi's Time has no zero.
+        if optional {
+            if time && !ptr {
+                attrs.push("default".into());
+            }
+        } else {
+            doc.push("+required".into());
+        }
+        format!("Option<{base}>")
+    } else {
+        if optional {
+            attrs.push("default".into());
+        }
+        base
+    };
+    out.extend(docs(&doc, IND));
+    if !attrs.is_empty() {
+        out.push(format!("{IND}#[serde({})]", attrs.join(", ")));
+    }
+    out.push(format!("{IND}pub {name}: {rust},"));
+    Ok((out, 1))
+}
+
+/// Doc comment lines.
+pub fn docs(lines: &[String], indent: &str) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                format!("{indent}///")
+            } else {
+                format!("{indent}/// {l}")
+            }
+        })
+        .collect()
+}
+
+/// Plain comment lines.
+pub fn plain(lines: &[String], indent: &str) -> Vec<String> {
+    lines
+        .iter()
+        .map(|l| {
+            if l.is_empty() {
+                format!("{indent}//")
+            } else {
+                format!("{indent}// {l}")
+            }
+        })
+        .collect()
+}
