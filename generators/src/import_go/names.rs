@@ -1,5 +1,5 @@
 //! Go names as Rust names: JSON and Go field names in snake_case, serde's camelCase of a snake
-//! name (to know when a field needs `rename`), and Rust's keywords.
+//! name (to know when a field needs `rename`; the generators' own rule), and Rust's keywords.
 
 /// Rust's strict and reserved keywords (2024 edition), which a field name takes a `_` after.
 const KEYWORDS: &[&str] = &[
@@ -81,21 +81,9 @@ pub fn snake(name: &str) -> String {
     out.trim_matches('_').to_string()
 }
 
-/// serde's `rename_all = "camelCase"` of a snake_case field name.
+/// serde's `rename_all = "camelCase"` of a snake_case field name, as the generators compute it.
 pub fn camel(snake_name: &str) -> String {
-    let mut out = String::with_capacity(snake_name.len());
-    let mut upper = false;
-    for ch in snake_name.chars() {
-        if ch == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(ch.to_uppercase());
-            upper = false;
-        } else {
-            out.push(ch);
-        }
-    }
-    out
+    crate::parse::serde_attrs::RenameRule::CamelCase.apply_to_field(snake_name)
 }
 
 #[cfg(test)]
