@@ -2,7 +2,7 @@
 //! string type's constants, or a type alias; docs and tags carried over line for line.
 
 use super::fields::{self, docs, plain};
-use super::go::{Field, GoFile, TypeDecl, TypeExpr, TypeKind, is_tag_line};
+use super::go::{Field, TypeDecl, TypeExpr, TypeKind, is_tag_line};
 use super::read::Package;
 use super::resolve::{FileCx, META, Shape};
 use super::tags;
@@ -23,11 +23,10 @@ pub struct Counts {
     pub fields: usize,
 }
 
-/// The lines of `decl`, declared in `file` of `pkg`; errors go to `diags`.
+/// The lines of `decl`, declared in `pkg`; errors go to `diags`.
 pub fn item(
     cx: &mut FileCx<'_, '_>,
     pkg: &Package,
-    file: &GoFile,
     decl: &TypeDecl,
     counts: &mut Counts,
     diags: &mut Diagnostics,
@@ -79,7 +78,6 @@ pub fn item(
         }
         Err(e) => diags.push(e),
     }
-    let _ = file;
     out
 }
 

@@ -83,7 +83,7 @@ pub fn types_rs(index: &Index<'_>, pkg: &Package, counts: &mut Counts, diags: &m
             uses: &mut uses,
         };
         for decl in &file.types {
-            body.extend(items::item(&mut cx, pkg, file, decl, counts, diags));
+            body.extend(items::item(&mut cx, pkg, decl, counts, diags));
         }
     }
     let mut out = header(pkg, &sources.join(", "));
