@@ -52,9 +52,11 @@ mod tests {
     use crate::test_support::{Bar, Foo};
     use crate::{GroupVersion, GroupVersionKind};
 
-    const GROUP_V1: GroupVersion = GroupVersion::from_static("example.com", "v1");
-    const GROUP_V2: GroupVersion = GroupVersion::from_static("example.com", "v2");
-    const GROUP_V3: GroupVersion = GroupVersion::from_static("example.com", "v3");
+    // One group each: groups are listed in the order registration saw them (a group's versions
+    // follow Kubernetes' version order, which would hide the order the functions ran in).
+    const GROUP_V1: GroupVersion = GroupVersion::from_static("one.example.com", "v1");
+    const GROUP_V2: GroupVersion = GroupVersion::from_static("two.example.com", "v1");
+    const GROUP_V3: GroupVersion = GroupVersion::from_static("three.example.com", "v1");
 
     fn add_v1(scheme: &mut Scheme) -> Result<(), SchemeError> {
         scheme.add_known_type::<Foo>(GROUP_V1.with_kind("Foo"))
@@ -80,10 +82,7 @@ mod tests {
         let mut scheme = Scheme::new();
         STATIC_BUILDER.add_to_scheme(&mut scheme)?;
         // Observed order records which function ran first.
-        assert_eq!(
-            scheme.prioritized_versions_for_group("example.com"),
-            vec![GROUP_V2, GROUP_V1]
-        );
+        assert_eq!(scheme.prioritized_versions_all_groups(), vec![GROUP_V2, GROUP_V1]);
         Ok(())
     }
 
@@ -94,7 +93,7 @@ mod tests {
         let mut scheme = Scheme::new();
         builder.add_to_scheme(&mut scheme)?;
         assert_eq!(
-            scheme.prioritized_versions_for_group("example.com"),
+            scheme.prioritized_versions_all_groups(),
             vec![GROUP_V2, GROUP_V1, GROUP_V3]
         );
         // The static list itself is untouched by the clone's registration.
@@ -115,7 +114,7 @@ mod tests {
         assert_eq!(
             err,
             Err(SchemeError::DuplicateKind {
-                gvk: GroupVersionKind::from_static("example.com", "v1", "Foo"),
+                gvk: GroupVersionKind::from_static("one.example.com", "v1", "Foo"),
                 existing: std::any::type_name::<Foo>(),
                 new: std::any::type_name::<Bar>(),
             })

@@ -321,6 +321,32 @@ fn write_dotted(f: &mut fmt::Formatter<'_>, name: &str, group: &str) -> fmt::Res
     }
 }
 
+/// The sort key of a version as Kubernetes orders versions (a CRD's, and a group's without a set
+/// priority) (apimachinery's
+/// `CompareKubeAwareVersionStrings`): GA before beta before alpha, higher numbers first, then
+/// versions that do not look like Kubernetes' alphabetically.
+pub fn kube_aware_version_key(version: &str) -> (u8, std::cmp::Reverse<u64>, std::cmp::Reverse<u64>, String) {
+    use std::cmp::Reverse;
+    let parsed = version.strip_prefix('v').and_then(|rest| {
+        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
+        let major: u64 = rest[..digits].parse().ok()?;
+        let tail = &rest[digits..];
+        if tail.is_empty() {
+            return Some((0, major, 0));
+        }
+        for (stage, word) in [(1u8, "beta"), (2, "alpha")] {
+            if let Some(minor) = tail.strip_prefix(word) {
+                return Some((stage, major, minor.parse().ok()?));
+            }
+        }
+        None
+    });
+    match parsed {
+        Some((stage, major, minor)) => (stage, Reverse(major), Reverse(minor), String::new()),
+        None => (3, Reverse(0), Reverse(0), version.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -100,7 +100,9 @@ pub mod __private {
 
 pub use builder::{AddToSchemeFn, SchemeBuilder};
 pub use errors::{ConversionError, SchemeError};
-pub use gvk::{GroupKind, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource, ParseError};
+pub use gvk::{
+    GroupKind, GroupResource, GroupVersion, GroupVersionKind, GroupVersionResource, ParseError, kube_aware_version_key,
+};
 pub use lifecycle::{ApiLifecycle, Release};
 pub use object::{Object, StringField, TypeMetaAccess, gvk_from_fields, set_gvk_fields};
 pub use rest_mapping::{PrinterColumn, RestMapping, RestScope, ScalePaths, SubresourceMapping};

@@ -102,34 +102,9 @@ fn group_versions(scheme: &Scheme, installed: &Installed, group: &str) -> Vec<Gr
         .collect();
     // Versions the Scheme does not order (a CRD's) follow Kubernetes' version priority.
     let mut rest: Vec<GroupVersion> = served.into_iter().filter(|gv| !ordered.contains(gv)).cloned().collect();
-    rest.sort_by_key(|gv| version_priority(&gv.version));
+    rest.sort_by_key(|gv| kube_apimachinery::kube_aware_version_key(&gv.version));
     ordered.extend(rest);
     ordered
-}
-
-/// The sort key of a version as Kubernetes orders a CRD's versions (apimachinery's
-/// `CompareKubeAwareVersionStrings`): GA before beta before alpha, higher numbers first, then
-/// versions that do not look like Kubernetes' alphabetically.
-fn version_priority(version: &str) -> (u8, std::cmp::Reverse<u64>, std::cmp::Reverse<u64>, String) {
-    use std::cmp::Reverse;
-    let parsed = version.strip_prefix('v').and_then(|rest| {
-        let digits = rest.find(|c: char| !c.is_ascii_digit()).unwrap_or(rest.len());
-        let major: u64 = rest[..digits].parse().ok()?;
-        let tail = &rest[digits..];
-        if tail.is_empty() {
-            return Some((0, major, 0));
-        }
-        for (stage, word) in [(1u8, "beta"), (2, "alpha")] {
-            if let Some(minor) = tail.strip_prefix(word) {
-                return Some((stage, major, minor.parse().ok()?));
-            }
-        }
-        None
-    });
-    match parsed {
-        Some((stage, major, minor)) => (stage, Reverse(major), Reverse(minor), String::new()),
-        None => (3, Reverse(0), Reverse(0), version.to_string()),
-    }
 }
 
 /// One `APIGroup`.
@@ -292,7 +267,7 @@ mod tests {
     #[test]
     fn versions_follow_kubernetes_priority() {
         let mut versions = vec!["foo", "v1alpha1", "v1", "v2beta1", "v1beta2", "v2", "v11alpha2", "bar"];
-        versions.sort_by_key(|v| super::version_priority(v));
+        versions.sort_by_key(|v| kube_apimachinery::kube_aware_version_key(v));
         assert_eq!(
             versions,
             ["v2", "v1", "v2beta1", "v1beta2", "v11alpha2", "v1alpha1", "bar", "foo"]

@@ -167,7 +167,8 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn constant(&self, import_path: &str, name: &str, depth: u32) -> Option<String> {
+    /// The string value of constant `name` of package `import_path`.
+    pub fn constant(&self, import_path: &str, name: &str, depth: u32) -> Option<String> {
         let pkg = self.packages.get(import_path)?;
         pkg.files.iter().find_map(|f| {
             let c = f.consts.iter().find(|c| c.name == name)?;

@@ -1,7 +1,8 @@
 //! Tag lines as the Rust side reads them: values that name Go packages or types name Rust paths
 //! (`+k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object` is
 //! `runtime::Object`; `+genclient:method=...,result=k8s.io/api/autoscaling/v1.Scale` names the
-//! Rust Scale), and kubebuilder's object markers become the deepcopy tags they mean.
+//! Rust Scale), kubebuilder's object markers become the deepcopy tags they mean, and a default
+//! given as `ref(Constant)` becomes the constant's value.
 
 use super::go::{is_tag_line, tag_name};
 use super::resolve::Index;
@@ -59,6 +60,15 @@ pub fn convert(
                     .ok_or_else(|| unmapped(v.trim(), name, loc))?;
                 Some(format!("+{name}={module}"))
             }
+            // defaulter-gen's `ref(Name)` names a Go constant; its value is the default, and a
+            // Rust reader has no Go constant to look up, so the tag carries the value itself.
+            ("default", Some(v)) if v.trim().starts_with("ref(") && v.trim().ends_with(')') => {
+                let name = v.trim()["ref(".len()..v.trim().len() - 1].trim();
+                let value = index
+                    .constant(import_path, name, 0)
+                    .ok_or_else(|| unresolved_default(name, loc))?;
+                Some(format!("+default={}", serde_json::Value::String(value)))
+            }
             _ => None,
         };
         match rewritten {
@@ -87,6 +97,12 @@ fn type_path(index: &Index<'_>, import_path: &str, go: &str, tag: &str, loc: &So
         Some(module) => Ok(format!("{module}::{name}")),
         None => Err(unmapped(path, tag, loc)),
     }
+}
+
+fn unresolved_default(name: &str, loc: &SourceLoc) -> Diagnostic {
+    Diagnostic::error(loc, format!("`+default=ref({name})` names no string constant of this package"))
+        .label("in a tag of this declaration")
+        .help("name a string constant declared in the package, or write the default as JSON (`+default=\"value\"`)")
 }
 
 fn unmapped(path: &str, tag: &str, loc: &SourceLoc) -> Diagnostic {

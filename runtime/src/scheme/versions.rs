@@ -1,9 +1,12 @@
 //! Version priority and registration queries of a [`Scheme`]: which versions a group or kind has, and in
 //! which order a client should prefer them (Go's `SetVersionPriority` and `PrioritizedVersions*`).
 //!
-//! The order is always "the versions set by priority, then the other observed versions in the order
-//! registration saw them". Go walks its priority map in random order when it spans groups; here that map
-//! is a `BTreeMap`, so groups come in name order and the answers are stable.
+//! The order is always "the versions set by priority, then the other observed versions as Kubernetes
+//! orders versions" (GA before beta before alpha, higher numbers first: [`crate::kube_aware_version_key`]),
+//! so a group installed without a priority (an imported k8s.io/api group) prefers what kube-apiserver
+//! prefers. Go keeps registration order for those; nothing in Kubernetes relies on it. Go walks its
+//! priority map in random order when it spans groups; here that map is a `BTreeMap`, so groups come in
+//! name order and the answers are stable.
 
 use super::Scheme;
 use crate::{GroupKind, GroupVersion, SchemeError};
@@ -42,24 +45,38 @@ impl Scheme {
     /// the group's other observed versions in registration order. The internal version never appears.
     pub fn prioritized_versions_for_group(&self, group: &str) -> Vec<GroupVersion> {
         let mut ret = self.version_priority.get(group).cloned().unwrap_or_default();
-        for observed in self.observed_versions.iter().filter(|gv| gv.group == group) {
+        let mut rest: Vec<&GroupVersion> = self
+            .observed_versions
+            .iter()
+            .filter(|gv| gv.group == group && !ret.contains(gv))
+            .collect();
+        rest.sort_by_key(|gv| crate::kube_aware_version_key(&gv.version));
+        for observed in rest {
             push_unique(&mut ret, observed);
         }
         ret
     }
 
     /// Every version of every group: prioritized groups first, in group-name order, then the remaining
-    /// observed versions in registration order.
+    /// groups in the order registration saw them, each in Kubernetes' version order.
     pub fn prioritized_versions_all_groups(&self) -> Vec<GroupVersion> {
         let mut ret: Vec<GroupVersion> = self.version_priority.values().flatten().cloned().collect();
         for observed in &self.observed_versions {
-            push_unique(&mut ret, observed);
+            if ret.contains(observed) {
+                continue;
+            }
+            if self.version_priority.contains_key(observed.group.as_ref()) {
+                ret.push(observed.clone());
+            } else {
+                ret.extend(self.prioritized_versions_for_group(&observed.group));
+            }
         }
         ret
     }
 
     /// The most preferred version of each group: the first priority of prioritized groups, in group-name
-    /// order, then the first observed version of each remaining group.
+    /// order, then the best version (Kubernetes' version order) of each remaining group, in the order
+    /// registration saw the groups.
     pub fn preferred_version_all_groups(&self) -> Vec<GroupVersion> {
         let mut ret: Vec<GroupVersion> = self
             .version_priority
@@ -68,8 +85,10 @@ impl Scheme {
             .cloned()
             .collect();
         for observed in &self.observed_versions {
-            if !ret.iter().any(|gv| gv.group == observed.group) {
-                ret.push(observed.clone());
+            if !ret.iter().any(|gv| gv.group == observed.group)
+                && let Some(best) = self.prioritized_versions_for_group(&observed.group).into_iter().next()
+            {
+                ret.push(best);
             }
         }
         ret
@@ -132,11 +151,12 @@ mod tests {
     }
 
     #[test]
-    fn without_priority_versions_come_in_observed_order() -> Result<(), SchemeError> {
+    fn without_priority_versions_come_in_kubernetes_order() -> Result<(), SchemeError> {
         let scheme = scheme()?;
+        // Registered v1beta1, v1beta2, v1: preferred as kube-apiserver prefers them.
         assert_eq!(
             scheme.prioritized_versions_for_group("apps"),
-            vec![APPS_V1BETA1, APPS_V1BETA2, APPS_V1]
+            vec![APPS_V1, APPS_V1BETA2, APPS_V1BETA1]
         );
         assert_eq!(scheme.prioritized_versions_for_group(""), vec![CORE_V1]);
         assert!(scheme.prioritized_versions_for_group("policy").is_empty());
@@ -151,11 +171,12 @@ mod tests {
             scheme.prioritized_versions_for_group("apps"),
             vec![APPS_V1, APPS_V1BETA2, APPS_V1BETA1]
         );
-        // A later call overwrites the group's order rather than merging with it.
+        // A later call overwrites the group's order rather than merging with it; the versions it
+        // leaves out follow in Kubernetes' order.
         scheme.set_version_priority(&[APPS_V1BETA1, APPS_V1BETA1])?;
         assert_eq!(
             scheme.prioritized_versions_for_group("apps"),
-            vec![APPS_V1BETA1, APPS_V1BETA2, APPS_V1]
+            vec![APPS_V1BETA1, APPS_V1, APPS_V1BETA2]
         );
         Ok(())
     }
@@ -189,10 +210,10 @@ mod tests {
             scheme.set_version_priority(&[]),
             Err(SchemeError::MixedGroups { groups: Vec::new() })
         );
-        // A rejected call leaves the earlier order alone.
+        // A rejected call leaves the earlier (unset) order alone.
         assert_eq!(
             scheme.prioritized_versions_for_group("apps"),
-            vec![APPS_V1BETA1, APPS_V1BETA2, APPS_V1]
+            vec![APPS_V1, APPS_V1BETA2, APPS_V1BETA1]
         );
         Ok(())
     }
@@ -204,13 +225,13 @@ mod tests {
         let bar = GroupKind::from_static("apps", "Bar");
         assert_eq!(
             scheme.versions_for_group_kind(&foo),
-            vec![APPS_V1BETA1, APPS_V1BETA2, APPS_V1]
+            vec![APPS_V1, APPS_V1BETA2, APPS_V1BETA1]
         );
-        assert_eq!(scheme.versions_for_group_kind(&bar), vec![APPS_V1BETA1, APPS_V1]);
-        scheme.set_version_priority(&[APPS_V1, APPS_V1BETA2])?;
+        assert_eq!(scheme.versions_for_group_kind(&bar), vec![APPS_V1, APPS_V1BETA1]);
+        scheme.set_version_priority(&[APPS_V1BETA2, APPS_V1])?;
         assert_eq!(
             scheme.versions_for_group_kind(&foo),
-            vec![APPS_V1, APPS_V1BETA2, APPS_V1BETA1]
+            vec![APPS_V1BETA2, APPS_V1, APPS_V1BETA1]
         );
         assert_eq!(scheme.versions_for_group_kind(&bar), vec![APPS_V1, APPS_V1BETA1]);
         assert!(
@@ -224,14 +245,12 @@ mod tests {
     #[test]
     fn all_groups_lists_prioritized_groups_first() -> Result<(), SchemeError> {
         let mut scheme = scheme()?;
+        // Unprioritized groups come in the order registration saw them, each in Kubernetes' order.
         assert_eq!(
             scheme.prioritized_versions_all_groups(),
-            vec![APPS_V1BETA1, BATCH_V1, APPS_V1BETA2, APPS_V1, CORE_V1]
+            vec![APPS_V1, APPS_V1BETA2, APPS_V1BETA1, BATCH_V1, CORE_V1]
         );
-        assert_eq!(
-            scheme.preferred_version_all_groups(),
-            vec![APPS_V1BETA1, BATCH_V1, CORE_V1]
-        );
+        assert_eq!(scheme.preferred_version_all_groups(), vec![APPS_V1, BATCH_V1, CORE_V1]);
         scheme.set_version_priority(&[APPS_V1, APPS_V1BETA2])?;
         scheme.set_version_priority(&[BATCH_V1])?;
         assert_eq!(
