@@ -100,9 +100,12 @@ fn type_path(index: &Index<'_>, import_path: &str, go: &str, tag: &str, loc: &So
 }
 
 fn unresolved_default(name: &str, loc: &SourceLoc) -> Diagnostic {
-    Diagnostic::error(loc, format!("`+default=ref({name})` names no string constant of this package"))
-        .label("in a tag of this declaration")
-        .help("name a string constant declared in the package, or write the default as JSON (`+default=\"value\"`)")
+    Diagnostic::error(
+        loc,
+        format!("`+default=ref({name})` names no string constant of this package"),
+    )
+    .label("in a tag of this declaration")
+    .help("name a string constant declared in the package, or write the default as JSON (`+default=\"value\"`)")
 }
 
 fn unmapped(path: &str, tag: &str, loc: &SourceLoc) -> Diagnostic {

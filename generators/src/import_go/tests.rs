@@ -34,6 +34,7 @@ type Widget struct {
 type WidgetSpec struct {
 	// Size of the widget.
 	// +optional
+	// +default=ref(SizeSmall)
 	Size Size `json:"size,omitempty" protobuf:"bytes,1,opt,name=size,casttype=Size"`
 	// Template for its pods.
 	Template *corev1.PodTemplateSpec `json:"template" protobuf:"bytes,2,opt,name=template"`
@@ -95,6 +96,8 @@ fn a_go_package_becomes_a_tagged_rust_package() {
         "    #[serde(rename = \"hostIP\", default, skip_serializing_if = \"Option::is_none\")]\n    pub host_ip: Option<String>,",
         "    #[default]\n    #[serde(rename = \"Small\")]\n    SizeSmall,",
         "    #[serde(rename = \"Large\")]\n    SizeLarge,",
+        // defaulter-gen's reference to a constant carries the constant's value.
+        "    /// +default=\"Small\"\n",
         "use k8s_openapi::api::core::v1::PodTemplateSpec;",
     ] {
         assert!(types.contains(want), "missing {want:?} in\n{types}");
@@ -153,7 +156,7 @@ fn what_cannot_be_translated_is_located_and_nothing_is_written() {
     let dir = tree("errors");
     std::fs::write(
         dir.join("go/apis/v1/more.go"),
-        "package v1\n\nimport \"example.com/other/v1\"\n\ntype Bad struct {\n\tF func() `json:\"f\"`\n\tO v1.Other `json:\"o\"`\n\tC chan int `json:\"c\"`\n}\n",
+        "package v1\n\nimport \"example.com/other/v1\"\n\ntype Bad struct {\n\tF func() `json:\"f\"`\n\tO v1.Other `json:\"o\"`\n\tC chan int `json:\"c\"`\n\t// +default=ref(Nowhere)\n\tD string `json:\"d\"`\n}\n",
     )
     .unwrap();
     std::fs::write(dir.join("go/apis/v1/broken.go"), "package v1\n\ntype X struct {\n").unwrap();
@@ -168,6 +171,10 @@ fn what_cannot_be_translated_is_located_and_nothing_is_written() {
         "{text}"
     );
     assert!(text.contains("more.go:8:4") && text.contains("a channel"), "{text}");
+    assert!(
+        text.contains("more.go:10:2") && text.contains("`+default=ref(Nowhere)` names no string constant"),
+        "{text}"
+    );
     assert!(text.contains("broken.go") && text.contains("Go syntax error"), "{text}");
     assert!(!dir.join("src").exists());
 
