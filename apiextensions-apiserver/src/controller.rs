@@ -165,16 +165,17 @@ impl CustomResources {
                 None => requested.clone(),
                 Some(_) => previous,
             };
+            // Served before `Established` is written: a client that waits for the condition
+            // (kubectl wait, envtest) may use the resource at once.
+            if !accepted.plural.is_empty() {
+                held.insert(definition.name.clone(), (definition.group.clone(), claimed(&accepted)));
+                if !shadowed {
+                    self.install(&definition, &accepted).await;
+                    serving.insert(definition.name.clone());
+                }
+            }
             self.write_status(crd, &definition, &accepted, conflict.as_ref())
                 .await?;
-            if accepted.plural.is_empty() {
-                continue;
-            }
-            held.insert(definition.name.clone(), (definition.group.clone(), claimed(&accepted)));
-            if !shadowed {
-                self.install(&definition, &accepted).await;
-                serving.insert(definition.name.clone());
-            }
         }
         let gone: Vec<String> = self
             .served
