@@ -1,7 +1,10 @@
 //! The field rules of conversion: how a value of one type becomes a value of its counterpart.
 //! Same types copy; `Option<T>` and `T` convert both ways (absent is the zero value); `Vec`, maps
 //! and `Box` convert element-wise; named types call their pair's conversion function, wherever it
-//! lives. Anything else is a mismatch that needs a hand-written function.
+//! lives; a string and a string enum (`+enum`: unit variants only) convert through the enum's JSON
+//! values, since one version of a group declares as an enum what another keeps as a plain string
+//! (apps/v1's `DeploymentStrategyType` against v1beta1's) and Go converts both as strings. Anything
+//! else is a mismatch that needs a hand-written function.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -34,6 +37,35 @@ impl Rules<'_> {
         let v = format_ident!("v{}", depth);
         let k = format_ident!("k{}", depth);
         let rt = &self.rt;
+        if let (TypeRef::String, TypeRef::Named(id)) = (src, dst)
+            && let Some(variants) = self.string_enum(id)
+        {
+            let path = super::type_path(&id.package, &id.name);
+            let arms = variants.iter().map(|(name, json)| {
+                let name = format_ident!("{}", name);
+                quote! { #json => #path::#name, }
+            });
+            let message = format!("unsupported value {{:?}}: {} has {}", id.name, quoted(&variants));
+            let text = receiver(expr);
+            return Ok(quote! {
+                match #text.as_str() {
+                    #(#arms)*
+                    other => {
+                        return ::core::result::Result::Err(#rt::ConversionError::Custom(::std::format!(#message, other)));
+                    }
+                }
+            });
+        }
+        if let (TypeRef::Named(id), TypeRef::String) = (src, dst)
+            && let Some(variants) = self.string_enum(id)
+        {
+            let path = super::type_path(&id.package, &id.name);
+            let arms = variants.iter().map(|(name, json)| {
+                let name = format_ident!("{}", name);
+                quote! { #path::#name => #json, }
+            });
+            return Ok(quote! { ::std::string::String::from(match #expr { #(#arms)* }) });
+        }
         match (src, dst) {
             (TypeRef::Primitive(_), _) if src == dst => Ok(copy_of(expr)),
             // The same type on both sides (a shared k8s-openapi type, String, ...) copies.
@@ -92,6 +124,17 @@ impl Rules<'_> {
             (TypeRef::Named(x), TypeRef::Named(y)) => self.named(x, y, expr),
             _ => Err(format!("`{src}` does not convert to `{dst}`")),
         }
+    }
+
+    /// The variants of `id` (name, JSON value) when it is an enum of unit variants only.
+    fn string_enum(&self, id: &TypeId) -> Option<Vec<(String, String)>> {
+        let crate::model::Shape::Enum { variants } = &self.universe.get(id)?.shape else {
+            return None;
+        };
+        variants
+            .iter()
+            .map(|v| v.fields.is_empty().then(|| (v.name.clone(), v.json_name.clone())))
+            .collect()
     }
 
     /// A present value into an `Option`. Numbers, bools and int-or-strings are pointers in
@@ -174,6 +217,11 @@ fn copy_of(expr: TokenStream) -> TokenStream {
     } else {
         place
     }
+}
+
+/// The JSON values of an enum for a message: `"A", "B"`.
+fn quoted(variants: &[(String, String)]) -> String {
+    variants.iter().map(|(_, json)| format!("{json:?}")).collect::<Vec<_>>().join(", ")
 }
 
 fn has_default(ty: &crate::model::Type) -> bool {
