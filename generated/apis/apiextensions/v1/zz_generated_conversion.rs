@@ -22,29 +22,29 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::apiextensions::v1::types::CustomResourceDefinition,
-            crate::apiextensions::types::CustomResourceDefinition,
+            crate::apiextensions::v1::CustomResourceDefinition,
+            crate::apiextensions::CustomResourceDefinition,
         >(
             crate::apiextensions::v1::convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition,
         );
     scheme
         .add_conversion_func::<
-            crate::apiextensions::types::CustomResourceDefinition,
-            crate::apiextensions::v1::types::CustomResourceDefinition,
+            crate::apiextensions::CustomResourceDefinition,
+            crate::apiextensions::v1::CustomResourceDefinition,
         >(
             crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition,
         );
     scheme
         .add_conversion_func::<
-            crate::apiextensions::v1::types::CustomResourceDefinitionList,
-            crate::apiextensions::types::CustomResourceDefinitionList,
+            crate::apiextensions::v1::CustomResourceDefinitionList,
+            crate::apiextensions::CustomResourceDefinitionList,
         >(
             crate::apiextensions::v1::convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list,
         );
     scheme
         .add_conversion_func::<
-            crate::apiextensions::types::CustomResourceDefinitionList,
-            crate::apiextensions::v1::types::CustomResourceDefinitionList,
+            crate::apiextensions::CustomResourceDefinitionList,
+            crate::apiextensions::v1::CustomResourceDefinitionList,
         >(
             crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list,
         );
@@ -52,8 +52,8 @@ pub fn register_conversions(
 }
 /// Converts `crate::apiextensions::v1::CustomResourceColumnDefinition` to `crate::apiextensions::CustomResourceColumnDefinition` field by field. Generated; the public `convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
-    input: &crate::apiextensions::v1::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::v1::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
@@ -74,8 +74,8 @@ pub fn auto_convert_v1_custom_resource_column_definition_to_apiextensions_custom
 }
 /// Converts `crate::apiextensions::v1::CustomResourceColumnDefinition` to `crate::apiextensions::CustomResourceColumnDefinition`.
 pub fn convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
-    input: &crate::apiextensions::v1::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::v1::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
         input,
@@ -84,8 +84,8 @@ pub fn convert_v1_custom_resource_column_definition_to_apiextensions_custom_reso
 }
 /// Converts `crate::apiextensions::CustomResourceColumnDefinition` to `crate::apiextensions::v1::CustomResourceColumnDefinition` field by field. Generated; the public `convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition(
-    input: &crate::apiextensions::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::v1::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::v1::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
@@ -105,8 +105,8 @@ pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1_custom
 }
 /// Converts `crate::apiextensions::CustomResourceColumnDefinition` to `crate::apiextensions::v1::CustomResourceColumnDefinition`.
 pub fn convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition(
-    input: &crate::apiextensions::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::v1::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::v1::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_column_definition_to_v1_custom_resource_column_definition(
         input,
@@ -115,24 +115,24 @@ pub fn convert_apiextensions_custom_resource_column_definition_to_v1_custom_reso
 }
 /// Converts `crate::apiextensions::v1::CustomResourceConversion` to `crate::apiextensions::CustomResourceConversion` field by field. Generated; the public `convert_v1_custom_resource_conversion_to_apiextensions_custom_resource_conversion` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
-    input: &crate::apiextensions::v1::types::CustomResourceConversion,
-    out: &mut crate::apiextensions::types::CustomResourceConversion,
+    input: &crate::apiextensions::v1::CustomResourceConversion,
+    out: &mut crate::apiextensions::CustomResourceConversion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::CustomResourceConversion` to `crate::apiextensions::v1::CustomResourceConversion` field by field. Generated; the public `convert_apiextensions_custom_resource_conversion_to_v1_custom_resource_conversion` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1_custom_resource_conversion(
-    input: &crate::apiextensions::types::CustomResourceConversion,
-    out: &mut crate::apiextensions::v1::types::CustomResourceConversion,
+    input: &crate::apiextensions::CustomResourceConversion,
+    out: &mut crate::apiextensions::v1::CustomResourceConversion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinition` to `crate::apiextensions::CustomResourceDefinition` field by field. Generated; the public `convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinition,
+    input: &crate::apiextensions::v1::CustomResourceDefinition,
+    out: &mut crate::apiextensions::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1::convert_v1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
@@ -152,8 +152,8 @@ pub fn auto_convert_v1_custom_resource_definition_to_apiextensions_custom_resour
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinition` to `crate::apiextensions::CustomResourceDefinition`.
 pub fn convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinition,
+    input: &crate::apiextensions::v1::CustomResourceDefinition,
+    out: &mut crate::apiextensions::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_to_apiextensions_custom_resource_definition(
         input,
@@ -162,8 +162,8 @@ pub fn convert_v1_custom_resource_definition_to_apiextensions_custom_resource_de
 }
 /// Converts `crate::apiextensions::CustomResourceDefinition` to `crate::apiextensions::v1::CustomResourceDefinition` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition(
-    input: &crate::apiextensions::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinition,
+    input: &crate::apiextensions::CustomResourceDefinition,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_spec_to_v1_custom_resource_definition_spec(
@@ -184,8 +184,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_to_v1_custom_resour
 }
 /// Converts `crate::apiextensions::CustomResourceDefinition` to `crate::apiextensions::v1::CustomResourceDefinition`.
 pub fn convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition(
-    input: &crate::apiextensions::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinition,
+    input: &crate::apiextensions::CustomResourceDefinition,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_to_v1_custom_resource_definition(
         input,
@@ -194,8 +194,8 @@ pub fn convert_apiextensions_custom_resource_definition_to_v1_custom_resource_de
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionCondition` to `crate::apiextensions::CustomResourceDefinitionCondition` field by field. Generated; the public `convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
@@ -216,8 +216,8 @@ pub fn auto_convert_v1_custom_resource_definition_condition_to_apiextensions_cus
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionCondition` to `crate::apiextensions::CustomResourceDefinitionCondition`.
 pub fn convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
         input,
@@ -226,8 +226,8 @@ pub fn convert_v1_custom_resource_definition_condition_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionCondition` to `crate::apiextensions::v1::CustomResourceDefinitionCondition` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition(
-    input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
@@ -247,8 +247,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1_cus
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionCondition` to `crate::apiextensions::v1::CustomResourceDefinitionCondition`.
 pub fn convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition(
-    input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_condition_to_v1_custom_resource_definition_condition(
         input,
@@ -257,8 +257,8 @@ pub fn convert_apiextensions_custom_resource_definition_condition_to_v1_custom_r
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionList` to `crate::apiextensions::CustomResourceDefinitionList` field by field. Generated; the public `convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -275,8 +275,8 @@ pub fn auto_convert_v1_custom_resource_definition_list_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionList` to `crate::apiextensions::CustomResourceDefinitionList`.
 pub fn convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
         input,
@@ -285,8 +285,8 @@ pub fn convert_v1_custom_resource_definition_list_to_apiextensions_custom_resour
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionList` to `crate::apiextensions::v1::CustomResourceDefinitionList` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list(
-    input: &crate::apiextensions::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -303,8 +303,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionList` to `crate::apiextensions::v1::CustomResourceDefinitionList`.
 pub fn convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list(
-    input: &crate::apiextensions::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_list_to_v1_custom_resource_definition_list(
         input,
@@ -313,8 +313,8 @@ pub fn convert_apiextensions_custom_resource_definition_list_to_v1_custom_resour
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionNames` to `crate::apiextensions::CustomResourceDefinitionNames` field by field. Generated; the public `convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
     out.singular = match &input.singular {
@@ -338,8 +338,8 @@ pub fn auto_convert_v1_custom_resource_definition_names_to_apiextensions_custom_
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionNames` to `crate::apiextensions::CustomResourceDefinitionNames`.
 pub fn convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
         input,
@@ -348,8 +348,8 @@ pub fn convert_v1_custom_resource_definition_names_to_apiextensions_custom_resou
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionNames` to `crate::apiextensions::v1::CustomResourceDefinitionNames` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
-    input: &crate::apiextensions::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
     out.singular = if ::kube_apimachinery::conversion::is_zero(&input.singular) {
@@ -377,8 +377,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1_custom_
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionNames` to `crate::apiextensions::v1::CustomResourceDefinitionNames`.
 pub fn convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
-    input: &crate::apiextensions::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
         input,
@@ -387,8 +387,8 @@ pub fn convert_apiextensions_custom_resource_definition_names_to_v1_custom_resou
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionSpec` to `crate::apiextensions::CustomResourceDefinitionSpec` field by field. Generated; the public `convert_v1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionSpec,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionSpec,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionSpec,
+    out: &mut crate::apiextensions::CustomResourceDefinitionSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
     crate::apiextensions::v1::convert_v1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
@@ -424,8 +424,8 @@ pub fn auto_convert_v1_custom_resource_definition_spec_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionSpec` to `crate::apiextensions::v1::CustomResourceDefinitionSpec` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_spec_to_v1_custom_resource_definition_spec` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1_custom_resource_definition_spec(
-    input: &crate::apiextensions::types::CustomResourceDefinitionSpec,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionSpec,
+    input: &crate::apiextensions::CustomResourceDefinitionSpec,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
     crate::apiextensions::v1::convert_apiextensions_custom_resource_definition_names_to_v1_custom_resource_definition_names(
@@ -461,8 +461,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1_custom_r
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionStatus` to `crate::apiextensions::CustomResourceDefinitionStatus` field by field. Generated; the public `convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
@@ -500,8 +500,8 @@ pub fn auto_convert_v1_custom_resource_definition_status_to_apiextensions_custom
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionStatus` to `crate::apiextensions::CustomResourceDefinitionStatus`.
 pub fn convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
         input,
@@ -510,8 +510,8 @@ pub fn convert_v1_custom_resource_definition_status_to_apiextensions_custom_reso
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionStatus` to `crate::apiextensions::v1::CustomResourceDefinitionStatus` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status(
-    input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
@@ -555,8 +555,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1_custom
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionStatus` to `crate::apiextensions::v1::CustomResourceDefinitionStatus`.
 pub fn convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status(
-    input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_status_to_v1_custom_resource_definition_status(
         input,
@@ -565,8 +565,8 @@ pub fn convert_apiextensions_custom_resource_definition_status_to_v1_custom_reso
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionVersion` to `crate::apiextensions::CustomResourceDefinitionVersion` field by field. Generated; the public `convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
@@ -632,8 +632,8 @@ pub fn auto_convert_v1_custom_resource_definition_version_to_apiextensions_custo
 }
 /// Converts `crate::apiextensions::v1::CustomResourceDefinitionVersion` to `crate::apiextensions::CustomResourceDefinitionVersion`.
 pub fn convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
-    input: &crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::v1::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
         input,
@@ -642,8 +642,8 @@ pub fn convert_v1_custom_resource_definition_version_to_apiextensions_custom_res
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionVersion` to `crate::apiextensions::v1::CustomResourceDefinitionVersion` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version(
-    input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
@@ -716,8 +716,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1_custo
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionVersion` to `crate::apiextensions::v1::CustomResourceDefinitionVersion`.
 pub fn convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version(
-    input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::v1::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::v1::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_version_to_v1_custom_resource_definition_version(
         input,
@@ -726,8 +726,8 @@ pub fn convert_apiextensions_custom_resource_definition_version_to_v1_custom_res
 }
 /// Converts `crate::apiextensions::v1::CustomResourceSubresourceScale` to `crate::apiextensions::CustomResourceSubresourceScale` field by field. Generated; the public `convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
-    input: &crate::apiextensions::v1::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::v1::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
@@ -736,8 +736,8 @@ pub fn auto_convert_v1_custom_resource_subresource_scale_to_apiextensions_custom
 }
 /// Converts `crate::apiextensions::v1::CustomResourceSubresourceScale` to `crate::apiextensions::CustomResourceSubresourceScale`.
 pub fn convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
-    input: &crate::apiextensions::v1::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::v1::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
         input,
@@ -746,8 +746,8 @@ pub fn convert_v1_custom_resource_subresource_scale_to_apiextensions_custom_reso
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceScale` to `crate::apiextensions::v1::CustomResourceSubresourceScale` field by field. Generated; the public `convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale(
-    input: &crate::apiextensions::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::v1::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
@@ -756,8 +756,8 @@ pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1_custom
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceScale` to `crate::apiextensions::v1::CustomResourceSubresourceScale`.
 pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale(
-    input: &crate::apiextensions::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::v1::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_resource_subresource_scale(
         input,
@@ -766,16 +766,16 @@ pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1_custom_reso
 }
 /// Converts `crate::apiextensions::v1::CustomResourceSubresourceStatus` to `crate::apiextensions::CustomResourceSubresourceStatus` field by field. Generated; the public `convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
-    input: &crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::v1::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::v1::CustomResourceSubresourceStatus` to `crate::apiextensions::CustomResourceSubresourceStatus`.
 pub fn convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
-    input: &crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::v1::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
         input,
@@ -784,16 +784,16 @@ pub fn convert_v1_custom_resource_subresource_status_to_apiextensions_custom_res
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceStatus` to `crate::apiextensions::v1::CustomResourceSubresourceStatus` field by field. Generated; the public `convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status(
-    input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::v1::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceStatus` to `crate::apiextensions::v1::CustomResourceSubresourceStatus`.
 pub fn convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status(
-    input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::v1::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::v1::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_status_to_v1_custom_resource_subresource_status(
         input,
@@ -802,8 +802,8 @@ pub fn convert_apiextensions_custom_resource_subresource_status_to_v1_custom_res
 }
 /// Converts `crate::apiextensions::v1::CustomResourceSubresources` to `crate::apiextensions::CustomResourceSubresources` field by field. Generated; the public `convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
-    input: &crate::apiextensions::v1::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::types::CustomResourceSubresources,
+    input: &crate::apiextensions::v1::CustomResourceSubresources,
+    out: &mut crate::apiextensions::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
@@ -831,8 +831,8 @@ pub fn auto_convert_v1_custom_resource_subresources_to_apiextensions_custom_reso
 }
 /// Converts `crate::apiextensions::v1::CustomResourceSubresources` to `crate::apiextensions::CustomResourceSubresources`.
 pub fn convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
-    input: &crate::apiextensions::v1::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::types::CustomResourceSubresources,
+    input: &crate::apiextensions::v1::CustomResourceSubresources,
+    out: &mut crate::apiextensions::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
         input,
@@ -841,8 +841,8 @@ pub fn convert_v1_custom_resource_subresources_to_apiextensions_custom_resource_
 }
 /// Converts `crate::apiextensions::CustomResourceSubresources` to `crate::apiextensions::v1::CustomResourceSubresources` field by field. Generated; the public `convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources(
-    input: &crate::apiextensions::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::v1::types::CustomResourceSubresources,
+    input: &crate::apiextensions::CustomResourceSubresources,
+    out: &mut crate::apiextensions::v1::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
@@ -870,8 +870,8 @@ pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1_custom_reso
 }
 /// Converts `crate::apiextensions::CustomResourceSubresources` to `crate::apiextensions::v1::CustomResourceSubresources`.
 pub fn convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources(
-    input: &crate::apiextensions::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::v1::types::CustomResourceSubresources,
+    input: &crate::apiextensions::CustomResourceSubresources,
+    out: &mut crate::apiextensions::v1::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_subresources(
         input,
@@ -880,8 +880,8 @@ pub fn convert_apiextensions_custom_resource_subresources_to_v1_custom_resource_
 }
 /// Converts `crate::apiextensions::v1::CustomResourceValidation` to `crate::apiextensions::CustomResourceValidation` field by field. Generated; the public `convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation` calls it unless the package writes its own.
 pub fn auto_convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation(
-    input: &crate::apiextensions::v1::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::types::CustomResourceValidation,
+    input: &crate::apiextensions::v1::CustomResourceValidation,
+    out: &mut crate::apiextensions::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
@@ -898,8 +898,8 @@ pub fn auto_convert_v1_custom_resource_validation_to_apiextensions_custom_resour
 }
 /// Converts `crate::apiextensions::v1::CustomResourceValidation` to `crate::apiextensions::CustomResourceValidation`.
 pub fn convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation(
-    input: &crate::apiextensions::v1::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::types::CustomResourceValidation,
+    input: &crate::apiextensions::v1::CustomResourceValidation,
+    out: &mut crate::apiextensions::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_custom_resource_validation_to_apiextensions_custom_resource_validation(
         input,
@@ -908,8 +908,8 @@ pub fn convert_v1_custom_resource_validation_to_apiextensions_custom_resource_va
 }
 /// Converts `crate::apiextensions::CustomResourceValidation` to `crate::apiextensions::v1::CustomResourceValidation` field by field. Generated; the public `convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation(
-    input: &crate::apiextensions::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::v1::types::CustomResourceValidation,
+    input: &crate::apiextensions::CustomResourceValidation,
+    out: &mut crate::apiextensions::v1::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
@@ -926,8 +926,8 @@ pub fn auto_convert_apiextensions_custom_resource_validation_to_v1_custom_resour
 }
 /// Converts `crate::apiextensions::CustomResourceValidation` to `crate::apiextensions::v1::CustomResourceValidation`.
 pub fn convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation(
-    input: &crate::apiextensions::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::v1::types::CustomResourceValidation,
+    input: &crate::apiextensions::CustomResourceValidation,
+    out: &mut crate::apiextensions::v1::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_validation_to_v1_custom_resource_validation(
         input,
@@ -936,8 +936,8 @@ pub fn convert_apiextensions_custom_resource_validation_to_v1_custom_resource_va
 }
 /// Converts `crate::apiextensions::v1::ExternalDocumentation` to `crate::apiextensions::ExternalDocumentation` field by field. Generated; the public `convert_v1_external_documentation_to_apiextensions_external_documentation` calls it unless the package writes its own.
 pub fn auto_convert_v1_external_documentation_to_apiextensions_external_documentation(
-    input: &crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::v1::ExternalDocumentation,
+    out: &mut crate::apiextensions::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.description = match &input.description {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -951,8 +951,8 @@ pub fn auto_convert_v1_external_documentation_to_apiextensions_external_document
 }
 /// Converts `crate::apiextensions::v1::ExternalDocumentation` to `crate::apiextensions::ExternalDocumentation`.
 pub fn convert_v1_external_documentation_to_apiextensions_external_documentation(
-    input: &crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::v1::ExternalDocumentation,
+    out: &mut crate::apiextensions::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_external_documentation_to_apiextensions_external_documentation(
         input,
@@ -961,8 +961,8 @@ pub fn convert_v1_external_documentation_to_apiextensions_external_documentation
 }
 /// Converts `crate::apiextensions::ExternalDocumentation` to `crate::apiextensions::v1::ExternalDocumentation` field by field. Generated; the public `convert_apiextensions_external_documentation_to_v1_external_documentation` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_external_documentation_to_v1_external_documentation(
-    input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::ExternalDocumentation,
+    out: &mut crate::apiextensions::v1::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
@@ -978,8 +978,8 @@ pub fn auto_convert_apiextensions_external_documentation_to_v1_external_document
 }
 /// Converts `crate::apiextensions::ExternalDocumentation` to `crate::apiextensions::v1::ExternalDocumentation`.
 pub fn convert_apiextensions_external_documentation_to_v1_external_documentation(
-    input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::v1::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::ExternalDocumentation,
+    out: &mut crate::apiextensions::v1::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_external_documentation_to_v1_external_documentation(
         input,
@@ -988,38 +988,38 @@ pub fn convert_apiextensions_external_documentation_to_v1_external_documentation
 }
 /// Converts `crate::apiextensions::v1::JSON` to `crate::apiextensions::JSON` field by field. Generated; the public `convert_v1_json_to_apiextensions_json` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_to_apiextensions_json(
-    input: &crate::apiextensions::v1::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::types_jsonschema::JSON,
+    input: &crate::apiextensions::v1::JSON,
+    out: &mut crate::apiextensions::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::v1::JSON` to `crate::apiextensions::JSON`.
 pub fn convert_v1_json_to_apiextensions_json(
-    input: &crate::apiextensions::v1::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::types_jsonschema::JSON,
+    input: &crate::apiextensions::v1::JSON,
+    out: &mut crate::apiextensions::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_to_apiextensions_json(input, out)
 }
 /// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1::JSON` field by field. Generated; the public `convert_apiextensions_json_to_v1_json` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_to_v1_json(
-    input: &crate::apiextensions::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSON,
+    input: &crate::apiextensions::JSON,
+    out: &mut crate::apiextensions::v1::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1::JSON`.
 pub fn convert_apiextensions_json_to_v1_json(
-    input: &crate::apiextensions::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSON,
+    input: &crate::apiextensions::JSON,
+    out: &mut crate::apiextensions::v1::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_to_v1_json(input, out)
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaProps` to `crate::apiextensions::JSONSchemaProps` field by field. Generated; the public `convert_v1_json_schema_props_to_apiextensions_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::v1::JSONSchemaProps,
+    out: &mut crate::apiextensions::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.id = match &input.id {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1326,15 +1326,15 @@ pub fn auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaProps` to `crate::apiextensions::JSONSchemaProps`.
 pub fn convert_v1_json_schema_props_to_apiextensions_json_schema_props(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::v1::JSONSchemaProps,
+    out: &mut crate::apiextensions::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_to_apiextensions_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::JSONSchemaProps` to `crate::apiextensions::v1::JSONSchemaProps` field by field. Generated; the public `convert_apiextensions_json_schema_props_to_v1_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::JSONSchemaProps,
+    out: &mut crate::apiextensions::v1::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.id = if ::kube_apimachinery::conversion::is_zero(&input.id) {
         ::core::option::Option::None
@@ -1665,15 +1665,15 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
 }
 /// Converts `crate::apiextensions::JSONSchemaProps` to `crate::apiextensions::v1::JSONSchemaProps`.
 pub fn convert_apiextensions_json_schema_props_to_v1_json_schema_props(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::JSONSchemaProps,
+    out: &mut crate::apiextensions::v1::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaPropsOrArray` to `crate::apiextensions::JSONSchemaPropsOrArray` field by field. Generated; the public `convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::v1::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -1702,8 +1702,8 @@ pub fn auto_convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_p
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaPropsOrArray` to `crate::apiextensions::JSONSchemaPropsOrArray`.
 pub fn convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::v1::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
         input,
@@ -1712,8 +1712,8 @@ pub fn convert_v1_json_schema_props_or_array_to_apiextensions_json_schema_props_
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrArray` to `crate::apiextensions::v1::JSONSchemaPropsOrArray` field by field. Generated; the public `convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::v1::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -1742,8 +1742,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_p
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrArray` to `crate::apiextensions::v1::JSONSchemaPropsOrArray`.
 pub fn convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::v1::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_or_array(
         input,
@@ -1752,8 +1752,8 @@ pub fn convert_apiextensions_json_schema_props_or_array_to_v1_json_schema_props_
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaPropsOrBool` to `crate::apiextensions::JSONSchemaPropsOrBool` field by field. Generated; the public `convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::v1::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
@@ -1773,8 +1773,8 @@ pub fn auto_convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_pr
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaPropsOrBool` to `crate::apiextensions::JSONSchemaPropsOrBool`.
 pub fn convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::v1::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
         input,
@@ -1783,8 +1783,8 @@ pub fn convert_v1_json_schema_props_or_bool_to_apiextensions_json_schema_props_o
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrBool` to `crate::apiextensions::v1::JSONSchemaPropsOrBool` field by field. Generated; the public `convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::v1::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
@@ -1804,8 +1804,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_pr
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrBool` to `crate::apiextensions::v1::JSONSchemaPropsOrBool`.
 pub fn convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::v1::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_or_bool(
         input,
@@ -1814,8 +1814,8 @@ pub fn convert_apiextensions_json_schema_props_or_bool_to_v1_json_schema_props_o
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaPropsOrStringArray` to `crate::apiextensions::JSONSchemaPropsOrStringArray` field by field. Generated; the public `convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array` calls it unless the package writes its own.
 pub fn auto_convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::v1::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -1835,8 +1835,8 @@ pub fn auto_convert_v1_json_schema_props_or_string_array_to_apiextensions_json_s
 }
 /// Converts `crate::apiextensions::v1::JSONSchemaPropsOrStringArray` to `crate::apiextensions::JSONSchemaPropsOrStringArray`.
 pub fn convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
-    input: &crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::v1::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
         input,
@@ -1845,8 +1845,8 @@ pub fn convert_v1_json_schema_props_or_string_array_to_apiextensions_json_schema
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrStringArray` to `crate::apiextensions::v1::JSONSchemaPropsOrStringArray` field by field. Generated; the public `convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::v1::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -1866,8 +1866,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1_json_s
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrStringArray` to `crate::apiextensions::v1::JSONSchemaPropsOrStringArray`.
 pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::v1::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema_props_or_string_array(
         input,
@@ -1876,38 +1876,38 @@ pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1_json_schema
 }
 /// Converts `crate::apiextensions::v1::SelectableField` to `crate::apiextensions::SelectableField` field by field. Generated; the public `convert_v1_selectable_field_to_apiextensions_selectable_field` calls it unless the package writes its own.
 pub fn auto_convert_v1_selectable_field_to_apiextensions_selectable_field(
-    input: &crate::apiextensions::v1::types::SelectableField,
-    out: &mut crate::apiextensions::types::SelectableField,
+    input: &crate::apiextensions::v1::SelectableField,
+    out: &mut crate::apiextensions::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::v1::SelectableField` to `crate::apiextensions::SelectableField`.
 pub fn convert_v1_selectable_field_to_apiextensions_selectable_field(
-    input: &crate::apiextensions::v1::types::SelectableField,
-    out: &mut crate::apiextensions::types::SelectableField,
+    input: &crate::apiextensions::v1::SelectableField,
+    out: &mut crate::apiextensions::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_selectable_field_to_apiextensions_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::SelectableField` to `crate::apiextensions::v1::SelectableField` field by field. Generated; the public `convert_apiextensions_selectable_field_to_v1_selectable_field` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_selectable_field_to_v1_selectable_field(
-    input: &crate::apiextensions::types::SelectableField,
-    out: &mut crate::apiextensions::v1::types::SelectableField,
+    input: &crate::apiextensions::SelectableField,
+    out: &mut crate::apiextensions::v1::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::SelectableField` to `crate::apiextensions::v1::SelectableField`.
 pub fn convert_apiextensions_selectable_field_to_v1_selectable_field(
-    input: &crate::apiextensions::types::SelectableField,
-    out: &mut crate::apiextensions::v1::types::SelectableField,
+    input: &crate::apiextensions::SelectableField,
+    out: &mut crate::apiextensions::v1::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_selectable_field_to_v1_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::v1::ServiceReference` to `crate::apiextensions::ServiceReference` field by field. Generated; the public `convert_v1_service_reference_to_apiextensions_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1_service_reference_to_apiextensions_service_reference(
-    input: &crate::apiextensions::v1::types::ServiceReference,
-    out: &mut crate::apiextensions::types::ServiceReference,
+    input: &crate::apiextensions::v1::ServiceReference,
+    out: &mut crate::apiextensions::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -1920,15 +1920,15 @@ pub fn auto_convert_v1_service_reference_to_apiextensions_service_reference(
 }
 /// Converts `crate::apiextensions::v1::ServiceReference` to `crate::apiextensions::ServiceReference`.
 pub fn convert_v1_service_reference_to_apiextensions_service_reference(
-    input: &crate::apiextensions::v1::types::ServiceReference,
-    out: &mut crate::apiextensions::types::ServiceReference,
+    input: &crate::apiextensions::v1::ServiceReference,
+    out: &mut crate::apiextensions::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_service_reference_to_apiextensions_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::ServiceReference` to `crate::apiextensions::v1::ServiceReference` field by field. Generated; the public `convert_apiextensions_service_reference_to_v1_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_service_reference_to_v1_service_reference(
-    input: &crate::apiextensions::types::ServiceReference,
-    out: &mut crate::apiextensions::v1::types::ServiceReference,
+    input: &crate::apiextensions::ServiceReference,
+    out: &mut crate::apiextensions::v1::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -1938,15 +1938,15 @@ pub fn auto_convert_apiextensions_service_reference_to_v1_service_reference(
 }
 /// Converts `crate::apiextensions::ServiceReference` to `crate::apiextensions::v1::ServiceReference`.
 pub fn convert_apiextensions_service_reference_to_v1_service_reference(
-    input: &crate::apiextensions::types::ServiceReference,
-    out: &mut crate::apiextensions::v1::types::ServiceReference,
+    input: &crate::apiextensions::ServiceReference,
+    out: &mut crate::apiextensions::v1::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_service_reference_to_v1_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::v1::ValidationRule` to `crate::apiextensions::ValidationRule` field by field. Generated; the public `convert_v1_validation_rule_to_apiextensions_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_v1_validation_rule_to_apiextensions_validation_rule(
-    input: &crate::apiextensions::v1::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::v1::ValidationRule,
+    out: &mut crate::apiextensions::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
     out.message = match &input.message {
@@ -1967,15 +1967,15 @@ pub fn auto_convert_v1_validation_rule_to_apiextensions_validation_rule(
 }
 /// Converts `crate::apiextensions::v1::ValidationRule` to `crate::apiextensions::ValidationRule`.
 pub fn convert_v1_validation_rule_to_apiextensions_validation_rule(
-    input: &crate::apiextensions::v1::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::v1::ValidationRule,
+    out: &mut crate::apiextensions::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_validation_rule_to_apiextensions_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::ValidationRule` to `crate::apiextensions::v1::ValidationRule` field by field. Generated; the public `convert_apiextensions_validation_rule_to_v1_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_validation_rule_to_v1_validation_rule(
-    input: &crate::apiextensions::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::v1::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::ValidationRule,
+    out: &mut crate::apiextensions::v1::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
     out.message = if ::kube_apimachinery::conversion::is_zero(&input.message) {
@@ -2003,15 +2003,15 @@ pub fn auto_convert_apiextensions_validation_rule_to_v1_validation_rule(
 }
 /// Converts `crate::apiextensions::ValidationRule` to `crate::apiextensions::v1::ValidationRule`.
 pub fn convert_apiextensions_validation_rule_to_v1_validation_rule(
-    input: &crate::apiextensions::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::v1::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::ValidationRule,
+    out: &mut crate::apiextensions::v1::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_validation_rule_to_v1_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::v1::WebhookClientConfig` to `crate::apiextensions::WebhookClientConfig` field by field. Generated; the public `convert_v1_webhook_client_config_to_apiextensions_webhook_client_config` calls it unless the package writes its own.
 pub fn auto_convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
-    input: &crate::apiextensions::v1::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::types::WebhookClientConfig,
+    input: &crate::apiextensions::v1::WebhookClientConfig,
+    out: &mut crate::apiextensions::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
@@ -2033,8 +2033,8 @@ pub fn auto_convert_v1_webhook_client_config_to_apiextensions_webhook_client_con
 }
 /// Converts `crate::apiextensions::v1::WebhookClientConfig` to `crate::apiextensions::WebhookClientConfig`.
 pub fn convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
-    input: &crate::apiextensions::v1::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::types::WebhookClientConfig,
+    input: &crate::apiextensions::v1::WebhookClientConfig,
+    out: &mut crate::apiextensions::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
         input,
@@ -2043,8 +2043,8 @@ pub fn convert_v1_webhook_client_config_to_apiextensions_webhook_client_config(
 }
 /// Converts `crate::apiextensions::WebhookClientConfig` to `crate::apiextensions::v1::WebhookClientConfig` field by field. Generated; the public `convert_apiextensions_webhook_client_config_to_v1_webhook_client_config` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_webhook_client_config_to_v1_webhook_client_config(
-    input: &crate::apiextensions::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::v1::types::WebhookClientConfig,
+    input: &crate::apiextensions::WebhookClientConfig,
+    out: &mut crate::apiextensions::v1::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
@@ -2067,8 +2067,8 @@ pub fn auto_convert_apiextensions_webhook_client_config_to_v1_webhook_client_con
 }
 /// Converts `crate::apiextensions::WebhookClientConfig` to `crate::apiextensions::v1::WebhookClientConfig`.
 pub fn convert_apiextensions_webhook_client_config_to_v1_webhook_client_config(
-    input: &crate::apiextensions::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::v1::types::WebhookClientConfig,
+    input: &crate::apiextensions::WebhookClientConfig,
+    out: &mut crate::apiextensions::v1::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_webhook_client_config_to_v1_webhook_client_config(
         input,

@@ -22,29 +22,29 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::apiextensions::v1beta1::types::CustomResourceDefinition,
-            crate::apiextensions::types::CustomResourceDefinition,
+            crate::apiextensions::v1beta1::CustomResourceDefinition,
+            crate::apiextensions::CustomResourceDefinition,
         >(
             crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition,
         );
     scheme
         .add_conversion_func::<
-            crate::apiextensions::types::CustomResourceDefinition,
-            crate::apiextensions::v1beta1::types::CustomResourceDefinition,
+            crate::apiextensions::CustomResourceDefinition,
+            crate::apiextensions::v1beta1::CustomResourceDefinition,
         >(
             crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition,
         );
     scheme
         .add_conversion_func::<
-            crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
-            crate::apiextensions::types::CustomResourceDefinitionList,
+            crate::apiextensions::v1beta1::CustomResourceDefinitionList,
+            crate::apiextensions::CustomResourceDefinitionList,
         >(
             crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list,
         );
     scheme
         .add_conversion_func::<
-            crate::apiextensions::types::CustomResourceDefinitionList,
-            crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
+            crate::apiextensions::CustomResourceDefinitionList,
+            crate::apiextensions::v1beta1::CustomResourceDefinitionList,
         >(
             crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list,
         );
@@ -52,8 +52,8 @@ pub fn register_conversions(
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceColumnDefinition` to `crate::apiextensions::CustomResourceColumnDefinition` field by field. Generated; the public `convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::v1beta1::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
@@ -74,8 +74,8 @@ pub fn auto_convert_v1beta1_custom_resource_column_definition_to_apiextensions_c
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceColumnDefinition` to `crate::apiextensions::CustomResourceColumnDefinition`.
 pub fn convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::v1beta1::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom_resource_column_definition(
         input,
@@ -84,8 +84,8 @@ pub fn convert_v1beta1_custom_resource_column_definition_to_apiextensions_custom
 }
 /// Converts `crate::apiextensions::CustomResourceColumnDefinition` to `crate::apiextensions::v1beta1::CustomResourceColumnDefinition` field by field. Generated; the public `convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition(
-    input: &crate::apiextensions::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.type_ = ::core::clone::Clone::clone(&input.type_);
@@ -105,8 +105,8 @@ pub fn auto_convert_apiextensions_custom_resource_column_definition_to_v1beta1_c
 }
 /// Converts `crate::apiextensions::CustomResourceColumnDefinition` to `crate::apiextensions::v1beta1::CustomResourceColumnDefinition`.
 pub fn convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition(
-    input: &crate::apiextensions::types::CustomResourceColumnDefinition,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceColumnDefinition,
+    input: &crate::apiextensions::CustomResourceColumnDefinition,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceColumnDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom_resource_column_definition(
         input,
@@ -115,8 +115,8 @@ pub fn convert_apiextensions_custom_resource_column_definition_to_v1beta1_custom
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceConversion` to `crate::apiextensions::CustomResourceConversion` field by field. Generated; the public `convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceConversion,
-    out: &mut crate::apiextensions::types::CustomResourceConversion,
+    input: &crate::apiextensions::v1beta1::CustomResourceConversion,
+    out: &mut crate::apiextensions::CustomResourceConversion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     out.webhook_client_config = match &input.webhook_client_config {
@@ -138,8 +138,8 @@ pub fn auto_convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceConversion` to `crate::apiextensions::CustomResourceConversion`.
 pub fn convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceConversion,
-    out: &mut crate::apiextensions::types::CustomResourceConversion,
+    input: &crate::apiextensions::v1beta1::CustomResourceConversion,
+    out: &mut crate::apiextensions::CustomResourceConversion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resource_conversion(
         input,
@@ -148,8 +148,8 @@ pub fn convert_v1beta1_custom_resource_conversion_to_apiextensions_custom_resour
 }
 /// Converts `crate::apiextensions::CustomResourceConversion` to `crate::apiextensions::v1beta1::CustomResourceConversion` field by field. Generated; the public `convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion(
-    input: &crate::apiextensions::types::CustomResourceConversion,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceConversion,
+    input: &crate::apiextensions::CustomResourceConversion,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceConversion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.strategy = ::core::clone::Clone::clone(&input.strategy);
     out.webhook_client_config = match &input.webhook_client_config {
@@ -176,8 +176,8 @@ pub fn auto_convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceConversion` to `crate::apiextensions::v1beta1::CustomResourceConversion`.
 pub fn convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion(
-    input: &crate::apiextensions::types::CustomResourceConversion,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceConversion,
+    input: &crate::apiextensions::CustomResourceConversion,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceConversion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resource_conversion(
         input,
@@ -186,8 +186,8 @@ pub fn convert_apiextensions_custom_resource_conversion_to_v1beta1_custom_resour
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinition` to `crate::apiextensions::CustomResourceDefinition` field by field. Generated; the public `convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinition,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinition,
+    out: &mut crate::apiextensions::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1beta1::convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
@@ -207,8 +207,8 @@ pub fn auto_convert_v1beta1_custom_resource_definition_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinition` to `crate::apiextensions::CustomResourceDefinition`.
 pub fn convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinition,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinition,
+    out: &mut crate::apiextensions::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resource_definition(
         input,
@@ -217,8 +217,8 @@ pub fn convert_v1beta1_custom_resource_definition_to_apiextensions_custom_resour
 }
 /// Converts `crate::apiextensions::CustomResourceDefinition` to `crate::apiextensions::v1beta1::CustomResourceDefinition` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition(
-    input: &crate::apiextensions::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinition,
+    input: &crate::apiextensions::CustomResourceDefinition,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apiextensions::v1beta1::convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
@@ -239,8 +239,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_to_v1beta1_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceDefinition` to `crate::apiextensions::v1beta1::CustomResourceDefinition`.
 pub fn convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition(
-    input: &crate::apiextensions::types::CustomResourceDefinition,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinition,
+    input: &crate::apiextensions::CustomResourceDefinition,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resource_definition(
         input,
@@ -249,8 +249,8 @@ pub fn convert_apiextensions_custom_resource_definition_to_v1beta1_custom_resour
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionCondition` to `crate::apiextensions::CustomResourceDefinitionCondition` field by field. Generated; the public `convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
@@ -271,8 +271,8 @@ pub fn auto_convert_v1beta1_custom_resource_definition_condition_to_apiextension
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionCondition` to `crate::apiextensions::CustomResourceDefinitionCondition`.
 pub fn convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_condition_to_apiextensions_custom_resource_definition_condition(
         input,
@@ -281,8 +281,8 @@ pub fn convert_v1beta1_custom_resource_definition_condition_to_apiextensions_cus
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionCondition` to `crate::apiextensions::v1beta1::CustomResourceDefinitionCondition` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition(
-    input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.status = ::core::clone::Clone::clone(&input.status);
@@ -302,8 +302,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_condition_to_v1beta
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionCondition` to `crate::apiextensions::v1beta1::CustomResourceDefinitionCondition`.
 pub fn convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition(
-    input: &crate::apiextensions::types::CustomResourceDefinitionCondition,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionCondition,
+    input: &crate::apiextensions::CustomResourceDefinitionCondition,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_condition_to_v1beta1_custom_resource_definition_condition(
         input,
@@ -312,8 +312,8 @@ pub fn convert_apiextensions_custom_resource_definition_condition_to_v1beta1_cus
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionList` to `crate::apiextensions::CustomResourceDefinitionList` field by field. Generated; the public `convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -330,8 +330,8 @@ pub fn auto_convert_v1beta1_custom_resource_definition_list_to_apiextensions_cus
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionList` to `crate::apiextensions::CustomResourceDefinitionList`.
 pub fn convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_resource_definition_list(
         input,
@@ -340,8 +340,8 @@ pub fn convert_v1beta1_custom_resource_definition_list_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionList` to `crate::apiextensions::v1beta1::CustomResourceDefinitionList` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list(
-    input: &crate::apiextensions::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -358,8 +358,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_list_to_v1beta1_cus
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionList` to `crate::apiextensions::v1beta1::CustomResourceDefinitionList`.
 pub fn convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list(
-    input: &crate::apiextensions::types::CustomResourceDefinitionList,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionList,
+    input: &crate::apiextensions::CustomResourceDefinitionList,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_resource_definition_list(
         input,
@@ -368,8 +368,8 @@ pub fn convert_apiextensions_custom_resource_definition_list_to_v1beta1_custom_r
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionNames` to `crate::apiextensions::CustomResourceDefinitionNames` field by field. Generated; the public `convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
     out.singular = match &input.singular {
@@ -393,8 +393,8 @@ pub fn auto_convert_v1beta1_custom_resource_definition_names_to_apiextensions_cu
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionNames` to `crate::apiextensions::CustomResourceDefinitionNames`.
 pub fn convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_resource_definition_names(
         input,
@@ -403,8 +403,8 @@ pub fn convert_v1beta1_custom_resource_definition_names_to_apiextensions_custom_
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionNames` to `crate::apiextensions::v1beta1::CustomResourceDefinitionNames` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names(
-    input: &crate::apiextensions::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.plural = ::core::clone::Clone::clone(&input.plural);
     out.singular = if ::kube_apimachinery::conversion::is_zero(&input.singular) {
@@ -432,8 +432,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_names_to_v1beta1_cu
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionNames` to `crate::apiextensions::v1beta1::CustomResourceDefinitionNames`.
 pub fn convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names(
-    input: &crate::apiextensions::types::CustomResourceDefinitionNames,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionNames,
+    input: &crate::apiextensions::CustomResourceDefinitionNames,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionNames,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_resource_definition_names(
         input,
@@ -442,8 +442,8 @@ pub fn convert_apiextensions_custom_resource_definition_names_to_v1beta1_custom_
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionSpec` to `crate::apiextensions::CustomResourceDefinitionSpec` field by field. Generated; the public `convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionSpec,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionSpec,
+    out: &mut crate::apiextensions::CustomResourceDefinitionSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
     out.version = match &input.version {
@@ -540,8 +540,8 @@ pub fn auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_cus
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionSpec` to `crate::apiextensions::CustomResourceDefinitionSpec`.
 pub fn convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionSpec,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionSpec,
+    out: &mut crate::apiextensions::CustomResourceDefinitionSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_resource_definition_spec(
         input,
@@ -550,8 +550,8 @@ pub fn convert_v1beta1_custom_resource_definition_spec_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionSpec` to `crate::apiextensions::v1beta1::CustomResourceDefinitionSpec` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
-    input: &crate::apiextensions::types::CustomResourceDefinitionSpec,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
+    input: &crate::apiextensions::CustomResourceDefinitionSpec,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.group = ::core::clone::Clone::clone(&input.group);
     out.version = if ::kube_apimachinery::conversion::is_zero(&input.version) {
@@ -662,8 +662,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_cus
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionSpec` to `crate::apiextensions::v1beta1::CustomResourceDefinitionSpec`.
 pub fn convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
-    input: &crate::apiextensions::types::CustomResourceDefinitionSpec,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionSpec,
+    input: &crate::apiextensions::CustomResourceDefinitionSpec,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_resource_definition_spec(
         input,
@@ -672,8 +672,8 @@ pub fn convert_apiextensions_custom_resource_definition_spec_to_v1beta1_custom_r
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionStatus` to `crate::apiextensions::CustomResourceDefinitionStatus` field by field. Generated; the public `convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.conditions = match &input.conditions {
         ::core::option::Option::Some(v0) => {
@@ -711,8 +711,8 @@ pub fn auto_convert_v1beta1_custom_resource_definition_status_to_apiextensions_c
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionStatus` to `crate::apiextensions::CustomResourceDefinitionStatus`.
 pub fn convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom_resource_definition_status(
         input,
@@ -721,8 +721,8 @@ pub fn convert_v1beta1_custom_resource_definition_status_to_apiextensions_custom
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionStatus` to `crate::apiextensions::v1beta1::CustomResourceDefinitionStatus` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status(
-    input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
         ::core::option::Option::None
@@ -766,8 +766,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_status_to_v1beta1_c
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionStatus` to `crate::apiextensions::v1beta1::CustomResourceDefinitionStatus`.
 pub fn convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status(
-    input: &crate::apiextensions::types::CustomResourceDefinitionStatus,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionStatus,
+    input: &crate::apiextensions::CustomResourceDefinitionStatus,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom_resource_definition_status(
         input,
@@ -776,8 +776,8 @@ pub fn convert_apiextensions_custom_resource_definition_status_to_v1beta1_custom
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionVersion` to `crate::apiextensions::CustomResourceDefinitionVersion` field by field. Generated; the public `convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
@@ -843,8 +843,8 @@ pub fn auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceDefinitionVersion` to `crate::apiextensions::CustomResourceDefinitionVersion`.
 pub fn convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::v1beta1::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_definition_version_to_apiextensions_custom_resource_definition_version(
         input,
@@ -853,8 +853,8 @@ pub fn convert_v1beta1_custom_resource_definition_version_to_apiextensions_custo
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionVersion` to `crate::apiextensions::v1beta1::CustomResourceDefinitionVersion` field by field. Generated; the public `convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version(
-    input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.served = input.served;
@@ -927,8 +927,8 @@ pub fn auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_
 }
 /// Converts `crate::apiextensions::CustomResourceDefinitionVersion` to `crate::apiextensions::v1beta1::CustomResourceDefinitionVersion`.
 pub fn convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version(
-    input: &crate::apiextensions::types::CustomResourceDefinitionVersion,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceDefinitionVersion,
+    input: &crate::apiextensions::CustomResourceDefinitionVersion,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceDefinitionVersion,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_definition_version_to_v1beta1_custom_resource_definition_version(
         input,
@@ -937,8 +937,8 @@ pub fn convert_apiextensions_custom_resource_definition_version_to_v1beta1_custo
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceSubresourceScale` to `crate::apiextensions::CustomResourceSubresourceScale` field by field. Generated; the public `convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::v1beta1::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
@@ -947,8 +947,8 @@ pub fn auto_convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_c
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceSubresourceScale` to `crate::apiextensions::CustomResourceSubresourceScale`.
 pub fn convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::v1beta1::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom_resource_subresource_scale(
         input,
@@ -957,8 +957,8 @@ pub fn convert_v1beta1_custom_resource_subresource_scale_to_apiextensions_custom
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceScale` to `crate::apiextensions::v1beta1::CustomResourceSubresourceScale` field by field. Generated; the public `convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale(
-    input: &crate::apiextensions::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.spec_replicas_path = ::core::clone::Clone::clone(&input.spec_replicas_path);
     out.status_replicas_path = ::core::clone::Clone::clone(&input.status_replicas_path);
@@ -967,8 +967,8 @@ pub fn auto_convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_c
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceScale` to `crate::apiextensions::v1beta1::CustomResourceSubresourceScale`.
 pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale(
-    input: &crate::apiextensions::types::CustomResourceSubresourceScale,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceScale,
+    input: &crate::apiextensions::CustomResourceSubresourceScale,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceSubresourceScale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom_resource_subresource_scale(
         input,
@@ -977,16 +977,16 @@ pub fn convert_apiextensions_custom_resource_subresource_scale_to_v1beta1_custom
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceSubresourceStatus` to `crate::apiextensions::CustomResourceSubresourceStatus` field by field. Generated; the public `convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::v1beta1::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceSubresourceStatus` to `crate::apiextensions::CustomResourceSubresourceStatus`.
 pub fn convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::v1beta1::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custom_resource_subresource_status(
         input,
@@ -995,16 +995,16 @@ pub fn convert_v1beta1_custom_resource_subresource_status_to_apiextensions_custo
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceStatus` to `crate::apiextensions::v1beta1::CustomResourceSubresourceStatus` field by field. Generated; the public `convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status(
-    input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     let _ = (input, out);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::CustomResourceSubresourceStatus` to `crate::apiextensions::v1beta1::CustomResourceSubresourceStatus`.
 pub fn convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status(
-    input: &crate::apiextensions::types::CustomResourceSubresourceStatus,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresourceStatus,
+    input: &crate::apiextensions::CustomResourceSubresourceStatus,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceSubresourceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custom_resource_subresource_status(
         input,
@@ -1013,8 +1013,8 @@ pub fn convert_apiextensions_custom_resource_subresource_status_to_v1beta1_custo
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceSubresources` to `crate::apiextensions::CustomResourceSubresources` field by field. Generated; the public `convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::types::CustomResourceSubresources,
+    input: &crate::apiextensions::v1beta1::CustomResourceSubresources,
+    out: &mut crate::apiextensions::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
@@ -1042,8 +1042,8 @@ pub fn auto_convert_v1beta1_custom_resource_subresources_to_apiextensions_custom
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceSubresources` to `crate::apiextensions::CustomResourceSubresources`.
 pub fn convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::types::CustomResourceSubresources,
+    input: &crate::apiextensions::v1beta1::CustomResourceSubresources,
+    out: &mut crate::apiextensions::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_resource_subresources(
         input,
@@ -1052,8 +1052,8 @@ pub fn convert_v1beta1_custom_resource_subresources_to_apiextensions_custom_reso
 }
 /// Converts `crate::apiextensions::CustomResourceSubresources` to `crate::apiextensions::v1beta1::CustomResourceSubresources` field by field. Generated; the public `convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources(
-    input: &crate::apiextensions::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresources,
+    input: &crate::apiextensions::CustomResourceSubresources,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.status = match &input.status {
         ::core::option::Option::Some(v0) => {
@@ -1081,8 +1081,8 @@ pub fn auto_convert_apiextensions_custom_resource_subresources_to_v1beta1_custom
 }
 /// Converts `crate::apiextensions::CustomResourceSubresources` to `crate::apiextensions::v1beta1::CustomResourceSubresources`.
 pub fn convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources(
-    input: &crate::apiextensions::types::CustomResourceSubresources,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceSubresources,
+    input: &crate::apiextensions::CustomResourceSubresources,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceSubresources,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_resource_subresources(
         input,
@@ -1091,8 +1091,8 @@ pub fn convert_apiextensions_custom_resource_subresources_to_v1beta1_custom_reso
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceValidation` to `crate::apiextensions::CustomResourceValidation` field by field. Generated; the public `convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::types::CustomResourceValidation,
+    input: &crate::apiextensions::v1beta1::CustomResourceValidation,
+    out: &mut crate::apiextensions::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
@@ -1109,8 +1109,8 @@ pub fn auto_convert_v1beta1_custom_resource_validation_to_apiextensions_custom_r
 }
 /// Converts `crate::apiextensions::v1beta1::CustomResourceValidation` to `crate::apiextensions::CustomResourceValidation`.
 pub fn convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation(
-    input: &crate::apiextensions::v1beta1::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::types::CustomResourceValidation,
+    input: &crate::apiextensions::v1beta1::CustomResourceValidation,
+    out: &mut crate::apiextensions::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resource_validation(
         input,
@@ -1119,8 +1119,8 @@ pub fn convert_v1beta1_custom_resource_validation_to_apiextensions_custom_resour
 }
 /// Converts `crate::apiextensions::CustomResourceValidation` to `crate::apiextensions::v1beta1::CustomResourceValidation` field by field. Generated; the public `convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation(
-    input: &crate::apiextensions::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceValidation,
+    input: &crate::apiextensions::CustomResourceValidation,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.open_api_v3_schema = match &input.open_api_v3_schema {
         ::core::option::Option::Some(v0) => {
@@ -1137,8 +1137,8 @@ pub fn auto_convert_apiextensions_custom_resource_validation_to_v1beta1_custom_r
 }
 /// Converts `crate::apiextensions::CustomResourceValidation` to `crate::apiextensions::v1beta1::CustomResourceValidation`.
 pub fn convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation(
-    input: &crate::apiextensions::types::CustomResourceValidation,
-    out: &mut crate::apiextensions::v1beta1::types::CustomResourceValidation,
+    input: &crate::apiextensions::CustomResourceValidation,
+    out: &mut crate::apiextensions::v1beta1::CustomResourceValidation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resource_validation(
         input,
@@ -1147,8 +1147,8 @@ pub fn convert_apiextensions_custom_resource_validation_to_v1beta1_custom_resour
 }
 /// Converts `crate::apiextensions::v1beta1::ExternalDocumentation` to `crate::apiextensions::ExternalDocumentation` field by field. Generated; the public `convert_v1beta1_external_documentation_to_apiextensions_external_documentation` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_external_documentation_to_apiextensions_external_documentation(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::v1beta1::ExternalDocumentation,
+    out: &mut crate::apiextensions::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.description = match &input.description {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1162,8 +1162,8 @@ pub fn auto_convert_v1beta1_external_documentation_to_apiextensions_external_doc
 }
 /// Converts `crate::apiextensions::v1beta1::ExternalDocumentation` to `crate::apiextensions::ExternalDocumentation`.
 pub fn convert_v1beta1_external_documentation_to_apiextensions_external_documentation(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::v1beta1::ExternalDocumentation,
+    out: &mut crate::apiextensions::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_external_documentation_to_apiextensions_external_documentation(
         input,
@@ -1172,8 +1172,8 @@ pub fn convert_v1beta1_external_documentation_to_apiextensions_external_document
 }
 /// Converts `crate::apiextensions::ExternalDocumentation` to `crate::apiextensions::v1beta1::ExternalDocumentation` field by field. Generated; the public `convert_apiextensions_external_documentation_to_v1beta1_external_documentation` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_external_documentation_to_v1beta1_external_documentation(
-    input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::ExternalDocumentation,
+    out: &mut crate::apiextensions::v1beta1::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.description = if ::kube_apimachinery::conversion::is_zero(&input.description) {
         ::core::option::Option::None
@@ -1189,8 +1189,8 @@ pub fn auto_convert_apiextensions_external_documentation_to_v1beta1_external_doc
 }
 /// Converts `crate::apiextensions::ExternalDocumentation` to `crate::apiextensions::v1beta1::ExternalDocumentation`.
 pub fn convert_apiextensions_external_documentation_to_v1beta1_external_documentation(
-    input: &crate::apiextensions::types_jsonschema::ExternalDocumentation,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::ExternalDocumentation,
+    input: &crate::apiextensions::ExternalDocumentation,
+    out: &mut crate::apiextensions::v1beta1::ExternalDocumentation,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_external_documentation_to_v1beta1_external_documentation(
         input,
@@ -1199,38 +1199,38 @@ pub fn convert_apiextensions_external_documentation_to_v1beta1_external_document
 }
 /// Converts `crate::apiextensions::v1beta1::JSON` to `crate::apiextensions::JSON` field by field. Generated; the public `convert_v1beta1_json_to_apiextensions_json` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_json_to_apiextensions_json(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::types_jsonschema::JSON,
+    input: &crate::apiextensions::v1beta1::JSON,
+    out: &mut crate::apiextensions::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::v1beta1::JSON` to `crate::apiextensions::JSON`.
 pub fn convert_v1beta1_json_to_apiextensions_json(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::types_jsonschema::JSON,
+    input: &crate::apiextensions::v1beta1::JSON,
+    out: &mut crate::apiextensions::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_to_apiextensions_json(input, out)
 }
 /// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1beta1::JSON` field by field. Generated; the public `convert_apiextensions_json_to_v1beta1_json` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_to_v1beta1_json(
-    input: &crate::apiextensions::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSON,
+    input: &crate::apiextensions::JSON,
+    out: &mut crate::apiextensions::v1beta1::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.0 = ::core::clone::Clone::clone(&input.0);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::JSON` to `crate::apiextensions::v1beta1::JSON`.
 pub fn convert_apiextensions_json_to_v1beta1_json(
-    input: &crate::apiextensions::types_jsonschema::JSON,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSON,
+    input: &crate::apiextensions::JSON,
+    out: &mut crate::apiextensions::v1beta1::JSON,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_to_v1beta1_json(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaProps` to `crate::apiextensions::JSONSchemaProps` field by field. Generated; the public `convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::v1beta1::JSONSchemaProps,
+    out: &mut crate::apiextensions::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.id = match &input.id {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1537,15 +1537,15 @@ pub fn auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaProps` to `crate::apiextensions::JSONSchemaProps`.
 pub fn convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::v1beta1::JSONSchemaProps,
+    out: &mut crate::apiextensions::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_to_apiextensions_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::JSONSchemaProps` to `crate::apiextensions::v1beta1::JSONSchemaProps` field by field. Generated; the public `convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::JSONSchemaProps,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.id = if ::kube_apimachinery::conversion::is_zero(&input.id) {
         ::core::option::Option::None
@@ -1876,15 +1876,15 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props
 }
 /// Converts `crate::apiextensions::JSONSchemaProps` to `crate::apiextensions::v1beta1::JSONSchemaProps`.
 pub fn convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaProps,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaProps,
+    input: &crate::apiextensions::JSONSchemaProps,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaProps,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_to_v1beta1_json_schema_props(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaPropsOrArray` to `crate::apiextensions::JSONSchemaPropsOrArray` field by field. Generated; the public `convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::v1beta1::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -1913,8 +1913,8 @@ pub fn auto_convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_sch
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaPropsOrArray` to `crate::apiextensions::JSONSchemaPropsOrArray`.
 pub fn convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::v1beta1::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_props_or_array(
         input,
@@ -1923,8 +1923,8 @@ pub fn convert_v1beta1_json_schema_props_or_array_to_apiextensions_json_schema_p
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrArray` to `crate::apiextensions::v1beta1::JSONSchemaPropsOrArray` field by field. Generated; the public `convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -1953,8 +1953,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_sch
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrArray` to `crate::apiextensions::v1beta1::JSONSchemaPropsOrArray`.
 pub fn convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrArray,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrArray,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaPropsOrArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_props_or_array(
         input,
@@ -1963,8 +1963,8 @@ pub fn convert_apiextensions_json_schema_props_or_array_to_v1beta1_json_schema_p
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaPropsOrBool` to `crate::apiextensions::JSONSchemaPropsOrBool` field by field. Generated; the public `convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::v1beta1::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
@@ -1984,8 +1984,8 @@ pub fn auto_convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_sche
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaPropsOrBool` to `crate::apiextensions::JSONSchemaPropsOrBool`.
 pub fn convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::v1beta1::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_props_or_bool(
         input,
@@ -1994,8 +1994,8 @@ pub fn convert_v1beta1_json_schema_props_or_bool_to_apiextensions_json_schema_pr
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrBool` to `crate::apiextensions::v1beta1::JSONSchemaPropsOrBool` field by field. Generated; the public `convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.allows = input.allows;
     out.schema = match &input.schema {
@@ -2015,8 +2015,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_sche
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrBool` to `crate::apiextensions::v1beta1::JSONSchemaPropsOrBool`.
 pub fn convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrBool,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrBool,
+    input: &crate::apiextensions::JSONSchemaPropsOrBool,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaPropsOrBool,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_props_or_bool(
         input,
@@ -2025,8 +2025,8 @@ pub fn convert_apiextensions_json_schema_props_or_bool_to_v1beta1_json_schema_pr
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray` to `crate::apiextensions::JSONSchemaPropsOrStringArray` field by field. Generated; the public `convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -2046,8 +2046,8 @@ pub fn auto_convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_j
 }
 /// Converts `crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray` to `crate::apiextensions::JSONSchemaPropsOrStringArray`.
 pub fn convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_schema_props_or_string_array(
         input,
@@ -2056,8 +2056,8 @@ pub fn convert_v1beta1_json_schema_props_or_string_array_to_apiextensions_json_s
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrStringArray` to `crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray` field by field. Generated; the public `convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.schema = match &input.schema {
         ::core::option::Option::Some(v0) => {
@@ -2077,8 +2077,8 @@ pub fn auto_convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_j
 }
 /// Converts `crate::apiextensions::JSONSchemaPropsOrStringArray` to `crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray`.
 pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array(
-    input: &crate::apiextensions::types_jsonschema::JSONSchemaPropsOrStringArray,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::JSONSchemaPropsOrStringArray,
+    input: &crate::apiextensions::JSONSchemaPropsOrStringArray,
+    out: &mut crate::apiextensions::v1beta1::JSONSchemaPropsOrStringArray,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_schema_props_or_string_array(
         input,
@@ -2087,38 +2087,38 @@ pub fn convert_apiextensions_json_schema_props_or_string_array_to_v1beta1_json_s
 }
 /// Converts `crate::apiextensions::v1beta1::SelectableField` to `crate::apiextensions::SelectableField` field by field. Generated; the public `convert_v1beta1_selectable_field_to_apiextensions_selectable_field` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_selectable_field_to_apiextensions_selectable_field(
-    input: &crate::apiextensions::v1beta1::types::SelectableField,
-    out: &mut crate::apiextensions::types::SelectableField,
+    input: &crate::apiextensions::v1beta1::SelectableField,
+    out: &mut crate::apiextensions::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::v1beta1::SelectableField` to `crate::apiextensions::SelectableField`.
 pub fn convert_v1beta1_selectable_field_to_apiextensions_selectable_field(
-    input: &crate::apiextensions::v1beta1::types::SelectableField,
-    out: &mut crate::apiextensions::types::SelectableField,
+    input: &crate::apiextensions::v1beta1::SelectableField,
+    out: &mut crate::apiextensions::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_selectable_field_to_apiextensions_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::SelectableField` to `crate::apiextensions::v1beta1::SelectableField` field by field. Generated; the public `convert_apiextensions_selectable_field_to_v1beta1_selectable_field` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_selectable_field_to_v1beta1_selectable_field(
-    input: &crate::apiextensions::types::SelectableField,
-    out: &mut crate::apiextensions::v1beta1::types::SelectableField,
+    input: &crate::apiextensions::SelectableField,
+    out: &mut crate::apiextensions::v1beta1::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.json_path = ::core::clone::Clone::clone(&input.json_path);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apiextensions::SelectableField` to `crate::apiextensions::v1beta1::SelectableField`.
 pub fn convert_apiextensions_selectable_field_to_v1beta1_selectable_field(
-    input: &crate::apiextensions::types::SelectableField,
-    out: &mut crate::apiextensions::v1beta1::types::SelectableField,
+    input: &crate::apiextensions::SelectableField,
+    out: &mut crate::apiextensions::v1beta1::SelectableField,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_selectable_field_to_v1beta1_selectable_field(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::ServiceReference` to `crate::apiextensions::ServiceReference` field by field. Generated; the public `convert_v1beta1_service_reference_to_apiextensions_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_service_reference_to_apiextensions_service_reference(
-    input: &crate::apiextensions::v1beta1::types::ServiceReference,
-    out: &mut crate::apiextensions::types::ServiceReference,
+    input: &crate::apiextensions::v1beta1::ServiceReference,
+    out: &mut crate::apiextensions::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -2131,15 +2131,15 @@ pub fn auto_convert_v1beta1_service_reference_to_apiextensions_service_reference
 }
 /// Converts `crate::apiextensions::v1beta1::ServiceReference` to `crate::apiextensions::ServiceReference`.
 pub fn convert_v1beta1_service_reference_to_apiextensions_service_reference(
-    input: &crate::apiextensions::v1beta1::types::ServiceReference,
-    out: &mut crate::apiextensions::types::ServiceReference,
+    input: &crate::apiextensions::v1beta1::ServiceReference,
+    out: &mut crate::apiextensions::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_service_reference_to_apiextensions_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::ServiceReference` to `crate::apiextensions::v1beta1::ServiceReference` field by field. Generated; the public `convert_apiextensions_service_reference_to_v1beta1_service_reference` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_service_reference_to_v1beta1_service_reference(
-    input: &crate::apiextensions::types::ServiceReference,
-    out: &mut crate::apiextensions::v1beta1::types::ServiceReference,
+    input: &crate::apiextensions::ServiceReference,
+    out: &mut crate::apiextensions::v1beta1::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
     out.name = ::core::clone::Clone::clone(&input.name);
@@ -2149,15 +2149,15 @@ pub fn auto_convert_apiextensions_service_reference_to_v1beta1_service_reference
 }
 /// Converts `crate::apiextensions::ServiceReference` to `crate::apiextensions::v1beta1::ServiceReference`.
 pub fn convert_apiextensions_service_reference_to_v1beta1_service_reference(
-    input: &crate::apiextensions::types::ServiceReference,
-    out: &mut crate::apiextensions::v1beta1::types::ServiceReference,
+    input: &crate::apiextensions::ServiceReference,
+    out: &mut crate::apiextensions::v1beta1::ServiceReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_service_reference_to_v1beta1_service_reference(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::ValidationRule` to `crate::apiextensions::ValidationRule` field by field. Generated; the public `convert_v1beta1_validation_rule_to_apiextensions_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_validation_rule_to_apiextensions_validation_rule(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::v1beta1::ValidationRule,
+    out: &mut crate::apiextensions::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
     out.message = match &input.message {
@@ -2178,15 +2178,15 @@ pub fn auto_convert_v1beta1_validation_rule_to_apiextensions_validation_rule(
 }
 /// Converts `crate::apiextensions::v1beta1::ValidationRule` to `crate::apiextensions::ValidationRule`.
 pub fn convert_v1beta1_validation_rule_to_apiextensions_validation_rule(
-    input: &crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::v1beta1::ValidationRule,
+    out: &mut crate::apiextensions::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_validation_rule_to_apiextensions_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::ValidationRule` to `crate::apiextensions::v1beta1::ValidationRule` field by field. Generated; the public `convert_apiextensions_validation_rule_to_v1beta1_validation_rule` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_validation_rule_to_v1beta1_validation_rule(
-    input: &crate::apiextensions::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::ValidationRule,
+    out: &mut crate::apiextensions::v1beta1::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.rule = ::core::clone::Clone::clone(&input.rule);
     out.message = if ::kube_apimachinery::conversion::is_zero(&input.message) {
@@ -2214,15 +2214,15 @@ pub fn auto_convert_apiextensions_validation_rule_to_v1beta1_validation_rule(
 }
 /// Converts `crate::apiextensions::ValidationRule` to `crate::apiextensions::v1beta1::ValidationRule`.
 pub fn convert_apiextensions_validation_rule_to_v1beta1_validation_rule(
-    input: &crate::apiextensions::types_jsonschema::ValidationRule,
-    out: &mut crate::apiextensions::v1beta1::types_jsonschema::ValidationRule,
+    input: &crate::apiextensions::ValidationRule,
+    out: &mut crate::apiextensions::v1beta1::ValidationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_validation_rule_to_v1beta1_validation_rule(input, out)
 }
 /// Converts `crate::apiextensions::v1beta1::WebhookClientConfig` to `crate::apiextensions::WebhookClientConfig` field by field. Generated; the public `convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config(
-    input: &crate::apiextensions::v1beta1::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::types::WebhookClientConfig,
+    input: &crate::apiextensions::v1beta1::WebhookClientConfig,
+    out: &mut crate::apiextensions::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
@@ -2244,8 +2244,8 @@ pub fn auto_convert_v1beta1_webhook_client_config_to_apiextensions_webhook_clien
 }
 /// Converts `crate::apiextensions::v1beta1::WebhookClientConfig` to `crate::apiextensions::WebhookClientConfig`.
 pub fn convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config(
-    input: &crate::apiextensions::v1beta1::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::types::WebhookClientConfig,
+    input: &crate::apiextensions::v1beta1::WebhookClientConfig,
+    out: &mut crate::apiextensions::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_config(
         input,
@@ -2254,8 +2254,8 @@ pub fn convert_v1beta1_webhook_client_config_to_apiextensions_webhook_client_con
 }
 /// Converts `crate::apiextensions::WebhookClientConfig` to `crate::apiextensions::v1beta1::WebhookClientConfig` field by field. Generated; the public `convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config` calls it unless the package writes its own.
 pub fn auto_convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config(
-    input: &crate::apiextensions::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::v1beta1::types::WebhookClientConfig,
+    input: &crate::apiextensions::WebhookClientConfig,
+    out: &mut crate::apiextensions::v1beta1::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.url = ::core::clone::Clone::clone(&input.url);
     out.service = match &input.service {
@@ -2278,8 +2278,8 @@ pub fn auto_convert_apiextensions_webhook_client_config_to_v1beta1_webhook_clien
 }
 /// Converts `crate::apiextensions::WebhookClientConfig` to `crate::apiextensions::v1beta1::WebhookClientConfig`.
 pub fn convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config(
-    input: &crate::apiextensions::types::WebhookClientConfig,
-    out: &mut crate::apiextensions::v1beta1::types::WebhookClientConfig,
+    input: &crate::apiextensions::WebhookClientConfig,
+    out: &mut crate::apiextensions::v1beta1::WebhookClientConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apiextensions_webhook_client_config_to_v1beta1_webhook_client_config(
         input,

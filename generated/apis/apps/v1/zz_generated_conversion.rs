@@ -22,70 +22,70 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::apps::v1::types::Deployment,
-            crate::apps::types::Deployment,
+            crate::apps::v1::Deployment,
+            crate::apps::Deployment,
         >(crate::apps::v1::convert_v1_deployment_to_apps_deployment);
     scheme
         .add_conversion_func::<
-            crate::apps::types::Deployment,
-            crate::apps::v1::types::Deployment,
+            crate::apps::Deployment,
+            crate::apps::v1::Deployment,
         >(crate::apps::v1::convert_apps_deployment_to_v1_deployment);
     scheme
         .add_conversion_func::<
-            crate::apps::v1::types::DeploymentList,
-            crate::apps::types::DeploymentList,
+            crate::apps::v1::DeploymentList,
+            crate::apps::DeploymentList,
         >(crate::apps::v1::convert_v1_deployment_list_to_apps_deployment_list);
     scheme
         .add_conversion_func::<
-            crate::apps::types::DeploymentList,
-            crate::apps::v1::types::DeploymentList,
+            crate::apps::DeploymentList,
+            crate::apps::v1::DeploymentList,
         >(crate::apps::v1::convert_apps_deployment_list_to_v1_deployment_list);
     scheme
         .add_conversion_func::<
-            crate::apps::v1::types::ReplicaSet,
-            crate::apps::types::ReplicaSet,
+            crate::apps::v1::ReplicaSet,
+            crate::apps::ReplicaSet,
         >(crate::apps::v1::convert_v1_replica_set_to_apps_replica_set);
     scheme
         .add_conversion_func::<
-            crate::apps::types::ReplicaSet,
-            crate::apps::v1::types::ReplicaSet,
+            crate::apps::ReplicaSet,
+            crate::apps::v1::ReplicaSet,
         >(crate::apps::v1::convert_apps_replica_set_to_v1_replica_set);
     scheme
         .add_conversion_func::<
-            crate::apps::v1::types::ReplicaSetList,
-            crate::apps::types::ReplicaSetList,
+            crate::apps::v1::ReplicaSetList,
+            crate::apps::ReplicaSetList,
         >(crate::apps::v1::convert_v1_replica_set_list_to_apps_replica_set_list);
     scheme
         .add_conversion_func::<
-            crate::apps::types::ReplicaSetList,
-            crate::apps::v1::types::ReplicaSetList,
+            crate::apps::ReplicaSetList,
+            crate::apps::v1::ReplicaSetList,
         >(crate::apps::v1::convert_apps_replica_set_list_to_v1_replica_set_list);
     scheme
         .add_conversion_func::<
-            crate::apps::v1::types::StatefulSet,
-            crate::apps::types::StatefulSet,
+            crate::apps::v1::StatefulSet,
+            crate::apps::StatefulSet,
         >(crate::apps::v1::convert_v1_stateful_set_to_apps_stateful_set);
     scheme
         .add_conversion_func::<
-            crate::apps::types::StatefulSet,
-            crate::apps::v1::types::StatefulSet,
+            crate::apps::StatefulSet,
+            crate::apps::v1::StatefulSet,
         >(crate::apps::v1::convert_apps_stateful_set_to_v1_stateful_set);
     scheme
         .add_conversion_func::<
-            crate::apps::v1::types::StatefulSetList,
-            crate::apps::types::StatefulSetList,
+            crate::apps::v1::StatefulSetList,
+            crate::apps::StatefulSetList,
         >(crate::apps::v1::convert_v1_stateful_set_list_to_apps_stateful_set_list);
     scheme
         .add_conversion_func::<
-            crate::apps::types::StatefulSetList,
-            crate::apps::v1::types::StatefulSetList,
+            crate::apps::StatefulSetList,
+            crate::apps::v1::StatefulSetList,
         >(crate::apps::v1::convert_apps_stateful_set_list_to_v1_stateful_set_list);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1::Deployment` to `crate::apps::Deployment` field by field. Generated; the public `convert_v1_deployment_to_apps_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_to_apps_deployment(
-    input: &crate::apps::v1::types::Deployment,
-    out: &mut crate::apps::types::Deployment,
+    input: &crate::apps::v1::Deployment,
+    out: &mut crate::apps::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_v1_deployment_spec_to_apps_deployment_spec(
@@ -105,8 +105,8 @@ pub fn auto_convert_v1_deployment_to_apps_deployment(
 }
 /// Converts `crate::apps::Deployment` to `crate::apps::v1::Deployment` field by field. Generated; the public `convert_apps_deployment_to_v1_deployment` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_to_v1_deployment(
-    input: &crate::apps::types::Deployment,
-    out: &mut crate::apps::v1::types::Deployment,
+    input: &crate::apps::Deployment,
+    out: &mut crate::apps::v1::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_apps_deployment_spec_to_v1_deployment_spec(
@@ -127,8 +127,8 @@ pub fn auto_convert_apps_deployment_to_v1_deployment(
 }
 /// Converts `crate::apps::v1::DeploymentCondition` to `crate::apps::DeploymentCondition` field by field. Generated; the public `convert_v1_deployment_condition_to_apps_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_condition_to_apps_deployment_condition(
-    input: &crate::apps::v1::types::DeploymentCondition,
-    out: &mut crate::apps::types::DeploymentCondition,
+    input: &crate::apps::v1::DeploymentCondition,
+    out: &mut crate::apps::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -146,15 +146,15 @@ pub fn auto_convert_v1_deployment_condition_to_apps_deployment_condition(
 }
 /// Converts `crate::apps::v1::DeploymentCondition` to `crate::apps::DeploymentCondition`.
 pub fn convert_v1_deployment_condition_to_apps_deployment_condition(
-    input: &crate::apps::v1::types::DeploymentCondition,
-    out: &mut crate::apps::types::DeploymentCondition,
+    input: &crate::apps::v1::DeploymentCondition,
+    out: &mut crate::apps::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_condition_to_apps_deployment_condition(input, out)
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1::DeploymentCondition` field by field. Generated; the public `convert_apps_deployment_condition_to_v1_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_condition_to_v1_deployment_condition(
-    input: &crate::apps::types::DeploymentCondition,
-    out: &mut crate::apps::v1::types::DeploymentCondition,
+    input: &crate::apps::DeploymentCondition,
+    out: &mut crate::apps::v1::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -174,15 +174,15 @@ pub fn auto_convert_apps_deployment_condition_to_v1_deployment_condition(
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1::DeploymentCondition`.
 pub fn convert_apps_deployment_condition_to_v1_deployment_condition(
-    input: &crate::apps::types::DeploymentCondition,
-    out: &mut crate::apps::v1::types::DeploymentCondition,
+    input: &crate::apps::DeploymentCondition,
+    out: &mut crate::apps::v1::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_condition_to_v1_deployment_condition(input, out)
 }
 /// Converts `crate::apps::v1::DeploymentList` to `crate::apps::DeploymentList` field by field. Generated; the public `convert_v1_deployment_list_to_apps_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_list_to_apps_deployment_list(
-    input: &crate::apps::v1::types::DeploymentList,
-    out: &mut crate::apps::types::DeploymentList,
+    input: &crate::apps::v1::DeploymentList,
+    out: &mut crate::apps::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -199,15 +199,15 @@ pub fn auto_convert_v1_deployment_list_to_apps_deployment_list(
 }
 /// Converts `crate::apps::v1::DeploymentList` to `crate::apps::DeploymentList`.
 pub fn convert_v1_deployment_list_to_apps_deployment_list(
-    input: &crate::apps::v1::types::DeploymentList,
-    out: &mut crate::apps::types::DeploymentList,
+    input: &crate::apps::v1::DeploymentList,
+    out: &mut crate::apps::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_list_to_apps_deployment_list(input, out)
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1::DeploymentList` field by field. Generated; the public `convert_apps_deployment_list_to_v1_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_list_to_v1_deployment_list(
-    input: &crate::apps::types::DeploymentList,
-    out: &mut crate::apps::v1::types::DeploymentList,
+    input: &crate::apps::DeploymentList,
+    out: &mut crate::apps::v1::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -224,15 +224,15 @@ pub fn auto_convert_apps_deployment_list_to_v1_deployment_list(
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1::DeploymentList`.
 pub fn convert_apps_deployment_list_to_v1_deployment_list(
-    input: &crate::apps::types::DeploymentList,
-    out: &mut crate::apps::v1::types::DeploymentList,
+    input: &crate::apps::DeploymentList,
+    out: &mut crate::apps::v1::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_list_to_v1_deployment_list(input, out)
 }
 /// Converts `crate::apps::v1::DeploymentSpec` to `crate::apps::DeploymentSpec` field by field. Generated; the public `convert_v1_deployment_spec_to_apps_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_spec_to_apps_deployment_spec(
-    input: &crate::apps::v1::types::DeploymentSpec,
-    out: &mut crate::apps::types::DeploymentSpec,
+    input: &crate::apps::v1::DeploymentSpec,
+    out: &mut crate::apps::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -268,15 +268,15 @@ pub fn auto_convert_v1_deployment_spec_to_apps_deployment_spec(
 }
 /// Converts `crate::apps::v1::DeploymentSpec` to `crate::apps::DeploymentSpec`.
 pub fn convert_v1_deployment_spec_to_apps_deployment_spec(
-    input: &crate::apps::v1::types::DeploymentSpec,
-    out: &mut crate::apps::types::DeploymentSpec,
+    input: &crate::apps::v1::DeploymentSpec,
+    out: &mut crate::apps::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_spec_to_apps_deployment_spec(input, out)
 }
 /// Converts `crate::apps::DeploymentSpec` to `crate::apps::v1::DeploymentSpec` field by field. Generated; the public `convert_apps_deployment_spec_to_v1_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_spec_to_v1_deployment_spec(
-    input: &crate::apps::types::DeploymentSpec,
-    out: &mut crate::apps::v1::types::DeploymentSpec,
+    input: &crate::apps::DeploymentSpec,
+    out: &mut crate::apps::v1::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
@@ -309,8 +309,8 @@ pub fn auto_convert_apps_deployment_spec_to_v1_deployment_spec(
 }
 /// Converts `crate::apps::v1::DeploymentStatus` to `crate::apps::DeploymentStatus` field by field. Generated; the public `convert_v1_deployment_status_to_apps_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_status_to_apps_deployment_status(
-    input: &crate::apps::v1::types::DeploymentStatus,
-    out: &mut crate::apps::types::DeploymentStatus,
+    input: &crate::apps::v1::DeploymentStatus,
+    out: &mut crate::apps::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
@@ -339,15 +339,15 @@ pub fn auto_convert_v1_deployment_status_to_apps_deployment_status(
 }
 /// Converts `crate::apps::v1::DeploymentStatus` to `crate::apps::DeploymentStatus`.
 pub fn convert_v1_deployment_status_to_apps_deployment_status(
-    input: &crate::apps::v1::types::DeploymentStatus,
-    out: &mut crate::apps::types::DeploymentStatus,
+    input: &crate::apps::v1::DeploymentStatus,
+    out: &mut crate::apps::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_status_to_apps_deployment_status(input, out)
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1::DeploymentStatus` field by field. Generated; the public `convert_apps_deployment_status_to_v1_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_status_to_v1_deployment_status(
-    input: &crate::apps::types::DeploymentStatus,
-    out: &mut crate::apps::v1::types::DeploymentStatus,
+    input: &crate::apps::DeploymentStatus,
+    out: &mut crate::apps::v1::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
@@ -379,15 +379,15 @@ pub fn auto_convert_apps_deployment_status_to_v1_deployment_status(
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1::DeploymentStatus`.
 pub fn convert_apps_deployment_status_to_v1_deployment_status(
-    input: &crate::apps::types::DeploymentStatus,
-    out: &mut crate::apps::v1::types::DeploymentStatus,
+    input: &crate::apps::DeploymentStatus,
+    out: &mut crate::apps::v1::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_status_to_v1_deployment_status(input, out)
 }
 /// Converts `crate::apps::v1::DeploymentStrategy` to `crate::apps::DeploymentStrategy` field by field. Generated; the public `convert_v1_deployment_strategy_to_apps_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1_deployment_strategy_to_apps_deployment_strategy(
-    input: &crate::apps::v1::types::DeploymentStrategy,
-    out: &mut crate::apps::types::DeploymentStrategy,
+    input: &crate::apps::v1::DeploymentStrategy,
+    out: &mut crate::apps::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -405,15 +405,15 @@ pub fn auto_convert_v1_deployment_strategy_to_apps_deployment_strategy(
 }
 /// Converts `crate::apps::v1::DeploymentStrategy` to `crate::apps::DeploymentStrategy`.
 pub fn convert_v1_deployment_strategy_to_apps_deployment_strategy(
-    input: &crate::apps::v1::types::DeploymentStrategy,
-    out: &mut crate::apps::types::DeploymentStrategy,
+    input: &crate::apps::v1::DeploymentStrategy,
+    out: &mut crate::apps::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_deployment_strategy_to_apps_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1::DeploymentStrategy` field by field. Generated; the public `convert_apps_deployment_strategy_to_v1_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_strategy_to_v1_deployment_strategy(
-    input: &crate::apps::types::DeploymentStrategy,
-    out: &mut crate::apps::v1::types::DeploymentStrategy,
+    input: &crate::apps::DeploymentStrategy,
+    out: &mut crate::apps::v1::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -431,15 +431,15 @@ pub fn auto_convert_apps_deployment_strategy_to_v1_deployment_strategy(
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1::DeploymentStrategy`.
 pub fn convert_apps_deployment_strategy_to_v1_deployment_strategy(
-    input: &crate::apps::types::DeploymentStrategy,
-    out: &mut crate::apps::v1::types::DeploymentStrategy,
+    input: &crate::apps::DeploymentStrategy,
+    out: &mut crate::apps::v1::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_strategy_to_v1_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSet` to `crate::apps::ReplicaSet` field by field. Generated; the public `convert_v1_replica_set_to_apps_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_to_apps_replica_set(
-    input: &crate::apps::v1::types::ReplicaSet,
-    out: &mut crate::apps::types::ReplicaSet,
+    input: &crate::apps::v1::ReplicaSet,
+    out: &mut crate::apps::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_v1_replica_set_spec_to_apps_replica_set_spec(
@@ -459,15 +459,15 @@ pub fn auto_convert_v1_replica_set_to_apps_replica_set(
 }
 /// Converts `crate::apps::v1::ReplicaSet` to `crate::apps::ReplicaSet`.
 pub fn convert_v1_replica_set_to_apps_replica_set(
-    input: &crate::apps::v1::types::ReplicaSet,
-    out: &mut crate::apps::types::ReplicaSet,
+    input: &crate::apps::v1::ReplicaSet,
+    out: &mut crate::apps::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_to_apps_replica_set(input, out)
 }
 /// Converts `crate::apps::ReplicaSet` to `crate::apps::v1::ReplicaSet` field by field. Generated; the public `convert_apps_replica_set_to_v1_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_to_v1_replica_set(
-    input: &crate::apps::types::ReplicaSet,
-    out: &mut crate::apps::v1::types::ReplicaSet,
+    input: &crate::apps::ReplicaSet,
+    out: &mut crate::apps::v1::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_apps_replica_set_spec_to_v1_replica_set_spec(
@@ -488,15 +488,15 @@ pub fn auto_convert_apps_replica_set_to_v1_replica_set(
 }
 /// Converts `crate::apps::ReplicaSet` to `crate::apps::v1::ReplicaSet`.
 pub fn convert_apps_replica_set_to_v1_replica_set(
-    input: &crate::apps::types::ReplicaSet,
-    out: &mut crate::apps::v1::types::ReplicaSet,
+    input: &crate::apps::ReplicaSet,
+    out: &mut crate::apps::v1::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_to_v1_replica_set(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetCondition` to `crate::apps::ReplicaSetCondition` field by field. Generated; the public `convert_v1_replica_set_condition_to_apps_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_condition_to_apps_replica_set_condition(
-    input: &crate::apps::v1::types::ReplicaSetCondition,
-    out: &mut crate::apps::types::ReplicaSetCondition,
+    input: &crate::apps::v1::ReplicaSetCondition,
+    out: &mut crate::apps::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -513,15 +513,15 @@ pub fn auto_convert_v1_replica_set_condition_to_apps_replica_set_condition(
 }
 /// Converts `crate::apps::v1::ReplicaSetCondition` to `crate::apps::ReplicaSetCondition`.
 pub fn convert_v1_replica_set_condition_to_apps_replica_set_condition(
-    input: &crate::apps::v1::types::ReplicaSetCondition,
-    out: &mut crate::apps::types::ReplicaSetCondition,
+    input: &crate::apps::v1::ReplicaSetCondition,
+    out: &mut crate::apps::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_condition_to_apps_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::ReplicaSetCondition` to `crate::apps::v1::ReplicaSetCondition` field by field. Generated; the public `convert_apps_replica_set_condition_to_v1_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_condition_to_v1_replica_set_condition(
-    input: &crate::apps::types::ReplicaSetCondition,
-    out: &mut crate::apps::v1::types::ReplicaSetCondition,
+    input: &crate::apps::ReplicaSetCondition,
+    out: &mut crate::apps::v1::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -540,15 +540,15 @@ pub fn auto_convert_apps_replica_set_condition_to_v1_replica_set_condition(
 }
 /// Converts `crate::apps::ReplicaSetCondition` to `crate::apps::v1::ReplicaSetCondition`.
 pub fn convert_apps_replica_set_condition_to_v1_replica_set_condition(
-    input: &crate::apps::types::ReplicaSetCondition,
-    out: &mut crate::apps::v1::types::ReplicaSetCondition,
+    input: &crate::apps::ReplicaSetCondition,
+    out: &mut crate::apps::v1::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_condition_to_v1_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetList` to `crate::apps::ReplicaSetList` field by field. Generated; the public `convert_v1_replica_set_list_to_apps_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_list_to_apps_replica_set_list(
-    input: &crate::apps::v1::types::ReplicaSetList,
-    out: &mut crate::apps::types::ReplicaSetList,
+    input: &crate::apps::v1::ReplicaSetList,
+    out: &mut crate::apps::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -565,15 +565,15 @@ pub fn auto_convert_v1_replica_set_list_to_apps_replica_set_list(
 }
 /// Converts `crate::apps::v1::ReplicaSetList` to `crate::apps::ReplicaSetList`.
 pub fn convert_v1_replica_set_list_to_apps_replica_set_list(
-    input: &crate::apps::v1::types::ReplicaSetList,
-    out: &mut crate::apps::types::ReplicaSetList,
+    input: &crate::apps::v1::ReplicaSetList,
+    out: &mut crate::apps::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_list_to_apps_replica_set_list(input, out)
 }
 /// Converts `crate::apps::ReplicaSetList` to `crate::apps::v1::ReplicaSetList` field by field. Generated; the public `convert_apps_replica_set_list_to_v1_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_list_to_v1_replica_set_list(
-    input: &crate::apps::types::ReplicaSetList,
-    out: &mut crate::apps::v1::types::ReplicaSetList,
+    input: &crate::apps::ReplicaSetList,
+    out: &mut crate::apps::v1::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -590,15 +590,15 @@ pub fn auto_convert_apps_replica_set_list_to_v1_replica_set_list(
 }
 /// Converts `crate::apps::ReplicaSetList` to `crate::apps::v1::ReplicaSetList`.
 pub fn convert_apps_replica_set_list_to_v1_replica_set_list(
-    input: &crate::apps::types::ReplicaSetList,
-    out: &mut crate::apps::v1::types::ReplicaSetList,
+    input: &crate::apps::ReplicaSetList,
+    out: &mut crate::apps::v1::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_list_to_v1_replica_set_list(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetSpec` to `crate::apps::ReplicaSetSpec` field by field. Generated; the public `convert_v1_replica_set_spec_to_apps_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_spec_to_apps_replica_set_spec(
-    input: &crate::apps::v1::types::ReplicaSetSpec,
-    out: &mut crate::apps::types::ReplicaSetSpec,
+    input: &crate::apps::v1::ReplicaSetSpec,
+    out: &mut crate::apps::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -623,15 +623,15 @@ pub fn auto_convert_v1_replica_set_spec_to_apps_replica_set_spec(
 }
 /// Converts `crate::apps::v1::ReplicaSetSpec` to `crate::apps::ReplicaSetSpec`.
 pub fn convert_v1_replica_set_spec_to_apps_replica_set_spec(
-    input: &crate::apps::v1::types::ReplicaSetSpec,
-    out: &mut crate::apps::types::ReplicaSetSpec,
+    input: &crate::apps::v1::ReplicaSetSpec,
+    out: &mut crate::apps::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_spec_to_apps_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::ReplicaSetSpec` to `crate::apps::v1::ReplicaSetSpec` field by field. Generated; the public `convert_apps_replica_set_spec_to_v1_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_spec_to_v1_replica_set_spec(
-    input: &crate::apps::types::ReplicaSetSpec,
-    out: &mut crate::apps::v1::types::ReplicaSetSpec,
+    input: &crate::apps::ReplicaSetSpec,
+    out: &mut crate::apps::v1::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.min_ready_seconds = input.min_ready_seconds;
@@ -653,15 +653,15 @@ pub fn auto_convert_apps_replica_set_spec_to_v1_replica_set_spec(
 }
 /// Converts `crate::apps::ReplicaSetSpec` to `crate::apps::v1::ReplicaSetSpec`.
 pub fn convert_apps_replica_set_spec_to_v1_replica_set_spec(
-    input: &crate::apps::types::ReplicaSetSpec,
-    out: &mut crate::apps::v1::types::ReplicaSetSpec,
+    input: &crate::apps::ReplicaSetSpec,
+    out: &mut crate::apps::v1::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_spec_to_v1_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::v1::ReplicaSetStatus` to `crate::apps::ReplicaSetStatus` field by field. Generated; the public `convert_v1_replica_set_status_to_apps_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_replica_set_status_to_apps_replica_set_status(
-    input: &crate::apps::v1::types::ReplicaSetStatus,
-    out: &mut crate::apps::types::ReplicaSetStatus,
+    input: &crate::apps::v1::ReplicaSetStatus,
+    out: &mut crate::apps::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
@@ -688,15 +688,15 @@ pub fn auto_convert_v1_replica_set_status_to_apps_replica_set_status(
 }
 /// Converts `crate::apps::v1::ReplicaSetStatus` to `crate::apps::ReplicaSetStatus`.
 pub fn convert_v1_replica_set_status_to_apps_replica_set_status(
-    input: &crate::apps::v1::types::ReplicaSetStatus,
-    out: &mut crate::apps::types::ReplicaSetStatus,
+    input: &crate::apps::v1::ReplicaSetStatus,
+    out: &mut crate::apps::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_replica_set_status_to_apps_replica_set_status(input, out)
 }
 /// Converts `crate::apps::ReplicaSetStatus` to `crate::apps::v1::ReplicaSetStatus` field by field. Generated; the public `convert_apps_replica_set_status_to_v1_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_status_to_v1_replica_set_status(
-    input: &crate::apps::types::ReplicaSetStatus,
-    out: &mut crate::apps::v1::types::ReplicaSetStatus,
+    input: &crate::apps::ReplicaSetStatus,
+    out: &mut crate::apps::v1::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
@@ -726,15 +726,15 @@ pub fn auto_convert_apps_replica_set_status_to_v1_replica_set_status(
 }
 /// Converts `crate::apps::ReplicaSetStatus` to `crate::apps::v1::ReplicaSetStatus`.
 pub fn convert_apps_replica_set_status_to_v1_replica_set_status(
-    input: &crate::apps::types::ReplicaSetStatus,
-    out: &mut crate::apps::v1::types::ReplicaSetStatus,
+    input: &crate::apps::ReplicaSetStatus,
+    out: &mut crate::apps::v1::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_status_to_v1_replica_set_status(input, out)
 }
 /// Converts `crate::apps::v1::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment` field by field. Generated; the public `convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
-    input: &crate::apps::v1::types::RollingUpdateDeployment,
-    out: &mut crate::apps::types::RollingUpdateDeployment,
+    input: &crate::apps::v1::RollingUpdateDeployment,
+    out: &mut crate::apps::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = match &input.max_unavailable {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -748,8 +748,8 @@ pub fn auto_convert_v1_rolling_update_deployment_to_apps_rolling_update_deployme
 }
 /// Converts `crate::apps::v1::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment`.
 pub fn convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
-    input: &crate::apps::v1::types::RollingUpdateDeployment,
-    out: &mut crate::apps::types::RollingUpdateDeployment,
+    input: &crate::apps::v1::RollingUpdateDeployment,
+    out: &mut crate::apps::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
         input,
@@ -758,8 +758,8 @@ pub fn convert_v1_rolling_update_deployment_to_apps_rolling_update_deployment(
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1::RollingUpdateDeployment` field by field. Generated; the public `convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
-    input: &crate::apps::types::RollingUpdateDeployment,
-    out: &mut crate::apps::v1::types::RollingUpdateDeployment,
+    input: &crate::apps::RollingUpdateDeployment,
+    out: &mut crate::apps::v1::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = ::core::option::Option::Some(
         ::core::clone::Clone::clone(&input.max_unavailable),
@@ -771,8 +771,8 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1_rolling_update_deployme
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1::RollingUpdateDeployment`.
 pub fn convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
-    input: &crate::apps::types::RollingUpdateDeployment,
-    out: &mut crate::apps::v1::types::RollingUpdateDeployment,
+    input: &crate::apps::RollingUpdateDeployment,
+    out: &mut crate::apps::v1::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
         input,
@@ -781,8 +781,8 @@ pub fn convert_apps_rolling_update_deployment_to_v1_rolling_update_deployment(
 }
 /// Converts `crate::apps::v1::RollingUpdateStatefulSetStrategy` to `crate::apps::RollingUpdateStatefulSetStrategy` field by field. Generated; the public `convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
-    input: &crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::v1::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = match &input.partition {
         ::core::option::Option::Some(v0) => *v0,
@@ -793,8 +793,8 @@ pub fn auto_convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_upda
 }
 /// Converts `crate::apps::v1::RollingUpdateStatefulSetStrategy` to `crate::apps::RollingUpdateStatefulSetStrategy`.
 pub fn convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
-    input: &crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::v1::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
         input,
@@ -803,8 +803,8 @@ pub fn convert_v1_rolling_update_stateful_set_strategy_to_apps_rolling_update_st
 }
 /// Converts `crate::apps::RollingUpdateStatefulSetStrategy` to `crate::apps::v1::RollingUpdateStatefulSetStrategy` field by field. Generated; the public `convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy(
-    input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::v1::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = ::core::option::Option::Some(input.partition);
     out.max_unavailable = ::core::clone::Clone::clone(&input.max_unavailable);
@@ -812,8 +812,8 @@ pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_upda
 }
 /// Converts `crate::apps::RollingUpdateStatefulSetStrategy` to `crate::apps::v1::RollingUpdateStatefulSetStrategy`.
 pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy(
-    input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::v1::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::v1::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_stateful_set_strategy(
         input,
@@ -822,8 +822,8 @@ pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1_rolling_update_st
 }
 /// Converts `crate::apps::v1::StatefulSet` to `crate::apps::StatefulSet` field by field. Generated; the public `convert_v1_stateful_set_to_apps_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_to_apps_stateful_set(
-    input: &crate::apps::v1::types::StatefulSet,
-    out: &mut crate::apps::types::StatefulSet,
+    input: &crate::apps::v1::StatefulSet,
+    out: &mut crate::apps::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
@@ -843,15 +843,15 @@ pub fn auto_convert_v1_stateful_set_to_apps_stateful_set(
 }
 /// Converts `crate::apps::v1::StatefulSet` to `crate::apps::StatefulSet`.
 pub fn convert_v1_stateful_set_to_apps_stateful_set(
-    input: &crate::apps::v1::types::StatefulSet,
-    out: &mut crate::apps::types::StatefulSet,
+    input: &crate::apps::v1::StatefulSet,
+    out: &mut crate::apps::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_to_apps_stateful_set(input, out)
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1::StatefulSet` field by field. Generated; the public `convert_apps_stateful_set_to_v1_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_to_v1_stateful_set(
-    input: &crate::apps::types::StatefulSet,
-    out: &mut crate::apps::v1::types::StatefulSet,
+    input: &crate::apps::StatefulSet,
+    out: &mut crate::apps::v1::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1::convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
@@ -872,15 +872,15 @@ pub fn auto_convert_apps_stateful_set_to_v1_stateful_set(
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1::StatefulSet`.
 pub fn convert_apps_stateful_set_to_v1_stateful_set(
-    input: &crate::apps::types::StatefulSet,
-    out: &mut crate::apps::v1::types::StatefulSet,
+    input: &crate::apps::StatefulSet,
+    out: &mut crate::apps::v1::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_to_v1_stateful_set(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetCondition` to `crate::apps::StatefulSetCondition` field by field. Generated; the public `convert_v1_stateful_set_condition_to_apps_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_condition_to_apps_stateful_set_condition(
-    input: &crate::apps::v1::types::StatefulSetCondition,
-    out: &mut crate::apps::types::StatefulSetCondition,
+    input: &crate::apps::v1::StatefulSetCondition,
+    out: &mut crate::apps::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -897,15 +897,15 @@ pub fn auto_convert_v1_stateful_set_condition_to_apps_stateful_set_condition(
 }
 /// Converts `crate::apps::v1::StatefulSetCondition` to `crate::apps::StatefulSetCondition`.
 pub fn convert_v1_stateful_set_condition_to_apps_stateful_set_condition(
-    input: &crate::apps::v1::types::StatefulSetCondition,
-    out: &mut crate::apps::types::StatefulSetCondition,
+    input: &crate::apps::v1::StatefulSetCondition,
+    out: &mut crate::apps::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_condition_to_apps_stateful_set_condition(input, out)
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1::StatefulSetCondition` field by field. Generated; the public `convert_apps_stateful_set_condition_to_v1_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_condition_to_v1_stateful_set_condition(
-    input: &crate::apps::types::StatefulSetCondition,
-    out: &mut crate::apps::v1::types::StatefulSetCondition,
+    input: &crate::apps::StatefulSetCondition,
+    out: &mut crate::apps::v1::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -924,15 +924,15 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1_stateful_set_condition(
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1::StatefulSetCondition`.
 pub fn convert_apps_stateful_set_condition_to_v1_stateful_set_condition(
-    input: &crate::apps::types::StatefulSetCondition,
-    out: &mut crate::apps::v1::types::StatefulSetCondition,
+    input: &crate::apps::StatefulSetCondition,
+    out: &mut crate::apps::v1::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_condition_to_v1_stateful_set_condition(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetList` to `crate::apps::StatefulSetList` field by field. Generated; the public `convert_v1_stateful_set_list_to_apps_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_list_to_apps_stateful_set_list(
-    input: &crate::apps::v1::types::StatefulSetList,
-    out: &mut crate::apps::types::StatefulSetList,
+    input: &crate::apps::v1::StatefulSetList,
+    out: &mut crate::apps::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -949,15 +949,15 @@ pub fn auto_convert_v1_stateful_set_list_to_apps_stateful_set_list(
 }
 /// Converts `crate::apps::v1::StatefulSetList` to `crate::apps::StatefulSetList`.
 pub fn convert_v1_stateful_set_list_to_apps_stateful_set_list(
-    input: &crate::apps::v1::types::StatefulSetList,
-    out: &mut crate::apps::types::StatefulSetList,
+    input: &crate::apps::v1::StatefulSetList,
+    out: &mut crate::apps::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_list_to_apps_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1::StatefulSetList` field by field. Generated; the public `convert_apps_stateful_set_list_to_v1_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_list_to_v1_stateful_set_list(
-    input: &crate::apps::types::StatefulSetList,
-    out: &mut crate::apps::v1::types::StatefulSetList,
+    input: &crate::apps::StatefulSetList,
+    out: &mut crate::apps::v1::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -974,15 +974,15 @@ pub fn auto_convert_apps_stateful_set_list_to_v1_stateful_set_list(
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1::StatefulSetList`.
 pub fn convert_apps_stateful_set_list_to_v1_stateful_set_list(
-    input: &crate::apps::types::StatefulSetList,
-    out: &mut crate::apps::v1::types::StatefulSetList,
+    input: &crate::apps::StatefulSetList,
+    out: &mut crate::apps::v1::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_list_to_v1_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals` field by field. Generated; the public `convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
-    input: &crate::apps::v1::types::StatefulSetOrdinals,
-    out: &mut crate::apps::types::StatefulSetOrdinals,
+    input: &crate::apps::v1::StatefulSetOrdinals,
+    out: &mut crate::apps::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = match &input.start {
         ::core::option::Option::Some(v0) => *v0,
@@ -992,30 +992,30 @@ pub fn auto_convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
 }
 /// Converts `crate::apps::v1::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals`.
 pub fn convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
-    input: &crate::apps::v1::types::StatefulSetOrdinals,
-    out: &mut crate::apps::types::StatefulSetOrdinals,
+    input: &crate::apps::v1::StatefulSetOrdinals,
+    out: &mut crate::apps::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_ordinals_to_apps_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1::StatefulSetOrdinals` field by field. Generated; the public `convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals(
-    input: &crate::apps::types::StatefulSetOrdinals,
-    out: &mut crate::apps::v1::types::StatefulSetOrdinals,
+    input: &crate::apps::StatefulSetOrdinals,
+    out: &mut crate::apps::v1::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = ::core::option::Option::Some(input.start);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1::StatefulSetOrdinals`.
 pub fn convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals(
-    input: &crate::apps::types::StatefulSetOrdinals,
-    out: &mut crate::apps::v1::types::StatefulSetOrdinals,
+    input: &crate::apps::StatefulSetOrdinals,
+    out: &mut crate::apps::v1::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_ordinals_to_v1_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
@@ -1023,8 +1023,8 @@ pub fn auto_convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_
 }
 /// Converts `crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy`.
 pub fn convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
         input,
@@ -1033,8 +1033,8 @@ pub fn convert_v1_stateful_set_persistent_volume_claim_retention_policy_to_apps_
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
@@ -1042,8 +1042,8 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy`.
 pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::v1::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_stateful_set_persistent_volume_claim_retention_policy(
         input,
@@ -1052,8 +1052,8 @@ pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1_
 }
 /// Converts `crate::apps::v1::StatefulSetSpec` to `crate::apps::StatefulSetSpec` field by field. Generated; the public `convert_v1_stateful_set_spec_to_apps_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
-    input: &crate::apps::v1::types::StatefulSetSpec,
-    out: &mut crate::apps::types::StatefulSetSpec,
+    input: &crate::apps::v1::StatefulSetSpec,
+    out: &mut crate::apps::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -1120,15 +1120,15 @@ pub fn auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
 }
 /// Converts `crate::apps::v1::StatefulSetSpec` to `crate::apps::StatefulSetSpec`.
 pub fn convert_v1_stateful_set_spec_to_apps_stateful_set_spec(
-    input: &crate::apps::v1::types::StatefulSetSpec,
-    out: &mut crate::apps::types::StatefulSetSpec,
+    input: &crate::apps::v1::StatefulSetSpec,
+    out: &mut crate::apps::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_spec_to_apps_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1::StatefulSetSpec` field by field. Generated; the public `convert_apps_stateful_set_spec_to_v1_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
-    input: &crate::apps::types::StatefulSetSpec,
-    out: &mut crate::apps::v1::types::StatefulSetSpec,
+    input: &crate::apps::StatefulSetSpec,
+    out: &mut crate::apps::v1::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
@@ -1200,15 +1200,15 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1::StatefulSetSpec`.
 pub fn convert_apps_stateful_set_spec_to_v1_stateful_set_spec(
-    input: &crate::apps::types::StatefulSetSpec,
-    out: &mut crate::apps::v1::types::StatefulSetSpec,
+    input: &crate::apps::StatefulSetSpec,
+    out: &mut crate::apps::v1::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_spec_to_v1_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetStatus` to `crate::apps::StatefulSetStatus` field by field. Generated; the public `convert_v1_stateful_set_status_to_apps_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_status_to_apps_stateful_set_status(
-    input: &crate::apps::v1::types::StatefulSetStatus,
-    out: &mut crate::apps::types::StatefulSetStatus,
+    input: &crate::apps::v1::StatefulSetStatus,
+    out: &mut crate::apps::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::option::Option::Some(input.observed_generation);
     out.replicas = input.replicas;
@@ -1241,15 +1241,15 @@ pub fn auto_convert_v1_stateful_set_status_to_apps_stateful_set_status(
 }
 /// Converts `crate::apps::v1::StatefulSetStatus` to `crate::apps::StatefulSetStatus`.
 pub fn convert_v1_stateful_set_status_to_apps_stateful_set_status(
-    input: &crate::apps::v1::types::StatefulSetStatus,
-    out: &mut crate::apps::types::StatefulSetStatus,
+    input: &crate::apps::v1::StatefulSetStatus,
+    out: &mut crate::apps::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_status_to_apps_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1::StatefulSetStatus` field by field. Generated; the public `convert_apps_stateful_set_status_to_v1_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_status_to_v1_stateful_set_status(
-    input: &crate::apps::types::StatefulSetStatus,
-    out: &mut crate::apps::v1::types::StatefulSetStatus,
+    input: &crate::apps::StatefulSetStatus,
+    out: &mut crate::apps::v1::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = match &input.observed_generation {
         ::core::option::Option::Some(v0) => *v0,
@@ -1285,15 +1285,15 @@ pub fn auto_convert_apps_stateful_set_status_to_v1_stateful_set_status(
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1::StatefulSetStatus`.
 pub fn convert_apps_stateful_set_status_to_v1_stateful_set_status(
-    input: &crate::apps::types::StatefulSetStatus,
-    out: &mut crate::apps::v1::types::StatefulSetStatus,
+    input: &crate::apps::StatefulSetStatus,
+    out: &mut crate::apps::v1::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_status_to_v1_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::v1::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
-    input: &crate::apps::v1::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::v1::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -1311,8 +1311,8 @@ pub fn auto_convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_
 }
 /// Converts `crate::apps::v1::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy`.
 pub fn convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
-    input: &crate::apps::v1::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::v1::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
         input,
@@ -1321,8 +1321,8 @@ pub fn convert_v1_stateful_set_update_strategy_to_apps_stateful_set_update_strat
 }
 /// Converts `crate::apps::StatefulSetUpdateStrategy` to `crate::apps::v1::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy(
-    input: &crate::apps::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::v1::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::v1::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -1340,8 +1340,8 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_
 }
 /// Converts `crate::apps::StatefulSetUpdateStrategy` to `crate::apps::v1::StatefulSetUpdateStrategy`.
 pub fn convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy(
-    input: &crate::apps::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::v1::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::v1::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_update_strategy_to_v1_stateful_set_update_strategy(
         input,

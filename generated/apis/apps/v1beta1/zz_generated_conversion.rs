@@ -22,45 +22,45 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta1::types::Deployment,
-            crate::apps::types::Deployment,
+            crate::apps::v1beta1::Deployment,
+            crate::apps::Deployment,
         >(crate::apps::v1beta1::convert_v1beta1_deployment_to_apps_deployment);
     scheme
         .add_conversion_func::<
-            crate::apps::types::Deployment,
-            crate::apps::v1beta1::types::Deployment,
+            crate::apps::Deployment,
+            crate::apps::v1beta1::Deployment,
         >(crate::apps::v1beta1::convert_apps_deployment_to_v1beta1_deployment);
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta1::types::DeploymentList,
-            crate::apps::types::DeploymentList,
+            crate::apps::v1beta1::DeploymentList,
+            crate::apps::DeploymentList,
         >(crate::apps::v1beta1::convert_v1beta1_deployment_list_to_apps_deployment_list);
     scheme
         .add_conversion_func::<
-            crate::apps::types::DeploymentList,
-            crate::apps::v1beta1::types::DeploymentList,
+            crate::apps::DeploymentList,
+            crate::apps::v1beta1::DeploymentList,
         >(crate::apps::v1beta1::convert_apps_deployment_list_to_v1beta1_deployment_list);
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta1::types::StatefulSet,
-            crate::apps::types::StatefulSet,
+            crate::apps::v1beta1::StatefulSet,
+            crate::apps::StatefulSet,
         >(crate::apps::v1beta1::convert_v1beta1_stateful_set_to_apps_stateful_set);
     scheme
         .add_conversion_func::<
-            crate::apps::types::StatefulSet,
-            crate::apps::v1beta1::types::StatefulSet,
+            crate::apps::StatefulSet,
+            crate::apps::v1beta1::StatefulSet,
         >(crate::apps::v1beta1::convert_apps_stateful_set_to_v1beta1_stateful_set);
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta1::types::StatefulSetList,
-            crate::apps::types::StatefulSetList,
+            crate::apps::v1beta1::StatefulSetList,
+            crate::apps::StatefulSetList,
         >(
             crate::apps::v1beta1::convert_v1beta1_stateful_set_list_to_apps_stateful_set_list,
         );
     scheme
         .add_conversion_func::<
-            crate::apps::types::StatefulSetList,
-            crate::apps::v1beta1::types::StatefulSetList,
+            crate::apps::StatefulSetList,
+            crate::apps::v1beta1::StatefulSetList,
         >(
             crate::apps::v1beta1::convert_apps_stateful_set_list_to_v1beta1_stateful_set_list,
         );
@@ -68,8 +68,8 @@ pub fn register_conversions(
 }
 /// Converts `crate::apps::v1beta1::Deployment` to `crate::apps::Deployment` field by field. Generated; the public `convert_v1beta1_deployment_to_apps_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_to_apps_deployment(
-    input: &crate::apps::v1beta1::types::Deployment,
-    out: &mut crate::apps::types::Deployment,
+    input: &crate::apps::v1beta1::Deployment,
+    out: &mut crate::apps::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_v1beta1_deployment_spec_to_apps_deployment_spec(
@@ -89,15 +89,15 @@ pub fn auto_convert_v1beta1_deployment_to_apps_deployment(
 }
 /// Converts `crate::apps::v1beta1::Deployment` to `crate::apps::Deployment`.
 pub fn convert_v1beta1_deployment_to_apps_deployment(
-    input: &crate::apps::v1beta1::types::Deployment,
-    out: &mut crate::apps::types::Deployment,
+    input: &crate::apps::v1beta1::Deployment,
+    out: &mut crate::apps::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_to_apps_deployment(input, out)
 }
 /// Converts `crate::apps::Deployment` to `crate::apps::v1beta1::Deployment` field by field. Generated; the public `convert_apps_deployment_to_v1beta1_deployment` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_to_v1beta1_deployment(
-    input: &crate::apps::types::Deployment,
-    out: &mut crate::apps::v1beta1::types::Deployment,
+    input: &crate::apps::Deployment,
+    out: &mut crate::apps::v1beta1::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_apps_deployment_spec_to_v1beta1_deployment_spec(
@@ -118,15 +118,15 @@ pub fn auto_convert_apps_deployment_to_v1beta1_deployment(
 }
 /// Converts `crate::apps::Deployment` to `crate::apps::v1beta1::Deployment`.
 pub fn convert_apps_deployment_to_v1beta1_deployment(
-    input: &crate::apps::types::Deployment,
-    out: &mut crate::apps::v1beta1::types::Deployment,
+    input: &crate::apps::Deployment,
+    out: &mut crate::apps::v1beta1::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_to_v1beta1_deployment(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentCondition` to `crate::apps::DeploymentCondition` field by field. Generated; the public `convert_v1beta1_deployment_condition_to_apps_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_condition_to_apps_deployment_condition(
-    input: &crate::apps::v1beta1::types::DeploymentCondition,
-    out: &mut crate::apps::types::DeploymentCondition,
+    input: &crate::apps::v1beta1::DeploymentCondition,
+    out: &mut crate::apps::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -144,15 +144,15 @@ pub fn auto_convert_v1beta1_deployment_condition_to_apps_deployment_condition(
 }
 /// Converts `crate::apps::v1beta1::DeploymentCondition` to `crate::apps::DeploymentCondition`.
 pub fn convert_v1beta1_deployment_condition_to_apps_deployment_condition(
-    input: &crate::apps::v1beta1::types::DeploymentCondition,
-    out: &mut crate::apps::types::DeploymentCondition,
+    input: &crate::apps::v1beta1::DeploymentCondition,
+    out: &mut crate::apps::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_condition_to_apps_deployment_condition(input, out)
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta1::DeploymentCondition` field by field. Generated; the public `convert_apps_deployment_condition_to_v1beta1_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_condition_to_v1beta1_deployment_condition(
-    input: &crate::apps::types::DeploymentCondition,
-    out: &mut crate::apps::v1beta1::types::DeploymentCondition,
+    input: &crate::apps::DeploymentCondition,
+    out: &mut crate::apps::v1beta1::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -172,15 +172,15 @@ pub fn auto_convert_apps_deployment_condition_to_v1beta1_deployment_condition(
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta1::DeploymentCondition`.
 pub fn convert_apps_deployment_condition_to_v1beta1_deployment_condition(
-    input: &crate::apps::types::DeploymentCondition,
-    out: &mut crate::apps::v1beta1::types::DeploymentCondition,
+    input: &crate::apps::DeploymentCondition,
+    out: &mut crate::apps::v1beta1::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_condition_to_v1beta1_deployment_condition(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentList` to `crate::apps::DeploymentList` field by field. Generated; the public `convert_v1beta1_deployment_list_to_apps_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_list_to_apps_deployment_list(
-    input: &crate::apps::v1beta1::types::DeploymentList,
-    out: &mut crate::apps::types::DeploymentList,
+    input: &crate::apps::v1beta1::DeploymentList,
+    out: &mut crate::apps::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -197,15 +197,15 @@ pub fn auto_convert_v1beta1_deployment_list_to_apps_deployment_list(
 }
 /// Converts `crate::apps::v1beta1::DeploymentList` to `crate::apps::DeploymentList`.
 pub fn convert_v1beta1_deployment_list_to_apps_deployment_list(
-    input: &crate::apps::v1beta1::types::DeploymentList,
-    out: &mut crate::apps::types::DeploymentList,
+    input: &crate::apps::v1beta1::DeploymentList,
+    out: &mut crate::apps::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_list_to_apps_deployment_list(input, out)
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1beta1::DeploymentList` field by field. Generated; the public `convert_apps_deployment_list_to_v1beta1_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_list_to_v1beta1_deployment_list(
-    input: &crate::apps::types::DeploymentList,
-    out: &mut crate::apps::v1beta1::types::DeploymentList,
+    input: &crate::apps::DeploymentList,
+    out: &mut crate::apps::v1beta1::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -222,15 +222,15 @@ pub fn auto_convert_apps_deployment_list_to_v1beta1_deployment_list(
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1beta1::DeploymentList`.
 pub fn convert_apps_deployment_list_to_v1beta1_deployment_list(
-    input: &crate::apps::types::DeploymentList,
-    out: &mut crate::apps::v1beta1::types::DeploymentList,
+    input: &crate::apps::DeploymentList,
+    out: &mut crate::apps::v1beta1::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_list_to_v1beta1_deployment_list(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentSpec` to `crate::apps::DeploymentSpec` field by field. Generated; the public `convert_v1beta1_deployment_spec_to_apps_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(
-    input: &crate::apps::v1beta1::types::DeploymentSpec,
-    out: &mut crate::apps::types::DeploymentSpec,
+    input: &crate::apps::v1beta1::DeploymentSpec,
+    out: &mut crate::apps::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -273,15 +273,15 @@ pub fn auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(
 }
 /// Converts `crate::apps::v1beta1::DeploymentSpec` to `crate::apps::DeploymentSpec`.
 pub fn convert_v1beta1_deployment_spec_to_apps_deployment_spec(
-    input: &crate::apps::v1beta1::types::DeploymentSpec,
-    out: &mut crate::apps::types::DeploymentSpec,
+    input: &crate::apps::v1beta1::DeploymentSpec,
+    out: &mut crate::apps::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_spec_to_apps_deployment_spec(input, out)
 }
 /// Converts `crate::apps::DeploymentSpec` to `crate::apps::v1beta1::DeploymentSpec` field by field. Generated; the public `convert_apps_deployment_spec_to_v1beta1_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(
-    input: &crate::apps::types::DeploymentSpec,
-    out: &mut crate::apps::v1beta1::types::DeploymentSpec,
+    input: &crate::apps::DeploymentSpec,
+    out: &mut crate::apps::v1beta1::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
@@ -322,15 +322,15 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(
 }
 /// Converts `crate::apps::DeploymentSpec` to `crate::apps::v1beta1::DeploymentSpec`.
 pub fn convert_apps_deployment_spec_to_v1beta1_deployment_spec(
-    input: &crate::apps::types::DeploymentSpec,
-    out: &mut crate::apps::v1beta1::types::DeploymentSpec,
+    input: &crate::apps::DeploymentSpec,
+    out: &mut crate::apps::v1beta1::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_spec_to_v1beta1_deployment_spec(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentStatus` to `crate::apps::DeploymentStatus` field by field. Generated; the public `convert_v1beta1_deployment_status_to_apps_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_status_to_apps_deployment_status(
-    input: &crate::apps::v1beta1::types::DeploymentStatus,
-    out: &mut crate::apps::types::DeploymentStatus,
+    input: &crate::apps::v1beta1::DeploymentStatus,
+    out: &mut crate::apps::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
@@ -359,15 +359,15 @@ pub fn auto_convert_v1beta1_deployment_status_to_apps_deployment_status(
 }
 /// Converts `crate::apps::v1beta1::DeploymentStatus` to `crate::apps::DeploymentStatus`.
 pub fn convert_v1beta1_deployment_status_to_apps_deployment_status(
-    input: &crate::apps::v1beta1::types::DeploymentStatus,
-    out: &mut crate::apps::types::DeploymentStatus,
+    input: &crate::apps::v1beta1::DeploymentStatus,
+    out: &mut crate::apps::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_status_to_apps_deployment_status(input, out)
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1beta1::DeploymentStatus` field by field. Generated; the public `convert_apps_deployment_status_to_v1beta1_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_status_to_v1beta1_deployment_status(
-    input: &crate::apps::types::DeploymentStatus,
-    out: &mut crate::apps::v1beta1::types::DeploymentStatus,
+    input: &crate::apps::DeploymentStatus,
+    out: &mut crate::apps::v1beta1::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
@@ -399,15 +399,15 @@ pub fn auto_convert_apps_deployment_status_to_v1beta1_deployment_status(
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1beta1::DeploymentStatus`.
 pub fn convert_apps_deployment_status_to_v1beta1_deployment_status(
-    input: &crate::apps::types::DeploymentStatus,
-    out: &mut crate::apps::v1beta1::types::DeploymentStatus,
+    input: &crate::apps::DeploymentStatus,
+    out: &mut crate::apps::v1beta1::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_status_to_v1beta1_deployment_status(input, out)
 }
 /// Converts `crate::apps::v1beta1::DeploymentStrategy` to `crate::apps::DeploymentStrategy` field by field. Generated; the public `convert_v1beta1_deployment_strategy_to_apps_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(
-    input: &crate::apps::v1beta1::types::DeploymentStrategy,
-    out: &mut crate::apps::types::DeploymentStrategy,
+    input: &crate::apps::v1beta1::DeploymentStrategy,
+    out: &mut crate::apps::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -425,15 +425,15 @@ pub fn auto_convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(
 }
 /// Converts `crate::apps::v1beta1::DeploymentStrategy` to `crate::apps::DeploymentStrategy`.
 pub fn convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(
-    input: &crate::apps::v1beta1::types::DeploymentStrategy,
-    out: &mut crate::apps::types::DeploymentStrategy,
+    input: &crate::apps::v1beta1::DeploymentStrategy,
+    out: &mut crate::apps::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_deployment_strategy_to_apps_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1beta1::DeploymentStrategy` field by field. Generated; the public `convert_apps_deployment_strategy_to_v1beta1_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(
-    input: &crate::apps::types::DeploymentStrategy,
-    out: &mut crate::apps::v1beta1::types::DeploymentStrategy,
+    input: &crate::apps::DeploymentStrategy,
+    out: &mut crate::apps::v1beta1::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -451,45 +451,45 @@ pub fn auto_convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1beta1::DeploymentStrategy`.
 pub fn convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(
-    input: &crate::apps::types::DeploymentStrategy,
-    out: &mut crate::apps::v1beta1::types::DeploymentStrategy,
+    input: &crate::apps::DeploymentStrategy,
+    out: &mut crate::apps::v1beta1::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_strategy_to_v1beta1_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::v1beta1::RollbackConfig` to `crate::apps::RollbackConfig` field by field. Generated; the public `convert_v1beta1_rollback_config_to_apps_rollback_config` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_rollback_config_to_apps_rollback_config(
-    input: &crate::apps::v1beta1::types::RollbackConfig,
-    out: &mut crate::apps::types::RollbackConfig,
+    input: &crate::apps::v1beta1::RollbackConfig,
+    out: &mut crate::apps::RollbackConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.revision = input.revision;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::v1beta1::RollbackConfig` to `crate::apps::RollbackConfig`.
 pub fn convert_v1beta1_rollback_config_to_apps_rollback_config(
-    input: &crate::apps::v1beta1::types::RollbackConfig,
-    out: &mut crate::apps::types::RollbackConfig,
+    input: &crate::apps::v1beta1::RollbackConfig,
+    out: &mut crate::apps::RollbackConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_rollback_config_to_apps_rollback_config(input, out)
 }
 /// Converts `crate::apps::RollbackConfig` to `crate::apps::v1beta1::RollbackConfig` field by field. Generated; the public `convert_apps_rollback_config_to_v1beta1_rollback_config` calls it unless the package writes its own.
 pub fn auto_convert_apps_rollback_config_to_v1beta1_rollback_config(
-    input: &crate::apps::types::RollbackConfig,
-    out: &mut crate::apps::v1beta1::types::RollbackConfig,
+    input: &crate::apps::RollbackConfig,
+    out: &mut crate::apps::v1beta1::RollbackConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.revision = input.revision;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::RollbackConfig` to `crate::apps::v1beta1::RollbackConfig`.
 pub fn convert_apps_rollback_config_to_v1beta1_rollback_config(
-    input: &crate::apps::types::RollbackConfig,
-    out: &mut crate::apps::v1beta1::types::RollbackConfig,
+    input: &crate::apps::RollbackConfig,
+    out: &mut crate::apps::v1beta1::RollbackConfig,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rollback_config_to_v1beta1_rollback_config(input, out)
 }
 /// Converts `crate::apps::v1beta1::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment` field by field. Generated; the public `convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment(
-    input: &crate::apps::v1beta1::types::RollingUpdateDeployment,
-    out: &mut crate::apps::types::RollingUpdateDeployment,
+    input: &crate::apps::v1beta1::RollingUpdateDeployment,
+    out: &mut crate::apps::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = match &input.max_unavailable {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -503,8 +503,8 @@ pub fn auto_convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_dep
 }
 /// Converts `crate::apps::v1beta1::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment`.
 pub fn convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment(
-    input: &crate::apps::v1beta1::types::RollingUpdateDeployment,
-    out: &mut crate::apps::types::RollingUpdateDeployment,
+    input: &crate::apps::v1beta1::RollingUpdateDeployment,
+    out: &mut crate::apps::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployment(
         input,
@@ -513,8 +513,8 @@ pub fn convert_v1beta1_rolling_update_deployment_to_apps_rolling_update_deployme
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1beta1::RollingUpdateDeployment` field by field. Generated; the public `convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment(
-    input: &crate::apps::types::RollingUpdateDeployment,
-    out: &mut crate::apps::v1beta1::types::RollingUpdateDeployment,
+    input: &crate::apps::RollingUpdateDeployment,
+    out: &mut crate::apps::v1beta1::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = ::core::option::Option::Some(
         ::core::clone::Clone::clone(&input.max_unavailable),
@@ -526,8 +526,8 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_dep
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1beta1::RollingUpdateDeployment`.
 pub fn convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment(
-    input: &crate::apps::types::RollingUpdateDeployment,
-    out: &mut crate::apps::v1beta1::types::RollingUpdateDeployment,
+    input: &crate::apps::RollingUpdateDeployment,
+    out: &mut crate::apps::v1beta1::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployment(
         input,
@@ -536,8 +536,8 @@ pub fn convert_apps_rolling_update_deployment_to_v1beta1_rolling_update_deployme
 }
 /// Converts `crate::apps::v1beta1::RollingUpdateStatefulSetStrategy` to `crate::apps::RollingUpdateStatefulSetStrategy` field by field. Generated; the public `convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
-    input: &crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::v1beta1::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = match &input.partition {
         ::core::option::Option::Some(v0) => *v0,
@@ -548,8 +548,8 @@ pub fn auto_convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling
 }
 /// Converts `crate::apps::v1beta1::RollingUpdateStatefulSetStrategy` to `crate::apps::RollingUpdateStatefulSetStrategy`.
 pub fn convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
-    input: &crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::v1beta1::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
         input,
@@ -558,8 +558,8 @@ pub fn convert_v1beta1_rolling_update_stateful_set_strategy_to_apps_rolling_upda
 }
 /// Converts `crate::apps::RollingUpdateStatefulSetStrategy` to `crate::apps::v1beta1::RollingUpdateStatefulSetStrategy` field by field. Generated; the public `convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy(
-    input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::v1beta1::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = ::core::option::Option::Some(input.partition);
     out.max_unavailable = ::core::clone::Clone::clone(&input.max_unavailable);
@@ -567,8 +567,8 @@ pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling
 }
 /// Converts `crate::apps::RollingUpdateStatefulSetStrategy` to `crate::apps::v1beta1::RollingUpdateStatefulSetStrategy`.
 pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy(
-    input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::v1beta1::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_update_stateful_set_strategy(
         input,
@@ -577,8 +577,8 @@ pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta1_rolling_upda
 }
 /// Converts `crate::apps::v1beta1::StatefulSet` to `crate::apps::StatefulSet` field by field. Generated; the public `convert_v1beta1_stateful_set_to_apps_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_to_apps_stateful_set(
-    input: &crate::apps::v1beta1::types::StatefulSet,
-    out: &mut crate::apps::types::StatefulSet,
+    input: &crate::apps::v1beta1::StatefulSet,
+    out: &mut crate::apps::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
@@ -598,15 +598,15 @@ pub fn auto_convert_v1beta1_stateful_set_to_apps_stateful_set(
 }
 /// Converts `crate::apps::v1beta1::StatefulSet` to `crate::apps::StatefulSet`.
 pub fn convert_v1beta1_stateful_set_to_apps_stateful_set(
-    input: &crate::apps::v1beta1::types::StatefulSet,
-    out: &mut crate::apps::types::StatefulSet,
+    input: &crate::apps::v1beta1::StatefulSet,
+    out: &mut crate::apps::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_to_apps_stateful_set(input, out)
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1beta1::StatefulSet` field by field. Generated; the public `convert_apps_stateful_set_to_v1beta1_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_to_v1beta1_stateful_set(
-    input: &crate::apps::types::StatefulSet,
-    out: &mut crate::apps::v1beta1::types::StatefulSet,
+    input: &crate::apps::StatefulSet,
+    out: &mut crate::apps::v1beta1::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta1::convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
@@ -627,15 +627,15 @@ pub fn auto_convert_apps_stateful_set_to_v1beta1_stateful_set(
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1beta1::StatefulSet`.
 pub fn convert_apps_stateful_set_to_v1beta1_stateful_set(
-    input: &crate::apps::types::StatefulSet,
-    out: &mut crate::apps::v1beta1::types::StatefulSet,
+    input: &crate::apps::StatefulSet,
+    out: &mut crate::apps::v1beta1::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_to_v1beta1_stateful_set(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetCondition` to `crate::apps::StatefulSetCondition` field by field. Generated; the public `convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
-    input: &crate::apps::v1beta1::types::StatefulSetCondition,
-    out: &mut crate::apps::types::StatefulSetCondition,
+    input: &crate::apps::v1beta1::StatefulSetCondition,
+    out: &mut crate::apps::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -652,8 +652,8 @@ pub fn auto_convert_v1beta1_stateful_set_condition_to_apps_stateful_set_conditio
 }
 /// Converts `crate::apps::v1beta1::StatefulSetCondition` to `crate::apps::StatefulSetCondition`.
 pub fn convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
-    input: &crate::apps::v1beta1::types::StatefulSetCondition,
-    out: &mut crate::apps::types::StatefulSetCondition,
+    input: &crate::apps::v1beta1::StatefulSetCondition,
+    out: &mut crate::apps::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
         input,
@@ -662,8 +662,8 @@ pub fn convert_v1beta1_stateful_set_condition_to_apps_stateful_set_condition(
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1beta1::StatefulSetCondition` field by field. Generated; the public `convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
-    input: &crate::apps::types::StatefulSetCondition,
-    out: &mut crate::apps::v1beta1::types::StatefulSetCondition,
+    input: &crate::apps::StatefulSetCondition,
+    out: &mut crate::apps::v1beta1::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -682,8 +682,8 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1beta1_stateful_set_conditio
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1beta1::StatefulSetCondition`.
 pub fn convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
-    input: &crate::apps::types::StatefulSetCondition,
-    out: &mut crate::apps::v1beta1::types::StatefulSetCondition,
+    input: &crate::apps::StatefulSetCondition,
+    out: &mut crate::apps::v1beta1::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
         input,
@@ -692,8 +692,8 @@ pub fn convert_apps_stateful_set_condition_to_v1beta1_stateful_set_condition(
 }
 /// Converts `crate::apps::v1beta1::StatefulSetList` to `crate::apps::StatefulSetList` field by field. Generated; the public `convert_v1beta1_stateful_set_list_to_apps_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(
-    input: &crate::apps::v1beta1::types::StatefulSetList,
-    out: &mut crate::apps::types::StatefulSetList,
+    input: &crate::apps::v1beta1::StatefulSetList,
+    out: &mut crate::apps::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -710,15 +710,15 @@ pub fn auto_convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(
 }
 /// Converts `crate::apps::v1beta1::StatefulSetList` to `crate::apps::StatefulSetList`.
 pub fn convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(
-    input: &crate::apps::v1beta1::types::StatefulSetList,
-    out: &mut crate::apps::types::StatefulSetList,
+    input: &crate::apps::v1beta1::StatefulSetList,
+    out: &mut crate::apps::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_list_to_apps_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1beta1::StatefulSetList` field by field. Generated; the public `convert_apps_stateful_set_list_to_v1beta1_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(
-    input: &crate::apps::types::StatefulSetList,
-    out: &mut crate::apps::v1beta1::types::StatefulSetList,
+    input: &crate::apps::StatefulSetList,
+    out: &mut crate::apps::v1beta1::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -735,15 +735,15 @@ pub fn auto_convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1beta1::StatefulSetList`.
 pub fn convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(
-    input: &crate::apps::types::StatefulSetList,
-    out: &mut crate::apps::v1beta1::types::StatefulSetList,
+    input: &crate::apps::StatefulSetList,
+    out: &mut crate::apps::v1beta1::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_list_to_v1beta1_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals` field by field. Generated; the public `convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
-    input: &crate::apps::v1beta1::types::StatefulSetOrdinals,
-    out: &mut crate::apps::types::StatefulSetOrdinals,
+    input: &crate::apps::v1beta1::StatefulSetOrdinals,
+    out: &mut crate::apps::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = match &input.start {
         ::core::option::Option::Some(v0) => *v0,
@@ -753,30 +753,30 @@ pub fn auto_convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
 }
 /// Converts `crate::apps::v1beta1::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals`.
 pub fn convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(
-    input: &crate::apps::v1beta1::types::StatefulSetOrdinals,
-    out: &mut crate::apps::types::StatefulSetOrdinals,
+    input: &crate::apps::v1beta1::StatefulSetOrdinals,
+    out: &mut crate::apps::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_ordinals_to_apps_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1beta1::StatefulSetOrdinals` field by field. Generated; the public `convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals(
-    input: &crate::apps::types::StatefulSetOrdinals,
-    out: &mut crate::apps::v1beta1::types::StatefulSetOrdinals,
+    input: &crate::apps::StatefulSetOrdinals,
+    out: &mut crate::apps::v1beta1::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = ::core::option::Option::Some(input.start);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1beta1::StatefulSetOrdinals`.
 pub fn convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals(
-    input: &crate::apps::types::StatefulSetOrdinals,
-    out: &mut crate::apps::v1beta1::types::StatefulSetOrdinals,
+    input: &crate::apps::StatefulSetOrdinals,
+    out: &mut crate::apps::v1beta1::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_ordinals_to_v1beta1_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
@@ -784,8 +784,8 @@ pub fn auto_convert_v1beta1_stateful_set_persistent_volume_claim_retention_polic
 }
 /// Converts `crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy`.
 pub fn convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
         input,
@@ -794,8 +794,8 @@ pub fn convert_v1beta1_stateful_set_persistent_volume_claim_retention_policy_to_
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
@@ -803,8 +803,8 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy`.
 pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::v1beta1::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta1_stateful_set_persistent_volume_claim_retention_policy(
         input,
@@ -813,8 +813,8 @@ pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1b
 }
 /// Converts `crate::apps::v1beta1::StatefulSetSpec` to `crate::apps::StatefulSetSpec` field by field. Generated; the public `convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
-    input: &crate::apps::v1beta1::types::StatefulSetSpec,
-    out: &mut crate::apps::types::StatefulSetSpec,
+    input: &crate::apps::v1beta1::StatefulSetSpec,
+    out: &mut crate::apps::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -877,15 +877,15 @@ pub fn auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
 }
 /// Converts `crate::apps::v1beta1::StatefulSetSpec` to `crate::apps::StatefulSetSpec`.
 pub fn convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(
-    input: &crate::apps::v1beta1::types::StatefulSetSpec,
-    out: &mut crate::apps::types::StatefulSetSpec,
+    input: &crate::apps::v1beta1::StatefulSetSpec,
+    out: &mut crate::apps::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_spec_to_apps_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1beta1::StatefulSetSpec` field by field. Generated; the public `convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
-    input: &crate::apps::types::StatefulSetSpec,
-    out: &mut crate::apps::v1beta1::types::StatefulSetSpec,
+    input: &crate::apps::StatefulSetSpec,
+    out: &mut crate::apps::v1beta1::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
@@ -954,15 +954,15 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1beta1::StatefulSetSpec`.
 pub fn convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(
-    input: &crate::apps::types::StatefulSetSpec,
-    out: &mut crate::apps::v1beta1::types::StatefulSetSpec,
+    input: &crate::apps::StatefulSetSpec,
+    out: &mut crate::apps::v1beta1::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_spec_to_v1beta1_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetStatus` to `crate::apps::StatefulSetStatus` field by field. Generated; the public `convert_v1beta1_stateful_set_status_to_apps_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
-    input: &crate::apps::v1beta1::types::StatefulSetStatus,
-    out: &mut crate::apps::types::StatefulSetStatus,
+    input: &crate::apps::v1beta1::StatefulSetStatus,
+    out: &mut crate::apps::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = input.replicas;
@@ -995,15 +995,15 @@ pub fn auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
 }
 /// Converts `crate::apps::v1beta1::StatefulSetStatus` to `crate::apps::StatefulSetStatus`.
 pub fn convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(
-    input: &crate::apps::v1beta1::types::StatefulSetStatus,
-    out: &mut crate::apps::types::StatefulSetStatus,
+    input: &crate::apps::v1beta1::StatefulSetStatus,
+    out: &mut crate::apps::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_status_to_apps_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1beta1::StatefulSetStatus` field by field. Generated; the public `convert_apps_stateful_set_status_to_v1beta1_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
-    input: &crate::apps::types::StatefulSetStatus,
-    out: &mut crate::apps::v1beta1::types::StatefulSetStatus,
+    input: &crate::apps::StatefulSetStatus,
+    out: &mut crate::apps::v1beta1::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = input.replicas;
@@ -1036,15 +1036,15 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1beta1::StatefulSetStatus`.
 pub fn convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(
-    input: &crate::apps::types::StatefulSetStatus,
-    out: &mut crate::apps::v1beta1::types::StatefulSetStatus,
+    input: &crate::apps::StatefulSetStatus,
+    out: &mut crate::apps::v1beta1::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_status_to_v1beta1_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::v1beta1::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
-    input: &crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::v1beta1::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -1062,8 +1062,8 @@ pub fn auto_convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_up
 }
 /// Converts `crate::apps::v1beta1::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy`.
 pub fn convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
-    input: &crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::v1beta1::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
         input,
@@ -1072,8 +1072,8 @@ pub fn convert_v1beta1_stateful_set_update_strategy_to_apps_stateful_set_update_
 }
 /// Converts `crate::apps::StatefulSetUpdateStrategy` to `crate::apps::v1beta1::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy(
-    input: &crate::apps::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::v1beta1::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -1091,8 +1091,8 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_up
 }
 /// Converts `crate::apps::StatefulSetUpdateStrategy` to `crate::apps::v1beta1::StatefulSetUpdateStrategy`.
 pub fn convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy(
-    input: &crate::apps::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::v1beta1::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::v1beta1::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_update_strategy_to_v1beta1_stateful_set_update_strategy(
         input,

@@ -22,69 +22,69 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta2::types::Deployment,
-            crate::apps::types::Deployment,
+            crate::apps::v1beta2::Deployment,
+            crate::apps::Deployment,
         >(crate::apps::v1beta2::convert_v1beta2_deployment_to_apps_deployment);
     scheme
         .add_conversion_func::<
-            crate::apps::types::Deployment,
-            crate::apps::v1beta2::types::Deployment,
+            crate::apps::Deployment,
+            crate::apps::v1beta2::Deployment,
         >(crate::apps::v1beta2::convert_apps_deployment_to_v1beta2_deployment);
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta2::types::DeploymentList,
-            crate::apps::types::DeploymentList,
+            crate::apps::v1beta2::DeploymentList,
+            crate::apps::DeploymentList,
         >(crate::apps::v1beta2::convert_v1beta2_deployment_list_to_apps_deployment_list);
     scheme
         .add_conversion_func::<
-            crate::apps::types::DeploymentList,
-            crate::apps::v1beta2::types::DeploymentList,
+            crate::apps::DeploymentList,
+            crate::apps::v1beta2::DeploymentList,
         >(crate::apps::v1beta2::convert_apps_deployment_list_to_v1beta2_deployment_list);
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta2::types::ReplicaSet,
-            crate::apps::types::ReplicaSet,
+            crate::apps::v1beta2::ReplicaSet,
+            crate::apps::ReplicaSet,
         >(crate::apps::v1beta2::convert_v1beta2_replica_set_to_apps_replica_set);
     scheme
         .add_conversion_func::<
-            crate::apps::types::ReplicaSet,
-            crate::apps::v1beta2::types::ReplicaSet,
+            crate::apps::ReplicaSet,
+            crate::apps::v1beta2::ReplicaSet,
         >(crate::apps::v1beta2::convert_apps_replica_set_to_v1beta2_replica_set);
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta2::types::ReplicaSetList,
-            crate::apps::types::ReplicaSetList,
+            crate::apps::v1beta2::ReplicaSetList,
+            crate::apps::ReplicaSetList,
         >(
             crate::apps::v1beta2::convert_v1beta2_replica_set_list_to_apps_replica_set_list,
         );
     scheme
         .add_conversion_func::<
-            crate::apps::types::ReplicaSetList,
-            crate::apps::v1beta2::types::ReplicaSetList,
+            crate::apps::ReplicaSetList,
+            crate::apps::v1beta2::ReplicaSetList,
         >(
             crate::apps::v1beta2::convert_apps_replica_set_list_to_v1beta2_replica_set_list,
         );
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta2::types::StatefulSet,
-            crate::apps::types::StatefulSet,
+            crate::apps::v1beta2::StatefulSet,
+            crate::apps::StatefulSet,
         >(crate::apps::v1beta2::convert_v1beta2_stateful_set_to_apps_stateful_set);
     scheme
         .add_conversion_func::<
-            crate::apps::types::StatefulSet,
-            crate::apps::v1beta2::types::StatefulSet,
+            crate::apps::StatefulSet,
+            crate::apps::v1beta2::StatefulSet,
         >(crate::apps::v1beta2::convert_apps_stateful_set_to_v1beta2_stateful_set);
     scheme
         .add_conversion_func::<
-            crate::apps::v1beta2::types::StatefulSetList,
-            crate::apps::types::StatefulSetList,
+            crate::apps::v1beta2::StatefulSetList,
+            crate::apps::StatefulSetList,
         >(
             crate::apps::v1beta2::convert_v1beta2_stateful_set_list_to_apps_stateful_set_list,
         );
     scheme
         .add_conversion_func::<
-            crate::apps::types::StatefulSetList,
-            crate::apps::v1beta2::types::StatefulSetList,
+            crate::apps::StatefulSetList,
+            crate::apps::v1beta2::StatefulSetList,
         >(
             crate::apps::v1beta2::convert_apps_stateful_set_list_to_v1beta2_stateful_set_list,
         );
@@ -92,8 +92,8 @@ pub fn register_conversions(
 }
 /// Converts `crate::apps::v1beta2::Deployment` to `crate::apps::Deployment` field by field. Generated; the public `convert_v1beta2_deployment_to_apps_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_to_apps_deployment(
-    input: &crate::apps::v1beta2::types::Deployment,
-    out: &mut crate::apps::types::Deployment,
+    input: &crate::apps::v1beta2::Deployment,
+    out: &mut crate::apps::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_v1beta2_deployment_spec_to_apps_deployment_spec(
@@ -113,8 +113,8 @@ pub fn auto_convert_v1beta2_deployment_to_apps_deployment(
 }
 /// Converts `crate::apps::Deployment` to `crate::apps::v1beta2::Deployment` field by field. Generated; the public `convert_apps_deployment_to_v1beta2_deployment` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_to_v1beta2_deployment(
-    input: &crate::apps::types::Deployment,
-    out: &mut crate::apps::v1beta2::types::Deployment,
+    input: &crate::apps::Deployment,
+    out: &mut crate::apps::v1beta2::Deployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_apps_deployment_spec_to_v1beta2_deployment_spec(
@@ -135,8 +135,8 @@ pub fn auto_convert_apps_deployment_to_v1beta2_deployment(
 }
 /// Converts `crate::apps::v1beta2::DeploymentCondition` to `crate::apps::DeploymentCondition` field by field. Generated; the public `convert_v1beta2_deployment_condition_to_apps_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_condition_to_apps_deployment_condition(
-    input: &crate::apps::v1beta2::types::DeploymentCondition,
-    out: &mut crate::apps::types::DeploymentCondition,
+    input: &crate::apps::v1beta2::DeploymentCondition,
+    out: &mut crate::apps::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -154,15 +154,15 @@ pub fn auto_convert_v1beta2_deployment_condition_to_apps_deployment_condition(
 }
 /// Converts `crate::apps::v1beta2::DeploymentCondition` to `crate::apps::DeploymentCondition`.
 pub fn convert_v1beta2_deployment_condition_to_apps_deployment_condition(
-    input: &crate::apps::v1beta2::types::DeploymentCondition,
-    out: &mut crate::apps::types::DeploymentCondition,
+    input: &crate::apps::v1beta2::DeploymentCondition,
+    out: &mut crate::apps::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_condition_to_apps_deployment_condition(input, out)
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta2::DeploymentCondition` field by field. Generated; the public `convert_apps_deployment_condition_to_v1beta2_deployment_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_condition_to_v1beta2_deployment_condition(
-    input: &crate::apps::types::DeploymentCondition,
-    out: &mut crate::apps::v1beta2::types::DeploymentCondition,
+    input: &crate::apps::DeploymentCondition,
+    out: &mut crate::apps::v1beta2::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -182,15 +182,15 @@ pub fn auto_convert_apps_deployment_condition_to_v1beta2_deployment_condition(
 }
 /// Converts `crate::apps::DeploymentCondition` to `crate::apps::v1beta2::DeploymentCondition`.
 pub fn convert_apps_deployment_condition_to_v1beta2_deployment_condition(
-    input: &crate::apps::types::DeploymentCondition,
-    out: &mut crate::apps::v1beta2::types::DeploymentCondition,
+    input: &crate::apps::DeploymentCondition,
+    out: &mut crate::apps::v1beta2::DeploymentCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_condition_to_v1beta2_deployment_condition(input, out)
 }
 /// Converts `crate::apps::v1beta2::DeploymentList` to `crate::apps::DeploymentList` field by field. Generated; the public `convert_v1beta2_deployment_list_to_apps_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_list_to_apps_deployment_list(
-    input: &crate::apps::v1beta2::types::DeploymentList,
-    out: &mut crate::apps::types::DeploymentList,
+    input: &crate::apps::v1beta2::DeploymentList,
+    out: &mut crate::apps::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -207,15 +207,15 @@ pub fn auto_convert_v1beta2_deployment_list_to_apps_deployment_list(
 }
 /// Converts `crate::apps::v1beta2::DeploymentList` to `crate::apps::DeploymentList`.
 pub fn convert_v1beta2_deployment_list_to_apps_deployment_list(
-    input: &crate::apps::v1beta2::types::DeploymentList,
-    out: &mut crate::apps::types::DeploymentList,
+    input: &crate::apps::v1beta2::DeploymentList,
+    out: &mut crate::apps::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_list_to_apps_deployment_list(input, out)
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1beta2::DeploymentList` field by field. Generated; the public `convert_apps_deployment_list_to_v1beta2_deployment_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_list_to_v1beta2_deployment_list(
-    input: &crate::apps::types::DeploymentList,
-    out: &mut crate::apps::v1beta2::types::DeploymentList,
+    input: &crate::apps::DeploymentList,
+    out: &mut crate::apps::v1beta2::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -232,15 +232,15 @@ pub fn auto_convert_apps_deployment_list_to_v1beta2_deployment_list(
 }
 /// Converts `crate::apps::DeploymentList` to `crate::apps::v1beta2::DeploymentList`.
 pub fn convert_apps_deployment_list_to_v1beta2_deployment_list(
-    input: &crate::apps::types::DeploymentList,
-    out: &mut crate::apps::v1beta2::types::DeploymentList,
+    input: &crate::apps::DeploymentList,
+    out: &mut crate::apps::v1beta2::DeploymentList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_list_to_v1beta2_deployment_list(input, out)
 }
 /// Converts `crate::apps::v1beta2::DeploymentSpec` to `crate::apps::DeploymentSpec` field by field. Generated; the public `convert_v1beta2_deployment_spec_to_apps_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(
-    input: &crate::apps::v1beta2::types::DeploymentSpec,
-    out: &mut crate::apps::types::DeploymentSpec,
+    input: &crate::apps::v1beta2::DeploymentSpec,
+    out: &mut crate::apps::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -276,15 +276,15 @@ pub fn auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(
 }
 /// Converts `crate::apps::v1beta2::DeploymentSpec` to `crate::apps::DeploymentSpec`.
 pub fn convert_v1beta2_deployment_spec_to_apps_deployment_spec(
-    input: &crate::apps::v1beta2::types::DeploymentSpec,
-    out: &mut crate::apps::types::DeploymentSpec,
+    input: &crate::apps::v1beta2::DeploymentSpec,
+    out: &mut crate::apps::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_spec_to_apps_deployment_spec(input, out)
 }
 /// Converts `crate::apps::DeploymentSpec` to `crate::apps::v1beta2::DeploymentSpec` field by field. Generated; the public `convert_apps_deployment_spec_to_v1beta2_deployment_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_spec_to_v1beta2_deployment_spec(
-    input: &crate::apps::types::DeploymentSpec,
-    out: &mut crate::apps::v1beta2::types::DeploymentSpec,
+    input: &crate::apps::DeploymentSpec,
+    out: &mut crate::apps::v1beta2::DeploymentSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
@@ -317,8 +317,8 @@ pub fn auto_convert_apps_deployment_spec_to_v1beta2_deployment_spec(
 }
 /// Converts `crate::apps::v1beta2::DeploymentStatus` to `crate::apps::DeploymentStatus` field by field. Generated; the public `convert_v1beta2_deployment_status_to_apps_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_status_to_apps_deployment_status(
-    input: &crate::apps::v1beta2::types::DeploymentStatus,
-    out: &mut crate::apps::types::DeploymentStatus,
+    input: &crate::apps::v1beta2::DeploymentStatus,
+    out: &mut crate::apps::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
@@ -347,15 +347,15 @@ pub fn auto_convert_v1beta2_deployment_status_to_apps_deployment_status(
 }
 /// Converts `crate::apps::v1beta2::DeploymentStatus` to `crate::apps::DeploymentStatus`.
 pub fn convert_v1beta2_deployment_status_to_apps_deployment_status(
-    input: &crate::apps::v1beta2::types::DeploymentStatus,
-    out: &mut crate::apps::types::DeploymentStatus,
+    input: &crate::apps::v1beta2::DeploymentStatus,
+    out: &mut crate::apps::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_status_to_apps_deployment_status(input, out)
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1beta2::DeploymentStatus` field by field. Generated; the public `convert_apps_deployment_status_to_v1beta2_deployment_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_status_to_v1beta2_deployment_status(
-    input: &crate::apps::types::DeploymentStatus,
-    out: &mut crate::apps::v1beta2::types::DeploymentStatus,
+    input: &crate::apps::DeploymentStatus,
+    out: &mut crate::apps::v1beta2::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = input.observed_generation;
     out.replicas = input.replicas;
@@ -387,15 +387,15 @@ pub fn auto_convert_apps_deployment_status_to_v1beta2_deployment_status(
 }
 /// Converts `crate::apps::DeploymentStatus` to `crate::apps::v1beta2::DeploymentStatus`.
 pub fn convert_apps_deployment_status_to_v1beta2_deployment_status(
-    input: &crate::apps::types::DeploymentStatus,
-    out: &mut crate::apps::v1beta2::types::DeploymentStatus,
+    input: &crate::apps::DeploymentStatus,
+    out: &mut crate::apps::v1beta2::DeploymentStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_status_to_v1beta2_deployment_status(input, out)
 }
 /// Converts `crate::apps::v1beta2::DeploymentStrategy` to `crate::apps::DeploymentStrategy` field by field. Generated; the public `convert_v1beta2_deployment_strategy_to_apps_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(
-    input: &crate::apps::v1beta2::types::DeploymentStrategy,
-    out: &mut crate::apps::types::DeploymentStrategy,
+    input: &crate::apps::v1beta2::DeploymentStrategy,
+    out: &mut crate::apps::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -413,15 +413,15 @@ pub fn auto_convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(
 }
 /// Converts `crate::apps::v1beta2::DeploymentStrategy` to `crate::apps::DeploymentStrategy`.
 pub fn convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(
-    input: &crate::apps::v1beta2::types::DeploymentStrategy,
-    out: &mut crate::apps::types::DeploymentStrategy,
+    input: &crate::apps::v1beta2::DeploymentStrategy,
+    out: &mut crate::apps::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_deployment_strategy_to_apps_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1beta2::DeploymentStrategy` field by field. Generated; the public `convert_apps_deployment_strategy_to_v1beta2_deployment_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(
-    input: &crate::apps::types::DeploymentStrategy,
-    out: &mut crate::apps::v1beta2::types::DeploymentStrategy,
+    input: &crate::apps::DeploymentStrategy,
+    out: &mut crate::apps::v1beta2::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -439,15 +439,15 @@ pub fn auto_convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(
 }
 /// Converts `crate::apps::DeploymentStrategy` to `crate::apps::v1beta2::DeploymentStrategy`.
 pub fn convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(
-    input: &crate::apps::types::DeploymentStrategy,
-    out: &mut crate::apps::v1beta2::types::DeploymentStrategy,
+    input: &crate::apps::DeploymentStrategy,
+    out: &mut crate::apps::v1beta2::DeploymentStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_deployment_strategy_to_v1beta2_deployment_strategy(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSet` to `crate::apps::ReplicaSet` field by field. Generated; the public `convert_v1beta2_replica_set_to_apps_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_to_apps_replica_set(
-    input: &crate::apps::v1beta2::types::ReplicaSet,
-    out: &mut crate::apps::types::ReplicaSet,
+    input: &crate::apps::v1beta2::ReplicaSet,
+    out: &mut crate::apps::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
@@ -467,15 +467,15 @@ pub fn auto_convert_v1beta2_replica_set_to_apps_replica_set(
 }
 /// Converts `crate::apps::v1beta2::ReplicaSet` to `crate::apps::ReplicaSet`.
 pub fn convert_v1beta2_replica_set_to_apps_replica_set(
-    input: &crate::apps::v1beta2::types::ReplicaSet,
-    out: &mut crate::apps::types::ReplicaSet,
+    input: &crate::apps::v1beta2::ReplicaSet,
+    out: &mut crate::apps::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_to_apps_replica_set(input, out)
 }
 /// Converts `crate::apps::ReplicaSet` to `crate::apps::v1beta2::ReplicaSet` field by field. Generated; the public `convert_apps_replica_set_to_v1beta2_replica_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_to_v1beta2_replica_set(
-    input: &crate::apps::types::ReplicaSet,
-    out: &mut crate::apps::v1beta2::types::ReplicaSet,
+    input: &crate::apps::ReplicaSet,
+    out: &mut crate::apps::v1beta2::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
@@ -496,15 +496,15 @@ pub fn auto_convert_apps_replica_set_to_v1beta2_replica_set(
 }
 /// Converts `crate::apps::ReplicaSet` to `crate::apps::v1beta2::ReplicaSet`.
 pub fn convert_apps_replica_set_to_v1beta2_replica_set(
-    input: &crate::apps::types::ReplicaSet,
-    out: &mut crate::apps::v1beta2::types::ReplicaSet,
+    input: &crate::apps::ReplicaSet,
+    out: &mut crate::apps::v1beta2::ReplicaSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_to_v1beta2_replica_set(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetCondition` to `crate::apps::ReplicaSetCondition` field by field. Generated; the public `convert_v1beta2_replica_set_condition_to_apps_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(
-    input: &crate::apps::v1beta2::types::ReplicaSetCondition,
-    out: &mut crate::apps::types::ReplicaSetCondition,
+    input: &crate::apps::v1beta2::ReplicaSetCondition,
+    out: &mut crate::apps::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -521,15 +521,15 @@ pub fn auto_convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetCondition` to `crate::apps::ReplicaSetCondition`.
 pub fn convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(
-    input: &crate::apps::v1beta2::types::ReplicaSetCondition,
-    out: &mut crate::apps::types::ReplicaSetCondition,
+    input: &crate::apps::v1beta2::ReplicaSetCondition,
+    out: &mut crate::apps::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_condition_to_apps_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::ReplicaSetCondition` to `crate::apps::v1beta2::ReplicaSetCondition` field by field. Generated; the public `convert_apps_replica_set_condition_to_v1beta2_replica_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(
-    input: &crate::apps::types::ReplicaSetCondition,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetCondition,
+    input: &crate::apps::ReplicaSetCondition,
+    out: &mut crate::apps::v1beta2::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -548,15 +548,15 @@ pub fn auto_convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(
 }
 /// Converts `crate::apps::ReplicaSetCondition` to `crate::apps::v1beta2::ReplicaSetCondition`.
 pub fn convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(
-    input: &crate::apps::types::ReplicaSetCondition,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetCondition,
+    input: &crate::apps::ReplicaSetCondition,
+    out: &mut crate::apps::v1beta2::ReplicaSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_condition_to_v1beta2_replica_set_condition(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetList` to `crate::apps::ReplicaSetList` field by field. Generated; the public `convert_v1beta2_replica_set_list_to_apps_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_list_to_apps_replica_set_list(
-    input: &crate::apps::v1beta2::types::ReplicaSetList,
-    out: &mut crate::apps::types::ReplicaSetList,
+    input: &crate::apps::v1beta2::ReplicaSetList,
+    out: &mut crate::apps::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -573,15 +573,15 @@ pub fn auto_convert_v1beta2_replica_set_list_to_apps_replica_set_list(
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetList` to `crate::apps::ReplicaSetList`.
 pub fn convert_v1beta2_replica_set_list_to_apps_replica_set_list(
-    input: &crate::apps::v1beta2::types::ReplicaSetList,
-    out: &mut crate::apps::types::ReplicaSetList,
+    input: &crate::apps::v1beta2::ReplicaSetList,
+    out: &mut crate::apps::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_list_to_apps_replica_set_list(input, out)
 }
 /// Converts `crate::apps::ReplicaSetList` to `crate::apps::v1beta2::ReplicaSetList` field by field. Generated; the public `convert_apps_replica_set_list_to_v1beta2_replica_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_list_to_v1beta2_replica_set_list(
-    input: &crate::apps::types::ReplicaSetList,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetList,
+    input: &crate::apps::ReplicaSetList,
+    out: &mut crate::apps::v1beta2::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -598,15 +598,15 @@ pub fn auto_convert_apps_replica_set_list_to_v1beta2_replica_set_list(
 }
 /// Converts `crate::apps::ReplicaSetList` to `crate::apps::v1beta2::ReplicaSetList`.
 pub fn convert_apps_replica_set_list_to_v1beta2_replica_set_list(
-    input: &crate::apps::types::ReplicaSetList,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetList,
+    input: &crate::apps::ReplicaSetList,
+    out: &mut crate::apps::v1beta2::ReplicaSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_list_to_v1beta2_replica_set_list(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetSpec` to `crate::apps::ReplicaSetSpec` field by field. Generated; the public `convert_v1beta2_replica_set_spec_to_apps_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
-    input: &crate::apps::v1beta2::types::ReplicaSetSpec,
-    out: &mut crate::apps::types::ReplicaSetSpec,
+    input: &crate::apps::v1beta2::ReplicaSetSpec,
+    out: &mut crate::apps::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -631,15 +631,15 @@ pub fn auto_convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetSpec` to `crate::apps::ReplicaSetSpec`.
 pub fn convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(
-    input: &crate::apps::v1beta2::types::ReplicaSetSpec,
-    out: &mut crate::apps::types::ReplicaSetSpec,
+    input: &crate::apps::v1beta2::ReplicaSetSpec,
+    out: &mut crate::apps::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_spec_to_apps_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::ReplicaSetSpec` to `crate::apps::v1beta2::ReplicaSetSpec` field by field. Generated; the public `convert_apps_replica_set_spec_to_v1beta2_replica_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
-    input: &crate::apps::types::ReplicaSetSpec,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetSpec,
+    input: &crate::apps::ReplicaSetSpec,
+    out: &mut crate::apps::v1beta2::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.min_ready_seconds = input.min_ready_seconds;
@@ -661,15 +661,15 @@ pub fn auto_convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
 }
 /// Converts `crate::apps::ReplicaSetSpec` to `crate::apps::v1beta2::ReplicaSetSpec`.
 pub fn convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(
-    input: &crate::apps::types::ReplicaSetSpec,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetSpec,
+    input: &crate::apps::ReplicaSetSpec,
+    out: &mut crate::apps::v1beta2::ReplicaSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_spec_to_v1beta2_replica_set_spec(input, out)
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetStatus` to `crate::apps::ReplicaSetStatus` field by field. Generated; the public `convert_v1beta2_replica_set_status_to_apps_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(
-    input: &crate::apps::v1beta2::types::ReplicaSetStatus,
-    out: &mut crate::apps::types::ReplicaSetStatus,
+    input: &crate::apps::v1beta2::ReplicaSetStatus,
+    out: &mut crate::apps::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
@@ -696,15 +696,15 @@ pub fn auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(
 }
 /// Converts `crate::apps::v1beta2::ReplicaSetStatus` to `crate::apps::ReplicaSetStatus`.
 pub fn convert_v1beta2_replica_set_status_to_apps_replica_set_status(
-    input: &crate::apps::v1beta2::types::ReplicaSetStatus,
-    out: &mut crate::apps::types::ReplicaSetStatus,
+    input: &crate::apps::v1beta2::ReplicaSetStatus,
+    out: &mut crate::apps::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_replica_set_status_to_apps_replica_set_status(input, out)
 }
 /// Converts `crate::apps::ReplicaSetStatus` to `crate::apps::v1beta2::ReplicaSetStatus` field by field. Generated; the public `convert_apps_replica_set_status_to_v1beta2_replica_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_replica_set_status_to_v1beta2_replica_set_status(
-    input: &crate::apps::types::ReplicaSetStatus,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetStatus,
+    input: &crate::apps::ReplicaSetStatus,
+    out: &mut crate::apps::v1beta2::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.fully_labeled_replicas = input.fully_labeled_replicas;
@@ -734,15 +734,15 @@ pub fn auto_convert_apps_replica_set_status_to_v1beta2_replica_set_status(
 }
 /// Converts `crate::apps::ReplicaSetStatus` to `crate::apps::v1beta2::ReplicaSetStatus`.
 pub fn convert_apps_replica_set_status_to_v1beta2_replica_set_status(
-    input: &crate::apps::types::ReplicaSetStatus,
-    out: &mut crate::apps::v1beta2::types::ReplicaSetStatus,
+    input: &crate::apps::ReplicaSetStatus,
+    out: &mut crate::apps::v1beta2::ReplicaSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_replica_set_status_to_v1beta2_replica_set_status(input, out)
 }
 /// Converts `crate::apps::v1beta2::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment` field by field. Generated; the public `convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment(
-    input: &crate::apps::v1beta2::types::RollingUpdateDeployment,
-    out: &mut crate::apps::types::RollingUpdateDeployment,
+    input: &crate::apps::v1beta2::RollingUpdateDeployment,
+    out: &mut crate::apps::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = match &input.max_unavailable {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -756,8 +756,8 @@ pub fn auto_convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_dep
 }
 /// Converts `crate::apps::v1beta2::RollingUpdateDeployment` to `crate::apps::RollingUpdateDeployment`.
 pub fn convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment(
-    input: &crate::apps::v1beta2::types::RollingUpdateDeployment,
-    out: &mut crate::apps::types::RollingUpdateDeployment,
+    input: &crate::apps::v1beta2::RollingUpdateDeployment,
+    out: &mut crate::apps::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployment(
         input,
@@ -766,8 +766,8 @@ pub fn convert_v1beta2_rolling_update_deployment_to_apps_rolling_update_deployme
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1beta2::RollingUpdateDeployment` field by field. Generated; the public `convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment` calls it unless the package writes its own.
 pub fn auto_convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment(
-    input: &crate::apps::types::RollingUpdateDeployment,
-    out: &mut crate::apps::v1beta2::types::RollingUpdateDeployment,
+    input: &crate::apps::RollingUpdateDeployment,
+    out: &mut crate::apps::v1beta2::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.max_unavailable = ::core::option::Option::Some(
         ::core::clone::Clone::clone(&input.max_unavailable),
@@ -779,8 +779,8 @@ pub fn auto_convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_dep
 }
 /// Converts `crate::apps::RollingUpdateDeployment` to `crate::apps::v1beta2::RollingUpdateDeployment`.
 pub fn convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment(
-    input: &crate::apps::types::RollingUpdateDeployment,
-    out: &mut crate::apps::v1beta2::types::RollingUpdateDeployment,
+    input: &crate::apps::RollingUpdateDeployment,
+    out: &mut crate::apps::v1beta2::RollingUpdateDeployment,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployment(
         input,
@@ -789,8 +789,8 @@ pub fn convert_apps_rolling_update_deployment_to_v1beta2_rolling_update_deployme
 }
 /// Converts `crate::apps::v1beta2::RollingUpdateStatefulSetStrategy` to `crate::apps::RollingUpdateStatefulSetStrategy` field by field. Generated; the public `convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
-    input: &crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::v1beta2::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = match &input.partition {
         ::core::option::Option::Some(v0) => *v0,
@@ -801,8 +801,8 @@ pub fn auto_convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling
 }
 /// Converts `crate::apps::v1beta2::RollingUpdateStatefulSetStrategy` to `crate::apps::RollingUpdateStatefulSetStrategy`.
 pub fn convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
-    input: &crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::v1beta2::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_update_stateful_set_strategy(
         input,
@@ -811,8 +811,8 @@ pub fn convert_v1beta2_rolling_update_stateful_set_strategy_to_apps_rolling_upda
 }
 /// Converts `crate::apps::RollingUpdateStatefulSetStrategy` to `crate::apps::v1beta2::RollingUpdateStatefulSetStrategy` field by field. Generated; the public `convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy(
-    input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::v1beta2::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.partition = ::core::option::Option::Some(input.partition);
     out.max_unavailable = ::core::clone::Clone::clone(&input.max_unavailable);
@@ -820,8 +820,8 @@ pub fn auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling
 }
 /// Converts `crate::apps::RollingUpdateStatefulSetStrategy` to `crate::apps::v1beta2::RollingUpdateStatefulSetStrategy`.
 pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy(
-    input: &crate::apps::types::RollingUpdateStatefulSetStrategy,
-    out: &mut crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy,
+    input: &crate::apps::RollingUpdateStatefulSetStrategy,
+    out: &mut crate::apps::v1beta2::RollingUpdateStatefulSetStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_update_stateful_set_strategy(
         input,
@@ -830,8 +830,8 @@ pub fn convert_apps_rolling_update_stateful_set_strategy_to_v1beta2_rolling_upda
 }
 /// Converts `crate::apps::v1beta2::StatefulSet` to `crate::apps::StatefulSet` field by field. Generated; the public `convert_v1beta2_stateful_set_to_apps_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_to_apps_stateful_set(
-    input: &crate::apps::v1beta2::types::StatefulSet,
-    out: &mut crate::apps::types::StatefulSet,
+    input: &crate::apps::v1beta2::StatefulSet,
+    out: &mut crate::apps::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
@@ -851,15 +851,15 @@ pub fn auto_convert_v1beta2_stateful_set_to_apps_stateful_set(
 }
 /// Converts `crate::apps::v1beta2::StatefulSet` to `crate::apps::StatefulSet`.
 pub fn convert_v1beta2_stateful_set_to_apps_stateful_set(
-    input: &crate::apps::v1beta2::types::StatefulSet,
-    out: &mut crate::apps::types::StatefulSet,
+    input: &crate::apps::v1beta2::StatefulSet,
+    out: &mut crate::apps::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_to_apps_stateful_set(input, out)
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1beta2::StatefulSet` field by field. Generated; the public `convert_apps_stateful_set_to_v1beta2_stateful_set` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_to_v1beta2_stateful_set(
-    input: &crate::apps::types::StatefulSet,
-    out: &mut crate::apps::v1beta2::types::StatefulSet,
+    input: &crate::apps::StatefulSet,
+    out: &mut crate::apps::v1beta2::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::apps::v1beta2::convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
@@ -880,15 +880,15 @@ pub fn auto_convert_apps_stateful_set_to_v1beta2_stateful_set(
 }
 /// Converts `crate::apps::StatefulSet` to `crate::apps::v1beta2::StatefulSet`.
 pub fn convert_apps_stateful_set_to_v1beta2_stateful_set(
-    input: &crate::apps::types::StatefulSet,
-    out: &mut crate::apps::v1beta2::types::StatefulSet,
+    input: &crate::apps::StatefulSet,
+    out: &mut crate::apps::v1beta2::StatefulSet,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_to_v1beta2_stateful_set(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetCondition` to `crate::apps::StatefulSetCondition` field by field. Generated; the public `convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
-    input: &crate::apps::v1beta2::types::StatefulSetCondition,
-    out: &mut crate::apps::types::StatefulSetCondition,
+    input: &crate::apps::v1beta2::StatefulSetCondition,
+    out: &mut crate::apps::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = match &input.type_ {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -905,8 +905,8 @@ pub fn auto_convert_v1beta2_stateful_set_condition_to_apps_stateful_set_conditio
 }
 /// Converts `crate::apps::v1beta2::StatefulSetCondition` to `crate::apps::StatefulSetCondition`.
 pub fn convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
-    input: &crate::apps::v1beta2::types::StatefulSetCondition,
-    out: &mut crate::apps::types::StatefulSetCondition,
+    input: &crate::apps::v1beta2::StatefulSetCondition,
+    out: &mut crate::apps::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
         input,
@@ -915,8 +915,8 @@ pub fn convert_v1beta2_stateful_set_condition_to_apps_stateful_set_condition(
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1beta2::StatefulSetCondition` field by field. Generated; the public `convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
-    input: &crate::apps::types::StatefulSetCondition,
-    out: &mut crate::apps::v1beta2::types::StatefulSetCondition,
+    input: &crate::apps::StatefulSetCondition,
+    out: &mut crate::apps::v1beta2::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = if ::kube_apimachinery::conversion::is_zero(&input.type_) {
         ::core::option::Option::None
@@ -935,8 +935,8 @@ pub fn auto_convert_apps_stateful_set_condition_to_v1beta2_stateful_set_conditio
 }
 /// Converts `crate::apps::StatefulSetCondition` to `crate::apps::v1beta2::StatefulSetCondition`.
 pub fn convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
-    input: &crate::apps::types::StatefulSetCondition,
-    out: &mut crate::apps::v1beta2::types::StatefulSetCondition,
+    input: &crate::apps::StatefulSetCondition,
+    out: &mut crate::apps::v1beta2::StatefulSetCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
         input,
@@ -945,8 +945,8 @@ pub fn convert_apps_stateful_set_condition_to_v1beta2_stateful_set_condition(
 }
 /// Converts `crate::apps::v1beta2::StatefulSetList` to `crate::apps::StatefulSetList` field by field. Generated; the public `convert_v1beta2_stateful_set_list_to_apps_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(
-    input: &crate::apps::v1beta2::types::StatefulSetList,
-    out: &mut crate::apps::types::StatefulSetList,
+    input: &crate::apps::v1beta2::StatefulSetList,
+    out: &mut crate::apps::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -963,15 +963,15 @@ pub fn auto_convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(
 }
 /// Converts `crate::apps::v1beta2::StatefulSetList` to `crate::apps::StatefulSetList`.
 pub fn convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(
-    input: &crate::apps::v1beta2::types::StatefulSetList,
-    out: &mut crate::apps::types::StatefulSetList,
+    input: &crate::apps::v1beta2::StatefulSetList,
+    out: &mut crate::apps::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_list_to_apps_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1beta2::StatefulSetList` field by field. Generated; the public `convert_apps_stateful_set_list_to_v1beta2_stateful_set_list` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(
-    input: &crate::apps::types::StatefulSetList,
-    out: &mut crate::apps::v1beta2::types::StatefulSetList,
+    input: &crate::apps::StatefulSetList,
+    out: &mut crate::apps::v1beta2::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -988,15 +988,15 @@ pub fn auto_convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(
 }
 /// Converts `crate::apps::StatefulSetList` to `crate::apps::v1beta2::StatefulSetList`.
 pub fn convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(
-    input: &crate::apps::types::StatefulSetList,
-    out: &mut crate::apps::v1beta2::types::StatefulSetList,
+    input: &crate::apps::StatefulSetList,
+    out: &mut crate::apps::v1beta2::StatefulSetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_list_to_v1beta2_stateful_set_list(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals` field by field. Generated; the public `convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(
-    input: &crate::apps::v1beta2::types::StatefulSetOrdinals,
-    out: &mut crate::apps::types::StatefulSetOrdinals,
+    input: &crate::apps::v1beta2::StatefulSetOrdinals,
+    out: &mut crate::apps::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = match &input.start {
         ::core::option::Option::Some(v0) => *v0,
@@ -1006,30 +1006,30 @@ pub fn auto_convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(
 }
 /// Converts `crate::apps::v1beta2::StatefulSetOrdinals` to `crate::apps::StatefulSetOrdinals`.
 pub fn convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(
-    input: &crate::apps::v1beta2::types::StatefulSetOrdinals,
-    out: &mut crate::apps::types::StatefulSetOrdinals,
+    input: &crate::apps::v1beta2::StatefulSetOrdinals,
+    out: &mut crate::apps::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_ordinals_to_apps_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1beta2::StatefulSetOrdinals` field by field. Generated; the public `convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals(
-    input: &crate::apps::types::StatefulSetOrdinals,
-    out: &mut crate::apps::v1beta2::types::StatefulSetOrdinals,
+    input: &crate::apps::StatefulSetOrdinals,
+    out: &mut crate::apps::v1beta2::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.start = ::core::option::Option::Some(input.start);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::apps::StatefulSetOrdinals` to `crate::apps::v1beta2::StatefulSetOrdinals`.
 pub fn convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals(
-    input: &crate::apps::types::StatefulSetOrdinals,
-    out: &mut crate::apps::v1beta2::types::StatefulSetOrdinals,
+    input: &crate::apps::StatefulSetOrdinals,
+    out: &mut crate::apps::v1beta2::StatefulSetOrdinals,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_ordinals_to_v1beta2_stateful_set_ordinals(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
@@ -1037,8 +1037,8 @@ pub fn auto_convert_v1beta2_stateful_set_persistent_volume_claim_retention_polic
 }
 /// Converts `crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy`.
 pub fn convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_apps_stateful_set_persistent_volume_claim_retention_policy(
         input,
@@ -1047,8 +1047,8 @@ pub fn convert_v1beta2_stateful_set_persistent_volume_claim_retention_policy_to_
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy` field by field. Generated; the public `convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.when_deleted = ::core::clone::Clone::clone(&input.when_deleted);
     out.when_scaled = ::core::clone::Clone::clone(&input.when_scaled);
@@ -1056,8 +1056,8 @@ pub fn auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_t
 }
 /// Converts `crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy` to `crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy`.
 pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy(
-    input: &crate::apps::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
-    out: &mut crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    input: &crate::apps::StatefulSetPersistentVolumeClaimRetentionPolicy,
+    out: &mut crate::apps::v1beta2::StatefulSetPersistentVolumeClaimRetentionPolicy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1beta2_stateful_set_persistent_volume_claim_retention_policy(
         input,
@@ -1066,8 +1066,8 @@ pub fn convert_apps_stateful_set_persistent_volume_claim_retention_policy_to_v1b
 }
 /// Converts `crate::apps::v1beta2::StatefulSetSpec` to `crate::apps::StatefulSetSpec` field by field. Generated; the public `convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
-    input: &crate::apps::v1beta2::types::StatefulSetSpec,
-    out: &mut crate::apps::types::StatefulSetSpec,
+    input: &crate::apps::v1beta2::StatefulSetSpec,
+    out: &mut crate::apps::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = match &input.replicas {
         ::core::option::Option::Some(v0) => *v0,
@@ -1134,15 +1134,15 @@ pub fn auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
 }
 /// Converts `crate::apps::v1beta2::StatefulSetSpec` to `crate::apps::StatefulSetSpec`.
 pub fn convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(
-    input: &crate::apps::v1beta2::types::StatefulSetSpec,
-    out: &mut crate::apps::types::StatefulSetSpec,
+    input: &crate::apps::v1beta2::StatefulSetSpec,
+    out: &mut crate::apps::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_spec_to_apps_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1beta2::StatefulSetSpec` field by field. Generated; the public `convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
-    input: &crate::apps::types::StatefulSetSpec,
-    out: &mut crate::apps::v1beta2::types::StatefulSetSpec,
+    input: &crate::apps::StatefulSetSpec,
+    out: &mut crate::apps::v1beta2::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::option::Option::Some(input.replicas);
     out.selector = match &input.selector {
@@ -1214,15 +1214,15 @@ pub fn auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
 }
 /// Converts `crate::apps::StatefulSetSpec` to `crate::apps::v1beta2::StatefulSetSpec`.
 pub fn convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(
-    input: &crate::apps::types::StatefulSetSpec,
-    out: &mut crate::apps::v1beta2::types::StatefulSetSpec,
+    input: &crate::apps::StatefulSetSpec,
+    out: &mut crate::apps::v1beta2::StatefulSetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_spec_to_v1beta2_stateful_set_spec(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetStatus` to `crate::apps::StatefulSetStatus` field by field. Generated; the public `convert_v1beta2_stateful_set_status_to_apps_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
-    input: &crate::apps::v1beta2::types::StatefulSetStatus,
-    out: &mut crate::apps::types::StatefulSetStatus,
+    input: &crate::apps::v1beta2::StatefulSetStatus,
+    out: &mut crate::apps::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::option::Option::Some(input.observed_generation);
     out.replicas = input.replicas;
@@ -1255,15 +1255,15 @@ pub fn auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
 }
 /// Converts `crate::apps::v1beta2::StatefulSetStatus` to `crate::apps::StatefulSetStatus`.
 pub fn convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(
-    input: &crate::apps::v1beta2::types::StatefulSetStatus,
-    out: &mut crate::apps::types::StatefulSetStatus,
+    input: &crate::apps::v1beta2::StatefulSetStatus,
+    out: &mut crate::apps::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_status_to_apps_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1beta2::StatefulSetStatus` field by field. Generated; the public `convert_apps_stateful_set_status_to_v1beta2_stateful_set_status` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
-    input: &crate::apps::types::StatefulSetStatus,
-    out: &mut crate::apps::v1beta2::types::StatefulSetStatus,
+    input: &crate::apps::StatefulSetStatus,
+    out: &mut crate::apps::v1beta2::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = match &input.observed_generation {
         ::core::option::Option::Some(v0) => *v0,
@@ -1299,15 +1299,15 @@ pub fn auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
 }
 /// Converts `crate::apps::StatefulSetStatus` to `crate::apps::v1beta2::StatefulSetStatus`.
 pub fn convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(
-    input: &crate::apps::types::StatefulSetStatus,
-    out: &mut crate::apps::v1beta2::types::StatefulSetStatus,
+    input: &crate::apps::StatefulSetStatus,
+    out: &mut crate::apps::v1beta2::StatefulSetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_status_to_v1beta2_stateful_set_status(input, out)
 }
 /// Converts `crate::apps::v1beta2::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
-    input: &crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::v1beta2::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -1325,8 +1325,8 @@ pub fn auto_convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_up
 }
 /// Converts `crate::apps::v1beta2::StatefulSetUpdateStrategy` to `crate::apps::StatefulSetUpdateStrategy`.
 pub fn convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
-    input: &crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::v1beta2::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_strategy(
         input,
@@ -1335,8 +1335,8 @@ pub fn convert_v1beta2_stateful_set_update_strategy_to_apps_stateful_set_update_
 }
 /// Converts `crate::apps::StatefulSetUpdateStrategy` to `crate::apps::v1beta2::StatefulSetUpdateStrategy` field by field. Generated; the public `convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy` calls it unless the package writes its own.
 pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy(
-    input: &crate::apps::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::v1beta2::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.rolling_update = match &input.rolling_update {
@@ -1354,8 +1354,8 @@ pub fn auto_convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_up
 }
 /// Converts `crate::apps::StatefulSetUpdateStrategy` to `crate::apps::v1beta2::StatefulSetUpdateStrategy`.
 pub fn convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy(
-    input: &crate::apps::types::StatefulSetUpdateStrategy,
-    out: &mut crate::apps::v1beta2::types::StatefulSetUpdateStrategy,
+    input: &crate::apps::StatefulSetUpdateStrategy,
+    out: &mut crate::apps::v1beta2::StatefulSetUpdateStrategy,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_apps_stateful_set_update_strategy_to_v1beta2_stateful_set_update_strategy(
         input,

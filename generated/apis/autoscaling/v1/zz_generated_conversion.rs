@@ -22,20 +22,20 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::autoscaling::v1::types::Scale,
-            crate::autoscaling::types::Scale,
+            crate::autoscaling::v1::Scale,
+            crate::autoscaling::Scale,
         >(crate::autoscaling::v1::convert_v1_scale_to_autoscaling_scale);
     scheme
         .add_conversion_func::<
-            crate::autoscaling::types::Scale,
-            crate::autoscaling::v1::types::Scale,
+            crate::autoscaling::Scale,
+            crate::autoscaling::v1::Scale,
         >(crate::autoscaling::v1::convert_autoscaling_scale_to_v1_scale);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::autoscaling::v1::Scale` to `crate::autoscaling::Scale` field by field. Generated; the public `convert_v1_scale_to_autoscaling_scale` calls it unless the package writes its own.
 pub fn auto_convert_v1_scale_to_autoscaling_scale(
-    input: &crate::autoscaling::v1::types::Scale,
-    out: &mut crate::autoscaling::types::Scale,
+    input: &crate::autoscaling::v1::Scale,
+    out: &mut crate::autoscaling::Scale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
@@ -60,15 +60,15 @@ pub fn auto_convert_v1_scale_to_autoscaling_scale(
 }
 /// Converts `crate::autoscaling::v1::Scale` to `crate::autoscaling::Scale`.
 pub fn convert_v1_scale_to_autoscaling_scale(
-    input: &crate::autoscaling::v1::types::Scale,
-    out: &mut crate::autoscaling::types::Scale,
+    input: &crate::autoscaling::v1::Scale,
+    out: &mut crate::autoscaling::Scale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_scale_to_autoscaling_scale(input, out)
 }
 /// Converts `crate::autoscaling::Scale` to `crate::autoscaling::v1::Scale` field by field. Generated; the public `convert_autoscaling_scale_to_v1_scale` calls it unless the package writes its own.
 pub fn auto_convert_autoscaling_scale_to_v1_scale(
-    input: &crate::autoscaling::types::Scale,
-    out: &mut crate::autoscaling::v1::types::Scale,
+    input: &crate::autoscaling::Scale,
+    out: &mut crate::autoscaling::v1::Scale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = if ::kube_apimachinery::conversion::is_zero(&input.spec) {
@@ -95,45 +95,45 @@ pub fn auto_convert_autoscaling_scale_to_v1_scale(
 }
 /// Converts `crate::autoscaling::Scale` to `crate::autoscaling::v1::Scale`.
 pub fn convert_autoscaling_scale_to_v1_scale(
-    input: &crate::autoscaling::types::Scale,
-    out: &mut crate::autoscaling::v1::types::Scale,
+    input: &crate::autoscaling::Scale,
+    out: &mut crate::autoscaling::v1::Scale,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_autoscaling_scale_to_v1_scale(input, out)
 }
 /// Converts `crate::autoscaling::v1::ScaleSpec` to `crate::autoscaling::ScaleSpec` field by field. Generated; the public `convert_v1_scale_spec_to_autoscaling_scale_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_scale_spec_to_autoscaling_scale_spec(
-    input: &crate::autoscaling::v1::types::ScaleSpec,
-    out: &mut crate::autoscaling::types::ScaleSpec,
+    input: &crate::autoscaling::v1::ScaleSpec,
+    out: &mut crate::autoscaling::ScaleSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::autoscaling::v1::ScaleSpec` to `crate::autoscaling::ScaleSpec`.
 pub fn convert_v1_scale_spec_to_autoscaling_scale_spec(
-    input: &crate::autoscaling::v1::types::ScaleSpec,
-    out: &mut crate::autoscaling::types::ScaleSpec,
+    input: &crate::autoscaling::v1::ScaleSpec,
+    out: &mut crate::autoscaling::ScaleSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_scale_spec_to_autoscaling_scale_spec(input, out)
 }
 /// Converts `crate::autoscaling::ScaleSpec` to `crate::autoscaling::v1::ScaleSpec` field by field. Generated; the public `convert_autoscaling_scale_spec_to_v1_scale_spec` calls it unless the package writes its own.
 pub fn auto_convert_autoscaling_scale_spec_to_v1_scale_spec(
-    input: &crate::autoscaling::types::ScaleSpec,
-    out: &mut crate::autoscaling::v1::types::ScaleSpec,
+    input: &crate::autoscaling::ScaleSpec,
+    out: &mut crate::autoscaling::v1::ScaleSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::autoscaling::ScaleSpec` to `crate::autoscaling::v1::ScaleSpec`.
 pub fn convert_autoscaling_scale_spec_to_v1_scale_spec(
-    input: &crate::autoscaling::types::ScaleSpec,
-    out: &mut crate::autoscaling::v1::types::ScaleSpec,
+    input: &crate::autoscaling::ScaleSpec,
+    out: &mut crate::autoscaling::v1::ScaleSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_autoscaling_scale_spec_to_v1_scale_spec(input, out)
 }
 /// Converts `crate::autoscaling::v1::ScaleStatus` to `crate::autoscaling::ScaleStatus` field by field. Generated; the public `convert_v1_scale_status_to_autoscaling_scale_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_scale_status_to_autoscaling_scale_status(
-    input: &crate::autoscaling::v1::types::ScaleStatus,
-    out: &mut crate::autoscaling::types::ScaleStatus,
+    input: &crate::autoscaling::v1::ScaleStatus,
+    out: &mut crate::autoscaling::ScaleStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.selector = ::core::clone::Clone::clone(&input.selector);
@@ -141,15 +141,15 @@ pub fn auto_convert_v1_scale_status_to_autoscaling_scale_status(
 }
 /// Converts `crate::autoscaling::v1::ScaleStatus` to `crate::autoscaling::ScaleStatus`.
 pub fn convert_v1_scale_status_to_autoscaling_scale_status(
-    input: &crate::autoscaling::v1::types::ScaleStatus,
-    out: &mut crate::autoscaling::types::ScaleStatus,
+    input: &crate::autoscaling::v1::ScaleStatus,
+    out: &mut crate::autoscaling::ScaleStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_scale_status_to_autoscaling_scale_status(input, out)
 }
 /// Converts `crate::autoscaling::ScaleStatus` to `crate::autoscaling::v1::ScaleStatus` field by field. Generated; the public `convert_autoscaling_scale_status_to_v1_scale_status` calls it unless the package writes its own.
 pub fn auto_convert_autoscaling_scale_status_to_v1_scale_status(
-    input: &crate::autoscaling::types::ScaleStatus,
-    out: &mut crate::autoscaling::v1::types::ScaleStatus,
+    input: &crate::autoscaling::ScaleStatus,
+    out: &mut crate::autoscaling::v1::ScaleStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = input.replicas;
     out.selector = ::core::clone::Clone::clone(&input.selector);
@@ -157,8 +157,8 @@ pub fn auto_convert_autoscaling_scale_status_to_v1_scale_status(
 }
 /// Converts `crate::autoscaling::ScaleStatus` to `crate::autoscaling::v1::ScaleStatus`.
 pub fn convert_autoscaling_scale_status_to_v1_scale_status(
-    input: &crate::autoscaling::types::ScaleStatus,
-    out: &mut crate::autoscaling::v1::types::ScaleStatus,
+    input: &crate::autoscaling::ScaleStatus,
+    out: &mut crate::autoscaling::v1::ScaleStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_autoscaling_scale_status_to_v1_scale_status(input, out)
 }

@@ -22,130 +22,130 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::ConfigMap,
-            crate::core::types::ConfigMap,
+            crate::core::v1::ConfigMap,
+            crate::core::ConfigMap,
         >(crate::core::v1::convert_v1_config_map_to_core_config_map);
     scheme
         .add_conversion_func::<
-            crate::core::types::ConfigMap,
-            crate::core::v1::types::ConfigMap,
+            crate::core::ConfigMap,
+            crate::core::v1::ConfigMap,
         >(crate::core::v1::convert_core_config_map_to_v1_config_map);
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::ConfigMapList,
-            crate::core::types::ConfigMapList,
+            crate::core::v1::ConfigMapList,
+            crate::core::ConfigMapList,
         >(crate::core::v1::convert_v1_config_map_list_to_core_config_map_list);
     scheme
         .add_conversion_func::<
-            crate::core::types::ConfigMapList,
-            crate::core::v1::types::ConfigMapList,
+            crate::core::ConfigMapList,
+            crate::core::v1::ConfigMapList,
         >(crate::core::v1::convert_core_config_map_list_to_v1_config_map_list);
     scheme
         .add_conversion_func::<
-            crate::core::v1::event::Event,
-            crate::core::event::Event,
+            crate::core::v1::Event,
+            crate::core::Event,
         >(crate::core::v1::convert_v1_event_to_core_event);
     scheme
         .add_conversion_func::<
-            crate::core::event::Event,
-            crate::core::v1::event::Event,
+            crate::core::Event,
+            crate::core::v1::Event,
         >(crate::core::v1::convert_core_event_to_v1_event);
     scheme
         .add_conversion_func::<
-            crate::core::v1::event::EventList,
-            crate::core::event::EventList,
+            crate::core::v1::EventList,
+            crate::core::EventList,
         >(crate::core::v1::convert_v1_event_list_to_core_event_list);
     scheme
         .add_conversion_func::<
-            crate::core::event::EventList,
-            crate::core::v1::event::EventList,
+            crate::core::EventList,
+            crate::core::v1::EventList,
         >(crate::core::v1::convert_core_event_list_to_v1_event_list);
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::Namespace,
-            crate::core::types::Namespace,
+            crate::core::v1::Namespace,
+            crate::core::Namespace,
         >(crate::core::v1::convert_v1_namespace_to_core_namespace);
     scheme
         .add_conversion_func::<
-            crate::core::types::Namespace,
-            crate::core::v1::types::Namespace,
+            crate::core::Namespace,
+            crate::core::v1::Namespace,
         >(crate::core::v1::convert_core_namespace_to_v1_namespace);
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::NamespaceList,
-            crate::core::types::NamespaceList,
+            crate::core::v1::NamespaceList,
+            crate::core::NamespaceList,
         >(crate::core::v1::convert_v1_namespace_list_to_core_namespace_list);
     scheme
         .add_conversion_func::<
-            crate::core::types::NamespaceList,
-            crate::core::v1::types::NamespaceList,
+            crate::core::NamespaceList,
+            crate::core::v1::NamespaceList,
         >(crate::core::v1::convert_core_namespace_list_to_v1_namespace_list);
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::Pod,
-            crate::core::types::Pod,
+            crate::core::v1::Pod,
+            crate::core::Pod,
         >(crate::core::v1::convert_v1_pod_to_core_pod);
     scheme
         .add_conversion_func::<
-            crate::core::types::Pod,
-            crate::core::v1::types::Pod,
+            crate::core::Pod,
+            crate::core::v1::Pod,
         >(crate::core::v1::convert_core_pod_to_v1_pod);
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::PodList,
-            crate::core::types::PodList,
+            crate::core::v1::PodList,
+            crate::core::PodList,
         >(crate::core::v1::convert_v1_pod_list_to_core_pod_list);
     scheme
         .add_conversion_func::<
-            crate::core::types::PodList,
-            crate::core::v1::types::PodList,
+            crate::core::PodList,
+            crate::core::v1::PodList,
         >(crate::core::v1::convert_core_pod_list_to_v1_pod_list);
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::PodTemplate,
-            crate::core::types::PodTemplate,
+            crate::core::v1::PodTemplate,
+            crate::core::PodTemplate,
         >(crate::core::v1::convert_v1_pod_template_to_core_pod_template);
     scheme
         .add_conversion_func::<
-            crate::core::types::PodTemplate,
-            crate::core::v1::types::PodTemplate,
+            crate::core::PodTemplate,
+            crate::core::v1::PodTemplate,
         >(crate::core::v1::convert_core_pod_template_to_v1_pod_template);
     scheme
         .add_conversion_func::<
-            crate::core::v1::types::PodTemplateList,
-            crate::core::types::PodTemplateList,
+            crate::core::v1::PodTemplateList,
+            crate::core::PodTemplateList,
         >(crate::core::v1::convert_v1_pod_template_list_to_core_pod_template_list);
     scheme
         .add_conversion_func::<
-            crate::core::types::PodTemplateList,
-            crate::core::v1::types::PodTemplateList,
+            crate::core::PodTemplateList,
+            crate::core::v1::PodTemplateList,
         >(crate::core::v1::convert_core_pod_template_list_to_v1_pod_template_list);
     scheme
         .add_conversion_func::<
-            crate::core::v1::service_account::ServiceAccount,
-            crate::core::service_account::ServiceAccount,
+            crate::core::v1::ServiceAccount,
+            crate::core::ServiceAccount,
         >(crate::core::v1::convert_v1_service_account_to_core_service_account);
     scheme
         .add_conversion_func::<
-            crate::core::service_account::ServiceAccount,
-            crate::core::v1::service_account::ServiceAccount,
+            crate::core::ServiceAccount,
+            crate::core::v1::ServiceAccount,
         >(crate::core::v1::convert_core_service_account_to_v1_service_account);
     scheme
         .add_conversion_func::<
-            crate::core::v1::service_account::ServiceAccountList,
-            crate::core::service_account::ServiceAccountList,
+            crate::core::v1::ServiceAccountList,
+            crate::core::ServiceAccountList,
         >(crate::core::v1::convert_v1_service_account_list_to_core_service_account_list);
     scheme
         .add_conversion_func::<
-            crate::core::service_account::ServiceAccountList,
-            crate::core::v1::service_account::ServiceAccountList,
+            crate::core::ServiceAccountList,
+            crate::core::v1::ServiceAccountList,
         >(crate::core::v1::convert_core_service_account_list_to_v1_service_account_list);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::ConfigMap` to `crate::core::ConfigMap` field by field. Generated; the public `convert_v1_config_map_to_core_config_map` calls it unless the package writes its own.
 pub fn auto_convert_v1_config_map_to_core_config_map(
-    input: &crate::core::v1::types::ConfigMap,
-    out: &mut crate::core::types::ConfigMap,
+    input: &crate::core::v1::ConfigMap,
+    out: &mut crate::core::ConfigMap,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.immutable = ::core::clone::Clone::clone(&input.immutable);
@@ -161,15 +161,15 @@ pub fn auto_convert_v1_config_map_to_core_config_map(
 }
 /// Converts `crate::core::v1::ConfigMap` to `crate::core::ConfigMap`.
 pub fn convert_v1_config_map_to_core_config_map(
-    input: &crate::core::v1::types::ConfigMap,
-    out: &mut crate::core::types::ConfigMap,
+    input: &crate::core::v1::ConfigMap,
+    out: &mut crate::core::ConfigMap,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_config_map_to_core_config_map(input, out)
 }
 /// Converts `crate::core::ConfigMap` to `crate::core::v1::ConfigMap` field by field. Generated; the public `convert_core_config_map_to_v1_config_map` calls it unless the package writes its own.
 pub fn auto_convert_core_config_map_to_v1_config_map(
-    input: &crate::core::types::ConfigMap,
-    out: &mut crate::core::v1::types::ConfigMap,
+    input: &crate::core::ConfigMap,
+    out: &mut crate::core::v1::ConfigMap,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.immutable = ::core::clone::Clone::clone(&input.immutable);
@@ -187,15 +187,15 @@ pub fn auto_convert_core_config_map_to_v1_config_map(
 }
 /// Converts `crate::core::ConfigMap` to `crate::core::v1::ConfigMap`.
 pub fn convert_core_config_map_to_v1_config_map(
-    input: &crate::core::types::ConfigMap,
-    out: &mut crate::core::v1::types::ConfigMap,
+    input: &crate::core::ConfigMap,
+    out: &mut crate::core::v1::ConfigMap,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_config_map_to_v1_config_map(input, out)
 }
 /// Converts `crate::core::v1::ConfigMapList` to `crate::core::ConfigMapList` field by field. Generated; the public `convert_v1_config_map_list_to_core_config_map_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_config_map_list_to_core_config_map_list(
-    input: &crate::core::v1::types::ConfigMapList,
-    out: &mut crate::core::types::ConfigMapList,
+    input: &crate::core::v1::ConfigMapList,
+    out: &mut crate::core::ConfigMapList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -212,15 +212,15 @@ pub fn auto_convert_v1_config_map_list_to_core_config_map_list(
 }
 /// Converts `crate::core::v1::ConfigMapList` to `crate::core::ConfigMapList`.
 pub fn convert_v1_config_map_list_to_core_config_map_list(
-    input: &crate::core::v1::types::ConfigMapList,
-    out: &mut crate::core::types::ConfigMapList,
+    input: &crate::core::v1::ConfigMapList,
+    out: &mut crate::core::ConfigMapList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_config_map_list_to_core_config_map_list(input, out)
 }
 /// Converts `crate::core::ConfigMapList` to `crate::core::v1::ConfigMapList` field by field. Generated; the public `convert_core_config_map_list_to_v1_config_map_list` calls it unless the package writes its own.
 pub fn auto_convert_core_config_map_list_to_v1_config_map_list(
-    input: &crate::core::types::ConfigMapList,
-    out: &mut crate::core::v1::types::ConfigMapList,
+    input: &crate::core::ConfigMapList,
+    out: &mut crate::core::v1::ConfigMapList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -237,15 +237,15 @@ pub fn auto_convert_core_config_map_list_to_v1_config_map_list(
 }
 /// Converts `crate::core::ConfigMapList` to `crate::core::v1::ConfigMapList`.
 pub fn convert_core_config_map_list_to_v1_config_map_list(
-    input: &crate::core::types::ConfigMapList,
-    out: &mut crate::core::v1::types::ConfigMapList,
+    input: &crate::core::ConfigMapList,
+    out: &mut crate::core::v1::ConfigMapList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_config_map_list_to_v1_config_map_list(input, out)
 }
 /// Converts `crate::core::v1::Container` to `crate::core::Container` field by field. Generated; the public `convert_v1_container_to_core_container` calls it unless the package writes its own.
 pub fn auto_convert_v1_container_to_core_container(
-    input: &crate::core::v1::types::Container,
-    out: &mut crate::core::types::Container,
+    input: &crate::core::v1::Container,
+    out: &mut crate::core::Container,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.image = ::core::clone::Clone::clone(&input.image);
@@ -308,15 +308,15 @@ pub fn auto_convert_v1_container_to_core_container(
 }
 /// Converts `crate::core::v1::Container` to `crate::core::Container`.
 pub fn convert_v1_container_to_core_container(
-    input: &crate::core::v1::types::Container,
-    out: &mut crate::core::types::Container,
+    input: &crate::core::v1::Container,
+    out: &mut crate::core::Container,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_container_to_core_container(input, out)
 }
 /// Converts `crate::core::Container` to `crate::core::v1::Container` field by field. Generated; the public `convert_core_container_to_v1_container` calls it unless the package writes its own.
 pub fn auto_convert_core_container_to_v1_container(
-    input: &crate::core::types::Container,
-    out: &mut crate::core::v1::types::Container,
+    input: &crate::core::Container,
+    out: &mut crate::core::v1::Container,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.image = ::core::clone::Clone::clone(&input.image);
@@ -388,15 +388,15 @@ pub fn auto_convert_core_container_to_v1_container(
 }
 /// Converts `crate::core::Container` to `crate::core::v1::Container`.
 pub fn convert_core_container_to_v1_container(
-    input: &crate::core::types::Container,
-    out: &mut crate::core::v1::types::Container,
+    input: &crate::core::Container,
+    out: &mut crate::core::v1::Container,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_container_to_v1_container(input, out)
 }
 /// Converts `crate::core::v1::ContainerPort` to `crate::core::ContainerPort` field by field. Generated; the public `convert_v1_container_port_to_core_container_port` calls it unless the package writes its own.
 pub fn auto_convert_v1_container_port_to_core_container_port(
-    input: &crate::core::v1::types::ContainerPort,
-    out: &mut crate::core::types::ContainerPort,
+    input: &crate::core::v1::ContainerPort,
+    out: &mut crate::core::ContainerPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.host_port = input.host_port;
@@ -407,15 +407,15 @@ pub fn auto_convert_v1_container_port_to_core_container_port(
 }
 /// Converts `crate::core::v1::ContainerPort` to `crate::core::ContainerPort`.
 pub fn convert_v1_container_port_to_core_container_port(
-    input: &crate::core::v1::types::ContainerPort,
-    out: &mut crate::core::types::ContainerPort,
+    input: &crate::core::v1::ContainerPort,
+    out: &mut crate::core::ContainerPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_container_port_to_core_container_port(input, out)
 }
 /// Converts `crate::core::ContainerPort` to `crate::core::v1::ContainerPort` field by field. Generated; the public `convert_core_container_port_to_v1_container_port` calls it unless the package writes its own.
 pub fn auto_convert_core_container_port_to_v1_container_port(
-    input: &crate::core::types::ContainerPort,
-    out: &mut crate::core::v1::types::ContainerPort,
+    input: &crate::core::ContainerPort,
+    out: &mut crate::core::v1::ContainerPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.host_port = input.host_port;
@@ -426,15 +426,15 @@ pub fn auto_convert_core_container_port_to_v1_container_port(
 }
 /// Converts `crate::core::ContainerPort` to `crate::core::v1::ContainerPort`.
 pub fn convert_core_container_port_to_v1_container_port(
-    input: &crate::core::types::ContainerPort,
-    out: &mut crate::core::v1::types::ContainerPort,
+    input: &crate::core::ContainerPort,
+    out: &mut crate::core::v1::ContainerPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_container_port_to_v1_container_port(input, out)
 }
 /// Converts `crate::core::v1::EnvVar` to `crate::core::EnvVar` field by field. Generated; the public `convert_v1_env_var_to_core_env_var` calls it unless the package writes its own.
 pub fn auto_convert_v1_env_var_to_core_env_var(
-    input: &crate::core::v1::types::EnvVar,
-    out: &mut crate::core::types::EnvVar,
+    input: &crate::core::v1::EnvVar,
+    out: &mut crate::core::EnvVar,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.value = ::core::clone::Clone::clone(&input.value);
@@ -442,15 +442,15 @@ pub fn auto_convert_v1_env_var_to_core_env_var(
 }
 /// Converts `crate::core::v1::EnvVar` to `crate::core::EnvVar`.
 pub fn convert_v1_env_var_to_core_env_var(
-    input: &crate::core::v1::types::EnvVar,
-    out: &mut crate::core::types::EnvVar,
+    input: &crate::core::v1::EnvVar,
+    out: &mut crate::core::EnvVar,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_env_var_to_core_env_var(input, out)
 }
 /// Converts `crate::core::EnvVar` to `crate::core::v1::EnvVar` field by field. Generated; the public `convert_core_env_var_to_v1_env_var` calls it unless the package writes its own.
 pub fn auto_convert_core_env_var_to_v1_env_var(
-    input: &crate::core::types::EnvVar,
-    out: &mut crate::core::v1::types::EnvVar,
+    input: &crate::core::EnvVar,
+    out: &mut crate::core::v1::EnvVar,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.value = ::core::clone::Clone::clone(&input.value);
@@ -458,15 +458,15 @@ pub fn auto_convert_core_env_var_to_v1_env_var(
 }
 /// Converts `crate::core::EnvVar` to `crate::core::v1::EnvVar`.
 pub fn convert_core_env_var_to_v1_env_var(
-    input: &crate::core::types::EnvVar,
-    out: &mut crate::core::v1::types::EnvVar,
+    input: &crate::core::EnvVar,
+    out: &mut crate::core::v1::EnvVar,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_env_var_to_v1_env_var(input, out)
 }
 /// Converts `crate::core::v1::Event` to `crate::core::Event` field by field. Generated; the public `convert_v1_event_to_core_event` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_to_core_event(
-    input: &crate::core::v1::event::Event,
-    out: &mut crate::core::event::Event,
+    input: &crate::core::v1::Event,
+    out: &mut crate::core::Event,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::core::v1::convert_v1_object_reference_to_core_object_reference(
@@ -520,15 +520,15 @@ pub fn auto_convert_v1_event_to_core_event(
 }
 /// Converts `crate::core::v1::Event` to `crate::core::Event`.
 pub fn convert_v1_event_to_core_event(
-    input: &crate::core::v1::event::Event,
-    out: &mut crate::core::event::Event,
+    input: &crate::core::v1::Event,
+    out: &mut crate::core::Event,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_to_core_event(input, out)
 }
 /// Converts `crate::core::Event` to `crate::core::v1::Event` field by field. Generated; the public `convert_core_event_to_v1_event` calls it unless the package writes its own.
 pub fn auto_convert_core_event_to_v1_event(
-    input: &crate::core::event::Event,
-    out: &mut crate::core::v1::event::Event,
+    input: &crate::core::Event,
+    out: &mut crate::core::v1::Event,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     crate::core::v1::convert_core_object_reference_to_v1_object_reference(
@@ -582,15 +582,15 @@ pub fn auto_convert_core_event_to_v1_event(
 }
 /// Converts `crate::core::Event` to `crate::core::v1::Event`.
 pub fn convert_core_event_to_v1_event(
-    input: &crate::core::event::Event,
-    out: &mut crate::core::v1::event::Event,
+    input: &crate::core::Event,
+    out: &mut crate::core::v1::Event,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_to_v1_event(input, out)
 }
 /// Converts `crate::core::v1::EventList` to `crate::core::EventList` field by field. Generated; the public `convert_v1_event_list_to_core_event_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_list_to_core_event_list(
-    input: &crate::core::v1::event::EventList,
-    out: &mut crate::core::event::EventList,
+    input: &crate::core::v1::EventList,
+    out: &mut crate::core::EventList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -607,15 +607,15 @@ pub fn auto_convert_v1_event_list_to_core_event_list(
 }
 /// Converts `crate::core::v1::EventList` to `crate::core::EventList`.
 pub fn convert_v1_event_list_to_core_event_list(
-    input: &crate::core::v1::event::EventList,
-    out: &mut crate::core::event::EventList,
+    input: &crate::core::v1::EventList,
+    out: &mut crate::core::EventList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_list_to_core_event_list(input, out)
 }
 /// Converts `crate::core::EventList` to `crate::core::v1::EventList` field by field. Generated; the public `convert_core_event_list_to_v1_event_list` calls it unless the package writes its own.
 pub fn auto_convert_core_event_list_to_v1_event_list(
-    input: &crate::core::event::EventList,
-    out: &mut crate::core::v1::event::EventList,
+    input: &crate::core::EventList,
+    out: &mut crate::core::v1::EventList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -632,15 +632,15 @@ pub fn auto_convert_core_event_list_to_v1_event_list(
 }
 /// Converts `crate::core::EventList` to `crate::core::v1::EventList`.
 pub fn convert_core_event_list_to_v1_event_list(
-    input: &crate::core::event::EventList,
-    out: &mut crate::core::v1::event::EventList,
+    input: &crate::core::EventList,
+    out: &mut crate::core::v1::EventList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_list_to_v1_event_list(input, out)
 }
 /// Converts `crate::core::v1::EventSeries` to `crate::core::EventSeries` field by field. Generated; the public `convert_v1_event_series_to_core_event_series` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_series_to_core_event_series(
-    input: &crate::core::v1::event::EventSeries,
-    out: &mut crate::core::event::EventSeries,
+    input: &crate::core::v1::EventSeries,
+    out: &mut crate::core::EventSeries,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.count = ::core::clone::Clone::clone(&input.count);
     out.last_observed_time = ::core::clone::Clone::clone(&input.last_observed_time);
@@ -648,15 +648,15 @@ pub fn auto_convert_v1_event_series_to_core_event_series(
 }
 /// Converts `crate::core::v1::EventSeries` to `crate::core::EventSeries`.
 pub fn convert_v1_event_series_to_core_event_series(
-    input: &crate::core::v1::event::EventSeries,
-    out: &mut crate::core::event::EventSeries,
+    input: &crate::core::v1::EventSeries,
+    out: &mut crate::core::EventSeries,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_series_to_core_event_series(input, out)
 }
 /// Converts `crate::core::EventSeries` to `crate::core::v1::EventSeries` field by field. Generated; the public `convert_core_event_series_to_v1_event_series` calls it unless the package writes its own.
 pub fn auto_convert_core_event_series_to_v1_event_series(
-    input: &crate::core::event::EventSeries,
-    out: &mut crate::core::v1::event::EventSeries,
+    input: &crate::core::EventSeries,
+    out: &mut crate::core::v1::EventSeries,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.count = ::core::clone::Clone::clone(&input.count);
     out.last_observed_time = ::core::clone::Clone::clone(&input.last_observed_time);
@@ -664,15 +664,15 @@ pub fn auto_convert_core_event_series_to_v1_event_series(
 }
 /// Converts `crate::core::EventSeries` to `crate::core::v1::EventSeries`.
 pub fn convert_core_event_series_to_v1_event_series(
-    input: &crate::core::event::EventSeries,
-    out: &mut crate::core::v1::event::EventSeries,
+    input: &crate::core::EventSeries,
+    out: &mut crate::core::v1::EventSeries,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_series_to_v1_event_series(input, out)
 }
 /// Converts `crate::core::v1::EventSource` to `crate::core::EventSource` field by field. Generated; the public `convert_v1_event_source_to_core_event_source` calls it unless the package writes its own.
 pub fn auto_convert_v1_event_source_to_core_event_source(
-    input: &crate::core::v1::event::EventSource,
-    out: &mut crate::core::event::EventSource,
+    input: &crate::core::v1::EventSource,
+    out: &mut crate::core::EventSource,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.component = ::core::clone::Clone::clone(&input.component);
     out.host = ::core::clone::Clone::clone(&input.host);
@@ -680,15 +680,15 @@ pub fn auto_convert_v1_event_source_to_core_event_source(
 }
 /// Converts `crate::core::v1::EventSource` to `crate::core::EventSource`.
 pub fn convert_v1_event_source_to_core_event_source(
-    input: &crate::core::v1::event::EventSource,
-    out: &mut crate::core::event::EventSource,
+    input: &crate::core::v1::EventSource,
+    out: &mut crate::core::EventSource,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_event_source_to_core_event_source(input, out)
 }
 /// Converts `crate::core::EventSource` to `crate::core::v1::EventSource` field by field. Generated; the public `convert_core_event_source_to_v1_event_source` calls it unless the package writes its own.
 pub fn auto_convert_core_event_source_to_v1_event_source(
-    input: &crate::core::event::EventSource,
-    out: &mut crate::core::v1::event::EventSource,
+    input: &crate::core::EventSource,
+    out: &mut crate::core::v1::EventSource,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.component = ::core::clone::Clone::clone(&input.component);
     out.host = ::core::clone::Clone::clone(&input.host);
@@ -696,45 +696,45 @@ pub fn auto_convert_core_event_source_to_v1_event_source(
 }
 /// Converts `crate::core::EventSource` to `crate::core::v1::EventSource`.
 pub fn convert_core_event_source_to_v1_event_source(
-    input: &crate::core::event::EventSource,
-    out: &mut crate::core::v1::event::EventSource,
+    input: &crate::core::EventSource,
+    out: &mut crate::core::v1::EventSource,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_event_source_to_v1_event_source(input, out)
 }
 /// Converts `crate::core::v1::LocalObjectReference` to `crate::core::LocalObjectReference` field by field. Generated; the public `convert_v1_local_object_reference_to_core_local_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1_local_object_reference_to_core_local_object_reference(
-    input: &crate::core::v1::types::LocalObjectReference,
-    out: &mut crate::core::types::LocalObjectReference,
+    input: &crate::core::v1::LocalObjectReference,
+    out: &mut crate::core::LocalObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::LocalObjectReference` to `crate::core::LocalObjectReference`.
 pub fn convert_v1_local_object_reference_to_core_local_object_reference(
-    input: &crate::core::v1::types::LocalObjectReference,
-    out: &mut crate::core::types::LocalObjectReference,
+    input: &crate::core::v1::LocalObjectReference,
+    out: &mut crate::core::LocalObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_local_object_reference_to_core_local_object_reference(input, out)
 }
 /// Converts `crate::core::LocalObjectReference` to `crate::core::v1::LocalObjectReference` field by field. Generated; the public `convert_core_local_object_reference_to_v1_local_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_core_local_object_reference_to_v1_local_object_reference(
-    input: &crate::core::types::LocalObjectReference,
-    out: &mut crate::core::v1::types::LocalObjectReference,
+    input: &crate::core::LocalObjectReference,
+    out: &mut crate::core::v1::LocalObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::LocalObjectReference` to `crate::core::v1::LocalObjectReference`.
 pub fn convert_core_local_object_reference_to_v1_local_object_reference(
-    input: &crate::core::types::LocalObjectReference,
-    out: &mut crate::core::v1::types::LocalObjectReference,
+    input: &crate::core::LocalObjectReference,
+    out: &mut crate::core::v1::LocalObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_local_object_reference_to_v1_local_object_reference(input, out)
 }
 /// Converts `crate::core::v1::Namespace` to `crate::core::Namespace` field by field. Generated; the public `convert_v1_namespace_to_core_namespace` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_to_core_namespace(
-    input: &crate::core::v1::types::Namespace,
-    out: &mut crate::core::types::Namespace,
+    input: &crate::core::v1::Namespace,
+    out: &mut crate::core::Namespace,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
@@ -759,15 +759,15 @@ pub fn auto_convert_v1_namespace_to_core_namespace(
 }
 /// Converts `crate::core::v1::Namespace` to `crate::core::Namespace`.
 pub fn convert_v1_namespace_to_core_namespace(
-    input: &crate::core::v1::types::Namespace,
-    out: &mut crate::core::types::Namespace,
+    input: &crate::core::v1::Namespace,
+    out: &mut crate::core::Namespace,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_to_core_namespace(input, out)
 }
 /// Converts `crate::core::Namespace` to `crate::core::v1::Namespace` field by field. Generated; the public `convert_core_namespace_to_v1_namespace` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_to_v1_namespace(
-    input: &crate::core::types::Namespace,
-    out: &mut crate::core::v1::types::Namespace,
+    input: &crate::core::Namespace,
+    out: &mut crate::core::v1::Namespace,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = if ::kube_apimachinery::conversion::is_zero(&input.spec) {
@@ -794,15 +794,15 @@ pub fn auto_convert_core_namespace_to_v1_namespace(
 }
 /// Converts `crate::core::Namespace` to `crate::core::v1::Namespace`.
 pub fn convert_core_namespace_to_v1_namespace(
-    input: &crate::core::types::Namespace,
-    out: &mut crate::core::v1::types::Namespace,
+    input: &crate::core::Namespace,
+    out: &mut crate::core::v1::Namespace,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_to_v1_namespace(input, out)
 }
 /// Converts `crate::core::v1::NamespaceList` to `crate::core::NamespaceList` field by field. Generated; the public `convert_v1_namespace_list_to_core_namespace_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_list_to_core_namespace_list(
-    input: &crate::core::v1::types::NamespaceList,
-    out: &mut crate::core::types::NamespaceList,
+    input: &crate::core::v1::NamespaceList,
+    out: &mut crate::core::NamespaceList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -819,15 +819,15 @@ pub fn auto_convert_v1_namespace_list_to_core_namespace_list(
 }
 /// Converts `crate::core::v1::NamespaceList` to `crate::core::NamespaceList`.
 pub fn convert_v1_namespace_list_to_core_namespace_list(
-    input: &crate::core::v1::types::NamespaceList,
-    out: &mut crate::core::types::NamespaceList,
+    input: &crate::core::v1::NamespaceList,
+    out: &mut crate::core::NamespaceList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_list_to_core_namespace_list(input, out)
 }
 /// Converts `crate::core::NamespaceList` to `crate::core::v1::NamespaceList` field by field. Generated; the public `convert_core_namespace_list_to_v1_namespace_list` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_list_to_v1_namespace_list(
-    input: &crate::core::types::NamespaceList,
-    out: &mut crate::core::v1::types::NamespaceList,
+    input: &crate::core::NamespaceList,
+    out: &mut crate::core::v1::NamespaceList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -844,15 +844,15 @@ pub fn auto_convert_core_namespace_list_to_v1_namespace_list(
 }
 /// Converts `crate::core::NamespaceList` to `crate::core::v1::NamespaceList`.
 pub fn convert_core_namespace_list_to_v1_namespace_list(
-    input: &crate::core::types::NamespaceList,
-    out: &mut crate::core::v1::types::NamespaceList,
+    input: &crate::core::NamespaceList,
+    out: &mut crate::core::v1::NamespaceList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_list_to_v1_namespace_list(input, out)
 }
 /// Converts `crate::core::v1::NamespaceSpec` to `crate::core::NamespaceSpec` field by field. Generated; the public `convert_v1_namespace_spec_to_core_namespace_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_spec_to_core_namespace_spec(
-    input: &crate::core::v1::types::NamespaceSpec,
-    out: &mut crate::core::types::NamespaceSpec,
+    input: &crate::core::v1::NamespaceSpec,
+    out: &mut crate::core::NamespaceSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.finalizers = match &input.finalizers {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -862,15 +862,15 @@ pub fn auto_convert_v1_namespace_spec_to_core_namespace_spec(
 }
 /// Converts `crate::core::v1::NamespaceSpec` to `crate::core::NamespaceSpec`.
 pub fn convert_v1_namespace_spec_to_core_namespace_spec(
-    input: &crate::core::v1::types::NamespaceSpec,
-    out: &mut crate::core::types::NamespaceSpec,
+    input: &crate::core::v1::NamespaceSpec,
+    out: &mut crate::core::NamespaceSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_spec_to_core_namespace_spec(input, out)
 }
 /// Converts `crate::core::NamespaceSpec` to `crate::core::v1::NamespaceSpec` field by field. Generated; the public `convert_core_namespace_spec_to_v1_namespace_spec` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_spec_to_v1_namespace_spec(
-    input: &crate::core::types::NamespaceSpec,
-    out: &mut crate::core::v1::types::NamespaceSpec,
+    input: &crate::core::NamespaceSpec,
+    out: &mut crate::core::v1::NamespaceSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.finalizers = if ::kube_apimachinery::conversion::is_zero(&input.finalizers) {
         ::core::option::Option::None
@@ -881,45 +881,45 @@ pub fn auto_convert_core_namespace_spec_to_v1_namespace_spec(
 }
 /// Converts `crate::core::NamespaceSpec` to `crate::core::v1::NamespaceSpec`.
 pub fn convert_core_namespace_spec_to_v1_namespace_spec(
-    input: &crate::core::types::NamespaceSpec,
-    out: &mut crate::core::v1::types::NamespaceSpec,
+    input: &crate::core::NamespaceSpec,
+    out: &mut crate::core::v1::NamespaceSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_spec_to_v1_namespace_spec(input, out)
 }
 /// Converts `crate::core::v1::NamespaceStatus` to `crate::core::NamespaceStatus` field by field. Generated; the public `convert_v1_namespace_status_to_core_namespace_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_namespace_status_to_core_namespace_status(
-    input: &crate::core::v1::types::NamespaceStatus,
-    out: &mut crate::core::types::NamespaceStatus,
+    input: &crate::core::v1::NamespaceStatus,
+    out: &mut crate::core::NamespaceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::NamespaceStatus` to `crate::core::NamespaceStatus`.
 pub fn convert_v1_namespace_status_to_core_namespace_status(
-    input: &crate::core::v1::types::NamespaceStatus,
-    out: &mut crate::core::types::NamespaceStatus,
+    input: &crate::core::v1::NamespaceStatus,
+    out: &mut crate::core::NamespaceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_namespace_status_to_core_namespace_status(input, out)
 }
 /// Converts `crate::core::NamespaceStatus` to `crate::core::v1::NamespaceStatus` field by field. Generated; the public `convert_core_namespace_status_to_v1_namespace_status` calls it unless the package writes its own.
 pub fn auto_convert_core_namespace_status_to_v1_namespace_status(
-    input: &crate::core::types::NamespaceStatus,
-    out: &mut crate::core::v1::types::NamespaceStatus,
+    input: &crate::core::NamespaceStatus,
+    out: &mut crate::core::v1::NamespaceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::NamespaceStatus` to `crate::core::v1::NamespaceStatus`.
 pub fn convert_core_namespace_status_to_v1_namespace_status(
-    input: &crate::core::types::NamespaceStatus,
-    out: &mut crate::core::v1::types::NamespaceStatus,
+    input: &crate::core::NamespaceStatus,
+    out: &mut crate::core::v1::NamespaceStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_namespace_status_to_v1_namespace_status(input, out)
 }
 /// Converts `crate::core::v1::ObjectReference` to `crate::core::ObjectReference` field by field. Generated; the public `convert_v1_object_reference_to_core_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_v1_object_reference_to_core_object_reference(
-    input: &crate::core::v1::service_account::ObjectReference,
-    out: &mut crate::core::service_account::ObjectReference,
+    input: &crate::core::v1::ObjectReference,
+    out: &mut crate::core::ObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
@@ -932,15 +932,15 @@ pub fn auto_convert_v1_object_reference_to_core_object_reference(
 }
 /// Converts `crate::core::v1::ObjectReference` to `crate::core::ObjectReference`.
 pub fn convert_v1_object_reference_to_core_object_reference(
-    input: &crate::core::v1::service_account::ObjectReference,
-    out: &mut crate::core::service_account::ObjectReference,
+    input: &crate::core::v1::ObjectReference,
+    out: &mut crate::core::ObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_object_reference_to_core_object_reference(input, out)
 }
 /// Converts `crate::core::ObjectReference` to `crate::core::v1::ObjectReference` field by field. Generated; the public `convert_core_object_reference_to_v1_object_reference` calls it unless the package writes its own.
 pub fn auto_convert_core_object_reference_to_v1_object_reference(
-    input: &crate::core::service_account::ObjectReference,
-    out: &mut crate::core::v1::service_account::ObjectReference,
+    input: &crate::core::ObjectReference,
+    out: &mut crate::core::v1::ObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.namespace = ::core::clone::Clone::clone(&input.namespace);
@@ -953,15 +953,15 @@ pub fn auto_convert_core_object_reference_to_v1_object_reference(
 }
 /// Converts `crate::core::ObjectReference` to `crate::core::v1::ObjectReference`.
 pub fn convert_core_object_reference_to_v1_object_reference(
-    input: &crate::core::service_account::ObjectReference,
-    out: &mut crate::core::v1::service_account::ObjectReference,
+    input: &crate::core::ObjectReference,
+    out: &mut crate::core::v1::ObjectReference,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_object_reference_to_v1_object_reference(input, out)
 }
 /// Converts `crate::core::v1::Pod` to `crate::core::Pod` field by field. Generated; the public `convert_v1_pod_to_core_pod` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_to_core_pod(
-    input: &crate::core::v1::types::Pod,
-    out: &mut crate::core::types::Pod,
+    input: &crate::core::v1::Pod,
+    out: &mut crate::core::Pod,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
@@ -986,15 +986,15 @@ pub fn auto_convert_v1_pod_to_core_pod(
 }
 /// Converts `crate::core::v1::Pod` to `crate::core::Pod`.
 pub fn convert_v1_pod_to_core_pod(
-    input: &crate::core::v1::types::Pod,
-    out: &mut crate::core::types::Pod,
+    input: &crate::core::v1::Pod,
+    out: &mut crate::core::Pod,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_to_core_pod(input, out)
 }
 /// Converts `crate::core::Pod` to `crate::core::v1::Pod` field by field. Generated; the public `convert_core_pod_to_v1_pod` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_to_v1_pod(
-    input: &crate::core::types::Pod,
-    out: &mut crate::core::v1::types::Pod,
+    input: &crate::core::Pod,
+    out: &mut crate::core::v1::Pod,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = if ::kube_apimachinery::conversion::is_zero(&input.spec) {
@@ -1021,15 +1021,15 @@ pub fn auto_convert_core_pod_to_v1_pod(
 }
 /// Converts `crate::core::Pod` to `crate::core::v1::Pod`.
 pub fn convert_core_pod_to_v1_pod(
-    input: &crate::core::types::Pod,
-    out: &mut crate::core::v1::types::Pod,
+    input: &crate::core::Pod,
+    out: &mut crate::core::v1::Pod,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_to_v1_pod(input, out)
 }
 /// Converts `crate::core::v1::PodCondition` to `crate::core::PodCondition` field by field. Generated; the public `convert_v1_pod_condition_to_core_pod_condition` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_condition_to_core_pod_condition(
-    input: &crate::core::v1::types::PodCondition,
-    out: &mut crate::core::types::PodCondition,
+    input: &crate::core::v1::PodCondition,
+    out: &mut crate::core::PodCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.observed_generation = input.observed_generation;
@@ -1042,15 +1042,15 @@ pub fn auto_convert_v1_pod_condition_to_core_pod_condition(
 }
 /// Converts `crate::core::v1::PodCondition` to `crate::core::PodCondition`.
 pub fn convert_v1_pod_condition_to_core_pod_condition(
-    input: &crate::core::v1::types::PodCondition,
-    out: &mut crate::core::types::PodCondition,
+    input: &crate::core::v1::PodCondition,
+    out: &mut crate::core::PodCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_condition_to_core_pod_condition(input, out)
 }
 /// Converts `crate::core::PodCondition` to `crate::core::v1::PodCondition` field by field. Generated; the public `convert_core_pod_condition_to_v1_pod_condition` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_condition_to_v1_pod_condition(
-    input: &crate::core::types::PodCondition,
-    out: &mut crate::core::v1::types::PodCondition,
+    input: &crate::core::PodCondition,
+    out: &mut crate::core::v1::PodCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.type_ = ::core::clone::Clone::clone(&input.type_);
     out.observed_generation = input.observed_generation;
@@ -1063,45 +1063,45 @@ pub fn auto_convert_core_pod_condition_to_v1_pod_condition(
 }
 /// Converts `crate::core::PodCondition` to `crate::core::v1::PodCondition`.
 pub fn convert_core_pod_condition_to_v1_pod_condition(
-    input: &crate::core::types::PodCondition,
-    out: &mut crate::core::v1::types::PodCondition,
+    input: &crate::core::PodCondition,
+    out: &mut crate::core::v1::PodCondition,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_condition_to_v1_pod_condition(input, out)
 }
 /// Converts `crate::core::v1::PodIP` to `crate::core::PodIP` field by field. Generated; the public `convert_v1_pod_ip_to_core_pod_ip` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_ip_to_core_pod_ip(
-    input: &crate::core::v1::types::PodIP,
-    out: &mut crate::core::types::PodIP,
+    input: &crate::core::v1::PodIP,
+    out: &mut crate::core::PodIP,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.ip = ::core::clone::Clone::clone(&input.ip);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::v1::PodIP` to `crate::core::PodIP`.
 pub fn convert_v1_pod_ip_to_core_pod_ip(
-    input: &crate::core::v1::types::PodIP,
-    out: &mut crate::core::types::PodIP,
+    input: &crate::core::v1::PodIP,
+    out: &mut crate::core::PodIP,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_ip_to_core_pod_ip(input, out)
 }
 /// Converts `crate::core::PodIP` to `crate::core::v1::PodIP` field by field. Generated; the public `convert_core_pod_ip_to_v1_pod_ip` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_ip_to_v1_pod_ip(
-    input: &crate::core::types::PodIP,
-    out: &mut crate::core::v1::types::PodIP,
+    input: &crate::core::PodIP,
+    out: &mut crate::core::v1::PodIP,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.ip = ::core::clone::Clone::clone(&input.ip);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::core::PodIP` to `crate::core::v1::PodIP`.
 pub fn convert_core_pod_ip_to_v1_pod_ip(
-    input: &crate::core::types::PodIP,
-    out: &mut crate::core::v1::types::PodIP,
+    input: &crate::core::PodIP,
+    out: &mut crate::core::v1::PodIP,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_ip_to_v1_pod_ip(input, out)
 }
 /// Converts `crate::core::v1::PodList` to `crate::core::PodList` field by field. Generated; the public `convert_v1_pod_list_to_core_pod_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_list_to_core_pod_list(
-    input: &crate::core::v1::types::PodList,
-    out: &mut crate::core::types::PodList,
+    input: &crate::core::v1::PodList,
+    out: &mut crate::core::PodList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -1118,15 +1118,15 @@ pub fn auto_convert_v1_pod_list_to_core_pod_list(
 }
 /// Converts `crate::core::v1::PodList` to `crate::core::PodList`.
 pub fn convert_v1_pod_list_to_core_pod_list(
-    input: &crate::core::v1::types::PodList,
-    out: &mut crate::core::types::PodList,
+    input: &crate::core::v1::PodList,
+    out: &mut crate::core::PodList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_list_to_core_pod_list(input, out)
 }
 /// Converts `crate::core::PodList` to `crate::core::v1::PodList` field by field. Generated; the public `convert_core_pod_list_to_v1_pod_list` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_list_to_v1_pod_list(
-    input: &crate::core::types::PodList,
-    out: &mut crate::core::v1::types::PodList,
+    input: &crate::core::PodList,
+    out: &mut crate::core::v1::PodList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -1143,15 +1143,15 @@ pub fn auto_convert_core_pod_list_to_v1_pod_list(
 }
 /// Converts `crate::core::PodList` to `crate::core::v1::PodList`.
 pub fn convert_core_pod_list_to_v1_pod_list(
-    input: &crate::core::types::PodList,
-    out: &mut crate::core::v1::types::PodList,
+    input: &crate::core::PodList,
+    out: &mut crate::core::v1::PodList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_list_to_v1_pod_list(input, out)
 }
 /// Converts `crate::core::v1::PodSpec` to `crate::core::PodSpec` field by field. Generated; the public `convert_v1_pod_spec_to_core_pod_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
-    input: &crate::core::v1::types::PodSpec,
-    out: &mut crate::core::types::PodSpec,
+    input: &crate::core::v1::PodSpec,
+    out: &mut crate::core::PodSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.init_containers = match &input.init_containers {
         ::core::option::Option::Some(v0) => {
@@ -1217,8 +1217,8 @@ pub fn auto_convert_v1_pod_spec_to_core_pod_spec(
 }
 /// Converts `crate::core::PodSpec` to `crate::core::v1::PodSpec` field by field. Generated; the public `convert_core_pod_spec_to_v1_pod_spec` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
-    input: &crate::core::types::PodSpec,
-    out: &mut crate::core::v1::types::PodSpec,
+    input: &crate::core::PodSpec,
+    out: &mut crate::core::v1::PodSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.init_containers = if ::kube_apimachinery::conversion::is_zero(
         &input.init_containers,
@@ -1297,8 +1297,8 @@ pub fn auto_convert_core_pod_spec_to_v1_pod_spec(
 }
 /// Converts `crate::core::v1::PodStatus` to `crate::core::PodStatus` field by field. Generated; the public `convert_v1_pod_status_to_core_pod_status` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_status_to_core_pod_status(
-    input: &crate::core::v1::types::PodStatus,
-    out: &mut crate::core::types::PodStatus,
+    input: &crate::core::v1::PodStatus,
+    out: &mut crate::core::PodStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
     out.conditions = match &input.conditions {
@@ -1339,8 +1339,8 @@ pub fn auto_convert_v1_pod_status_to_core_pod_status(
 }
 /// Converts `crate::core::PodStatus` to `crate::core::v1::PodStatus` field by field. Generated; the public `convert_core_pod_status_to_v1_pod_status` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_status_to_v1_pod_status(
-    input: &crate::core::types::PodStatus,
-    out: &mut crate::core::v1::types::PodStatus,
+    input: &crate::core::PodStatus,
+    out: &mut crate::core::v1::PodStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.phase = ::core::clone::Clone::clone(&input.phase);
     out.conditions = if ::kube_apimachinery::conversion::is_zero(&input.conditions) {
@@ -1387,8 +1387,8 @@ pub fn auto_convert_core_pod_status_to_v1_pod_status(
 }
 /// Converts `crate::core::v1::PodTemplate` to `crate::core::PodTemplate` field by field. Generated; the public `convert_v1_pod_template_to_core_pod_template` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_template_to_core_pod_template(
-    input: &crate::core::v1::types::PodTemplate,
-    out: &mut crate::core::types::PodTemplate,
+    input: &crate::core::v1::PodTemplate,
+    out: &mut crate::core::PodTemplate,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.template = match &input.template {
@@ -1404,15 +1404,15 @@ pub fn auto_convert_v1_pod_template_to_core_pod_template(
 }
 /// Converts `crate::core::v1::PodTemplate` to `crate::core::PodTemplate`.
 pub fn convert_v1_pod_template_to_core_pod_template(
-    input: &crate::core::v1::types::PodTemplate,
-    out: &mut crate::core::types::PodTemplate,
+    input: &crate::core::v1::PodTemplate,
+    out: &mut crate::core::PodTemplate,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_template_to_core_pod_template(input, out)
 }
 /// Converts `crate::core::PodTemplate` to `crate::core::v1::PodTemplate` field by field. Generated; the public `convert_core_pod_template_to_v1_pod_template` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_template_to_v1_pod_template(
-    input: &crate::core::types::PodTemplate,
-    out: &mut crate::core::v1::types::PodTemplate,
+    input: &crate::core::PodTemplate,
+    out: &mut crate::core::v1::PodTemplate,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.template = if ::kube_apimachinery::conversion::is_zero(&input.template) {
@@ -1429,15 +1429,15 @@ pub fn auto_convert_core_pod_template_to_v1_pod_template(
 }
 /// Converts `crate::core::PodTemplate` to `crate::core::v1::PodTemplate`.
 pub fn convert_core_pod_template_to_v1_pod_template(
-    input: &crate::core::types::PodTemplate,
-    out: &mut crate::core::v1::types::PodTemplate,
+    input: &crate::core::PodTemplate,
+    out: &mut crate::core::v1::PodTemplate,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_template_to_v1_pod_template(input, out)
 }
 /// Converts `crate::core::v1::PodTemplateList` to `crate::core::PodTemplateList` field by field. Generated; the public `convert_v1_pod_template_list_to_core_pod_template_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_template_list_to_core_pod_template_list(
-    input: &crate::core::v1::types::PodTemplateList,
-    out: &mut crate::core::types::PodTemplateList,
+    input: &crate::core::v1::PodTemplateList,
+    out: &mut crate::core::PodTemplateList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -1454,15 +1454,15 @@ pub fn auto_convert_v1_pod_template_list_to_core_pod_template_list(
 }
 /// Converts `crate::core::v1::PodTemplateList` to `crate::core::PodTemplateList`.
 pub fn convert_v1_pod_template_list_to_core_pod_template_list(
-    input: &crate::core::v1::types::PodTemplateList,
-    out: &mut crate::core::types::PodTemplateList,
+    input: &crate::core::v1::PodTemplateList,
+    out: &mut crate::core::PodTemplateList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_template_list_to_core_pod_template_list(input, out)
 }
 /// Converts `crate::core::PodTemplateList` to `crate::core::v1::PodTemplateList` field by field. Generated; the public `convert_core_pod_template_list_to_v1_pod_template_list` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_template_list_to_v1_pod_template_list(
-    input: &crate::core::types::PodTemplateList,
-    out: &mut crate::core::v1::types::PodTemplateList,
+    input: &crate::core::PodTemplateList,
+    out: &mut crate::core::v1::PodTemplateList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -1479,15 +1479,15 @@ pub fn auto_convert_core_pod_template_list_to_v1_pod_template_list(
 }
 /// Converts `crate::core::PodTemplateList` to `crate::core::v1::PodTemplateList`.
 pub fn convert_core_pod_template_list_to_v1_pod_template_list(
-    input: &crate::core::types::PodTemplateList,
-    out: &mut crate::core::v1::types::PodTemplateList,
+    input: &crate::core::PodTemplateList,
+    out: &mut crate::core::v1::PodTemplateList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_template_list_to_v1_pod_template_list(input, out)
 }
 /// Converts `crate::core::v1::PodTemplateSpec` to `crate::core::PodTemplateSpec` field by field. Generated; the public `convert_v1_pod_template_spec_to_core_pod_template_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1_pod_template_spec_to_core_pod_template_spec(
-    input: &crate::core::v1::types::PodTemplateSpec,
-    out: &mut crate::core::types::PodTemplateSpec,
+    input: &crate::core::v1::PodTemplateSpec,
+    out: &mut crate::core::PodTemplateSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = match &input.metadata {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1506,15 +1506,15 @@ pub fn auto_convert_v1_pod_template_spec_to_core_pod_template_spec(
 }
 /// Converts `crate::core::v1::PodTemplateSpec` to `crate::core::PodTemplateSpec`.
 pub fn convert_v1_pod_template_spec_to_core_pod_template_spec(
-    input: &crate::core::v1::types::PodTemplateSpec,
-    out: &mut crate::core::types::PodTemplateSpec,
+    input: &crate::core::v1::PodTemplateSpec,
+    out: &mut crate::core::PodTemplateSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_pod_template_spec_to_core_pod_template_spec(input, out)
 }
 /// Converts `crate::core::PodTemplateSpec` to `crate::core::v1::PodTemplateSpec` field by field. Generated; the public `convert_core_pod_template_spec_to_v1_pod_template_spec` calls it unless the package writes its own.
 pub fn auto_convert_core_pod_template_spec_to_v1_pod_template_spec(
-    input: &crate::core::types::PodTemplateSpec,
-    out: &mut crate::core::v1::types::PodTemplateSpec,
+    input: &crate::core::PodTemplateSpec,
+    out: &mut crate::core::v1::PodTemplateSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = if ::kube_apimachinery::conversion::is_zero(&input.metadata) {
         ::core::option::Option::None
@@ -1535,15 +1535,15 @@ pub fn auto_convert_core_pod_template_spec_to_v1_pod_template_spec(
 }
 /// Converts `crate::core::PodTemplateSpec` to `crate::core::v1::PodTemplateSpec`.
 pub fn convert_core_pod_template_spec_to_v1_pod_template_spec(
-    input: &crate::core::types::PodTemplateSpec,
-    out: &mut crate::core::v1::types::PodTemplateSpec,
+    input: &crate::core::PodTemplateSpec,
+    out: &mut crate::core::v1::PodTemplateSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_pod_template_spec_to_v1_pod_template_spec(input, out)
 }
 /// Converts `crate::core::v1::ResourceRequirements` to `crate::core::ResourceRequirements` field by field. Generated; the public `convert_v1_resource_requirements_to_core_resource_requirements` calls it unless the package writes its own.
 pub fn auto_convert_v1_resource_requirements_to_core_resource_requirements(
-    input: &crate::core::v1::types::ResourceRequirements,
-    out: &mut crate::core::types::ResourceRequirements,
+    input: &crate::core::v1::ResourceRequirements,
+    out: &mut crate::core::ResourceRequirements,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.limits = match &input.limits {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -1557,15 +1557,15 @@ pub fn auto_convert_v1_resource_requirements_to_core_resource_requirements(
 }
 /// Converts `crate::core::v1::ResourceRequirements` to `crate::core::ResourceRequirements`.
 pub fn convert_v1_resource_requirements_to_core_resource_requirements(
-    input: &crate::core::v1::types::ResourceRequirements,
-    out: &mut crate::core::types::ResourceRequirements,
+    input: &crate::core::v1::ResourceRequirements,
+    out: &mut crate::core::ResourceRequirements,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_resource_requirements_to_core_resource_requirements(input, out)
 }
 /// Converts `crate::core::ResourceRequirements` to `crate::core::v1::ResourceRequirements` field by field. Generated; the public `convert_core_resource_requirements_to_v1_resource_requirements` calls it unless the package writes its own.
 pub fn auto_convert_core_resource_requirements_to_v1_resource_requirements(
-    input: &crate::core::types::ResourceRequirements,
-    out: &mut crate::core::v1::types::ResourceRequirements,
+    input: &crate::core::ResourceRequirements,
+    out: &mut crate::core::v1::ResourceRequirements,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.limits = if ::kube_apimachinery::conversion::is_zero(&input.limits) {
         ::core::option::Option::None
@@ -1581,15 +1581,15 @@ pub fn auto_convert_core_resource_requirements_to_v1_resource_requirements(
 }
 /// Converts `crate::core::ResourceRequirements` to `crate::core::v1::ResourceRequirements`.
 pub fn convert_core_resource_requirements_to_v1_resource_requirements(
-    input: &crate::core::types::ResourceRequirements,
-    out: &mut crate::core::v1::types::ResourceRequirements,
+    input: &crate::core::ResourceRequirements,
+    out: &mut crate::core::v1::ResourceRequirements,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_resource_requirements_to_v1_resource_requirements(input, out)
 }
 /// Converts `crate::core::v1::ServiceAccount` to `crate::core::ServiceAccount` field by field. Generated; the public `convert_v1_service_account_to_core_service_account` calls it unless the package writes its own.
 pub fn auto_convert_v1_service_account_to_core_service_account(
-    input: &crate::core::v1::service_account::ServiceAccount,
-    out: &mut crate::core::service_account::ServiceAccount,
+    input: &crate::core::v1::ServiceAccount,
+    out: &mut crate::core::ServiceAccount,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.secrets = match &input.secrets {
@@ -1629,15 +1629,15 @@ pub fn auto_convert_v1_service_account_to_core_service_account(
 }
 /// Converts `crate::core::v1::ServiceAccount` to `crate::core::ServiceAccount`.
 pub fn convert_v1_service_account_to_core_service_account(
-    input: &crate::core::v1::service_account::ServiceAccount,
-    out: &mut crate::core::service_account::ServiceAccount,
+    input: &crate::core::v1::ServiceAccount,
+    out: &mut crate::core::ServiceAccount,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_service_account_to_core_service_account(input, out)
 }
 /// Converts `crate::core::ServiceAccount` to `crate::core::v1::ServiceAccount` field by field. Generated; the public `convert_core_service_account_to_v1_service_account` calls it unless the package writes its own.
 pub fn auto_convert_core_service_account_to_v1_service_account(
-    input: &crate::core::service_account::ServiceAccount,
-    out: &mut crate::core::v1::service_account::ServiceAccount,
+    input: &crate::core::ServiceAccount,
+    out: &mut crate::core::v1::ServiceAccount,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.secrets = if ::kube_apimachinery::conversion::is_zero(&input.secrets) {
@@ -1685,15 +1685,15 @@ pub fn auto_convert_core_service_account_to_v1_service_account(
 }
 /// Converts `crate::core::ServiceAccount` to `crate::core::v1::ServiceAccount`.
 pub fn convert_core_service_account_to_v1_service_account(
-    input: &crate::core::service_account::ServiceAccount,
-    out: &mut crate::core::v1::service_account::ServiceAccount,
+    input: &crate::core::ServiceAccount,
+    out: &mut crate::core::v1::ServiceAccount,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_service_account_to_v1_service_account(input, out)
 }
 /// Converts `crate::core::v1::ServiceAccountList` to `crate::core::ServiceAccountList` field by field. Generated; the public `convert_v1_service_account_list_to_core_service_account_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_service_account_list_to_core_service_account_list(
-    input: &crate::core::v1::service_account::ServiceAccountList,
-    out: &mut crate::core::service_account::ServiceAccountList,
+    input: &crate::core::v1::ServiceAccountList,
+    out: &mut crate::core::ServiceAccountList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -1710,15 +1710,15 @@ pub fn auto_convert_v1_service_account_list_to_core_service_account_list(
 }
 /// Converts `crate::core::v1::ServiceAccountList` to `crate::core::ServiceAccountList`.
 pub fn convert_v1_service_account_list_to_core_service_account_list(
-    input: &crate::core::v1::service_account::ServiceAccountList,
-    out: &mut crate::core::service_account::ServiceAccountList,
+    input: &crate::core::v1::ServiceAccountList,
+    out: &mut crate::core::ServiceAccountList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_service_account_list_to_core_service_account_list(input, out)
 }
 /// Converts `crate::core::ServiceAccountList` to `crate::core::v1::ServiceAccountList` field by field. Generated; the public `convert_core_service_account_list_to_v1_service_account_list` calls it unless the package writes its own.
 pub fn auto_convert_core_service_account_list_to_v1_service_account_list(
-    input: &crate::core::service_account::ServiceAccountList,
-    out: &mut crate::core::v1::service_account::ServiceAccountList,
+    input: &crate::core::ServiceAccountList,
+    out: &mut crate::core::v1::ServiceAccountList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -1735,8 +1735,8 @@ pub fn auto_convert_core_service_account_list_to_v1_service_account_list(
 }
 /// Converts `crate::core::ServiceAccountList` to `crate::core::v1::ServiceAccountList`.
 pub fn convert_core_service_account_list_to_v1_service_account_list(
-    input: &crate::core::service_account::ServiceAccountList,
-    out: &mut crate::core::v1::service_account::ServiceAccountList,
+    input: &crate::core::ServiceAccountList,
+    out: &mut crate::core::v1::ServiceAccountList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_core_service_account_list_to_v1_service_account_list(input, out)
 }

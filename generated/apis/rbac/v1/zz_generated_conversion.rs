@@ -22,94 +22,94 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::ClusterRole,
-            crate::rbac::types::ClusterRole,
+            crate::rbac::v1::ClusterRole,
+            crate::rbac::ClusterRole,
         >(crate::rbac::v1::convert_v1_cluster_role_to_rbac_cluster_role);
     scheme
         .add_conversion_func::<
-            crate::rbac::types::ClusterRole,
-            crate::rbac::v1::types::ClusterRole,
+            crate::rbac::ClusterRole,
+            crate::rbac::v1::ClusterRole,
         >(crate::rbac::v1::convert_rbac_cluster_role_to_v1_cluster_role);
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::ClusterRoleBinding,
-            crate::rbac::types::ClusterRoleBinding,
+            crate::rbac::v1::ClusterRoleBinding,
+            crate::rbac::ClusterRoleBinding,
         >(crate::rbac::v1::convert_v1_cluster_role_binding_to_rbac_cluster_role_binding);
     scheme
         .add_conversion_func::<
-            crate::rbac::types::ClusterRoleBinding,
-            crate::rbac::v1::types::ClusterRoleBinding,
+            crate::rbac::ClusterRoleBinding,
+            crate::rbac::v1::ClusterRoleBinding,
         >(crate::rbac::v1::convert_rbac_cluster_role_binding_to_v1_cluster_role_binding);
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::ClusterRoleBindingList,
-            crate::rbac::types::ClusterRoleBindingList,
+            crate::rbac::v1::ClusterRoleBindingList,
+            crate::rbac::ClusterRoleBindingList,
         >(
             crate::rbac::v1::convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list,
         );
     scheme
         .add_conversion_func::<
-            crate::rbac::types::ClusterRoleBindingList,
-            crate::rbac::v1::types::ClusterRoleBindingList,
+            crate::rbac::ClusterRoleBindingList,
+            crate::rbac::v1::ClusterRoleBindingList,
         >(
             crate::rbac::v1::convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list,
         );
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::ClusterRoleList,
-            crate::rbac::types::ClusterRoleList,
+            crate::rbac::v1::ClusterRoleList,
+            crate::rbac::ClusterRoleList,
         >(crate::rbac::v1::convert_v1_cluster_role_list_to_rbac_cluster_role_list);
     scheme
         .add_conversion_func::<
-            crate::rbac::types::ClusterRoleList,
-            crate::rbac::v1::types::ClusterRoleList,
+            crate::rbac::ClusterRoleList,
+            crate::rbac::v1::ClusterRoleList,
         >(crate::rbac::v1::convert_rbac_cluster_role_list_to_v1_cluster_role_list);
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::Role,
-            crate::rbac::types::Role,
+            crate::rbac::v1::Role,
+            crate::rbac::Role,
         >(crate::rbac::v1::convert_v1_role_to_rbac_role);
     scheme
         .add_conversion_func::<
-            crate::rbac::types::Role,
-            crate::rbac::v1::types::Role,
+            crate::rbac::Role,
+            crate::rbac::v1::Role,
         >(crate::rbac::v1::convert_rbac_role_to_v1_role);
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::RoleBinding,
-            crate::rbac::types::RoleBinding,
+            crate::rbac::v1::RoleBinding,
+            crate::rbac::RoleBinding,
         >(crate::rbac::v1::convert_v1_role_binding_to_rbac_role_binding);
     scheme
         .add_conversion_func::<
-            crate::rbac::types::RoleBinding,
-            crate::rbac::v1::types::RoleBinding,
+            crate::rbac::RoleBinding,
+            crate::rbac::v1::RoleBinding,
         >(crate::rbac::v1::convert_rbac_role_binding_to_v1_role_binding);
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::RoleBindingList,
-            crate::rbac::types::RoleBindingList,
+            crate::rbac::v1::RoleBindingList,
+            crate::rbac::RoleBindingList,
         >(crate::rbac::v1::convert_v1_role_binding_list_to_rbac_role_binding_list);
     scheme
         .add_conversion_func::<
-            crate::rbac::types::RoleBindingList,
-            crate::rbac::v1::types::RoleBindingList,
+            crate::rbac::RoleBindingList,
+            crate::rbac::v1::RoleBindingList,
         >(crate::rbac::v1::convert_rbac_role_binding_list_to_v1_role_binding_list);
     scheme
         .add_conversion_func::<
-            crate::rbac::v1::types::RoleList,
-            crate::rbac::types::RoleList,
+            crate::rbac::v1::RoleList,
+            crate::rbac::RoleList,
         >(crate::rbac::v1::convert_v1_role_list_to_rbac_role_list);
     scheme
         .add_conversion_func::<
-            crate::rbac::types::RoleList,
-            crate::rbac::v1::types::RoleList,
+            crate::rbac::RoleList,
+            crate::rbac::v1::RoleList,
         >(crate::rbac::v1::convert_rbac_role_list_to_v1_role_list);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::rbac::v1::AggregationRule` to `crate::rbac::AggregationRule` field by field. Generated; the public `convert_v1_aggregation_rule_to_rbac_aggregation_rule` calls it unless the package writes its own.
 pub fn auto_convert_v1_aggregation_rule_to_rbac_aggregation_rule(
-    input: &crate::rbac::v1::types::AggregationRule,
-    out: &mut crate::rbac::types::AggregationRule,
+    input: &crate::rbac::v1::AggregationRule,
+    out: &mut crate::rbac::AggregationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.cluster_role_selectors = match &input.cluster_role_selectors {
         ::core::option::Option::Some(v0) => ::core::clone::Clone::clone(v0),
@@ -119,15 +119,15 @@ pub fn auto_convert_v1_aggregation_rule_to_rbac_aggregation_rule(
 }
 /// Converts `crate::rbac::v1::AggregationRule` to `crate::rbac::AggregationRule`.
 pub fn convert_v1_aggregation_rule_to_rbac_aggregation_rule(
-    input: &crate::rbac::v1::types::AggregationRule,
-    out: &mut crate::rbac::types::AggregationRule,
+    input: &crate::rbac::v1::AggregationRule,
+    out: &mut crate::rbac::AggregationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_aggregation_rule_to_rbac_aggregation_rule(input, out)
 }
 /// Converts `crate::rbac::AggregationRule` to `crate::rbac::v1::AggregationRule` field by field. Generated; the public `convert_rbac_aggregation_rule_to_v1_aggregation_rule` calls it unless the package writes its own.
 pub fn auto_convert_rbac_aggregation_rule_to_v1_aggregation_rule(
-    input: &crate::rbac::types::AggregationRule,
-    out: &mut crate::rbac::v1::types::AggregationRule,
+    input: &crate::rbac::AggregationRule,
+    out: &mut crate::rbac::v1::AggregationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.cluster_role_selectors = if ::kube_apimachinery::conversion::is_zero(
         &input.cluster_role_selectors,
@@ -142,15 +142,15 @@ pub fn auto_convert_rbac_aggregation_rule_to_v1_aggregation_rule(
 }
 /// Converts `crate::rbac::AggregationRule` to `crate::rbac::v1::AggregationRule`.
 pub fn convert_rbac_aggregation_rule_to_v1_aggregation_rule(
-    input: &crate::rbac::types::AggregationRule,
-    out: &mut crate::rbac::v1::types::AggregationRule,
+    input: &crate::rbac::AggregationRule,
+    out: &mut crate::rbac::v1::AggregationRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_aggregation_rule_to_v1_aggregation_rule(input, out)
 }
 /// Converts `crate::rbac::v1::ClusterRole` to `crate::rbac::ClusterRole` field by field. Generated; the public `convert_v1_cluster_role_to_rbac_cluster_role` calls it unless the package writes its own.
 pub fn auto_convert_v1_cluster_role_to_rbac_cluster_role(
-    input: &crate::rbac::v1::types::ClusterRole,
-    out: &mut crate::rbac::types::ClusterRole,
+    input: &crate::rbac::v1::ClusterRole,
+    out: &mut crate::rbac::ClusterRole,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
@@ -178,15 +178,15 @@ pub fn auto_convert_v1_cluster_role_to_rbac_cluster_role(
 }
 /// Converts `crate::rbac::v1::ClusterRole` to `crate::rbac::ClusterRole`.
 pub fn convert_v1_cluster_role_to_rbac_cluster_role(
-    input: &crate::rbac::v1::types::ClusterRole,
-    out: &mut crate::rbac::types::ClusterRole,
+    input: &crate::rbac::v1::ClusterRole,
+    out: &mut crate::rbac::ClusterRole,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_to_rbac_cluster_role(input, out)
 }
 /// Converts `crate::rbac::ClusterRole` to `crate::rbac::v1::ClusterRole` field by field. Generated; the public `convert_rbac_cluster_role_to_v1_cluster_role` calls it unless the package writes its own.
 pub fn auto_convert_rbac_cluster_role_to_v1_cluster_role(
-    input: &crate::rbac::types::ClusterRole,
-    out: &mut crate::rbac::v1::types::ClusterRole,
+    input: &crate::rbac::ClusterRole,
+    out: &mut crate::rbac::v1::ClusterRole,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
@@ -214,15 +214,15 @@ pub fn auto_convert_rbac_cluster_role_to_v1_cluster_role(
 }
 /// Converts `crate::rbac::ClusterRole` to `crate::rbac::v1::ClusterRole`.
 pub fn convert_rbac_cluster_role_to_v1_cluster_role(
-    input: &crate::rbac::types::ClusterRole,
-    out: &mut crate::rbac::v1::types::ClusterRole,
+    input: &crate::rbac::ClusterRole,
+    out: &mut crate::rbac::v1::ClusterRole,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_to_v1_cluster_role(input, out)
 }
 /// Converts `crate::rbac::v1::ClusterRoleBinding` to `crate::rbac::ClusterRoleBinding` field by field. Generated; the public `convert_v1_cluster_role_binding_to_rbac_cluster_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(
-    input: &crate::rbac::v1::types::ClusterRoleBinding,
-    out: &mut crate::rbac::types::ClusterRoleBinding,
+    input: &crate::rbac::v1::ClusterRoleBinding,
+    out: &mut crate::rbac::ClusterRoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.subjects = match &input.subjects {
@@ -248,15 +248,15 @@ pub fn auto_convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(
 }
 /// Converts `crate::rbac::v1::ClusterRoleBinding` to `crate::rbac::ClusterRoleBinding`.
 pub fn convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(
-    input: &crate::rbac::v1::types::ClusterRoleBinding,
-    out: &mut crate::rbac::types::ClusterRoleBinding,
+    input: &crate::rbac::v1::ClusterRoleBinding,
+    out: &mut crate::rbac::ClusterRoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_binding_to_rbac_cluster_role_binding(input, out)
 }
 /// Converts `crate::rbac::ClusterRoleBinding` to `crate::rbac::v1::ClusterRoleBinding` field by field. Generated; the public `convert_rbac_cluster_role_binding_to_v1_cluster_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(
-    input: &crate::rbac::types::ClusterRoleBinding,
-    out: &mut crate::rbac::v1::types::ClusterRoleBinding,
+    input: &crate::rbac::ClusterRoleBinding,
+    out: &mut crate::rbac::v1::ClusterRoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.subjects = if ::kube_apimachinery::conversion::is_zero(&input.subjects) {
@@ -285,15 +285,15 @@ pub fn auto_convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(
 }
 /// Converts `crate::rbac::ClusterRoleBinding` to `crate::rbac::v1::ClusterRoleBinding`.
 pub fn convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(
-    input: &crate::rbac::types::ClusterRoleBinding,
-    out: &mut crate::rbac::v1::types::ClusterRoleBinding,
+    input: &crate::rbac::ClusterRoleBinding,
+    out: &mut crate::rbac::v1::ClusterRoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_binding_to_v1_cluster_role_binding(input, out)
 }
 /// Converts `crate::rbac::v1::ClusterRoleBindingList` to `crate::rbac::ClusterRoleBindingList` field by field. Generated; the public `convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
-    input: &crate::rbac::v1::types::ClusterRoleBindingList,
-    out: &mut crate::rbac::types::ClusterRoleBindingList,
+    input: &crate::rbac::v1::ClusterRoleBindingList,
+    out: &mut crate::rbac::ClusterRoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -310,8 +310,8 @@ pub fn auto_convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_li
 }
 /// Converts `crate::rbac::v1::ClusterRoleBindingList` to `crate::rbac::ClusterRoleBindingList`.
 pub fn convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
-    input: &crate::rbac::v1::types::ClusterRoleBindingList,
-    out: &mut crate::rbac::types::ClusterRoleBindingList,
+    input: &crate::rbac::v1::ClusterRoleBindingList,
+    out: &mut crate::rbac::ClusterRoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
         input,
@@ -320,8 +320,8 @@ pub fn convert_v1_cluster_role_binding_list_to_rbac_cluster_role_binding_list(
 }
 /// Converts `crate::rbac::ClusterRoleBindingList` to `crate::rbac::v1::ClusterRoleBindingList` field by field. Generated; the public `convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list` calls it unless the package writes its own.
 pub fn auto_convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
-    input: &crate::rbac::types::ClusterRoleBindingList,
-    out: &mut crate::rbac::v1::types::ClusterRoleBindingList,
+    input: &crate::rbac::ClusterRoleBindingList,
+    out: &mut crate::rbac::v1::ClusterRoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -338,8 +338,8 @@ pub fn auto_convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_li
 }
 /// Converts `crate::rbac::ClusterRoleBindingList` to `crate::rbac::v1::ClusterRoleBindingList`.
 pub fn convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
-    input: &crate::rbac::types::ClusterRoleBindingList,
-    out: &mut crate::rbac::v1::types::ClusterRoleBindingList,
+    input: &crate::rbac::ClusterRoleBindingList,
+    out: &mut crate::rbac::v1::ClusterRoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
         input,
@@ -348,8 +348,8 @@ pub fn convert_rbac_cluster_role_binding_list_to_v1_cluster_role_binding_list(
 }
 /// Converts `crate::rbac::v1::ClusterRoleList` to `crate::rbac::ClusterRoleList` field by field. Generated; the public `convert_v1_cluster_role_list_to_rbac_cluster_role_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_cluster_role_list_to_rbac_cluster_role_list(
-    input: &crate::rbac::v1::types::ClusterRoleList,
-    out: &mut crate::rbac::types::ClusterRoleList,
+    input: &crate::rbac::v1::ClusterRoleList,
+    out: &mut crate::rbac::ClusterRoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -366,15 +366,15 @@ pub fn auto_convert_v1_cluster_role_list_to_rbac_cluster_role_list(
 }
 /// Converts `crate::rbac::v1::ClusterRoleList` to `crate::rbac::ClusterRoleList`.
 pub fn convert_v1_cluster_role_list_to_rbac_cluster_role_list(
-    input: &crate::rbac::v1::types::ClusterRoleList,
-    out: &mut crate::rbac::types::ClusterRoleList,
+    input: &crate::rbac::v1::ClusterRoleList,
+    out: &mut crate::rbac::ClusterRoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_cluster_role_list_to_rbac_cluster_role_list(input, out)
 }
 /// Converts `crate::rbac::ClusterRoleList` to `crate::rbac::v1::ClusterRoleList` field by field. Generated; the public `convert_rbac_cluster_role_list_to_v1_cluster_role_list` calls it unless the package writes its own.
 pub fn auto_convert_rbac_cluster_role_list_to_v1_cluster_role_list(
-    input: &crate::rbac::types::ClusterRoleList,
-    out: &mut crate::rbac::v1::types::ClusterRoleList,
+    input: &crate::rbac::ClusterRoleList,
+    out: &mut crate::rbac::v1::ClusterRoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -391,15 +391,15 @@ pub fn auto_convert_rbac_cluster_role_list_to_v1_cluster_role_list(
 }
 /// Converts `crate::rbac::ClusterRoleList` to `crate::rbac::v1::ClusterRoleList`.
 pub fn convert_rbac_cluster_role_list_to_v1_cluster_role_list(
-    input: &crate::rbac::types::ClusterRoleList,
-    out: &mut crate::rbac::v1::types::ClusterRoleList,
+    input: &crate::rbac::ClusterRoleList,
+    out: &mut crate::rbac::v1::ClusterRoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_cluster_role_list_to_v1_cluster_role_list(input, out)
 }
 /// Converts `crate::rbac::v1::PolicyRule` to `crate::rbac::PolicyRule` field by field. Generated; the public `convert_v1_policy_rule_to_rbac_policy_rule` calls it unless the package writes its own.
 pub fn auto_convert_v1_policy_rule_to_rbac_policy_rule(
-    input: &crate::rbac::v1::types::PolicyRule,
-    out: &mut crate::rbac::types::PolicyRule,
+    input: &crate::rbac::v1::PolicyRule,
+    out: &mut crate::rbac::PolicyRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.verbs = ::core::clone::Clone::clone(&input.verbs);
     out.api_groups = match &input.api_groups {
@@ -422,15 +422,15 @@ pub fn auto_convert_v1_policy_rule_to_rbac_policy_rule(
 }
 /// Converts `crate::rbac::v1::PolicyRule` to `crate::rbac::PolicyRule`.
 pub fn convert_v1_policy_rule_to_rbac_policy_rule(
-    input: &crate::rbac::v1::types::PolicyRule,
-    out: &mut crate::rbac::types::PolicyRule,
+    input: &crate::rbac::v1::PolicyRule,
+    out: &mut crate::rbac::PolicyRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_policy_rule_to_rbac_policy_rule(input, out)
 }
 /// Converts `crate::rbac::PolicyRule` to `crate::rbac::v1::PolicyRule` field by field. Generated; the public `convert_rbac_policy_rule_to_v1_policy_rule` calls it unless the package writes its own.
 pub fn auto_convert_rbac_policy_rule_to_v1_policy_rule(
-    input: &crate::rbac::types::PolicyRule,
-    out: &mut crate::rbac::v1::types::PolicyRule,
+    input: &crate::rbac::PolicyRule,
+    out: &mut crate::rbac::v1::PolicyRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.verbs = ::core::clone::Clone::clone(&input.verbs);
     out.api_groups = if ::kube_apimachinery::conversion::is_zero(&input.api_groups) {
@@ -463,15 +463,15 @@ pub fn auto_convert_rbac_policy_rule_to_v1_policy_rule(
 }
 /// Converts `crate::rbac::PolicyRule` to `crate::rbac::v1::PolicyRule`.
 pub fn convert_rbac_policy_rule_to_v1_policy_rule(
-    input: &crate::rbac::types::PolicyRule,
-    out: &mut crate::rbac::v1::types::PolicyRule,
+    input: &crate::rbac::PolicyRule,
+    out: &mut crate::rbac::v1::PolicyRule,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_policy_rule_to_v1_policy_rule(input, out)
 }
 /// Converts `crate::rbac::v1::Role` to `crate::rbac::Role` field by field. Generated; the public `convert_v1_role_to_rbac_role` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_to_rbac_role(
-    input: &crate::rbac::v1::types::Role,
-    out: &mut crate::rbac::types::Role,
+    input: &crate::rbac::v1::Role,
+    out: &mut crate::rbac::Role,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
@@ -488,15 +488,15 @@ pub fn auto_convert_v1_role_to_rbac_role(
 }
 /// Converts `crate::rbac::v1::Role` to `crate::rbac::Role`.
 pub fn convert_v1_role_to_rbac_role(
-    input: &crate::rbac::v1::types::Role,
-    out: &mut crate::rbac::types::Role,
+    input: &crate::rbac::v1::Role,
+    out: &mut crate::rbac::Role,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_to_rbac_role(input, out)
 }
 /// Converts `crate::rbac::Role` to `crate::rbac::v1::Role` field by field. Generated; the public `convert_rbac_role_to_v1_role` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_to_v1_role(
-    input: &crate::rbac::types::Role,
-    out: &mut crate::rbac::v1::types::Role,
+    input: &crate::rbac::Role,
+    out: &mut crate::rbac::v1::Role,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.rules = input
@@ -513,15 +513,15 @@ pub fn auto_convert_rbac_role_to_v1_role(
 }
 /// Converts `crate::rbac::Role` to `crate::rbac::v1::Role`.
 pub fn convert_rbac_role_to_v1_role(
-    input: &crate::rbac::types::Role,
-    out: &mut crate::rbac::v1::types::Role,
+    input: &crate::rbac::Role,
+    out: &mut crate::rbac::v1::Role,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_to_v1_role(input, out)
 }
 /// Converts `crate::rbac::v1::RoleBinding` to `crate::rbac::RoleBinding` field by field. Generated; the public `convert_v1_role_binding_to_rbac_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_binding_to_rbac_role_binding(
-    input: &crate::rbac::v1::types::RoleBinding,
-    out: &mut crate::rbac::types::RoleBinding,
+    input: &crate::rbac::v1::RoleBinding,
+    out: &mut crate::rbac::RoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.subjects = match &input.subjects {
@@ -547,15 +547,15 @@ pub fn auto_convert_v1_role_binding_to_rbac_role_binding(
 }
 /// Converts `crate::rbac::v1::RoleBinding` to `crate::rbac::RoleBinding`.
 pub fn convert_v1_role_binding_to_rbac_role_binding(
-    input: &crate::rbac::v1::types::RoleBinding,
-    out: &mut crate::rbac::types::RoleBinding,
+    input: &crate::rbac::v1::RoleBinding,
+    out: &mut crate::rbac::RoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_binding_to_rbac_role_binding(input, out)
 }
 /// Converts `crate::rbac::RoleBinding` to `crate::rbac::v1::RoleBinding` field by field. Generated; the public `convert_rbac_role_binding_to_v1_role_binding` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_binding_to_v1_role_binding(
-    input: &crate::rbac::types::RoleBinding,
-    out: &mut crate::rbac::v1::types::RoleBinding,
+    input: &crate::rbac::RoleBinding,
+    out: &mut crate::rbac::v1::RoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.subjects = if ::kube_apimachinery::conversion::is_zero(&input.subjects) {
@@ -584,15 +584,15 @@ pub fn auto_convert_rbac_role_binding_to_v1_role_binding(
 }
 /// Converts `crate::rbac::RoleBinding` to `crate::rbac::v1::RoleBinding`.
 pub fn convert_rbac_role_binding_to_v1_role_binding(
-    input: &crate::rbac::types::RoleBinding,
-    out: &mut crate::rbac::v1::types::RoleBinding,
+    input: &crate::rbac::RoleBinding,
+    out: &mut crate::rbac::v1::RoleBinding,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_binding_to_v1_role_binding(input, out)
 }
 /// Converts `crate::rbac::v1::RoleBindingList` to `crate::rbac::RoleBindingList` field by field. Generated; the public `convert_v1_role_binding_list_to_rbac_role_binding_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_binding_list_to_rbac_role_binding_list(
-    input: &crate::rbac::v1::types::RoleBindingList,
-    out: &mut crate::rbac::types::RoleBindingList,
+    input: &crate::rbac::v1::RoleBindingList,
+    out: &mut crate::rbac::RoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -609,15 +609,15 @@ pub fn auto_convert_v1_role_binding_list_to_rbac_role_binding_list(
 }
 /// Converts `crate::rbac::v1::RoleBindingList` to `crate::rbac::RoleBindingList`.
 pub fn convert_v1_role_binding_list_to_rbac_role_binding_list(
-    input: &crate::rbac::v1::types::RoleBindingList,
-    out: &mut crate::rbac::types::RoleBindingList,
+    input: &crate::rbac::v1::RoleBindingList,
+    out: &mut crate::rbac::RoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_binding_list_to_rbac_role_binding_list(input, out)
 }
 /// Converts `crate::rbac::RoleBindingList` to `crate::rbac::v1::RoleBindingList` field by field. Generated; the public `convert_rbac_role_binding_list_to_v1_role_binding_list` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_binding_list_to_v1_role_binding_list(
-    input: &crate::rbac::types::RoleBindingList,
-    out: &mut crate::rbac::v1::types::RoleBindingList,
+    input: &crate::rbac::RoleBindingList,
+    out: &mut crate::rbac::v1::RoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -634,15 +634,15 @@ pub fn auto_convert_rbac_role_binding_list_to_v1_role_binding_list(
 }
 /// Converts `crate::rbac::RoleBindingList` to `crate::rbac::v1::RoleBindingList`.
 pub fn convert_rbac_role_binding_list_to_v1_role_binding_list(
-    input: &crate::rbac::types::RoleBindingList,
-    out: &mut crate::rbac::v1::types::RoleBindingList,
+    input: &crate::rbac::RoleBindingList,
+    out: &mut crate::rbac::v1::RoleBindingList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_binding_list_to_v1_role_binding_list(input, out)
 }
 /// Converts `crate::rbac::v1::RoleList` to `crate::rbac::RoleList` field by field. Generated; the public `convert_v1_role_list_to_rbac_role_list` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_list_to_rbac_role_list(
-    input: &crate::rbac::v1::types::RoleList,
-    out: &mut crate::rbac::types::RoleList,
+    input: &crate::rbac::v1::RoleList,
+    out: &mut crate::rbac::RoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -659,15 +659,15 @@ pub fn auto_convert_v1_role_list_to_rbac_role_list(
 }
 /// Converts `crate::rbac::v1::RoleList` to `crate::rbac::RoleList`.
 pub fn convert_v1_role_list_to_rbac_role_list(
-    input: &crate::rbac::v1::types::RoleList,
-    out: &mut crate::rbac::types::RoleList,
+    input: &crate::rbac::v1::RoleList,
+    out: &mut crate::rbac::RoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_list_to_rbac_role_list(input, out)
 }
 /// Converts `crate::rbac::RoleList` to `crate::rbac::v1::RoleList` field by field. Generated; the public `convert_rbac_role_list_to_v1_role_list` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_list_to_v1_role_list(
-    input: &crate::rbac::types::RoleList,
-    out: &mut crate::rbac::v1::types::RoleList,
+    input: &crate::rbac::RoleList,
+    out: &mut crate::rbac::v1::RoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -684,15 +684,15 @@ pub fn auto_convert_rbac_role_list_to_v1_role_list(
 }
 /// Converts `crate::rbac::RoleList` to `crate::rbac::v1::RoleList`.
 pub fn convert_rbac_role_list_to_v1_role_list(
-    input: &crate::rbac::types::RoleList,
-    out: &mut crate::rbac::v1::types::RoleList,
+    input: &crate::rbac::RoleList,
+    out: &mut crate::rbac::v1::RoleList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_list_to_v1_role_list(input, out)
 }
 /// Converts `crate::rbac::v1::RoleRef` to `crate::rbac::RoleRef` field by field. Generated; the public `convert_v1_role_ref_to_rbac_role_ref` calls it unless the package writes its own.
 pub fn auto_convert_v1_role_ref_to_rbac_role_ref(
-    input: &crate::rbac::v1::types::RoleRef,
-    out: &mut crate::rbac::types::RoleRef,
+    input: &crate::rbac::v1::RoleRef,
+    out: &mut crate::rbac::RoleRef,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.api_group = ::core::clone::Clone::clone(&input.api_group);
     out.kind = ::core::clone::Clone::clone(&input.kind);
@@ -701,15 +701,15 @@ pub fn auto_convert_v1_role_ref_to_rbac_role_ref(
 }
 /// Converts `crate::rbac::v1::RoleRef` to `crate::rbac::RoleRef`.
 pub fn convert_v1_role_ref_to_rbac_role_ref(
-    input: &crate::rbac::v1::types::RoleRef,
-    out: &mut crate::rbac::types::RoleRef,
+    input: &crate::rbac::v1::RoleRef,
+    out: &mut crate::rbac::RoleRef,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_role_ref_to_rbac_role_ref(input, out)
 }
 /// Converts `crate::rbac::RoleRef` to `crate::rbac::v1::RoleRef` field by field. Generated; the public `convert_rbac_role_ref_to_v1_role_ref` calls it unless the package writes its own.
 pub fn auto_convert_rbac_role_ref_to_v1_role_ref(
-    input: &crate::rbac::types::RoleRef,
-    out: &mut crate::rbac::v1::types::RoleRef,
+    input: &crate::rbac::RoleRef,
+    out: &mut crate::rbac::v1::RoleRef,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.api_group = ::core::clone::Clone::clone(&input.api_group);
     out.kind = ::core::clone::Clone::clone(&input.kind);
@@ -718,15 +718,15 @@ pub fn auto_convert_rbac_role_ref_to_v1_role_ref(
 }
 /// Converts `crate::rbac::RoleRef` to `crate::rbac::v1::RoleRef`.
 pub fn convert_rbac_role_ref_to_v1_role_ref(
-    input: &crate::rbac::types::RoleRef,
-    out: &mut crate::rbac::v1::types::RoleRef,
+    input: &crate::rbac::RoleRef,
+    out: &mut crate::rbac::v1::RoleRef,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_role_ref_to_v1_role_ref(input, out)
 }
 /// Converts `crate::rbac::v1::Subject` to `crate::rbac::Subject` field by field. Generated; the public `convert_v1_subject_to_rbac_subject` calls it unless the package writes its own.
 pub fn auto_convert_v1_subject_to_rbac_subject(
-    input: &crate::rbac::v1::types::Subject,
-    out: &mut crate::rbac::types::Subject,
+    input: &crate::rbac::v1::Subject,
+    out: &mut crate::rbac::Subject,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.api_group = match &input.api_group {
@@ -742,15 +742,15 @@ pub fn auto_convert_v1_subject_to_rbac_subject(
 }
 /// Converts `crate::rbac::v1::Subject` to `crate::rbac::Subject`.
 pub fn convert_v1_subject_to_rbac_subject(
-    input: &crate::rbac::v1::types::Subject,
-    out: &mut crate::rbac::types::Subject,
+    input: &crate::rbac::v1::Subject,
+    out: &mut crate::rbac::Subject,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1_subject_to_rbac_subject(input, out)
 }
 /// Converts `crate::rbac::Subject` to `crate::rbac::v1::Subject` field by field. Generated; the public `convert_rbac_subject_to_v1_subject` calls it unless the package writes its own.
 pub fn auto_convert_rbac_subject_to_v1_subject(
-    input: &crate::rbac::types::Subject,
-    out: &mut crate::rbac::v1::types::Subject,
+    input: &crate::rbac::Subject,
+    out: &mut crate::rbac::v1::Subject,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.kind = ::core::clone::Clone::clone(&input.kind);
     out.api_group = if ::kube_apimachinery::conversion::is_zero(&input.api_group) {
@@ -768,8 +768,8 @@ pub fn auto_convert_rbac_subject_to_v1_subject(
 }
 /// Converts `crate::rbac::Subject` to `crate::rbac::v1::Subject`.
 pub fn convert_rbac_subject_to_v1_subject(
-    input: &crate::rbac::types::Subject,
-    out: &mut crate::rbac::v1::types::Subject,
+    input: &crate::rbac::Subject,
+    out: &mut crate::rbac::v1::Subject,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_rbac_subject_to_v1_subject(input, out)
 }

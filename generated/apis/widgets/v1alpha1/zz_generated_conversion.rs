@@ -22,58 +22,58 @@ pub fn register_conversions(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_conversion_func::<
-            crate::widgets::v1alpha1::types::Widget,
-            crate::widgets::types::Widget,
+            crate::widgets::v1alpha1::Widget,
+            crate::widgets::Widget,
         >(crate::widgets::v1alpha1::convert_v1alpha1_widget_to_widgets_widget);
     scheme
         .add_conversion_func::<
-            crate::widgets::types::Widget,
-            crate::widgets::v1alpha1::types::Widget,
+            crate::widgets::Widget,
+            crate::widgets::v1alpha1::Widget,
         >(crate::widgets::v1alpha1::convert_widgets_widget_to_v1alpha1_widget);
     scheme
         .add_conversion_func::<
-            crate::widgets::v1alpha1::types::WidgetClass,
-            crate::widgets::types::WidgetClass,
+            crate::widgets::v1alpha1::WidgetClass,
+            crate::widgets::WidgetClass,
         >(
             crate::widgets::v1alpha1::convert_v1alpha1_widget_class_to_widgets_widget_class,
         );
     scheme
         .add_conversion_func::<
-            crate::widgets::types::WidgetClass,
-            crate::widgets::v1alpha1::types::WidgetClass,
+            crate::widgets::WidgetClass,
+            crate::widgets::v1alpha1::WidgetClass,
         >(
             crate::widgets::v1alpha1::convert_widgets_widget_class_to_v1alpha1_widget_class,
         );
     scheme
         .add_conversion_func::<
-            crate::widgets::v1alpha1::types::WidgetClassList,
-            crate::widgets::types::WidgetClassList,
+            crate::widgets::v1alpha1::WidgetClassList,
+            crate::widgets::WidgetClassList,
         >(
             crate::widgets::v1alpha1::convert_v1alpha1_widget_class_list_to_widgets_widget_class_list,
         );
     scheme
         .add_conversion_func::<
-            crate::widgets::types::WidgetClassList,
-            crate::widgets::v1alpha1::types::WidgetClassList,
+            crate::widgets::WidgetClassList,
+            crate::widgets::v1alpha1::WidgetClassList,
         >(
             crate::widgets::v1alpha1::convert_widgets_widget_class_list_to_v1alpha1_widget_class_list,
         );
     scheme
         .add_conversion_func::<
-            crate::widgets::v1alpha1::types::WidgetList,
-            crate::widgets::types::WidgetList,
+            crate::widgets::v1alpha1::WidgetList,
+            crate::widgets::WidgetList,
         >(crate::widgets::v1alpha1::convert_v1alpha1_widget_list_to_widgets_widget_list);
     scheme
         .add_conversion_func::<
-            crate::widgets::types::WidgetList,
-            crate::widgets::v1alpha1::types::WidgetList,
+            crate::widgets::WidgetList,
+            crate::widgets::v1alpha1::WidgetList,
         >(crate::widgets::v1alpha1::convert_widgets_widget_list_to_v1alpha1_widget_list);
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::widgets::v1alpha1::Widget` to `crate::widgets::Widget` field by field. Generated; the public `convert_v1alpha1_widget_to_widgets_widget` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_to_widgets_widget(
-    input: &crate::widgets::v1alpha1::types::Widget,
-    out: &mut crate::widgets::types::Widget,
+    input: &crate::widgets::v1alpha1::Widget,
+    out: &mut crate::widgets::Widget,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
@@ -102,8 +102,8 @@ pub fn auto_convert_v1alpha1_widget_to_widgets_widget(
 }
 /// Converts `crate::widgets::Widget` to `crate::widgets::v1alpha1::Widget` field by field. Generated; the public `convert_widgets_widget_to_v1alpha1_widget` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_to_v1alpha1_widget(
-    input: &crate::widgets::types::Widget,
-    out: &mut crate::widgets::v1alpha1::types::Widget,
+    input: &crate::widgets::Widget,
+    out: &mut crate::widgets::v1alpha1::Widget,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
@@ -132,8 +132,8 @@ pub fn auto_convert_widgets_widget_to_v1alpha1_widget(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetClass` to `crate::widgets::WidgetClass` field by field. Generated; the public `convert_v1alpha1_widget_class_to_widgets_widget_class` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_class_to_widgets_widget_class(
-    input: &crate::widgets::v1alpha1::types::WidgetClass,
-    out: &mut crate::widgets::types::WidgetClass,
+    input: &crate::widgets::v1alpha1::WidgetClass,
+    out: &mut crate::widgets::WidgetClass,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
@@ -151,15 +151,15 @@ pub fn auto_convert_v1alpha1_widget_class_to_widgets_widget_class(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetClass` to `crate::widgets::WidgetClass`.
 pub fn convert_v1alpha1_widget_class_to_widgets_widget_class(
-    input: &crate::widgets::v1alpha1::types::WidgetClass,
-    out: &mut crate::widgets::types::WidgetClass,
+    input: &crate::widgets::v1alpha1::WidgetClass,
+    out: &mut crate::widgets::WidgetClass,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_class_to_widgets_widget_class(input, out)
 }
 /// Converts `crate::widgets::WidgetClass` to `crate::widgets::v1alpha1::WidgetClass` field by field. Generated; the public `convert_widgets_widget_class_to_v1alpha1_widget_class` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_class_to_v1alpha1_widget_class(
-    input: &crate::widgets::types::WidgetClass,
-    out: &mut crate::widgets::v1alpha1::types::WidgetClass,
+    input: &crate::widgets::WidgetClass,
+    out: &mut crate::widgets::v1alpha1::WidgetClass,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.spec = match &input.spec {
@@ -177,15 +177,15 @@ pub fn auto_convert_widgets_widget_class_to_v1alpha1_widget_class(
 }
 /// Converts `crate::widgets::WidgetClass` to `crate::widgets::v1alpha1::WidgetClass`.
 pub fn convert_widgets_widget_class_to_v1alpha1_widget_class(
-    input: &crate::widgets::types::WidgetClass,
-    out: &mut crate::widgets::v1alpha1::types::WidgetClass,
+    input: &crate::widgets::WidgetClass,
+    out: &mut crate::widgets::v1alpha1::WidgetClass,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_class_to_v1alpha1_widget_class(input, out)
 }
 /// Converts `crate::widgets::v1alpha1::WidgetClassList` to `crate::widgets::WidgetClassList` field by field. Generated; the public `convert_v1alpha1_widget_class_list_to_widgets_widget_class_list` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_class_list_to_widgets_widget_class_list(
-    input: &crate::widgets::v1alpha1::types::WidgetClassList,
-    out: &mut crate::widgets::types::WidgetClassList,
+    input: &crate::widgets::v1alpha1::WidgetClassList,
+    out: &mut crate::widgets::WidgetClassList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -202,15 +202,15 @@ pub fn auto_convert_v1alpha1_widget_class_list_to_widgets_widget_class_list(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetClassList` to `crate::widgets::WidgetClassList`.
 pub fn convert_v1alpha1_widget_class_list_to_widgets_widget_class_list(
-    input: &crate::widgets::v1alpha1::types::WidgetClassList,
-    out: &mut crate::widgets::types::WidgetClassList,
+    input: &crate::widgets::v1alpha1::WidgetClassList,
+    out: &mut crate::widgets::WidgetClassList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_class_list_to_widgets_widget_class_list(input, out)
 }
 /// Converts `crate::widgets::WidgetClassList` to `crate::widgets::v1alpha1::WidgetClassList` field by field. Generated; the public `convert_widgets_widget_class_list_to_v1alpha1_widget_class_list` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_class_list_to_v1alpha1_widget_class_list(
-    input: &crate::widgets::types::WidgetClassList,
-    out: &mut crate::widgets::v1alpha1::types::WidgetClassList,
+    input: &crate::widgets::WidgetClassList,
+    out: &mut crate::widgets::v1alpha1::WidgetClassList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -227,15 +227,15 @@ pub fn auto_convert_widgets_widget_class_list_to_v1alpha1_widget_class_list(
 }
 /// Converts `crate::widgets::WidgetClassList` to `crate::widgets::v1alpha1::WidgetClassList`.
 pub fn convert_widgets_widget_class_list_to_v1alpha1_widget_class_list(
-    input: &crate::widgets::types::WidgetClassList,
-    out: &mut crate::widgets::v1alpha1::types::WidgetClassList,
+    input: &crate::widgets::WidgetClassList,
+    out: &mut crate::widgets::v1alpha1::WidgetClassList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_class_list_to_v1alpha1_widget_class_list(input, out)
 }
 /// Converts `crate::widgets::v1alpha1::WidgetClassSpec` to `crate::widgets::WidgetClassSpec` field by field. Generated; the public `convert_v1alpha1_widget_class_spec_to_widgets_widget_class_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_class_spec_to_widgets_widget_class_spec(
-    input: &crate::widgets::v1alpha1::types::WidgetClassSpec,
-    out: &mut crate::widgets::types::WidgetClassSpec,
+    input: &crate::widgets::v1alpha1::WidgetClassSpec,
+    out: &mut crate::widgets::WidgetClassSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.controller = ::core::clone::Clone::clone(&input.controller);
     out.parameters = ::core::clone::Clone::clone(&input.parameters);
@@ -243,15 +243,15 @@ pub fn auto_convert_v1alpha1_widget_class_spec_to_widgets_widget_class_spec(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetClassSpec` to `crate::widgets::WidgetClassSpec`.
 pub fn convert_v1alpha1_widget_class_spec_to_widgets_widget_class_spec(
-    input: &crate::widgets::v1alpha1::types::WidgetClassSpec,
-    out: &mut crate::widgets::types::WidgetClassSpec,
+    input: &crate::widgets::v1alpha1::WidgetClassSpec,
+    out: &mut crate::widgets::WidgetClassSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_class_spec_to_widgets_widget_class_spec(input, out)
 }
 /// Converts `crate::widgets::WidgetClassSpec` to `crate::widgets::v1alpha1::WidgetClassSpec` field by field. Generated; the public `convert_widgets_widget_class_spec_to_v1alpha1_widget_class_spec` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_class_spec_to_v1alpha1_widget_class_spec(
-    input: &crate::widgets::types::WidgetClassSpec,
-    out: &mut crate::widgets::v1alpha1::types::WidgetClassSpec,
+    input: &crate::widgets::WidgetClassSpec,
+    out: &mut crate::widgets::v1alpha1::WidgetClassSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.controller = ::core::clone::Clone::clone(&input.controller);
     out.parameters = ::core::clone::Clone::clone(&input.parameters);
@@ -259,15 +259,15 @@ pub fn auto_convert_widgets_widget_class_spec_to_v1alpha1_widget_class_spec(
 }
 /// Converts `crate::widgets::WidgetClassSpec` to `crate::widgets::v1alpha1::WidgetClassSpec`.
 pub fn convert_widgets_widget_class_spec_to_v1alpha1_widget_class_spec(
-    input: &crate::widgets::types::WidgetClassSpec,
-    out: &mut crate::widgets::v1alpha1::types::WidgetClassSpec,
+    input: &crate::widgets::WidgetClassSpec,
+    out: &mut crate::widgets::v1alpha1::WidgetClassSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_class_spec_to_v1alpha1_widget_class_spec(input, out)
 }
 /// Converts `crate::widgets::v1alpha1::WidgetList` to `crate::widgets::WidgetList` field by field. Generated; the public `convert_v1alpha1_widget_list_to_widgets_widget_list` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_list_to_widgets_widget_list(
-    input: &crate::widgets::v1alpha1::types::WidgetList,
-    out: &mut crate::widgets::types::WidgetList,
+    input: &crate::widgets::v1alpha1::WidgetList,
+    out: &mut crate::widgets::WidgetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -284,15 +284,15 @@ pub fn auto_convert_v1alpha1_widget_list_to_widgets_widget_list(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetList` to `crate::widgets::WidgetList`.
 pub fn convert_v1alpha1_widget_list_to_widgets_widget_list(
-    input: &crate::widgets::v1alpha1::types::WidgetList,
-    out: &mut crate::widgets::types::WidgetList,
+    input: &crate::widgets::v1alpha1::WidgetList,
+    out: &mut crate::widgets::WidgetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_list_to_widgets_widget_list(input, out)
 }
 /// Converts `crate::widgets::WidgetList` to `crate::widgets::v1alpha1::WidgetList` field by field. Generated; the public `convert_widgets_widget_list_to_v1alpha1_widget_list` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_list_to_v1alpha1_widget_list(
-    input: &crate::widgets::types::WidgetList,
-    out: &mut crate::widgets::v1alpha1::types::WidgetList,
+    input: &crate::widgets::WidgetList,
+    out: &mut crate::widgets::v1alpha1::WidgetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.metadata = ::core::clone::Clone::clone(&input.metadata);
     out.items = input
@@ -309,15 +309,15 @@ pub fn auto_convert_widgets_widget_list_to_v1alpha1_widget_list(
 }
 /// Converts `crate::widgets::WidgetList` to `crate::widgets::v1alpha1::WidgetList`.
 pub fn convert_widgets_widget_list_to_v1alpha1_widget_list(
-    input: &crate::widgets::types::WidgetList,
-    out: &mut crate::widgets::v1alpha1::types::WidgetList,
+    input: &crate::widgets::WidgetList,
+    out: &mut crate::widgets::v1alpha1::WidgetList,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_list_to_v1alpha1_widget_list(input, out)
 }
 /// Converts `crate::widgets::v1alpha1::WidgetPort` to `crate::widgets::WidgetPort` field by field. Generated; the public `convert_v1alpha1_widget_port_to_widgets_widget_port` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_port_to_widgets_widget_port(
-    input: &crate::widgets::v1alpha1::types::WidgetPort,
-    out: &mut crate::widgets::types::WidgetPort,
+    input: &crate::widgets::v1alpha1::WidgetPort,
+    out: &mut crate::widgets::WidgetPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.port = input.port;
@@ -326,15 +326,15 @@ pub fn auto_convert_v1alpha1_widget_port_to_widgets_widget_port(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetPort` to `crate::widgets::WidgetPort`.
 pub fn convert_v1alpha1_widget_port_to_widgets_widget_port(
-    input: &crate::widgets::v1alpha1::types::WidgetPort,
-    out: &mut crate::widgets::types::WidgetPort,
+    input: &crate::widgets::v1alpha1::WidgetPort,
+    out: &mut crate::widgets::WidgetPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_port_to_widgets_widget_port(input, out)
 }
 /// Converts `crate::widgets::WidgetPort` to `crate::widgets::v1alpha1::WidgetPort` field by field. Generated; the public `convert_widgets_widget_port_to_v1alpha1_widget_port` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_port_to_v1alpha1_widget_port(
-    input: &crate::widgets::types::WidgetPort,
-    out: &mut crate::widgets::v1alpha1::types::WidgetPort,
+    input: &crate::widgets::WidgetPort,
+    out: &mut crate::widgets::v1alpha1::WidgetPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.name = ::core::clone::Clone::clone(&input.name);
     out.port = input.port;
@@ -343,65 +343,57 @@ pub fn auto_convert_widgets_widget_port_to_v1alpha1_widget_port(
 }
 /// Converts `crate::widgets::WidgetPort` to `crate::widgets::v1alpha1::WidgetPort`.
 pub fn convert_widgets_widget_port_to_v1alpha1_widget_port(
-    input: &crate::widgets::types::WidgetPort,
-    out: &mut crate::widgets::v1alpha1::types::WidgetPort,
+    input: &crate::widgets::WidgetPort,
+    out: &mut crate::widgets::v1alpha1::WidgetPort,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_port_to_v1alpha1_widget_port(input, out)
 }
 /// Converts `crate::widgets::v1alpha1::WidgetSize` to `crate::widgets::WidgetSize` field by field. Generated; the public `convert_v1alpha1_widget_size_to_widgets_widget_size` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_size_to_widgets_widget_size(
-    input: &crate::widgets::v1alpha1::types::WidgetSize,
-    out: &mut crate::widgets::types::WidgetSize,
+    input: &crate::widgets::v1alpha1::WidgetSize,
+    out: &mut crate::widgets::WidgetSize,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     *out = match input {
-        crate::widgets::v1alpha1::types::WidgetSize::Small => {
-            crate::widgets::types::WidgetSize::Small
+        crate::widgets::v1alpha1::WidgetSize::Small => crate::widgets::WidgetSize::Small,
+        crate::widgets::v1alpha1::WidgetSize::Medium => {
+            crate::widgets::WidgetSize::Medium
         }
-        crate::widgets::v1alpha1::types::WidgetSize::Medium => {
-            crate::widgets::types::WidgetSize::Medium
-        }
-        crate::widgets::v1alpha1::types::WidgetSize::Large => {
-            crate::widgets::types::WidgetSize::Large
-        }
+        crate::widgets::v1alpha1::WidgetSize::Large => crate::widgets::WidgetSize::Large,
     };
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::widgets::v1alpha1::WidgetSize` to `crate::widgets::WidgetSize`.
 pub fn convert_v1alpha1_widget_size_to_widgets_widget_size(
-    input: &crate::widgets::v1alpha1::types::WidgetSize,
-    out: &mut crate::widgets::types::WidgetSize,
+    input: &crate::widgets::v1alpha1::WidgetSize,
+    out: &mut crate::widgets::WidgetSize,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_size_to_widgets_widget_size(input, out)
 }
 /// Converts `crate::widgets::WidgetSize` to `crate::widgets::v1alpha1::WidgetSize` field by field. Generated; the public `convert_widgets_widget_size_to_v1alpha1_widget_size` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_size_to_v1alpha1_widget_size(
-    input: &crate::widgets::types::WidgetSize,
-    out: &mut crate::widgets::v1alpha1::types::WidgetSize,
+    input: &crate::widgets::WidgetSize,
+    out: &mut crate::widgets::v1alpha1::WidgetSize,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     *out = match input {
-        crate::widgets::types::WidgetSize::Small => {
-            crate::widgets::v1alpha1::types::WidgetSize::Small
+        crate::widgets::WidgetSize::Small => crate::widgets::v1alpha1::WidgetSize::Small,
+        crate::widgets::WidgetSize::Medium => {
+            crate::widgets::v1alpha1::WidgetSize::Medium
         }
-        crate::widgets::types::WidgetSize::Medium => {
-            crate::widgets::v1alpha1::types::WidgetSize::Medium
-        }
-        crate::widgets::types::WidgetSize::Large => {
-            crate::widgets::v1alpha1::types::WidgetSize::Large
-        }
+        crate::widgets::WidgetSize::Large => crate::widgets::v1alpha1::WidgetSize::Large,
     };
     ::core::result::Result::Ok(())
 }
 /// Converts `crate::widgets::WidgetSize` to `crate::widgets::v1alpha1::WidgetSize`.
 pub fn convert_widgets_widget_size_to_v1alpha1_widget_size(
-    input: &crate::widgets::types::WidgetSize,
-    out: &mut crate::widgets::v1alpha1::types::WidgetSize,
+    input: &crate::widgets::WidgetSize,
+    out: &mut crate::widgets::v1alpha1::WidgetSize,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_size_to_v1alpha1_widget_size(input, out)
 }
 /// Converts `crate::widgets::v1alpha1::WidgetSpec` to `crate::widgets::WidgetSpec` field by field. Generated; the public `convert_v1alpha1_widget_spec_to_widgets_widget_spec` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_spec_to_widgets_widget_spec(
-    input: &crate::widgets::v1alpha1::types::WidgetSpec,
-    out: &mut crate::widgets::types::WidgetSpec,
+    input: &crate::widgets::v1alpha1::WidgetSpec,
+    out: &mut crate::widgets::WidgetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
@@ -432,15 +424,15 @@ pub fn auto_convert_v1alpha1_widget_spec_to_widgets_widget_spec(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetSpec` to `crate::widgets::WidgetSpec`.
 pub fn convert_v1alpha1_widget_spec_to_widgets_widget_spec(
-    input: &crate::widgets::v1alpha1::types::WidgetSpec,
-    out: &mut crate::widgets::types::WidgetSpec,
+    input: &crate::widgets::v1alpha1::WidgetSpec,
+    out: &mut crate::widgets::WidgetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_spec_to_widgets_widget_spec(input, out)
 }
 /// Converts `crate::widgets::WidgetSpec` to `crate::widgets::v1alpha1::WidgetSpec` field by field. Generated; the public `convert_widgets_widget_spec_to_v1alpha1_widget_spec` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_spec_to_v1alpha1_widget_spec(
-    input: &crate::widgets::types::WidgetSpec,
-    out: &mut crate::widgets::v1alpha1::types::WidgetSpec,
+    input: &crate::widgets::WidgetSpec,
+    out: &mut crate::widgets::v1alpha1::WidgetSpec,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
     out.selector = ::core::clone::Clone::clone(&input.selector);
@@ -471,8 +463,8 @@ pub fn auto_convert_widgets_widget_spec_to_v1alpha1_widget_spec(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetStatus` to `crate::widgets::WidgetStatus` field by field. Generated; the public `convert_v1alpha1_widget_status_to_widgets_widget_status` calls it unless the package writes its own.
 pub fn auto_convert_v1alpha1_widget_status_to_widgets_widget_status(
-    input: &crate::widgets::v1alpha1::types::WidgetStatus,
-    out: &mut crate::widgets::types::WidgetStatus,
+    input: &crate::widgets::v1alpha1::WidgetStatus,
+    out: &mut crate::widgets::WidgetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
@@ -483,15 +475,15 @@ pub fn auto_convert_v1alpha1_widget_status_to_widgets_widget_status(
 }
 /// Converts `crate::widgets::v1alpha1::WidgetStatus` to `crate::widgets::WidgetStatus`.
 pub fn convert_v1alpha1_widget_status_to_widgets_widget_status(
-    input: &crate::widgets::v1alpha1::types::WidgetStatus,
-    out: &mut crate::widgets::types::WidgetStatus,
+    input: &crate::widgets::v1alpha1::WidgetStatus,
+    out: &mut crate::widgets::WidgetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_v1alpha1_widget_status_to_widgets_widget_status(input, out)
 }
 /// Converts `crate::widgets::WidgetStatus` to `crate::widgets::v1alpha1::WidgetStatus` field by field. Generated; the public `convert_widgets_widget_status_to_v1alpha1_widget_status` calls it unless the package writes its own.
 pub fn auto_convert_widgets_widget_status_to_v1alpha1_widget_status(
-    input: &crate::widgets::types::WidgetStatus,
-    out: &mut crate::widgets::v1alpha1::types::WidgetStatus,
+    input: &crate::widgets::WidgetStatus,
+    out: &mut crate::widgets::v1alpha1::WidgetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     out.observed_generation = ::core::clone::Clone::clone(&input.observed_generation);
     out.replicas = ::core::clone::Clone::clone(&input.replicas);
@@ -502,8 +494,8 @@ pub fn auto_convert_widgets_widget_status_to_v1alpha1_widget_status(
 }
 /// Converts `crate::widgets::WidgetStatus` to `crate::widgets::v1alpha1::WidgetStatus`.
 pub fn convert_widgets_widget_status_to_v1alpha1_widget_status(
-    input: &crate::widgets::types::WidgetStatus,
-    out: &mut crate::widgets::v1alpha1::types::WidgetStatus,
+    input: &crate::widgets::WidgetStatus,
+    out: &mut crate::widgets::v1alpha1::WidgetStatus,
 ) -> ::core::result::Result<(), ::kube_apimachinery::ConversionError> {
     auto_convert_widgets_widget_status_to_v1alpha1_widget_status(input, out)
 }

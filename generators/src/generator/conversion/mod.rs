@@ -111,7 +111,7 @@ impl PackageGenerator for Conversion {
             ] {
                 items.extend(direction_items(&rules, &d, &mut local));
                 if ty.is_kind() && peer_ty.is_kind() {
-                    let (a, b, f) = (path_of(d.from.1), path_of(d.to.1), d.path());
+                    let (a, b, f) = (path_of(universe, d.from.1), path_of(universe, d.to.1), d.path());
                     registrations.push(quote! { scheme.add_conversion_func::<#a, #b>(#f); });
                 }
             }
@@ -139,7 +139,18 @@ impl PackageGenerator for Conversion {
     }
 }
 
-fn path_of(ty: &Type) -> syn::Path {
+/// The path generated code names `ty` by: its package's, where the package re-exports the module
+/// that defines it (a peer package's private `types` module is out of reach of this one, as when
+/// apps/v1beta1 converts to apps/v1), else the defining module's.
+fn path_of(universe: &crate::model::Universe, ty: &Type) -> syn::Path {
+    if let Some((package, module)) = ty.module.rsplit_once("::")
+        && universe
+            .packages
+            .get(package)
+            .is_some_and(|p| p.reexports.iter().any(|r| r == module))
+    {
+        return type_path(package, &ty.name);
+    }
     type_path(&ty.module, &ty.name)
 }
 
@@ -159,7 +170,7 @@ fn direction_items(rules: &Rules<'_>, d: &Direction<'_>, diags: &mut Diagnostics
     let rt = &rules.rt;
     let auto = ident(&d.auto_name());
     let public = ident(&name);
-    let (a, b) = (path_of(src), path_of(dst));
+    let (a, b) = (path_of(rules.universe, src), path_of(rules.universe, dst));
     let (body, manual) = body(rules, src, dst);
     let mut items = Vec::new();
     if let Some(body) = &body {
@@ -280,7 +291,11 @@ fn body<'a>(rules: &Rules<'_>, src: &'a Type, dst: &'a Type) -> (Option<TokenStr
                     });
                     continue;
                 };
-                match variant_arm(rules, (&path_of(src), v), (&path_of(dst), w)) {
+                match variant_arm(
+                    rules,
+                    (&path_of(rules.universe, src), v),
+                    (&path_of(rules.universe, dst), w),
+                ) {
                     Ok(arm) => arms.push(arm),
                     Err(why) => manual.push(Manual {
                         what: format!("variant `{}`", v.name),

@@ -221,7 +221,11 @@ fn copy_of(expr: TokenStream) -> TokenStream {
 
 /// The JSON values of an enum for a message: `"A", "B"`.
 fn quoted(variants: &[(String, String)]) -> String {
-    variants.iter().map(|(_, json)| format!("{json:?}")).collect::<Vec<_>>().join(", ")
+    variants
+        .iter()
+        .map(|(_, json)| format!("{json:?}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn has_default(ty: &crate::model::Type) -> bool {
