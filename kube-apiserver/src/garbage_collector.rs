@@ -71,7 +71,15 @@ impl GarbageCollector {
 
     /// One pass: orphan, delete in the foreground, and delete what lost all its owners.
     pub async fn sweep(&self) -> Result<(), ApiError> {
-        let nodes = self.read().await?;
+        let mut nodes = self.read().await?;
+        // The stores are read one after another: a dependent created just before its owner was
+        // marked may be missed by a read of its store that came before the mark was seen in the
+        // owner's. Read again once an owner waits on its dependents: what was created before the
+        // mark was seen, so before the first read ended, is in the second.
+        let waiting = |n: &Node| n.deleting && n.finalizers.iter().any(|f| f == ORPHAN || f == FOREGROUND);
+        if nodes.iter().any(waiting) {
+            nodes = self.read().await?;
+        }
         let live: HashSet<&str> = nodes.iter().map(|n| n.uid.as_str()).collect();
         let mut dependents: HashMap<&str, Vec<&Node>> = HashMap::new();
         for n in &nodes {

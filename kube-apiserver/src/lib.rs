@@ -13,9 +13,9 @@
 //! 1. [`options`]: the command line, turned into a [`Config`] and the HTTPS listener.
 //! 2. [`admission`], [`registry`], [`strategies`]: plugins by name; the review APIs and
 //!    TokenRequest; the per-kind strategies.
-//! 3. [`authentication`], [`authorizer`], [`garbage_collector`], `namespace`, [`printers`]:
-//!    authentication and authorization as the flags configure them; the collector; namespaces;
-//!    kube-apiserver's table columns.
+//! 3. [`authentication`], [`authorizer`], [`garbage_collector`], `namespace`, `names`,
+//!    [`printers`]: authentication and authorization as the flags configure them; the collector;
+//!    namespaces; Kubernetes' short names and categories; kube-apiserver's table columns.
 //! 4. [`rbac`], [`serviceaccount`]: RBAC's policy, authorizer, bootstrap roles and escalation
 //!    check; ServiceAccount tokens and their authenticator.
 
@@ -26,6 +26,7 @@ pub mod admission;
 pub mod authentication;
 pub mod authorizer;
 pub mod garbage_collector;
+mod names;
 mod namespace;
 pub mod options;
 pub mod printers;
@@ -91,7 +92,13 @@ pub struct Config {
 impl Default for Config {
     fn default() -> Self {
         Config {
-            generic: kube_generic_apiserver::server::Config::default(),
+            // Kubernetes' own alpha and beta versions are off until `--runtime-config` names them.
+            generic: kube_generic_apiserver::server::Config {
+                resources: kube_generic_apiserver::server::resource_config::ResourceConfig::new(
+                    options::prerelease_served_by_default,
+                ),
+                ..kube_generic_apiserver::server::Config::default()
+            },
             garbage_collection: true,
             authorization_modes: vec![Mode::AlwaysAllow],
             authentication: Authentication::default(),
@@ -126,7 +133,11 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         &strategy,
         &rules,
         &config.generic.feature_gates,
+        &|m| config.generic.serves(&scheme, m),
     );
+    for r in &mut resources.resources {
+        names::apply(&mut r.mapping);
+    }
     let store = |group: &str, resource: &str| resources.store(group, resource).cloned();
     let namespaces = store("", "namespaces");
     let accounts = store("", "serviceaccounts");

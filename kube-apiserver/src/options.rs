@@ -12,6 +12,7 @@ use kube_generic_apiserver::authentication::TokenFile;
 use kube_generic_apiserver::server::options::{
     AuditOptions, Error, EtcdOptions, SecureServingOptions, ServerRunOptions, go_duration,
 };
+use kube_generic_apiserver::server::resource_config::ResourceConfig;
 use kube_generic_apiserver::server::tls::server_config;
 
 use crate::serviceaccount::{DEFAULT_ISSUER, ServiceAccountTokens, generate_key_pem};
@@ -74,14 +75,32 @@ pub struct Options {
     /// dependents (kube-controller-manager's flag; `--enable-garbage-collector=false` turns it off).
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
     pub enable_garbage_collector: bool,
+    /// Group-versions and resources to serve or not, comma-separated `key=true|false`: `api/all`,
+    /// `api/ga`, `api/beta`, `api/alpha`, `<group>/<version>` (`api/v1` for the core group) or
+    /// `<group>/<version>/<resource>`. Kubernetes' alpha and beta versions are off unless named.
+    #[arg(long, default_value = "")]
+    pub runtime_config: String,
+}
+
+/// Whether `group`'s alpha and beta versions are served when `--runtime-config` does not name
+/// them: not for Kubernetes' own groups (the core group, the groups without a domain such as
+/// `apps` and `batch`, and `*.k8s.io`), whose pre-release APIs are off by default since 1.24
+/// (KEP 3136); yes for any other group a server compiles in.
+pub fn prerelease_served_by_default(group: &str) -> bool {
+    group.contains('.') && !group.ends_with(".k8s.io")
 }
 
 impl Options {
     /// The server's configuration: every flag but the listeners'.
     pub fn config(&self) -> Result<Config, Error> {
+        let mut resources = ResourceConfig::new(prerelease_served_by_default);
+        resources
+            .apply(&self.runtime_config)
+            .map_err(|e| format!("--runtime-config: {e}"))?;
         Ok(Config {
             generic: self.run.apply(kube_generic_apiserver::Config {
                 audit: self.audit.audit()?,
+                resources,
                 ..kube_generic_apiserver::Config::default()
             }),
             garbage_collection: self.enable_garbage_collector,

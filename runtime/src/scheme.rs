@@ -63,7 +63,7 @@ pub struct Scheme {
     /// Mapped resources in registration order, which discovery lists them in.
     rest_mapping_order: Vec<crate::GroupVersionResource>,
     /// GVK -> its deprecation warning, as prerelease-lifecycle-gen records it.
-    lifecycles: BTreeMap<GroupVersionKind, lifecycle::WarningFn>,
+    lifecycles: BTreeMap<GroupVersionKind, lifecycle::Lifecycle>,
     /// Type -> its validation, as validation-gen registers it, with the hand-written rules.
     validations: HashMap<TypeId, validation::Registered>,
 }

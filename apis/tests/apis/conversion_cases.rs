@@ -1,20 +1,19 @@
 //! Cross-version conversions with exact expected output: each input is a JSON document, converted
-//! with `Scheme::convert_to_version` (always through the internal hub), and the result's JSON is
-//! compared with a JSON literal. No defaults are applied (`convert_to_version` does not default).
+//! with `Scheme::convert_to_version` (always through the group's hub: apiextensions' internal
+//! version, apps/v1 for the imported apps group), and the result's JSON is compared with a JSON
+//! literal. No defaults are applied (`convert_to_version` does not default).
 //!
 //! The expected documents are what Kubernetes' own conversions produce (k8s.io/kubernetes
-//! pkg/apis/{apps,core}/v1 and apiextensions-apiserver pkg/apis/apiextensions/{v1,v1beta1}
-//! conversion.go), in two respects written in the other of two equivalent forms, each marked where
-//! it occurs:
-//!
-//! - In apiextensions, a plain internal number becomes a present external value (`"priority": 0`),
-//!   the rule in generators/src/generator/conversion/value.rs, because those external fields are
-//!   still `Option`s. Go writes none: the Go field is a plain value with `omitempty`. core and apps
-//!   declare such fields as plain values skipped when zero (`kube_apimachinery::is_zero`), as Go does, so
-//!   their conversions write no zeros (`minReadySeconds`, `paused` below).
+//! pkg/apis/apps/v1 and apiextensions-apiserver pkg/apis/apiextensions/{v1,v1beta1}
+//! conversion.go), in one respect written in the other of two equivalent forms, marked where it
+//! occurs: in apiextensions, a plain internal number becomes a present external value
+//! (`"priority": 0`), the rule in generators/src/generator/conversion/value.rs, because those
+//! external fields are still `Option`s. Go writes none: the Go field is a plain value with
+//! `omitempty`. apps converts between external versions whose optional fields are `Option`s on
+//! both sides, so an absent value stays absent (`minReadySeconds`, `paused` below).
 
-use apis::{apiextensions, apps, core};
-use kube_apimachinery::{API_VERSION_INTERNAL, GroupVersion, Object, Scheme};
+use apis::{apiextensions, apps, autoscaling};
+use kube_apimachinery::{GroupVersion, Object, Scheme};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
@@ -79,8 +78,7 @@ fn deployment(api_version: &str, metadata: Value, spec: Value) -> Value {
     })
 }
 
-/// The internal `minReadySeconds` and `paused` are zero, which the external fields omit as Go's
-/// `omitempty` does (module doc): nothing is added.
+/// Absent `minReadySeconds` and `paused` stay absent (module doc): nothing is added.
 fn deployment_zero_scalars() -> Value {
     json!({})
 }
@@ -374,67 +372,80 @@ fn crd_webhook_client_config_nests_under_conversion_webhook_in_v1_and_back() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// (d) core: v1's `hostNetwork` lives in the internal pod security context, and v1's single `podIP`
-// is the first of the internal `podIPs`.
+// (d) autoscaling: v1's CPU target is v2's CPU metric; what v1 cannot say travels in annotations.
 // ---------------------------------------------------------------------------------------------
 
-fn pod(status: Value) -> Value {
+fn hpa_v2(metrics: Value, status: Value) -> Value {
     json!({
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": { "name": "web-0", "namespace": "default" },
-        "spec": { "containers": [{ "name": "nginx", "image": "nginx:1.27" }], "hostNetwork": true },
+        "apiVersion": "autoscaling/v2",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": { "name": "web", "namespace": "default" },
+        "spec": {
+            "scaleTargetRef": { "apiVersion": "apps/v1", "kind": "Deployment", "name": "web" },
+            "minReplicas": 1,
+            "maxReplicas": 5,
+            "metrics": metrics
+        },
         "status": status
     })
 }
 
 #[test]
-fn pod_host_network_and_pod_ip_through_internal() {
+fn hpa_cpu_target_is_the_v1_field_and_other_metrics_travel_in_an_annotation() {
     let scheme = scheme();
-    let v1: core::v1::Pod = serde_json::from_value(pod(json!({ "phase": "Running", "podIP": "10.244.1.7" }))).unwrap();
-
-    let internal = GroupVersion::new("", API_VERSION_INTERNAL);
-    let hub = scheme
-        .convert_to_version(&v1, &internal)
-        .expect("the conversion succeeds");
-    let hub = hub.downcast_ref::<core::Pod>().expect("an internal Pod");
-    assert_eq!(
-        hub.spec.security_context,
-        Some(core::PodSecurityContext { host_network: true })
+    let cpu = json!({ "type": "Resource", "resource": { "name": "cpu", "target": { "type": "Utilization", "averageUtilization": 60 } } });
+    let pods = json!({ "type": "Pods", "pods": { "metric": { "name": "qps" }, "target": { "type": "AverageValue", "averageValue": "10" } } });
+    let current = json!({ "type": "Resource", "resource": { "name": "cpu", "current": { "averageUtilization": 42 } } });
+    let v2 = hpa_v2(
+        json!([cpu, pods]),
+        json!({ "currentReplicas": 2, "desiredReplicas": 3, "currentMetrics": [current] }),
     );
-    assert_eq!(
-        hub.status.pod_ips,
-        [core::PodIP {
-            ip: "10.244.1.7".into()
-        }]
+    let v1 = convert::<autoscaling::v2::HorizontalPodAutoscaler, autoscaling::v1::HorizontalPodAutoscaler>(
+        &scheme,
+        &v2,
+        &autoscaling::v1::SCHEME_GROUP_VERSION,
     );
-
-    let back = scheme
-        .convert_to_version(hub, &core::v1::SCHEME_GROUP_VERSION)
-        .expect("the conversion succeeds");
-    let back = serde_json::to_value(back.downcast_ref::<core::v1::Pod>().unwrap()).unwrap();
-    // As Go's Convert_core_PodStatus_To_v1_PodStatus: podIP mirrors podIPs[0], and podIPs is written.
-    let expected = pod(json!({ "phase": "Running", "podIP": "10.244.1.7", "podIPs": [{ "ip": "10.244.1.7" }] }));
-    assert_json(&back, &expected);
+    assert_eq!(v1["spec"]["targetCPUUtilizationPercentage"], 60);
+    assert_eq!(v1["status"]["currentCPUUtilizationPercentage"], 42);
+    let annotations = &v1["metadata"]["annotations"];
+    let other: Value =
+        serde_json::from_str(annotations["autoscaling.alpha.kubernetes.io/metrics"].as_str().unwrap()).unwrap();
+    assert_eq!(other, json!([pods]));
+    let back = convert::<autoscaling::v1::HorizontalPodAutoscaler, autoscaling::v2::HorizontalPodAutoscaler>(
+        &scheme,
+        &v1,
+        &autoscaling::v2::SCHEME_GROUP_VERSION,
+    );
+    assert_json(&back, &v2);
 }
 
 #[test]
-fn pod_ip_wins_over_a_stale_pod_ips() {
-    // Go's Convert_v1_PodStatus_To_core_PodStatus: "If both fields (v1.PodIPs and v1.PodIP) are
-    // provided and differ, then PodIP is authoritative for compatibility with older kubelets": an
-    // old kubelet that changes podIP and sends back the podIPs it read must not lose its change.
-    // apis/src/core/v1/conversion.rs only fills an empty podIPs; the fix is to replace podIPs with
+fn a_v1_hpa_without_a_target_means_80_percent_cpu() {
     let scheme = scheme();
-    let v1 = pod(json!({ "podIP": "10.0.0.2", "podIPs": [{ "ip": "10.0.0.1" }] }));
-    let internal = GroupVersion::new("", API_VERSION_INTERNAL);
-    let typed: core::v1::Pod = serde_json::from_value(v1).unwrap();
-    let hub = scheme.convert_to_version(&typed, &internal).unwrap();
-    let back = scheme
-        .convert_to_version(hub.as_ref(), &core::v1::SCHEME_GROUP_VERSION)
-        .unwrap();
-    let back = serde_json::to_value(back.downcast_ref::<core::v1::Pod>().unwrap()).unwrap();
-    assert_json(
-        &back,
-        &pod(json!({ "podIP": "10.0.0.2", "podIPs": [{ "ip": "10.0.0.2" }] })),
+    let v1 = json!({
+        "apiVersion": "autoscaling/v1",
+        "kind": "HorizontalPodAutoscaler",
+        "metadata": { "name": "web", "namespace": "default" },
+        "spec": { "scaleTargetRef": { "kind": "Deployment", "name": "web" }, "maxReplicas": 3 }
+    });
+    let v2 = convert::<autoscaling::v1::HorizontalPodAutoscaler, autoscaling::v2::HorizontalPodAutoscaler>(
+        &scheme,
+        &v1,
+        &autoscaling::v2::SCHEME_GROUP_VERSION,
+    );
+    assert_eq!(
+        v2["spec"]["metrics"],
+        json!([{ "type": "Resource", "resource": { "name": "cpu", "target": { "type": "Utilization", "averageUtilization": 80 } } }])
+    );
+    let mut broken = v1.clone();
+    broken["metadata"]["annotations"] = json!({ "autoscaling.alpha.kubernetes.io/metrics": "[" });
+    let typed: autoscaling::v1::HorizontalPodAutoscaler = serde_json::from_value(broken).unwrap();
+    let err = scheme
+        .convert_to_version(&typed, &autoscaling::v2::SCHEME_GROUP_VERSION)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("annotation autoscaling.alpha.kubernetes.io/metrics"),
+        "{err}"
     );
 }

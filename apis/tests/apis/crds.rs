@@ -150,7 +150,7 @@ fn deprecation_warnings_match_the_lifecycle_methods() {
     assert_eq!(alpha["deprecationWarning"], warning);
     assert_eq!(
         warning,
-        "widgets.example.dev/v1alpha1 Widget is deprecated in v1.3+, unavailable in v1.6+; use widgets.example.dev/v1 Widget"
+        "widgets.example.dev/v1alpha1 Widget is deprecated in v1.34+, unavailable in v1.37+; use widgets.example.dev/v1 Widget"
     );
     let ga = &widgets["spec"]["versions"][0];
     assert!(ga.get("deprecated").is_none() && ga.get("deprecationWarning").is_none());

@@ -167,7 +167,15 @@ fn deployment_roundtrips_and_matches_k8s_openapi() {
         (type_meta.api_version.as_str(), type_meta.kind.as_str()),
         ("apps/v1", "Deployment")
     );
-    let containers = &deployment.spec.template.spec.as_ref().unwrap().containers;
+    let containers = &deployment
+        .spec
+        .as_ref()
+        .unwrap()
+        .template
+        .spec
+        .as_ref()
+        .unwrap()
+        .containers;
     assert_eq!(containers.len(), 1);
     assert_eq!(containers[0].ports.as_ref().unwrap()[0].container_port, 80);
 }
@@ -188,7 +196,7 @@ fn pod_roundtrips_and_matches_k8s_openapi() {
     assert_same_as_k8s_openapi::<k8s_openapi::api::core::v1::Pod>(&expected);
 
     let status = pod.status.as_ref().unwrap();
-    assert_eq!(status.pod_ip, "10.244.1.7");
+    assert_eq!(status.pod_ip.as_deref(), Some("10.244.1.7"));
     assert_eq!(status.conditions.as_ref().unwrap()[0].last_probe_time, None);
 }
 
@@ -211,11 +219,22 @@ fn type_meta_is_optional_and_omitted_when_absent() {
 
 #[test]
 fn required_fields_are_required() {
-    // DeploymentSpec.selector and .template, Container.name and ContainerPort.containerPort have
-    // neither omitempty nor +optional in Go, so a document without them is rejected.
+    // DeploymentSpec.template, Container.name and ContainerPort.containerPort are values without
+    // omitempty or +optional in Go, so a document without them is rejected. The selector is a
+    // pointer: absent decodes, and validation requires it.
+    let mut doc = deployment_json();
+    doc["spec"].as_object_mut().unwrap().remove("template");
+    assert!(serde_json::from_value::<Deployment>(doc).is_err());
     let mut doc = deployment_json();
     doc["spec"].as_object_mut().unwrap().remove("selector");
-    assert!(serde_json::from_value::<Deployment>(doc).is_err());
+    assert!(
+        serde_json::from_value::<Deployment>(doc)
+            .unwrap()
+            .spec
+            .unwrap()
+            .selector
+            .is_none()
+    );
 
     let mut doc = deployment_json();
     doc["spec"]["template"]["spec"]["containers"][0]
@@ -394,11 +413,9 @@ fn v1beta1_deployment_with_rollback_to_roundtrips() {
         (type_meta.api_version.as_str(), type_meta.kind.as_str()),
         ("apps/v1beta1", "Deployment")
     );
-    assert_eq!(
-        deployment.spec.rollback_to,
-        Some(v1beta1::RollbackConfig { revision: 2 })
-    );
-    assert!(!deployment.spec.paused);
+    let spec = deployment.spec.as_ref().unwrap();
+    assert_eq!(spec.rollback_to, Some(v1beta1::RollbackConfig { revision: Some(2) }));
+    assert_eq!(spec.paused, None);
     assert_eq!(
         deployment.status.as_ref().unwrap().conditions.as_ref().unwrap().len(),
         2
@@ -408,28 +425,30 @@ fn v1beta1_deployment_with_rollback_to_roundtrips() {
     let mut doc = v1beta1_deployment_json();
     doc["spec"].as_object_mut().unwrap().remove("selector");
     let deployment: v1beta1::Deployment = assert_roundtrip(&doc);
-    assert!(deployment.spec.selector.is_none());
+    assert!(deployment.spec.unwrap().selector.is_none());
 }
 
 #[test]
 fn v1beta2_stateful_set_roundtrips() {
     let doc = v1beta2_stateful_set_json();
     let stateful_set: v1beta2::StatefulSet = assert_roundtrip(&doc);
-    let spec = &stateful_set.spec;
-    assert_eq!(spec.service_name.as_deref(), Some("nginx"));
+    let spec = stateful_set.spec.as_ref().unwrap();
+    assert_eq!(spec.service_name, "nginx");
     let claims = spec.volume_claim_templates.as_ref().unwrap();
     assert_eq!(claims[0].metadata.name.as_deref(), Some("www"));
     assert_eq!(
         spec.persistent_volume_claim_retention_policy
             .as_ref()
             .unwrap()
-            .when_scaled,
-        "Delete"
+            .when_scaled
+            .as_deref(),
+        Some("Delete")
     );
     assert_eq!(stateful_set.status.as_ref().unwrap().replicas, 3);
 
-    // The selector is required in apps/v1beta2.
+    // The selector is a pointer in Go: absent decodes, and validation requires it.
     let mut doc = v1beta2_stateful_set_json();
     doc["spec"].as_object_mut().unwrap().remove("selector");
-    assert!(serde_json::from_value::<v1beta2::StatefulSet>(doc).is_err());
+    let decoded: v1beta2::StatefulSet = serde_json::from_value(doc).unwrap();
+    assert!(decoded.spec.unwrap().selector.is_none());
 }

@@ -62,3 +62,22 @@ fn servers_can_word_the_deprecation_warning() {
     );
     assert_eq!(apps::v1beta1::Deployment::deprecation_warning(&gvk, (1, 7)), None);
 }
+
+/// The Scheme knows which kinds a release no longer serves: what kube-apiserver leaves out.
+#[test]
+fn the_scheme_knows_what_a_release_removed() {
+    let scheme = apis::scheme().unwrap();
+    let kind = |g: &str, v: &str, k: &str| GroupVersionKind::new(g, v, k);
+    assert!(scheme.is_removed(&kind("apps", "v1beta1", "Deployment"), (1, 36)));
+    assert!(!scheme.is_removed(&kind("apps", "v1beta1", "Deployment"), (1, 15)));
+    assert!(scheme.is_removed(
+        &kind("apiextensions.k8s.io", "v1beta1", "CustomResourceDefinition"),
+        (1, 36)
+    ));
+    assert!(
+        !scheme.is_removed(&kind("apps", "v1", "Deployment"), (1, 36)),
+        "GA never goes"
+    );
+    assert!(!scheme.is_removed(&kind("widgets.example.dev", "v1alpha1", "Widget"), (1, 36)));
+    assert!(scheme.is_removed(&kind("widgets.example.dev", "v1alpha1", "Widget"), (1, 37)));
+}

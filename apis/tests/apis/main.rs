@@ -2,8 +2,6 @@
 
 #![recursion_limit = "512"]
 
-mod support;
-
 mod apiextensions_json;
 mod codec;
 mod conversion_cases;
@@ -11,10 +9,10 @@ mod conversion_review;
 mod convert_cli;
 mod crds;
 mod deepcopy_external;
-mod deepcopy_internal;
 mod defaults;
 mod json_shape;
 mod lifecycle;
+mod marshal;
 mod protobuf;
 mod roundtrip;
 mod scheme;

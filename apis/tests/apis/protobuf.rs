@@ -194,13 +194,12 @@ const CORE_V1: &str = "k8s.io/api/core/v1/generated.proto";
 const APIEXTENSIONS_V1: &str = "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1/generated.proto";
 
 /// The generated `.proto` files compile, and protoc (a protobuf implementation that is not ours)
-/// reads what the runtime writes and writes what it reads. apps' files are left out: they name
-/// k8s.io.api.core.v1.PersistentVolumeClaim, which Kubernetes' core/v1 file defines and this
-/// repository's smaller core/v1 does not.
+/// reads what the runtime writes and writes what it reads.
 #[test]
 fn protoc_reads_and_writes_what_the_idl_describes() {
     for file in [
         CORE_V1,
+        "k8s.io/api/apps/v1/generated.proto",
         "k8s.io/api/autoscaling/v1/generated.proto",
         APIEXTENSIONS_V1,
         "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1beta1/generated.proto",
@@ -291,4 +290,22 @@ proptest! {
             let _ = decode_message::<apps::v1::Deployment>(&bytes[..i]);
         }
     }
+}
+
+/// Go writes an unset string field as `""`: a Deployment's `strategy: {}` (what kubectl sends)
+/// reads as a strategy without a type, which defaulting then sets, not as the enum's first value.
+#[test]
+fn an_empty_enum_string_is_unset() {
+    let mut bytes = Vec::new();
+    kube_apimachinery::protobuf::encode_str("", 1, &mut bytes);
+    assert!(!bytes.is_empty(), "the empty string is on the wire");
+    let strategy: apps::v1::DeploymentStrategy = kube_apimachinery::protobuf::decode_message(&bytes).unwrap();
+    assert_eq!(strategy.type_, None);
+    let mut bytes = Vec::new();
+    kube_apimachinery::protobuf::encode_str("Recreate", 1, &mut bytes);
+    let strategy: apps::v1::DeploymentStrategy = kube_apimachinery::protobuf::decode_message(&bytes).unwrap();
+    assert_eq!(
+        strategy.type_,
+        Some(apps::v1::DeploymentStrategyType::RecreateDeploymentStrategyType)
+    );
 }

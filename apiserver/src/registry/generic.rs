@@ -39,22 +39,24 @@ impl Resources {
         storage: Arc<dyn Storage>,
         strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
     ) -> Self {
-        Self::configured(scheme, storage, strategy, &|_| None, &BTreeMap::new())
+        Self::configured(scheme, storage, strategy, &|_| None, &BTreeMap::new(), &|_| true)
     }
 
     /// As [`Resources::new`], validating with these feature gates and then checking each
-    /// kind's `rules` (its CEL rules, which its validation's errors can block).
+    /// kind's `rules` (its CEL rules, which its validation's errors can block); only the
+    /// resources `served` accepts (the server's `--runtime-config` and the kinds' lifecycles).
     pub fn configured(
         scheme: &Arc<Scheme>,
         storage: Arc<dyn Storage>,
         strategy: &dyn Fn(&RestMapping) -> Arc<dyn Strategy>,
         rules: &dyn Fn(&RestMapping) -> Option<Arc<dyn Checks>>,
         feature_gates: &BTreeMap<String, bool>,
+        served: &dyn Fn(&RestMapping) -> bool,
     ) -> Self {
         let gates = Arc::new(feature_gates.clone());
         let mut stores: BTreeMap<(String, String), Arc<Store>> = BTreeMap::new();
         let mut resources = Vec::new();
-        for m in scheme.rest_mappings() {
+        for m in scheme.rest_mappings().filter(|m| served(m)) {
             let store = stores
                 .entry((m.group.to_string(), m.resource.to_string()))
                 .or_insert_with(|| {

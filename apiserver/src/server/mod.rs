@@ -11,6 +11,7 @@
 #[cfg(feature = "local")]
 pub mod local;
 pub mod options;
+pub mod resource_config;
 pub mod routes;
 pub mod serve;
 pub mod tls;
@@ -56,6 +57,9 @@ pub struct Config {
     pub shutdown_timeout: Duration,
     /// `--audit-policy-file` and `--audit-log-path`: what is recorded of requests, and where.
     pub audit: Option<Arc<Audit>>,
+    /// Which group-versions and resources are served (`--runtime-config`); kinds whose
+    /// lifecycle removed them by `version` are never served.
+    pub resources: resource_config::ResourceConfig,
 }
 
 impl Default for Config {
@@ -63,13 +67,23 @@ impl Default for Config {
         Config {
             max_body_bytes: 3 * 1024 * 1024,
             request_timeout: Duration::from_secs(60),
-            version: (1, 32),
+            version: (1, 36),
             max_requests_inflight: 400,
             feature_gates: BTreeMap::new(),
             idle_timeout: Duration::from_secs(90),
             shutdown_timeout: Duration::from_secs(60),
             audit: None,
+            resources: resource_config::ResourceConfig::default(),
         }
+    }
+}
+
+impl Config {
+    /// Whether the resource of mapping `m` is served: enabled by [`Config::resources`] and not
+    /// removed by its kind's lifecycle as of [`Config::version`].
+    pub fn serves(&self, scheme: &Scheme, m: &kube_apimachinery::RestMapping) -> bool {
+        let gv = GroupVersion::new(m.group, m.version);
+        self.resources.resource_enabled(&gv, m.resource) && !scheme.is_removed(&gv.with_kind(m.kind), self.version)
     }
 }
 
@@ -120,8 +134,14 @@ impl Server {
     /// strategy (`registry::generic`): the server a Scheme describes, with no kind of its own.
     pub fn new(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Self {
         let scheme = Arc::new(scheme);
-        let resources =
-            generic::Resources::configured(&scheme, storage, &generic::strategy, &|_| None, &config.feature_gates);
+        let resources = generic::Resources::configured(
+            &scheme,
+            storage,
+            &generic::strategy,
+            &|_| None,
+            &config.feature_gates,
+            &|m| config.serves(&scheme, m),
+        );
         let server = Server::empty(scheme, config);
         server.install_all(resources.resources);
         server

@@ -16,6 +16,462 @@
 // @generated
 
 //! The apply configurations of `apps/v1`.
+/// The apply configuration of `::apis::apps::v1::ControllerRevision`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ControllerRevisionApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `data`.
+    #[serde(rename = "data", default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::k8s_openapi::apimachinery::pkg::runtime::RawExtension>,
+    /// `revision`.
+    #[serde(rename = "revision", default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<i64>,
+}
+impl ControllerRevisionApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::runtime::RawExtension,
+    ) -> Self {
+        self.data = Some(value);
+        self
+    }
+    /// Sets `revision`.
+    pub fn with_revision(mut self, value: i64) -> Self {
+        self.revision = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    ControllerRevisionApplyConfiguration, metadata { with_name, with_namespace,
+    with_labels, with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a ControllerRevision named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `ControllerRevision(name, namespace)`).
+pub fn controller_revision(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> ControllerRevisionApplyConfiguration {
+    ControllerRevisionApplyConfiguration {
+        api_version: Some("apps/v1".into()),
+        kind: Some("ControllerRevision".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractControllerRevision`).
+pub fn extract_controller_revision(
+    obj: &::apis::apps::v1::ControllerRevision,
+    field_manager: &str,
+) -> Result<ControllerRevisionApplyConfiguration, ::serde_json::Error> {
+    extract_controller_revision_from(obj, field_manager, "")
+}
+/// As [`extract_controller_revision`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_controller_revision_from(
+    obj: &::apis::apps::v1::ControllerRevision,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<ControllerRevisionApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "apps/v1".into();
+    fields["kind"] = "ControllerRevision".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::apps::v1::DaemonSet`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DaemonSetApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::apps_v1::DaemonSetSpecApplyConfiguration>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::apps_v1::DaemonSetStatusApplyConfiguration>,
+}
+impl DaemonSetApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::apps_v1::DaemonSetSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: super::apps_v1::DaemonSetStatusApplyConfiguration,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    DaemonSetApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a DaemonSet named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `DaemonSet(name, namespace)`).
+pub fn daemon_set(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> DaemonSetApplyConfiguration {
+    DaemonSetApplyConfiguration {
+        api_version: Some("apps/v1".into()),
+        kind: Some("DaemonSet".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractDaemonSet`).
+pub fn extract_daemon_set(
+    obj: &::apis::apps::v1::DaemonSet,
+    field_manager: &str,
+) -> Result<DaemonSetApplyConfiguration, ::serde_json::Error> {
+    extract_daemon_set_from(obj, field_manager, "")
+}
+/// As [`extract_daemon_set`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_daemon_set_from(
+    obj: &::apis::apps::v1::DaemonSet,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<DaemonSetApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "apps/v1".into();
+    fields["kind"] = "DaemonSet".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::apps::v1::DaemonSetCondition`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DaemonSetConditionApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `lastTransitionTime`.
+    #[serde(
+        rename = "lastTransitionTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_transition_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    >,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+impl DaemonSetConditionApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `lastTransitionTime`.
+    pub fn with_last_transition_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_transition_time = Some(value);
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::apps::v1::DaemonSetSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DaemonSetSpecApplyConfiguration {
+    /// `selector`.
+    #[serde(rename = "selector", default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    >,
+    /// `template`.
+    #[serde(rename = "template", default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<super::core_v1::PodTemplateSpecApplyConfiguration>,
+    /// `updateStrategy`.
+    #[serde(rename = "updateStrategy", default, skip_serializing_if = "Option::is_none")]
+    pub update_strategy: Option<
+        super::apps_v1::DaemonSetUpdateStrategyApplyConfiguration,
+    >,
+    /// `minReadySeconds`.
+    #[serde(
+        rename = "minReadySeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_ready_seconds: Option<i32>,
+    /// `revisionHistoryLimit`.
+    #[serde(
+        rename = "revisionHistoryLimit",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub revision_history_limit: Option<i32>,
+}
+impl DaemonSetSpecApplyConfiguration {
+    /// Sets `selector`.
+    pub fn with_selector(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    ) -> Self {
+        self.selector = Some(value);
+        self
+    }
+    /// Sets `template`.
+    pub fn with_template(
+        mut self,
+        value: super::core_v1::PodTemplateSpecApplyConfiguration,
+    ) -> Self {
+        self.template = Some(value);
+        self
+    }
+    /// Sets `updateStrategy`.
+    pub fn with_update_strategy(
+        mut self,
+        value: super::apps_v1::DaemonSetUpdateStrategyApplyConfiguration,
+    ) -> Self {
+        self.update_strategy = Some(value);
+        self
+    }
+    /// Sets `minReadySeconds`.
+    pub fn with_min_ready_seconds(mut self, value: i32) -> Self {
+        self.min_ready_seconds = Some(value);
+        self
+    }
+    /// Sets `revisionHistoryLimit`.
+    pub fn with_revision_history_limit(mut self, value: i32) -> Self {
+        self.revision_history_limit = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::apps::v1::DaemonSetStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DaemonSetStatusApplyConfiguration {
+    /// `currentNumberScheduled`.
+    #[serde(
+        rename = "currentNumberScheduled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_number_scheduled: Option<i32>,
+    /// `numberMisscheduled`.
+    #[serde(
+        rename = "numberMisscheduled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_misscheduled: Option<i32>,
+    /// `desiredNumberScheduled`.
+    #[serde(
+        rename = "desiredNumberScheduled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub desired_number_scheduled: Option<i32>,
+    /// `numberReady`.
+    #[serde(rename = "numberReady", default, skip_serializing_if = "Option::is_none")]
+    pub number_ready: Option<i32>,
+    /// `observedGeneration`.
+    #[serde(
+        rename = "observedGeneration",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub observed_generation: Option<i64>,
+    /// `updatedNumberScheduled`.
+    #[serde(
+        rename = "updatedNumberScheduled",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub updated_number_scheduled: Option<i32>,
+    /// `numberAvailable`.
+    #[serde(
+        rename = "numberAvailable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_available: Option<i32>,
+    /// `numberUnavailable`.
+    #[serde(
+        rename = "numberUnavailable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub number_unavailable: Option<i32>,
+    /// `collisionCount`.
+    #[serde(rename = "collisionCount", default, skip_serializing_if = "Option::is_none")]
+    pub collision_count: Option<i32>,
+    /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<super::apps_v1::DaemonSetConditionApplyConfiguration>>,
+}
+impl DaemonSetStatusApplyConfiguration {
+    /// Sets `currentNumberScheduled`.
+    pub fn with_current_number_scheduled(mut self, value: i32) -> Self {
+        self.current_number_scheduled = Some(value);
+        self
+    }
+    /// Sets `numberMisscheduled`.
+    pub fn with_number_misscheduled(mut self, value: i32) -> Self {
+        self.number_misscheduled = Some(value);
+        self
+    }
+    /// Sets `desiredNumberScheduled`.
+    pub fn with_desired_number_scheduled(mut self, value: i32) -> Self {
+        self.desired_number_scheduled = Some(value);
+        self
+    }
+    /// Sets `numberReady`.
+    pub fn with_number_ready(mut self, value: i32) -> Self {
+        self.number_ready = Some(value);
+        self
+    }
+    /// Sets `observedGeneration`.
+    pub fn with_observed_generation(mut self, value: i64) -> Self {
+        self.observed_generation = Some(value);
+        self
+    }
+    /// Sets `updatedNumberScheduled`.
+    pub fn with_updated_number_scheduled(mut self, value: i32) -> Self {
+        self.updated_number_scheduled = Some(value);
+        self
+    }
+    /// Sets `numberAvailable`.
+    pub fn with_number_available(mut self, value: i32) -> Self {
+        self.number_available = Some(value);
+        self
+    }
+    /// Sets `numberUnavailable`.
+    pub fn with_number_unavailable(mut self, value: i32) -> Self {
+        self.number_unavailable = Some(value);
+        self
+    }
+    /// Sets `collisionCount`.
+    pub fn with_collision_count(mut self, value: i32) -> Self {
+        self.collision_count = Some(value);
+        self
+    }
+    /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_conditions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::apps_v1::DaemonSetConditionApplyConfiguration,
+        >,
+    ) -> Self {
+        self.conditions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::apps::v1::DaemonSetUpdateStrategy`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DaemonSetUpdateStrategyApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<::apis::apps::v1::DaemonSetUpdateStrategyType>,
+    /// `rollingUpdate`.
+    #[serde(rename = "rollingUpdate", default, skip_serializing_if = "Option::is_none")]
+    pub rolling_update: Option<super::apps_v1::RollingUpdateDaemonSetApplyConfiguration>,
+}
+impl DaemonSetUpdateStrategyApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(
+        mut self,
+        value: ::apis::apps::v1::DaemonSetUpdateStrategyType,
+    ) -> Self {
+        self.type_ = Some(value);
+        self
+    }
+    /// Sets `rollingUpdate`.
+    pub fn with_rolling_update(
+        mut self,
+        value: super::apps_v1::RollingUpdateDaemonSetApplyConfiguration,
+    ) -> Self {
+        self.rolling_update = Some(value);
+        self
+    }
+}
 /// The apply configuration of `::apis::apps::v1::Deployment`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -380,7 +836,7 @@ impl DeploymentStatusApplyConfiguration {
 pub struct DeploymentStrategyApplyConfiguration {
     /// `type`.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
+    pub type_: Option<::apis::apps::v1::DeploymentStrategyType>,
     /// `rollingUpdate`.
     #[serde(rename = "rollingUpdate", default, skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<
@@ -389,8 +845,8 @@ pub struct DeploymentStrategyApplyConfiguration {
 }
 impl DeploymentStrategyApplyConfiguration {
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
+    pub fn with_type(mut self, value: ::apis::apps::v1::DeploymentStrategyType) -> Self {
+        self.type_ = Some(value);
         self
     }
     /// Sets `rollingUpdate`.
@@ -686,6 +1142,37 @@ impl ReplicaSetStatusApplyConfiguration {
         self
     }
 }
+/// The apply configuration of `::apis::apps::v1::RollingUpdateDaemonSet`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct RollingUpdateDaemonSetApplyConfiguration {
+    /// `maxUnavailable`.
+    #[serde(rename = "maxUnavailable", default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<
+        ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+    >,
+    /// `maxSurge`.
+    #[serde(rename = "maxSurge", default, skip_serializing_if = "Option::is_none")]
+    pub max_surge: Option<::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString>,
+}
+impl RollingUpdateDaemonSetApplyConfiguration {
+    /// Sets `maxUnavailable`.
+    pub fn with_max_unavailable(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+    ) -> Self {
+        self.max_unavailable = Some(value);
+        self
+    }
+    /// Sets `maxSurge`.
+    pub fn with_max_surge(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+    ) -> Self {
+        self.max_surge = Some(value);
+        self
+    }
+}
 /// The apply configuration of `::apis::apps::v1::RollingUpdateDeployment`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -954,7 +1441,7 @@ pub struct StatefulSetSpecApplyConfiguration {
         skip_serializing_if = "Option::is_none"
     )]
     pub volume_claim_templates: Option<
-        Vec<::k8s_openapi::api::core::v1::PersistentVolumeClaim>,
+        Vec<super::core_v1::PersistentVolumeClaimApplyConfiguration>,
     >,
     /// `serviceName`.
     #[serde(rename = "serviceName", default, skip_serializing_if = "Option::is_none")]
@@ -965,7 +1452,7 @@ pub struct StatefulSetSpecApplyConfiguration {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub pod_management_policy: Option<String>,
+    pub pod_management_policy: Option<::apis::apps::v1::PodManagementPolicyType>,
     /// `updateStrategy`.
     #[serde(rename = "updateStrategy", default, skip_serializing_if = "Option::is_none")]
     pub update_strategy: Option<
@@ -1024,7 +1511,7 @@ impl StatefulSetSpecApplyConfiguration {
     pub fn with_volume_claim_templates(
         mut self,
         values: impl IntoIterator<
-            Item = ::k8s_openapi::api::core::v1::PersistentVolumeClaim,
+            Item = super::core_v1::PersistentVolumeClaimApplyConfiguration,
         >,
     ) -> Self {
         self.volume_claim_templates.get_or_insert_with(Vec::new).extend(values);
@@ -1036,8 +1523,11 @@ impl StatefulSetSpecApplyConfiguration {
         self
     }
     /// Sets `podManagementPolicy`.
-    pub fn with_pod_management_policy(mut self, value: impl Into<String>) -> Self {
-        self.pod_management_policy = Some(value.into());
+    pub fn with_pod_management_policy(
+        mut self,
+        value: ::apis::apps::v1::PodManagementPolicyType,
+    ) -> Self {
+        self.pod_management_policy = Some(value);
         self
     }
     /// Sets `updateStrategy`.
@@ -1193,7 +1683,7 @@ impl StatefulSetStatusApplyConfiguration {
 pub struct StatefulSetUpdateStrategyApplyConfiguration {
     /// `type`.
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
-    pub type_: Option<String>,
+    pub type_: Option<::apis::apps::v1::StatefulSetUpdateStrategyType>,
     /// `rollingUpdate`.
     #[serde(rename = "rollingUpdate", default, skip_serializing_if = "Option::is_none")]
     pub rolling_update: Option<
@@ -1202,8 +1692,11 @@ pub struct StatefulSetUpdateStrategyApplyConfiguration {
 }
 impl StatefulSetUpdateStrategyApplyConfiguration {
     /// Sets `type`.
-    pub fn with_type(mut self, value: impl Into<String>) -> Self {
-        self.type_ = Some(value.into());
+    pub fn with_type(
+        mut self,
+        value: ::apis::apps::v1::StatefulSetUpdateStrategyType,
+    ) -> Self {
+        self.type_ = Some(value);
         self
     }
     /// Sets `rollingUpdate`.

@@ -16,6 +16,96 @@
 // @generated
 
 //! The apply configurations of `apps/v1beta1`.
+/// The apply configuration of `::apis::apps::v1beta1::ControllerRevision`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ControllerRevisionApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `data`.
+    #[serde(rename = "data", default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::k8s_openapi::apimachinery::pkg::runtime::RawExtension>,
+    /// `revision`.
+    #[serde(rename = "revision", default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<i64>,
+}
+impl ControllerRevisionApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `data`.
+    pub fn with_data(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::runtime::RawExtension,
+    ) -> Self {
+        self.data = Some(value);
+        self
+    }
+    /// Sets `revision`.
+    pub fn with_revision(mut self, value: i64) -> Self {
+        self.revision = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    ControllerRevisionApplyConfiguration, metadata { with_name, with_namespace,
+    with_labels, with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a ControllerRevision named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `ControllerRevision(name, namespace)`).
+pub fn controller_revision(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> ControllerRevisionApplyConfiguration {
+    ControllerRevisionApplyConfiguration {
+        api_version: Some("apps/v1beta1".into()),
+        kind: Some("ControllerRevision".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractControllerRevision`).
+pub fn extract_controller_revision(
+    obj: &::apis::apps::v1beta1::ControllerRevision,
+    field_manager: &str,
+) -> Result<ControllerRevisionApplyConfiguration, ::serde_json::Error> {
+    extract_controller_revision_from(obj, field_manager, "")
+}
+/// As [`extract_controller_revision`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_controller_revision_from(
+    obj: &::apis::apps::v1beta1::ControllerRevision,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<ControllerRevisionApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "apps/v1beta1".into();
+    fields["kind"] = "ControllerRevision".into();
+    ::serde_json::from_value(fields)
+}
 /// The apply configuration of `::apis::apps::v1beta1::Deployment`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -698,7 +788,7 @@ pub struct StatefulSetSpecApplyConfiguration {
         skip_serializing_if = "Option::is_none"
     )]
     pub volume_claim_templates: Option<
-        Vec<::k8s_openapi::api::core::v1::PersistentVolumeClaim>,
+        Vec<super::core_v1::PersistentVolumeClaimApplyConfiguration>,
     >,
     /// `serviceName`.
     #[serde(rename = "serviceName", default, skip_serializing_if = "Option::is_none")]
@@ -768,7 +858,7 @@ impl StatefulSetSpecApplyConfiguration {
     pub fn with_volume_claim_templates(
         mut self,
         values: impl IntoIterator<
-            Item = ::k8s_openapi::api::core::v1::PersistentVolumeClaim,
+            Item = super::core_v1::PersistentVolumeClaimApplyConfiguration,
         >,
     ) -> Self {
         self.volume_claim_templates.get_or_insert_with(Vec::new).extend(values);

@@ -16,6 +16,880 @@
 // @generated
 
 //! The apply configurations of `v1`.
+/// The apply configuration of `::apis::core::v1::AWSElasticBlockStoreVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct AWSElasticBlockStoreVolumeSourceApplyConfiguration {
+    /// `volumeID`.
+    #[serde(rename = "volumeID", default, skip_serializing_if = "Option::is_none")]
+    pub volume_id: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `partition`.
+    #[serde(rename = "partition", default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<i32>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl AWSElasticBlockStoreVolumeSourceApplyConfiguration {
+    /// Sets `volumeID`.
+    pub fn with_volume_id(mut self, value: impl Into<String>) -> Self {
+        self.volume_id = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `partition`.
+    pub fn with_partition(mut self, value: i32) -> Self {
+        self.partition = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Affinity`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct AffinityApplyConfiguration {
+    /// `nodeAffinity`.
+    #[serde(rename = "nodeAffinity", default, skip_serializing_if = "Option::is_none")]
+    pub node_affinity: Option<super::core_v1::NodeAffinityApplyConfiguration>,
+    /// `podAffinity`.
+    #[serde(rename = "podAffinity", default, skip_serializing_if = "Option::is_none")]
+    pub pod_affinity: Option<super::core_v1::PodAffinityApplyConfiguration>,
+    /// `podAntiAffinity`.
+    #[serde(
+        rename = "podAntiAffinity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub pod_anti_affinity: Option<super::core_v1::PodAntiAffinityApplyConfiguration>,
+}
+impl AffinityApplyConfiguration {
+    /// Sets `nodeAffinity`.
+    pub fn with_node_affinity(
+        mut self,
+        value: super::core_v1::NodeAffinityApplyConfiguration,
+    ) -> Self {
+        self.node_affinity = Some(value);
+        self
+    }
+    /// Sets `podAffinity`.
+    pub fn with_pod_affinity(
+        mut self,
+        value: super::core_v1::PodAffinityApplyConfiguration,
+    ) -> Self {
+        self.pod_affinity = Some(value);
+        self
+    }
+    /// Sets `podAntiAffinity`.
+    pub fn with_pod_anti_affinity(
+        mut self,
+        value: super::core_v1::PodAntiAffinityApplyConfiguration,
+    ) -> Self {
+        self.pod_anti_affinity = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::AppArmorProfile`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct AppArmorProfileApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<::apis::core::v1::AppArmorProfileType>,
+    /// `localhostProfile`.
+    #[serde(
+        rename = "localhostProfile",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub localhost_profile: Option<String>,
+}
+impl AppArmorProfileApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: ::apis::core::v1::AppArmorProfileType) -> Self {
+        self.type_ = Some(value);
+        self
+    }
+    /// Sets `localhostProfile`.
+    pub fn with_localhost_profile(mut self, value: impl Into<String>) -> Self {
+        self.localhost_profile = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::AttachedVolume`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct AttachedVolumeApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `devicePath`.
+    #[serde(rename = "devicePath", default, skip_serializing_if = "Option::is_none")]
+    pub device_path: Option<String>,
+}
+impl AttachedVolumeApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `devicePath`.
+    pub fn with_device_path(mut self, value: impl Into<String>) -> Self {
+        self.device_path = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::AzureDiskVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct AzureDiskVolumeSourceApplyConfiguration {
+    /// `diskName`.
+    #[serde(rename = "diskName", default, skip_serializing_if = "Option::is_none")]
+    pub disk_name: Option<String>,
+    /// `diskURI`.
+    #[serde(rename = "diskURI", default, skip_serializing_if = "Option::is_none")]
+    pub disk_uri: Option<String>,
+    /// `cachingMode`.
+    #[serde(rename = "cachingMode", default, skip_serializing_if = "Option::is_none")]
+    pub caching_mode: Option<::apis::core::v1::AzureDataDiskCachingMode>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `kind`.
+    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<::apis::core::v1::AzureDataDiskKind>,
+}
+impl AzureDiskVolumeSourceApplyConfiguration {
+    /// Sets `diskName`.
+    pub fn with_disk_name(mut self, value: impl Into<String>) -> Self {
+        self.disk_name = Some(value.into());
+        self
+    }
+    /// Sets `diskURI`.
+    pub fn with_disk_uri(mut self, value: impl Into<String>) -> Self {
+        self.disk_uri = Some(value.into());
+        self
+    }
+    /// Sets `cachingMode`.
+    pub fn with_caching_mode(
+        mut self,
+        value: ::apis::core::v1::AzureDataDiskCachingMode,
+    ) -> Self {
+        self.caching_mode = Some(value);
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `kind`.
+    pub fn with_kind(mut self, value: ::apis::core::v1::AzureDataDiskKind) -> Self {
+        self.kind = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::AzureFilePersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct AzureFilePersistentVolumeSourceApplyConfiguration {
+    /// `secretName`.
+    #[serde(rename = "secretName", default, skip_serializing_if = "Option::is_none")]
+    pub secret_name: Option<String>,
+    /// `shareName`.
+    #[serde(rename = "shareName", default, skip_serializing_if = "Option::is_none")]
+    pub share_name: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `secretNamespace`.
+    #[serde(
+        rename = "secretNamespace",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub secret_namespace: Option<String>,
+}
+impl AzureFilePersistentVolumeSourceApplyConfiguration {
+    /// Sets `secretName`.
+    pub fn with_secret_name(mut self, value: impl Into<String>) -> Self {
+        self.secret_name = Some(value.into());
+        self
+    }
+    /// Sets `shareName`.
+    pub fn with_share_name(mut self, value: impl Into<String>) -> Self {
+        self.share_name = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `secretNamespace`.
+    pub fn with_secret_namespace(mut self, value: impl Into<String>) -> Self {
+        self.secret_namespace = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::AzureFileVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct AzureFileVolumeSourceApplyConfiguration {
+    /// `secretName`.
+    #[serde(rename = "secretName", default, skip_serializing_if = "Option::is_none")]
+    pub secret_name: Option<String>,
+    /// `shareName`.
+    #[serde(rename = "shareName", default, skip_serializing_if = "Option::is_none")]
+    pub share_name: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl AzureFileVolumeSourceApplyConfiguration {
+    /// Sets `secretName`.
+    pub fn with_secret_name(mut self, value: impl Into<String>) -> Self {
+        self.secret_name = Some(value.into());
+        self
+    }
+    /// Sets `shareName`.
+    pub fn with_share_name(mut self, value: impl Into<String>) -> Self {
+        self.share_name = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::CSIPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CSIPersistentVolumeSourceApplyConfiguration {
+    /// `driver`.
+    #[serde(rename = "driver", default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<String>,
+    /// `volumeHandle`.
+    #[serde(rename = "volumeHandle", default, skip_serializing_if = "Option::is_none")]
+    pub volume_handle: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `volumeAttributes`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "volumeAttributes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_attributes: Option<::std::collections::BTreeMap<String, String>>,
+    /// `controllerPublishSecretRef`.
+    #[serde(
+        rename = "controllerPublishSecretRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub controller_publish_secret_ref: Option<
+        super::core_v1::SecretReferenceApplyConfiguration,
+    >,
+    /// `nodeStageSecretRef`.
+    #[serde(
+        rename = "nodeStageSecretRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_stage_secret_ref: Option<super::core_v1::SecretReferenceApplyConfiguration>,
+    /// `nodePublishSecretRef`.
+    #[serde(
+        rename = "nodePublishSecretRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_publish_secret_ref: Option<
+        super::core_v1::SecretReferenceApplyConfiguration,
+    >,
+    /// `controllerExpandSecretRef`.
+    #[serde(
+        rename = "controllerExpandSecretRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub controller_expand_secret_ref: Option<
+        super::core_v1::SecretReferenceApplyConfiguration,
+    >,
+    /// `nodeExpandSecretRef`.
+    #[serde(
+        rename = "nodeExpandSecretRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_expand_secret_ref: Option<
+        super::core_v1::SecretReferenceApplyConfiguration,
+    >,
+}
+impl CSIPersistentVolumeSourceApplyConfiguration {
+    /// Sets `driver`.
+    pub fn with_driver(mut self, value: impl Into<String>) -> Self {
+        self.driver = Some(value.into());
+        self
+    }
+    /// Sets `volumeHandle`.
+    pub fn with_volume_handle(mut self, value: impl Into<String>) -> Self {
+        self.volume_handle = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Adds entries to `volumeAttributes`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_volume_attributes(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.volume_attributes.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `controllerPublishSecretRef`.
+    pub fn with_controller_publish_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.controller_publish_secret_ref = Some(value);
+        self
+    }
+    /// Sets `nodeStageSecretRef`.
+    pub fn with_node_stage_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.node_stage_secret_ref = Some(value);
+        self
+    }
+    /// Sets `nodePublishSecretRef`.
+    pub fn with_node_publish_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.node_publish_secret_ref = Some(value);
+        self
+    }
+    /// Sets `controllerExpandSecretRef`.
+    pub fn with_controller_expand_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.controller_expand_secret_ref = Some(value);
+        self
+    }
+    /// Sets `nodeExpandSecretRef`.
+    pub fn with_node_expand_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.node_expand_secret_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::CSIVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CSIVolumeSourceApplyConfiguration {
+    /// `driver`.
+    #[serde(rename = "driver", default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `volumeAttributes`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "volumeAttributes",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_attributes: Option<::std::collections::BTreeMap<String, String>>,
+    /// `nodePublishSecretRef`.
+    #[serde(
+        rename = "nodePublishSecretRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_publish_secret_ref: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+}
+impl CSIVolumeSourceApplyConfiguration {
+    /// Sets `driver`.
+    pub fn with_driver(mut self, value: impl Into<String>) -> Self {
+        self.driver = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Adds entries to `volumeAttributes`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_volume_attributes(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.volume_attributes.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `nodePublishSecretRef`.
+    pub fn with_node_publish_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.node_publish_secret_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Capabilities`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CapabilitiesApplyConfiguration {
+    /// `add`. Atomic: applying replaces the whole list.
+    #[serde(rename = "add", default, skip_serializing_if = "Option::is_none")]
+    pub add: Option<Vec<String>>,
+    /// `drop`. Atomic: applying replaces the whole list.
+    #[serde(rename = "drop", default, skip_serializing_if = "Option::is_none")]
+    pub drop: Option<Vec<String>>,
+}
+impl CapabilitiesApplyConfiguration {
+    /// Appends to `add`. Atomic: applying replaces the whole list.
+    pub fn with_add(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.add.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `drop`. Atomic: applying replaces the whole list.
+    pub fn with_drop(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.drop.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::CephFSPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CephFSPersistentVolumeSourceApplyConfiguration {
+    /// `monitors`. Atomic: applying replaces the whole list.
+    #[serde(rename = "monitors", default, skip_serializing_if = "Option::is_none")]
+    pub monitors: Option<Vec<String>>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `user`.
+    #[serde(rename = "user", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// `secretFile`.
+    #[serde(rename = "secretFile", default, skip_serializing_if = "Option::is_none")]
+    pub secret_file: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::SecretReferenceApplyConfiguration>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl CephFSPersistentVolumeSourceApplyConfiguration {
+    /// Appends to `monitors`. Atomic: applying replaces the whole list.
+    pub fn with_monitors(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.monitors.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `user`.
+    pub fn with_user(mut self, value: impl Into<String>) -> Self {
+        self.user = Some(value.into());
+        self
+    }
+    /// Sets `secretFile`.
+    pub fn with_secret_file(mut self, value: impl Into<String>) -> Self {
+        self.secret_file = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::CephFSVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CephFSVolumeSourceApplyConfiguration {
+    /// `monitors`. Atomic: applying replaces the whole list.
+    #[serde(rename = "monitors", default, skip_serializing_if = "Option::is_none")]
+    pub monitors: Option<Vec<String>>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `user`.
+    #[serde(rename = "user", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// `secretFile`.
+    #[serde(rename = "secretFile", default, skip_serializing_if = "Option::is_none")]
+    pub secret_file: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl CephFSVolumeSourceApplyConfiguration {
+    /// Appends to `monitors`. Atomic: applying replaces the whole list.
+    pub fn with_monitors(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.monitors.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `user`.
+    pub fn with_user(mut self, value: impl Into<String>) -> Self {
+        self.user = Some(value.into());
+        self
+    }
+    /// Sets `secretFile`.
+    pub fn with_secret_file(mut self, value: impl Into<String>) -> Self {
+        self.secret_file = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::CinderPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CinderPersistentVolumeSourceApplyConfiguration {
+    /// `volumeID`.
+    #[serde(rename = "volumeID", default, skip_serializing_if = "Option::is_none")]
+    pub volume_id: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::SecretReferenceApplyConfiguration>,
+}
+impl CinderPersistentVolumeSourceApplyConfiguration {
+    /// Sets `volumeID`.
+    pub fn with_volume_id(mut self, value: impl Into<String>) -> Self {
+        self.volume_id = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::CinderVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct CinderVolumeSourceApplyConfiguration {
+    /// `volumeID`.
+    #[serde(rename = "volumeID", default, skip_serializing_if = "Option::is_none")]
+    pub volume_id: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+}
+impl CinderVolumeSourceApplyConfiguration {
+    /// Sets `volumeID`.
+    pub fn with_volume_id(mut self, value: impl Into<String>) -> Self {
+        self.volume_id = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ClientIPConfig`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ClientIPConfigApplyConfiguration {
+    /// `timeoutSeconds`.
+    #[serde(rename = "timeoutSeconds", default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<i32>,
+}
+impl ClientIPConfigApplyConfiguration {
+    /// Sets `timeoutSeconds`.
+    pub fn with_timeout_seconds(mut self, value: i32) -> Self {
+        self.timeout_seconds = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ClusterTrustBundleProjection`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ClusterTrustBundleProjectionApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `signerName`.
+    #[serde(rename = "signerName", default, skip_serializing_if = "Option::is_none")]
+    pub signer_name: Option<String>,
+    /// `labelSelector`.
+    #[serde(rename = "labelSelector", default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    >,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+impl ClusterTrustBundleProjectionApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `signerName`.
+    pub fn with_signer_name(mut self, value: impl Into<String>) -> Self {
+        self.signer_name = Some(value.into());
+        self
+    }
+    /// Sets `labelSelector`.
+    pub fn with_label_selector(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    ) -> Self {
+        self.label_selector = Some(value);
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ComponentCondition`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ComponentConditionApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `error`.
+    #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+impl ComponentConditionApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<String>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ComponentStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ComponentStatusApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<super::core_v1::ComponentConditionApplyConfiguration>>,
+}
+impl ComponentStatusApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_conditions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ComponentConditionApplyConfiguration,
+        >,
+    ) -> Self {
+        self.conditions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    ComponentStatusApplyConfiguration, metadata { with_name, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a ComponentStatus named `name`, with its
+/// apiVersion and kind set (client-go's `ComponentStatus(name)`).
+pub fn component_status(name: impl Into<String>) -> ComponentStatusApplyConfiguration {
+    ComponentStatusApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("ComponentStatus".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractComponentStatus`).
+pub fn extract_component_status(
+    obj: &::apis::core::v1::ComponentStatus,
+    field_manager: &str,
+) -> Result<ComponentStatusApplyConfiguration, ::serde_json::Error> {
+    extract_component_status_from(obj, field_manager, "")
+}
+/// As [`extract_component_status`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_component_status_from(
+    obj: &::apis::core::v1::ComponentStatus,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<ComponentStatusApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "ComponentStatus".into();
+    ::serde_json::from_value(fields)
+}
 /// The apply configuration of `::apis::core::v1::ConfigMap`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -119,6 +993,211 @@ pub fn extract_config_map_from(
     fields["kind"] = "ConfigMap".into();
     ::serde_json::from_value(fields)
 }
+/// The apply configuration of `::apis::core::v1::ConfigMapEnvSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConfigMapEnvSourceApplyConfiguration {
+    /// `localObjectReference`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub local_object_reference: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl ConfigMapEnvSourceApplyConfiguration {
+    /// Sets `localObjectReference`.
+    pub fn with_local_object_reference(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.local_object_reference = Some(value);
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ConfigMapKeySelector`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConfigMapKeySelectorApplyConfiguration {
+    /// `localObjectReference`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub local_object_reference: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl ConfigMapKeySelectorApplyConfiguration {
+    /// Sets `localObjectReference`.
+    pub fn with_local_object_reference(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.local_object_reference = Some(value);
+        self
+    }
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ConfigMapNodeConfigSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConfigMapNodeConfigSourceApplyConfiguration {
+    /// `namespace`.
+    #[serde(rename = "namespace", default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `uid`.
+    #[serde(rename = "uid", default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<String>,
+    /// `resourceVersion`.
+    #[serde(
+        rename = "resourceVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_version: Option<String>,
+    /// `kubeletConfigKey`.
+    #[serde(
+        rename = "kubeletConfigKey",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub kubelet_config_key: Option<String>,
+}
+impl ConfigMapNodeConfigSourceApplyConfiguration {
+    /// Sets `namespace`.
+    pub fn with_namespace(mut self, value: impl Into<String>) -> Self {
+        self.namespace = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `uid`.
+    pub fn with_uid(mut self, value: impl Into<String>) -> Self {
+        self.uid = Some(value.into());
+        self
+    }
+    /// Sets `resourceVersion`.
+    pub fn with_resource_version(mut self, value: impl Into<String>) -> Self {
+        self.resource_version = Some(value.into());
+        self
+    }
+    /// Sets `kubeletConfigKey`.
+    pub fn with_kubelet_config_key(mut self, value: impl Into<String>) -> Self {
+        self.kubelet_config_key = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ConfigMapProjection`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConfigMapProjectionApplyConfiguration {
+    /// `localObjectReference`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub local_object_reference: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+    /// `items`. Atomic: applying replaces the whole list.
+    #[serde(rename = "items", default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<super::core_v1::KeyToPathApplyConfiguration>>,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl ConfigMapProjectionApplyConfiguration {
+    /// Sets `localObjectReference`.
+    pub fn with_local_object_reference(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.local_object_reference = Some(value);
+        self
+    }
+    /// Appends to `items`. Atomic: applying replaces the whole list.
+    pub fn with_items(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::KeyToPathApplyConfiguration>,
+    ) -> Self {
+        self.items.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ConfigMapVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ConfigMapVolumeSourceApplyConfiguration {
+    /// `localObjectReference`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub local_object_reference: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+    /// `items`. Atomic: applying replaces the whole list.
+    #[serde(rename = "items", default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<super::core_v1::KeyToPathApplyConfiguration>>,
+    /// `defaultMode`.
+    #[serde(rename = "defaultMode", default, skip_serializing_if = "Option::is_none")]
+    pub default_mode: Option<i32>,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl ConfigMapVolumeSourceApplyConfiguration {
+    /// Sets `localObjectReference`.
+    pub fn with_local_object_reference(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.local_object_reference = Some(value);
+        self
+    }
+    /// Appends to `items`. Atomic: applying replaces the whole list.
+    pub fn with_items(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::KeyToPathApplyConfiguration>,
+    ) -> Self {
+        self.items.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `defaultMode`.
+    pub fn with_default_mode(mut self, value: i32) -> Self {
+        self.default_mode = Some(value);
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::Container`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -141,12 +1220,50 @@ pub struct ContainerApplyConfiguration {
     /// `ports`. A list-map keyed by `containerPort`, `protocol`: applying sets the items with these keys and leaves the others to their managers.
     #[serde(rename = "ports", default, skip_serializing_if = "Option::is_none")]
     pub ports: Option<Vec<super::core_v1::ContainerPortApplyConfiguration>>,
+    /// `envFrom`. Atomic: applying replaces the whole list.
+    #[serde(rename = "envFrom", default, skip_serializing_if = "Option::is_none")]
+    pub env_from: Option<Vec<super::core_v1::EnvFromSourceApplyConfiguration>>,
     /// `env`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     #[serde(rename = "env", default, skip_serializing_if = "Option::is_none")]
     pub env: Option<Vec<super::core_v1::EnvVarApplyConfiguration>>,
     /// `resources`.
     #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<super::core_v1::ResourceRequirementsApplyConfiguration>,
+    /// `resizePolicy`. Atomic: applying replaces the whole list.
+    #[serde(rename = "resizePolicy", default, skip_serializing_if = "Option::is_none")]
+    pub resize_policy: Option<
+        Vec<super::core_v1::ContainerResizePolicyApplyConfiguration>,
+    >,
+    /// `restartPolicy`.
+    #[serde(rename = "restartPolicy", default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    /// `restartPolicyRules`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "restartPolicyRules",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub restart_policy_rules: Option<
+        Vec<super::core_v1::ContainerRestartRuleApplyConfiguration>,
+    >,
+    /// `volumeMounts`. A list-map keyed by `mountPath`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "volumeMounts", default, skip_serializing_if = "Option::is_none")]
+    pub volume_mounts: Option<Vec<super::core_v1::VolumeMountApplyConfiguration>>,
+    /// `volumeDevices`. A list-map keyed by `devicePath`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "volumeDevices", default, skip_serializing_if = "Option::is_none")]
+    pub volume_devices: Option<Vec<super::core_v1::VolumeDeviceApplyConfiguration>>,
+    /// `livenessProbe`.
+    #[serde(rename = "livenessProbe", default, skip_serializing_if = "Option::is_none")]
+    pub liveness_probe: Option<super::core_v1::ProbeApplyConfiguration>,
+    /// `readinessProbe`.
+    #[serde(rename = "readinessProbe", default, skip_serializing_if = "Option::is_none")]
+    pub readiness_probe: Option<super::core_v1::ProbeApplyConfiguration>,
+    /// `startupProbe`.
+    #[serde(rename = "startupProbe", default, skip_serializing_if = "Option::is_none")]
+    pub startup_probe: Option<super::core_v1::ProbeApplyConfiguration>,
+    /// `lifecycle`.
+    #[serde(rename = "lifecycle", default, skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<super::core_v1::LifecycleApplyConfiguration>,
     /// `terminationMessagePath`.
     #[serde(
         rename = "terminationMessagePath",
@@ -160,14 +1277,30 @@ pub struct ContainerApplyConfiguration {
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub termination_message_policy: Option<String>,
+    pub termination_message_policy: Option<::apis::core::v1::TerminationMessagePolicy>,
     /// `imagePullPolicy`.
     #[serde(
         rename = "imagePullPolicy",
         default,
         skip_serializing_if = "Option::is_none"
     )]
-    pub image_pull_policy: Option<String>,
+    pub image_pull_policy: Option<::apis::core::v1::PullPolicy>,
+    /// `securityContext`.
+    #[serde(
+        rename = "securityContext",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub security_context: Option<super::core_v1::SecurityContextApplyConfiguration>,
+    /// `stdin`.
+    #[serde(rename = "stdin", default, skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<bool>,
+    /// `stdinOnce`.
+    #[serde(rename = "stdinOnce", default, skip_serializing_if = "Option::is_none")]
+    pub stdin_once: Option<bool>,
+    /// `tty`.
+    #[serde(rename = "tty", default, skip_serializing_if = "Option::is_none")]
+    pub tty: Option<bool>,
 }
 impl ContainerApplyConfiguration {
     /// Sets `name`.
@@ -203,6 +1336,14 @@ impl ContainerApplyConfiguration {
         self.ports.get_or_insert_with(Vec::new).extend(values);
         self
     }
+    /// Appends to `envFrom`. Atomic: applying replaces the whole list.
+    pub fn with_env_from(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::EnvFromSourceApplyConfiguration>,
+    ) -> Self {
+        self.env_from.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
     /// Appends to `env`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     pub fn with_env(
         mut self,
@@ -219,19 +1360,175 @@ impl ContainerApplyConfiguration {
         self.resources = Some(value);
         self
     }
+    /// Appends to `resizePolicy`. Atomic: applying replaces the whole list.
+    pub fn with_resize_policy(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerResizePolicyApplyConfiguration,
+        >,
+    ) -> Self {
+        self.resize_policy.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `restartPolicy`.
+    pub fn with_restart_policy(mut self, value: impl Into<String>) -> Self {
+        self.restart_policy = Some(value.into());
+        self
+    }
+    /// Appends to `restartPolicyRules`. Atomic: applying replaces the whole list.
+    pub fn with_restart_policy_rules(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerRestartRuleApplyConfiguration,
+        >,
+    ) -> Self {
+        self.restart_policy_rules.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `volumeMounts`. A list-map keyed by `mountPath`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_volume_mounts(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::VolumeMountApplyConfiguration>,
+    ) -> Self {
+        self.volume_mounts.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `volumeDevices`. A list-map keyed by `devicePath`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_volume_devices(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::VolumeDeviceApplyConfiguration>,
+    ) -> Self {
+        self.volume_devices.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `livenessProbe`.
+    pub fn with_liveness_probe(
+        mut self,
+        value: super::core_v1::ProbeApplyConfiguration,
+    ) -> Self {
+        self.liveness_probe = Some(value);
+        self
+    }
+    /// Sets `readinessProbe`.
+    pub fn with_readiness_probe(
+        mut self,
+        value: super::core_v1::ProbeApplyConfiguration,
+    ) -> Self {
+        self.readiness_probe = Some(value);
+        self
+    }
+    /// Sets `startupProbe`.
+    pub fn with_startup_probe(
+        mut self,
+        value: super::core_v1::ProbeApplyConfiguration,
+    ) -> Self {
+        self.startup_probe = Some(value);
+        self
+    }
+    /// Sets `lifecycle`.
+    pub fn with_lifecycle(
+        mut self,
+        value: super::core_v1::LifecycleApplyConfiguration,
+    ) -> Self {
+        self.lifecycle = Some(value);
+        self
+    }
     /// Sets `terminationMessagePath`.
     pub fn with_termination_message_path(mut self, value: impl Into<String>) -> Self {
         self.termination_message_path = Some(value.into());
         self
     }
     /// Sets `terminationMessagePolicy`.
-    pub fn with_termination_message_policy(mut self, value: impl Into<String>) -> Self {
-        self.termination_message_policy = Some(value.into());
+    pub fn with_termination_message_policy(
+        mut self,
+        value: ::apis::core::v1::TerminationMessagePolicy,
+    ) -> Self {
+        self.termination_message_policy = Some(value);
         self
     }
     /// Sets `imagePullPolicy`.
-    pub fn with_image_pull_policy(mut self, value: impl Into<String>) -> Self {
-        self.image_pull_policy = Some(value.into());
+    pub fn with_image_pull_policy(
+        mut self,
+        value: ::apis::core::v1::PullPolicy,
+    ) -> Self {
+        self.image_pull_policy = Some(value);
+        self
+    }
+    /// Sets `securityContext`.
+    pub fn with_security_context(
+        mut self,
+        value: super::core_v1::SecurityContextApplyConfiguration,
+    ) -> Self {
+        self.security_context = Some(value);
+        self
+    }
+    /// Sets `stdin`.
+    pub fn with_stdin(mut self, value: bool) -> Self {
+        self.stdin = Some(value);
+        self
+    }
+    /// Sets `stdinOnce`.
+    pub fn with_stdin_once(mut self, value: bool) -> Self {
+        self.stdin_once = Some(value);
+        self
+    }
+    /// Sets `tty`.
+    pub fn with_tty(mut self, value: bool) -> Self {
+        self.tty = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerExtendedResourceRequest`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerExtendedResourceRequestApplyConfiguration {
+    /// `containerName`.
+    #[serde(rename = "containerName", default, skip_serializing_if = "Option::is_none")]
+    pub container_name: Option<String>,
+    /// `resourceName`.
+    #[serde(rename = "resourceName", default, skip_serializing_if = "Option::is_none")]
+    pub resource_name: Option<String>,
+    /// `requestName`.
+    #[serde(rename = "requestName", default, skip_serializing_if = "Option::is_none")]
+    pub request_name: Option<String>,
+}
+impl ContainerExtendedResourceRequestApplyConfiguration {
+    /// Sets `containerName`.
+    pub fn with_container_name(mut self, value: impl Into<String>) -> Self {
+        self.container_name = Some(value.into());
+        self
+    }
+    /// Sets `resourceName`.
+    pub fn with_resource_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_name = Some(value.into());
+        self
+    }
+    /// Sets `requestName`.
+    pub fn with_request_name(mut self, value: impl Into<String>) -> Self {
+        self.request_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerImage`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerImageApplyConfiguration {
+    /// `names`. Atomic: applying replaces the whole list.
+    #[serde(rename = "names", default, skip_serializing_if = "Option::is_none")]
+    pub names: Option<Vec<String>>,
+    /// `sizeBytes`.
+    #[serde(rename = "sizeBytes", default, skip_serializing_if = "Option::is_none")]
+    pub size_bytes: Option<i64>,
+}
+impl ContainerImageApplyConfiguration {
+    /// Appends to `names`. Atomic: applying replaces the whole list.
+    pub fn with_names(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.names.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `sizeBytes`.
+    pub fn with_size_bytes(mut self, value: i64) -> Self {
+        self.size_bytes = Some(value);
         self
     }
 }
@@ -250,7 +1547,7 @@ pub struct ContainerPortApplyConfiguration {
     pub container_port: Option<i32>,
     /// `protocol`.
     #[serde(rename = "protocol", default, skip_serializing_if = "Option::is_none")]
-    pub protocol: Option<String>,
+    pub protocol: Option<::apis::core::v1::Protocol>,
     /// `hostIP`.
     #[serde(rename = "hostIP", default, skip_serializing_if = "Option::is_none")]
     pub host_ip: Option<String>,
@@ -272,13 +1569,816 @@ impl ContainerPortApplyConfiguration {
         self
     }
     /// Sets `protocol`.
-    pub fn with_protocol(mut self, value: impl Into<String>) -> Self {
-        self.protocol = Some(value.into());
+    pub fn with_protocol(mut self, value: ::apis::core::v1::Protocol) -> Self {
+        self.protocol = Some(value);
         self
     }
     /// Sets `hostIP`.
     pub fn with_host_ip(mut self, value: impl Into<String>) -> Self {
         self.host_ip = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerResizePolicy`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerResizePolicyApplyConfiguration {
+    /// `resourceName`.
+    #[serde(rename = "resourceName", default, skip_serializing_if = "Option::is_none")]
+    pub resource_name: Option<String>,
+    /// `restartPolicy`.
+    #[serde(rename = "restartPolicy", default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+}
+impl ContainerResizePolicyApplyConfiguration {
+    /// Sets `resourceName`.
+    pub fn with_resource_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_name = Some(value.into());
+        self
+    }
+    /// Sets `restartPolicy`.
+    pub fn with_restart_policy(mut self, value: impl Into<String>) -> Self {
+        self.restart_policy = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerRestartRule`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerRestartRuleApplyConfiguration {
+    /// `action`.
+    #[serde(rename = "action", default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<String>,
+    /// `exitCodes`.
+    #[serde(rename = "exitCodes", default, skip_serializing_if = "Option::is_none")]
+    pub exit_codes: Option<
+        super::core_v1::ContainerRestartRuleOnExitCodesApplyConfiguration,
+    >,
+}
+impl ContainerRestartRuleApplyConfiguration {
+    /// Sets `action`.
+    pub fn with_action(mut self, value: impl Into<String>) -> Self {
+        self.action = Some(value.into());
+        self
+    }
+    /// Sets `exitCodes`.
+    pub fn with_exit_codes(
+        mut self,
+        value: super::core_v1::ContainerRestartRuleOnExitCodesApplyConfiguration,
+    ) -> Self {
+        self.exit_codes = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerRestartRuleOnExitCodes`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerRestartRuleOnExitCodesApplyConfiguration {
+    /// `operator`.
+    #[serde(rename = "operator", default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<String>,
+    /// `values`. A set: applying adds these values and leaves the others to their managers.
+    #[serde(rename = "values", default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<i32>>,
+}
+impl ContainerRestartRuleOnExitCodesApplyConfiguration {
+    /// Sets `operator`.
+    pub fn with_operator(mut self, value: impl Into<String>) -> Self {
+        self.operator = Some(value.into());
+        self
+    }
+    /// Appends to `values`. A set: applying adds these values and leaves the others to their managers.
+    pub fn with_values(mut self, values: impl IntoIterator<Item = i32>) -> Self {
+        self.values.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerState`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerStateApplyConfiguration {
+    /// `waiting`.
+    #[serde(rename = "waiting", default, skip_serializing_if = "Option::is_none")]
+    pub waiting: Option<super::core_v1::ContainerStateWaitingApplyConfiguration>,
+    /// `running`.
+    #[serde(rename = "running", default, skip_serializing_if = "Option::is_none")]
+    pub running: Option<super::core_v1::ContainerStateRunningApplyConfiguration>,
+    /// `terminated`.
+    #[serde(rename = "terminated", default, skip_serializing_if = "Option::is_none")]
+    pub terminated: Option<super::core_v1::ContainerStateTerminatedApplyConfiguration>,
+}
+impl ContainerStateApplyConfiguration {
+    /// Sets `waiting`.
+    pub fn with_waiting(
+        mut self,
+        value: super::core_v1::ContainerStateWaitingApplyConfiguration,
+    ) -> Self {
+        self.waiting = Some(value);
+        self
+    }
+    /// Sets `running`.
+    pub fn with_running(
+        mut self,
+        value: super::core_v1::ContainerStateRunningApplyConfiguration,
+    ) -> Self {
+        self.running = Some(value);
+        self
+    }
+    /// Sets `terminated`.
+    pub fn with_terminated(
+        mut self,
+        value: super::core_v1::ContainerStateTerminatedApplyConfiguration,
+    ) -> Self {
+        self.terminated = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerStateRunning`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerStateRunningApplyConfiguration {
+    /// `startedAt`.
+    #[serde(rename = "startedAt", default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+}
+impl ContainerStateRunningApplyConfiguration {
+    /// Sets `startedAt`.
+    pub fn with_started_at(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.started_at = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerStateTerminated`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerStateTerminatedApplyConfiguration {
+    /// `exitCode`.
+    #[serde(rename = "exitCode", default, skip_serializing_if = "Option::is_none")]
+    pub exit_code: Option<i32>,
+    /// `signal`.
+    #[serde(rename = "signal", default, skip_serializing_if = "Option::is_none")]
+    pub signal: Option<i32>,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `startedAt`.
+    #[serde(rename = "startedAt", default, skip_serializing_if = "Option::is_none")]
+    pub started_at: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    /// `finishedAt`.
+    #[serde(rename = "finishedAt", default, skip_serializing_if = "Option::is_none")]
+    pub finished_at: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    /// `containerID`.
+    #[serde(rename = "containerID", default, skip_serializing_if = "Option::is_none")]
+    pub container_id: Option<String>,
+}
+impl ContainerStateTerminatedApplyConfiguration {
+    /// Sets `exitCode`.
+    pub fn with_exit_code(mut self, value: i32) -> Self {
+        self.exit_code = Some(value);
+        self
+    }
+    /// Sets `signal`.
+    pub fn with_signal(mut self, value: i32) -> Self {
+        self.signal = Some(value);
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `startedAt`.
+    pub fn with_started_at(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.started_at = Some(value);
+        self
+    }
+    /// Sets `finishedAt`.
+    pub fn with_finished_at(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.finished_at = Some(value);
+        self
+    }
+    /// Sets `containerID`.
+    pub fn with_container_id(mut self, value: impl Into<String>) -> Self {
+        self.container_id = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerStateWaiting`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerStateWaitingApplyConfiguration {
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+impl ContainerStateWaitingApplyConfiguration {
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerStatusApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `state`.
+    #[serde(rename = "state", default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<super::core_v1::ContainerStateApplyConfiguration>,
+    /// `lastState`.
+    #[serde(rename = "lastState", default, skip_serializing_if = "Option::is_none")]
+    pub last_state: Option<super::core_v1::ContainerStateApplyConfiguration>,
+    /// `ready`.
+    #[serde(rename = "ready", default, skip_serializing_if = "Option::is_none")]
+    pub ready: Option<bool>,
+    /// `restartCount`.
+    #[serde(rename = "restartCount", default, skip_serializing_if = "Option::is_none")]
+    pub restart_count: Option<i32>,
+    /// `image`.
+    #[serde(rename = "image", default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// `imageID`.
+    #[serde(rename = "imageID", default, skip_serializing_if = "Option::is_none")]
+    pub image_id: Option<String>,
+    /// `containerID`.
+    #[serde(rename = "containerID", default, skip_serializing_if = "Option::is_none")]
+    pub container_id: Option<String>,
+    /// `started`.
+    #[serde(rename = "started", default, skip_serializing_if = "Option::is_none")]
+    pub started: Option<bool>,
+    /// `allocatedResources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "allocatedResources",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocated_resources: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `resources`.
+    #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<super::core_v1::ResourceRequirementsApplyConfiguration>,
+    /// `volumeMounts`. A list-map keyed by `mountPath`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "volumeMounts", default, skip_serializing_if = "Option::is_none")]
+    pub volume_mounts: Option<Vec<super::core_v1::VolumeMountStatusApplyConfiguration>>,
+    /// `user`.
+    #[serde(rename = "user", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<super::core_v1::ContainerUserApplyConfiguration>,
+    /// `allocatedResourcesStatus`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(
+        rename = "allocatedResourcesStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocated_resources_status: Option<
+        Vec<super::core_v1::ResourceStatusApplyConfiguration>,
+    >,
+    /// `stopSignal`.
+    #[serde(rename = "stopSignal", default, skip_serializing_if = "Option::is_none")]
+    pub stop_signal: Option<::apis::core::v1::Signal>,
+}
+impl ContainerStatusApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `state`.
+    pub fn with_state(
+        mut self,
+        value: super::core_v1::ContainerStateApplyConfiguration,
+    ) -> Self {
+        self.state = Some(value);
+        self
+    }
+    /// Sets `lastState`.
+    pub fn with_last_state(
+        mut self,
+        value: super::core_v1::ContainerStateApplyConfiguration,
+    ) -> Self {
+        self.last_state = Some(value);
+        self
+    }
+    /// Sets `ready`.
+    pub fn with_ready(mut self, value: bool) -> Self {
+        self.ready = Some(value);
+        self
+    }
+    /// Sets `restartCount`.
+    pub fn with_restart_count(mut self, value: i32) -> Self {
+        self.restart_count = Some(value);
+        self
+    }
+    /// Sets `image`.
+    pub fn with_image(mut self, value: impl Into<String>) -> Self {
+        self.image = Some(value.into());
+        self
+    }
+    /// Sets `imageID`.
+    pub fn with_image_id(mut self, value: impl Into<String>) -> Self {
+        self.image_id = Some(value.into());
+        self
+    }
+    /// Sets `containerID`.
+    pub fn with_container_id(mut self, value: impl Into<String>) -> Self {
+        self.container_id = Some(value.into());
+        self
+    }
+    /// Sets `started`.
+    pub fn with_started(mut self, value: bool) -> Self {
+        self.started = Some(value);
+        self
+    }
+    /// Adds entries to `allocatedResources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_allocated_resources(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.allocated_resources.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `resources`.
+    pub fn with_resources(
+        mut self,
+        value: super::core_v1::ResourceRequirementsApplyConfiguration,
+    ) -> Self {
+        self.resources = Some(value);
+        self
+    }
+    /// Appends to `volumeMounts`. A list-map keyed by `mountPath`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_volume_mounts(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::VolumeMountStatusApplyConfiguration,
+        >,
+    ) -> Self {
+        self.volume_mounts.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `user`.
+    pub fn with_user(
+        mut self,
+        value: super::core_v1::ContainerUserApplyConfiguration,
+    ) -> Self {
+        self.user = Some(value);
+        self
+    }
+    /// Appends to `allocatedResourcesStatus`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_allocated_resources_status(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ResourceStatusApplyConfiguration,
+        >,
+    ) -> Self {
+        self.allocated_resources_status.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `stopSignal`.
+    pub fn with_stop_signal(mut self, value: ::apis::core::v1::Signal) -> Self {
+        self.stop_signal = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ContainerUser`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ContainerUserApplyConfiguration {
+    /// `linux`.
+    #[serde(rename = "linux", default, skip_serializing_if = "Option::is_none")]
+    pub linux: Option<super::core_v1::LinuxContainerUserApplyConfiguration>,
+}
+impl ContainerUserApplyConfiguration {
+    /// Sets `linux`.
+    pub fn with_linux(
+        mut self,
+        value: super::core_v1::LinuxContainerUserApplyConfiguration,
+    ) -> Self {
+        self.linux = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::DaemonEndpoint`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DaemonEndpointApplyConfiguration {
+    /// `Port`.
+    #[serde(rename = "Port", default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i32>,
+}
+impl DaemonEndpointApplyConfiguration {
+    /// Sets `Port`.
+    pub fn with_port(mut self, value: i32) -> Self {
+        self.port = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::DownwardAPIProjection`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DownwardAPIProjectionApplyConfiguration {
+    /// `items`. Atomic: applying replaces the whole list.
+    #[serde(rename = "items", default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<super::core_v1::DownwardAPIVolumeFileApplyConfiguration>>,
+}
+impl DownwardAPIProjectionApplyConfiguration {
+    /// Appends to `items`. Atomic: applying replaces the whole list.
+    pub fn with_items(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::DownwardAPIVolumeFileApplyConfiguration,
+        >,
+    ) -> Self {
+        self.items.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::DownwardAPIVolumeFile`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DownwardAPIVolumeFileApplyConfiguration {
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `fieldRef`.
+    #[serde(rename = "fieldRef", default, skip_serializing_if = "Option::is_none")]
+    pub field_ref: Option<super::core_v1::ObjectFieldSelectorApplyConfiguration>,
+    /// `resourceFieldRef`.
+    #[serde(
+        rename = "resourceFieldRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_field_ref: Option<
+        super::core_v1::ResourceFieldSelectorApplyConfiguration,
+    >,
+    /// `mode`.
+    #[serde(rename = "mode", default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<i32>,
+}
+impl DownwardAPIVolumeFileApplyConfiguration {
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `fieldRef`.
+    pub fn with_field_ref(
+        mut self,
+        value: super::core_v1::ObjectFieldSelectorApplyConfiguration,
+    ) -> Self {
+        self.field_ref = Some(value);
+        self
+    }
+    /// Sets `resourceFieldRef`.
+    pub fn with_resource_field_ref(
+        mut self,
+        value: super::core_v1::ResourceFieldSelectorApplyConfiguration,
+    ) -> Self {
+        self.resource_field_ref = Some(value);
+        self
+    }
+    /// Sets `mode`.
+    pub fn with_mode(mut self, value: i32) -> Self {
+        self.mode = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::DownwardAPIVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct DownwardAPIVolumeSourceApplyConfiguration {
+    /// `items`. Atomic: applying replaces the whole list.
+    #[serde(rename = "items", default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<super::core_v1::DownwardAPIVolumeFileApplyConfiguration>>,
+    /// `defaultMode`.
+    #[serde(rename = "defaultMode", default, skip_serializing_if = "Option::is_none")]
+    pub default_mode: Option<i32>,
+}
+impl DownwardAPIVolumeSourceApplyConfiguration {
+    /// Appends to `items`. Atomic: applying replaces the whole list.
+    pub fn with_items(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::DownwardAPIVolumeFileApplyConfiguration,
+        >,
+    ) -> Self {
+        self.items.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `defaultMode`.
+    pub fn with_default_mode(mut self, value: i32) -> Self {
+        self.default_mode = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EmptyDirVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EmptyDirVolumeSourceApplyConfiguration {
+    /// `medium`.
+    #[serde(rename = "medium", default, skip_serializing_if = "Option::is_none")]
+    pub medium: Option<String>,
+    /// `sizeLimit`.
+    #[serde(rename = "sizeLimit", default, skip_serializing_if = "Option::is_none")]
+    pub size_limit: Option<::k8s_openapi::apimachinery::pkg::api::resource::Quantity>,
+}
+impl EmptyDirVolumeSourceApplyConfiguration {
+    /// Sets `medium`.
+    pub fn with_medium(mut self, value: impl Into<String>) -> Self {
+        self.medium = Some(value.into());
+        self
+    }
+    /// Sets `sizeLimit`.
+    pub fn with_size_limit(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+    ) -> Self {
+        self.size_limit = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EndpointAddress`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EndpointAddressApplyConfiguration {
+    /// `ip`.
+    #[serde(rename = "ip", default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `hostname`.
+    #[serde(rename = "hostname", default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// `nodeName`.
+    #[serde(rename = "nodeName", default, skip_serializing_if = "Option::is_none")]
+    pub node_name: Option<String>,
+    /// `targetRef`.
+    #[serde(rename = "targetRef", default, skip_serializing_if = "Option::is_none")]
+    pub target_ref: Option<super::core_v1::ObjectReferenceApplyConfiguration>,
+}
+impl EndpointAddressApplyConfiguration {
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `hostname`.
+    pub fn with_hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
+        self
+    }
+    /// Sets `nodeName`.
+    pub fn with_node_name(mut self, value: impl Into<String>) -> Self {
+        self.node_name = Some(value.into());
+        self
+    }
+    /// Sets `targetRef`.
+    pub fn with_target_ref(
+        mut self,
+        value: super::core_v1::ObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.target_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EndpointPort`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EndpointPortApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `port`.
+    #[serde(rename = "port", default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i32>,
+    /// `protocol`.
+    #[serde(rename = "protocol", default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<::apis::core::v1::Protocol>,
+    /// `appProtocol`.
+    #[serde(rename = "appProtocol", default, skip_serializing_if = "Option::is_none")]
+    pub app_protocol: Option<String>,
+}
+impl EndpointPortApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: i32) -> Self {
+        self.port = Some(value);
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: ::apis::core::v1::Protocol) -> Self {
+        self.protocol = Some(value);
+        self
+    }
+    /// Sets `appProtocol`.
+    pub fn with_app_protocol(mut self, value: impl Into<String>) -> Self {
+        self.app_protocol = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EndpointSubset`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EndpointSubsetApplyConfiguration {
+    /// `addresses`. Atomic: applying replaces the whole list.
+    #[serde(rename = "addresses", default, skip_serializing_if = "Option::is_none")]
+    pub addresses: Option<Vec<super::core_v1::EndpointAddressApplyConfiguration>>,
+    /// `notReadyAddresses`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "notReadyAddresses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub not_ready_addresses: Option<
+        Vec<super::core_v1::EndpointAddressApplyConfiguration>,
+    >,
+    /// `ports`. Atomic: applying replaces the whole list.
+    #[serde(rename = "ports", default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<super::core_v1::EndpointPortApplyConfiguration>>,
+}
+impl EndpointSubsetApplyConfiguration {
+    /// Appends to `addresses`. Atomic: applying replaces the whole list.
+    pub fn with_addresses(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::EndpointAddressApplyConfiguration,
+        >,
+    ) -> Self {
+        self.addresses.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `notReadyAddresses`. Atomic: applying replaces the whole list.
+    pub fn with_not_ready_addresses(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::EndpointAddressApplyConfiguration,
+        >,
+    ) -> Self {
+        self.not_ready_addresses.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `ports`. Atomic: applying replaces the whole list.
+    pub fn with_ports(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::EndpointPortApplyConfiguration>,
+    ) -> Self {
+        self.ports.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Endpoints`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EndpointsApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `subsets`. Atomic: applying replaces the whole list.
+    #[serde(rename = "subsets", default, skip_serializing_if = "Option::is_none")]
+    pub subsets: Option<Vec<super::core_v1::EndpointSubsetApplyConfiguration>>,
+}
+impl EndpointsApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Appends to `subsets`. Atomic: applying replaces the whole list.
+    pub fn with_subsets(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::EndpointSubsetApplyConfiguration,
+        >,
+    ) -> Self {
+        self.subsets.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    EndpointsApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a Endpoints named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `Endpoints(name, namespace)`).
+pub fn endpoints(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> EndpointsApplyConfiguration {
+    EndpointsApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("Endpoints".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractEndpoints`).
+pub fn extract_endpoints(
+    obj: &::apis::core::v1::Endpoints,
+    field_manager: &str,
+) -> Result<EndpointsApplyConfiguration, ::serde_json::Error> {
+    extract_endpoints_from(obj, field_manager, "")
+}
+/// As [`extract_endpoints`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_endpoints_from(
+    obj: &::apis::core::v1::Endpoints,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<EndpointsApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "Endpoints".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::EnvFromSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EnvFromSourceApplyConfiguration {
+    /// `prefix`.
+    #[serde(rename = "prefix", default, skip_serializing_if = "Option::is_none")]
+    pub prefix: Option<String>,
+    /// `configMapRef`.
+    #[serde(rename = "configMapRef", default, skip_serializing_if = "Option::is_none")]
+    pub config_map_ref: Option<super::core_v1::ConfigMapEnvSourceApplyConfiguration>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::SecretEnvSourceApplyConfiguration>,
+}
+impl EnvFromSourceApplyConfiguration {
+    /// Sets `prefix`.
+    pub fn with_prefix(mut self, value: impl Into<String>) -> Self {
+        self.prefix = Some(value.into());
+        self
+    }
+    /// Sets `configMapRef`.
+    pub fn with_config_map_ref(
+        mut self,
+        value: super::core_v1::ConfigMapEnvSourceApplyConfiguration,
+    ) -> Self {
+        self.config_map_ref = Some(value);
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::SecretEnvSourceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
         self
     }
 }
@@ -292,6 +2392,9 @@ pub struct EnvVarApplyConfiguration {
     /// `value`.
     #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
     pub value: Option<String>,
+    /// `valueFrom`.
+    #[serde(rename = "valueFrom", default, skip_serializing_if = "Option::is_none")]
+    pub value_from: Option<super::core_v1::EnvVarSourceApplyConfiguration>,
 }
 impl EnvVarApplyConfiguration {
     /// Sets `name`.
@@ -302,6 +2405,424 @@ impl EnvVarApplyConfiguration {
     /// Sets `value`.
     pub fn with_value(mut self, value: impl Into<String>) -> Self {
         self.value = Some(value.into());
+        self
+    }
+    /// Sets `valueFrom`.
+    pub fn with_value_from(
+        mut self,
+        value: super::core_v1::EnvVarSourceApplyConfiguration,
+    ) -> Self {
+        self.value_from = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EnvVarSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EnvVarSourceApplyConfiguration {
+    /// `fieldRef`.
+    #[serde(rename = "fieldRef", default, skip_serializing_if = "Option::is_none")]
+    pub field_ref: Option<super::core_v1::ObjectFieldSelectorApplyConfiguration>,
+    /// `resourceFieldRef`.
+    #[serde(
+        rename = "resourceFieldRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_field_ref: Option<
+        super::core_v1::ResourceFieldSelectorApplyConfiguration,
+    >,
+    /// `configMapKeyRef`.
+    #[serde(
+        rename = "configMapKeyRef",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub config_map_key_ref: Option<
+        super::core_v1::ConfigMapKeySelectorApplyConfiguration,
+    >,
+    /// `secretKeyRef`.
+    #[serde(rename = "secretKeyRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_key_ref: Option<super::core_v1::SecretKeySelectorApplyConfiguration>,
+    /// `fileKeyRef`.
+    #[serde(rename = "fileKeyRef", default, skip_serializing_if = "Option::is_none")]
+    pub file_key_ref: Option<super::core_v1::FileKeySelectorApplyConfiguration>,
+}
+impl EnvVarSourceApplyConfiguration {
+    /// Sets `fieldRef`.
+    pub fn with_field_ref(
+        mut self,
+        value: super::core_v1::ObjectFieldSelectorApplyConfiguration,
+    ) -> Self {
+        self.field_ref = Some(value);
+        self
+    }
+    /// Sets `resourceFieldRef`.
+    pub fn with_resource_field_ref(
+        mut self,
+        value: super::core_v1::ResourceFieldSelectorApplyConfiguration,
+    ) -> Self {
+        self.resource_field_ref = Some(value);
+        self
+    }
+    /// Sets `configMapKeyRef`.
+    pub fn with_config_map_key_ref(
+        mut self,
+        value: super::core_v1::ConfigMapKeySelectorApplyConfiguration,
+    ) -> Self {
+        self.config_map_key_ref = Some(value);
+        self
+    }
+    /// Sets `secretKeyRef`.
+    pub fn with_secret_key_ref(
+        mut self,
+        value: super::core_v1::SecretKeySelectorApplyConfiguration,
+    ) -> Self {
+        self.secret_key_ref = Some(value);
+        self
+    }
+    /// Sets `fileKeyRef`.
+    pub fn with_file_key_ref(
+        mut self,
+        value: super::core_v1::FileKeySelectorApplyConfiguration,
+    ) -> Self {
+        self.file_key_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EphemeralContainer`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EphemeralContainerApplyConfiguration {
+    /// `ephemeralContainerCommon`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub ephemeral_container_common: Option<
+        super::core_v1::EphemeralContainerCommonApplyConfiguration,
+    >,
+    /// `targetContainerName`.
+    #[serde(
+        rename = "targetContainerName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub target_container_name: Option<String>,
+}
+impl EphemeralContainerApplyConfiguration {
+    /// Sets `ephemeralContainerCommon`.
+    pub fn with_ephemeral_container_common(
+        mut self,
+        value: super::core_v1::EphemeralContainerCommonApplyConfiguration,
+    ) -> Self {
+        self.ephemeral_container_common = Some(value);
+        self
+    }
+    /// Sets `targetContainerName`.
+    pub fn with_target_container_name(mut self, value: impl Into<String>) -> Self {
+        self.target_container_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EphemeralContainerCommon`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EphemeralContainerCommonApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `image`.
+    #[serde(rename = "image", default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// `command`. Atomic: applying replaces the whole list.
+    #[serde(rename = "command", default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+    /// `args`. Atomic: applying replaces the whole list.
+    #[serde(rename = "args", default, skip_serializing_if = "Option::is_none")]
+    pub args: Option<Vec<String>>,
+    /// `workingDir`.
+    #[serde(rename = "workingDir", default, skip_serializing_if = "Option::is_none")]
+    pub working_dir: Option<String>,
+    /// `ports`. A list-map keyed by `containerPort`, `protocol`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "ports", default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<super::core_v1::ContainerPortApplyConfiguration>>,
+    /// `envFrom`. Atomic: applying replaces the whole list.
+    #[serde(rename = "envFrom", default, skip_serializing_if = "Option::is_none")]
+    pub env_from: Option<Vec<super::core_v1::EnvFromSourceApplyConfiguration>>,
+    /// `env`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "env", default, skip_serializing_if = "Option::is_none")]
+    pub env: Option<Vec<super::core_v1::EnvVarApplyConfiguration>>,
+    /// `resources`.
+    #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<super::core_v1::ResourceRequirementsApplyConfiguration>,
+    /// `resizePolicy`. Atomic: applying replaces the whole list.
+    #[serde(rename = "resizePolicy", default, skip_serializing_if = "Option::is_none")]
+    pub resize_policy: Option<
+        Vec<super::core_v1::ContainerResizePolicyApplyConfiguration>,
+    >,
+    /// `restartPolicy`.
+    #[serde(rename = "restartPolicy", default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+    /// `restartPolicyRules`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "restartPolicyRules",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub restart_policy_rules: Option<
+        Vec<super::core_v1::ContainerRestartRuleApplyConfiguration>,
+    >,
+    /// `volumeMounts`. A list-map keyed by `mountPath`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "volumeMounts", default, skip_serializing_if = "Option::is_none")]
+    pub volume_mounts: Option<Vec<super::core_v1::VolumeMountApplyConfiguration>>,
+    /// `volumeDevices`. A list-map keyed by `devicePath`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "volumeDevices", default, skip_serializing_if = "Option::is_none")]
+    pub volume_devices: Option<Vec<super::core_v1::VolumeDeviceApplyConfiguration>>,
+    /// `livenessProbe`.
+    #[serde(rename = "livenessProbe", default, skip_serializing_if = "Option::is_none")]
+    pub liveness_probe: Option<super::core_v1::ProbeApplyConfiguration>,
+    /// `readinessProbe`.
+    #[serde(rename = "readinessProbe", default, skip_serializing_if = "Option::is_none")]
+    pub readiness_probe: Option<super::core_v1::ProbeApplyConfiguration>,
+    /// `startupProbe`.
+    #[serde(rename = "startupProbe", default, skip_serializing_if = "Option::is_none")]
+    pub startup_probe: Option<super::core_v1::ProbeApplyConfiguration>,
+    /// `lifecycle`.
+    #[serde(rename = "lifecycle", default, skip_serializing_if = "Option::is_none")]
+    pub lifecycle: Option<super::core_v1::LifecycleApplyConfiguration>,
+    /// `terminationMessagePath`.
+    #[serde(
+        rename = "terminationMessagePath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub termination_message_path: Option<String>,
+    /// `terminationMessagePolicy`.
+    #[serde(
+        rename = "terminationMessagePolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub termination_message_policy: Option<::apis::core::v1::TerminationMessagePolicy>,
+    /// `imagePullPolicy`.
+    #[serde(
+        rename = "imagePullPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub image_pull_policy: Option<::apis::core::v1::PullPolicy>,
+    /// `securityContext`.
+    #[serde(
+        rename = "securityContext",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub security_context: Option<super::core_v1::SecurityContextApplyConfiguration>,
+    /// `stdin`.
+    #[serde(rename = "stdin", default, skip_serializing_if = "Option::is_none")]
+    pub stdin: Option<bool>,
+    /// `stdinOnce`.
+    #[serde(rename = "stdinOnce", default, skip_serializing_if = "Option::is_none")]
+    pub stdin_once: Option<bool>,
+    /// `tty`.
+    #[serde(rename = "tty", default, skip_serializing_if = "Option::is_none")]
+    pub tty: Option<bool>,
+}
+impl EphemeralContainerCommonApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `image`.
+    pub fn with_image(mut self, value: impl Into<String>) -> Self {
+        self.image = Some(value.into());
+        self
+    }
+    /// Appends to `command`. Atomic: applying replaces the whole list.
+    pub fn with_command(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.command.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `args`. Atomic: applying replaces the whole list.
+    pub fn with_args(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.args.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `workingDir`.
+    pub fn with_working_dir(mut self, value: impl Into<String>) -> Self {
+        self.working_dir = Some(value.into());
+        self
+    }
+    /// Appends to `ports`. A list-map keyed by `containerPort`, `protocol`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_ports(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::ContainerPortApplyConfiguration>,
+    ) -> Self {
+        self.ports.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `envFrom`. Atomic: applying replaces the whole list.
+    pub fn with_env_from(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::EnvFromSourceApplyConfiguration>,
+    ) -> Self {
+        self.env_from.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `env`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_env(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::EnvVarApplyConfiguration>,
+    ) -> Self {
+        self.env.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `resources`.
+    pub fn with_resources(
+        mut self,
+        value: super::core_v1::ResourceRequirementsApplyConfiguration,
+    ) -> Self {
+        self.resources = Some(value);
+        self
+    }
+    /// Appends to `resizePolicy`. Atomic: applying replaces the whole list.
+    pub fn with_resize_policy(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerResizePolicyApplyConfiguration,
+        >,
+    ) -> Self {
+        self.resize_policy.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `restartPolicy`.
+    pub fn with_restart_policy(mut self, value: impl Into<String>) -> Self {
+        self.restart_policy = Some(value.into());
+        self
+    }
+    /// Appends to `restartPolicyRules`. Atomic: applying replaces the whole list.
+    pub fn with_restart_policy_rules(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerRestartRuleApplyConfiguration,
+        >,
+    ) -> Self {
+        self.restart_policy_rules.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `volumeMounts`. A list-map keyed by `mountPath`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_volume_mounts(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::VolumeMountApplyConfiguration>,
+    ) -> Self {
+        self.volume_mounts.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `volumeDevices`. A list-map keyed by `devicePath`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_volume_devices(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::VolumeDeviceApplyConfiguration>,
+    ) -> Self {
+        self.volume_devices.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `livenessProbe`.
+    pub fn with_liveness_probe(
+        mut self,
+        value: super::core_v1::ProbeApplyConfiguration,
+    ) -> Self {
+        self.liveness_probe = Some(value);
+        self
+    }
+    /// Sets `readinessProbe`.
+    pub fn with_readiness_probe(
+        mut self,
+        value: super::core_v1::ProbeApplyConfiguration,
+    ) -> Self {
+        self.readiness_probe = Some(value);
+        self
+    }
+    /// Sets `startupProbe`.
+    pub fn with_startup_probe(
+        mut self,
+        value: super::core_v1::ProbeApplyConfiguration,
+    ) -> Self {
+        self.startup_probe = Some(value);
+        self
+    }
+    /// Sets `lifecycle`.
+    pub fn with_lifecycle(
+        mut self,
+        value: super::core_v1::LifecycleApplyConfiguration,
+    ) -> Self {
+        self.lifecycle = Some(value);
+        self
+    }
+    /// Sets `terminationMessagePath`.
+    pub fn with_termination_message_path(mut self, value: impl Into<String>) -> Self {
+        self.termination_message_path = Some(value.into());
+        self
+    }
+    /// Sets `terminationMessagePolicy`.
+    pub fn with_termination_message_policy(
+        mut self,
+        value: ::apis::core::v1::TerminationMessagePolicy,
+    ) -> Self {
+        self.termination_message_policy = Some(value);
+        self
+    }
+    /// Sets `imagePullPolicy`.
+    pub fn with_image_pull_policy(
+        mut self,
+        value: ::apis::core::v1::PullPolicy,
+    ) -> Self {
+        self.image_pull_policy = Some(value);
+        self
+    }
+    /// Sets `securityContext`.
+    pub fn with_security_context(
+        mut self,
+        value: super::core_v1::SecurityContextApplyConfiguration,
+    ) -> Self {
+        self.security_context = Some(value);
+        self
+    }
+    /// Sets `stdin`.
+    pub fn with_stdin(mut self, value: bool) -> Self {
+        self.stdin = Some(value);
+        self
+    }
+    /// Sets `stdinOnce`.
+    pub fn with_stdin_once(mut self, value: bool) -> Self {
+        self.stdin_once = Some(value);
+        self
+    }
+    /// Sets `tty`.
+    pub fn with_tty(mut self, value: bool) -> Self {
+        self.tty = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::EphemeralVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct EphemeralVolumeSourceApplyConfiguration {
+    /// `volumeClaimTemplate`.
+    #[serde(
+        rename = "volumeClaimTemplate",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_claim_template: Option<
+        super::core_v1::PersistentVolumeClaimTemplateApplyConfiguration,
+    >,
+}
+impl EphemeralVolumeSourceApplyConfiguration {
+    /// Sets `volumeClaimTemplate`.
+    pub fn with_volume_claim_template(
+        mut self,
+        value: super::core_v1::PersistentVolumeClaimTemplateApplyConfiguration,
+    ) -> Self {
+        self.volume_claim_template = Some(value);
         self
     }
 }
@@ -572,6 +3093,1222 @@ impl EventSourceApplyConfiguration {
         self
     }
 }
+/// The apply configuration of `::apis::core::v1::ExecAction`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ExecActionApplyConfiguration {
+    /// `command`. Atomic: applying replaces the whole list.
+    #[serde(rename = "command", default, skip_serializing_if = "Option::is_none")]
+    pub command: Option<Vec<String>>,
+}
+impl ExecActionApplyConfiguration {
+    /// Appends to `command`. Atomic: applying replaces the whole list.
+    pub fn with_command(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.command.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::FCVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct FCVolumeSourceApplyConfiguration {
+    /// `targetWWNs`. Atomic: applying replaces the whole list.
+    #[serde(rename = "targetWWNs", default, skip_serializing_if = "Option::is_none")]
+    pub target_wwns: Option<Vec<String>>,
+    /// `lun`.
+    #[serde(rename = "lun", default, skip_serializing_if = "Option::is_none")]
+    pub lun: Option<i32>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `wwids`. Atomic: applying replaces the whole list.
+    #[serde(rename = "wwids", default, skip_serializing_if = "Option::is_none")]
+    pub wwids: Option<Vec<String>>,
+}
+impl FCVolumeSourceApplyConfiguration {
+    /// Appends to `targetWWNs`. Atomic: applying replaces the whole list.
+    pub fn with_target_wwns(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.target_wwns.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `lun`.
+    pub fn with_lun(mut self, value: i32) -> Self {
+        self.lun = Some(value);
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Appends to `wwids`. Atomic: applying replaces the whole list.
+    pub fn with_wwids(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.wwids.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::FileKeySelector`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct FileKeySelectorApplyConfiguration {
+    /// `volumeName`.
+    #[serde(rename = "volumeName", default, skip_serializing_if = "Option::is_none")]
+    pub volume_name: Option<String>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl FileKeySelectorApplyConfiguration {
+    /// Sets `volumeName`.
+    pub fn with_volume_name(mut self, value: impl Into<String>) -> Self {
+        self.volume_name = Some(value.into());
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::FlexPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct FlexPersistentVolumeSourceApplyConfiguration {
+    /// `driver`.
+    #[serde(rename = "driver", default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::SecretReferenceApplyConfiguration>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `options`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "options", default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<::std::collections::BTreeMap<String, String>>,
+}
+impl FlexPersistentVolumeSourceApplyConfiguration {
+    /// Sets `driver`.
+    pub fn with_driver(mut self, value: impl Into<String>) -> Self {
+        self.driver = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Adds entries to `options`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_options(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.options.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::FlexVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct FlexVolumeSourceApplyConfiguration {
+    /// `driver`.
+    #[serde(rename = "driver", default, skip_serializing_if = "Option::is_none")]
+    pub driver: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `options`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "options", default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<::std::collections::BTreeMap<String, String>>,
+}
+impl FlexVolumeSourceApplyConfiguration {
+    /// Sets `driver`.
+    pub fn with_driver(mut self, value: impl Into<String>) -> Self {
+        self.driver = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Adds entries to `options`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_options(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.options.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::FlockerVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct FlockerVolumeSourceApplyConfiguration {
+    /// `datasetName`.
+    #[serde(rename = "datasetName", default, skip_serializing_if = "Option::is_none")]
+    pub dataset_name: Option<String>,
+    /// `datasetUUID`.
+    #[serde(rename = "datasetUUID", default, skip_serializing_if = "Option::is_none")]
+    pub dataset_uuid: Option<String>,
+}
+impl FlockerVolumeSourceApplyConfiguration {
+    /// Sets `datasetName`.
+    pub fn with_dataset_name(mut self, value: impl Into<String>) -> Self {
+        self.dataset_name = Some(value.into());
+        self
+    }
+    /// Sets `datasetUUID`.
+    pub fn with_dataset_uuid(mut self, value: impl Into<String>) -> Self {
+        self.dataset_uuid = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::GCEPersistentDiskVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct GCEPersistentDiskVolumeSourceApplyConfiguration {
+    /// `pdName`.
+    #[serde(rename = "pdName", default, skip_serializing_if = "Option::is_none")]
+    pub pd_name: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `partition`.
+    #[serde(rename = "partition", default, skip_serializing_if = "Option::is_none")]
+    pub partition: Option<i32>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl GCEPersistentDiskVolumeSourceApplyConfiguration {
+    /// Sets `pdName`.
+    pub fn with_pd_name(mut self, value: impl Into<String>) -> Self {
+        self.pd_name = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `partition`.
+    pub fn with_partition(mut self, value: i32) -> Self {
+        self.partition = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::GRPCAction`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct GRPCActionApplyConfiguration {
+    /// `port`.
+    #[serde(rename = "port", default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i32>,
+    /// `service`.
+    #[serde(rename = "service", default, skip_serializing_if = "Option::is_none")]
+    pub service: Option<String>,
+}
+impl GRPCActionApplyConfiguration {
+    /// Sets `port`.
+    pub fn with_port(mut self, value: i32) -> Self {
+        self.port = Some(value);
+        self
+    }
+    /// Sets `service`.
+    pub fn with_service(mut self, value: impl Into<String>) -> Self {
+        self.service = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::GitRepoVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct GitRepoVolumeSourceApplyConfiguration {
+    /// `repository`.
+    #[serde(rename = "repository", default, skip_serializing_if = "Option::is_none")]
+    pub repository: Option<String>,
+    /// `revision`.
+    #[serde(rename = "revision", default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<String>,
+    /// `directory`.
+    #[serde(rename = "directory", default, skip_serializing_if = "Option::is_none")]
+    pub directory: Option<String>,
+}
+impl GitRepoVolumeSourceApplyConfiguration {
+    /// Sets `repository`.
+    pub fn with_repository(mut self, value: impl Into<String>) -> Self {
+        self.repository = Some(value.into());
+        self
+    }
+    /// Sets `revision`.
+    pub fn with_revision(mut self, value: impl Into<String>) -> Self {
+        self.revision = Some(value.into());
+        self
+    }
+    /// Sets `directory`.
+    pub fn with_directory(mut self, value: impl Into<String>) -> Self {
+        self.directory = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::GlusterfsPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct GlusterfsPersistentVolumeSourceApplyConfiguration {
+    /// `endpoints`.
+    #[serde(rename = "endpoints", default, skip_serializing_if = "Option::is_none")]
+    pub endpoints: Option<String>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `endpointsNamespace`.
+    #[serde(
+        rename = "endpointsNamespace",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub endpoints_namespace: Option<String>,
+}
+impl GlusterfsPersistentVolumeSourceApplyConfiguration {
+    /// Sets `endpoints`.
+    pub fn with_endpoints(mut self, value: impl Into<String>) -> Self {
+        self.endpoints = Some(value.into());
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `endpointsNamespace`.
+    pub fn with_endpoints_namespace(mut self, value: impl Into<String>) -> Self {
+        self.endpoints_namespace = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::GlusterfsVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct GlusterfsVolumeSourceApplyConfiguration {
+    /// `endpoints`.
+    #[serde(rename = "endpoints", default, skip_serializing_if = "Option::is_none")]
+    pub endpoints: Option<String>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl GlusterfsVolumeSourceApplyConfiguration {
+    /// Sets `endpoints`.
+    pub fn with_endpoints(mut self, value: impl Into<String>) -> Self {
+        self.endpoints = Some(value.into());
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::HTTPGetAction`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct HTTPGetActionApplyConfiguration {
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `port`.
+    #[serde(rename = "port", default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString>,
+    /// `host`.
+    #[serde(rename = "host", default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    /// `scheme`.
+    #[serde(rename = "scheme", default, skip_serializing_if = "Option::is_none")]
+    pub scheme: Option<::apis::core::v1::URIScheme>,
+    /// `httpHeaders`. Atomic: applying replaces the whole list.
+    #[serde(rename = "httpHeaders", default, skip_serializing_if = "Option::is_none")]
+    pub http_headers: Option<Vec<super::core_v1::HTTPHeaderApplyConfiguration>>,
+}
+impl HTTPGetActionApplyConfiguration {
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+    ) -> Self {
+        self.port = Some(value);
+        self
+    }
+    /// Sets `host`.
+    pub fn with_host(mut self, value: impl Into<String>) -> Self {
+        self.host = Some(value.into());
+        self
+    }
+    /// Sets `scheme`.
+    pub fn with_scheme(mut self, value: ::apis::core::v1::URIScheme) -> Self {
+        self.scheme = Some(value);
+        self
+    }
+    /// Appends to `httpHeaders`. Atomic: applying replaces the whole list.
+    pub fn with_http_headers(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::HTTPHeaderApplyConfiguration>,
+    ) -> Self {
+        self.http_headers.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::HTTPHeader`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct HTTPHeaderApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `value`.
+    #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+impl HTTPHeaderApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::HostAlias`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct HostAliasApplyConfiguration {
+    /// `ip`.
+    #[serde(rename = "ip", default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `hostnames`. Atomic: applying replaces the whole list.
+    #[serde(rename = "hostnames", default, skip_serializing_if = "Option::is_none")]
+    pub hostnames: Option<Vec<String>>,
+}
+impl HostAliasApplyConfiguration {
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Appends to `hostnames`. Atomic: applying replaces the whole list.
+    pub fn with_hostnames(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.hostnames.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::HostIP`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct HostIPApplyConfiguration {
+    /// `ip`.
+    #[serde(rename = "ip", default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+}
+impl HostIPApplyConfiguration {
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::HostPathVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct HostPathVolumeSourceApplyConfiguration {
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<::apis::core::v1::HostPathType>,
+}
+impl HostPathVolumeSourceApplyConfiguration {
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: ::apis::core::v1::HostPathType) -> Self {
+        self.type_ = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ISCSIPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ISCSIPersistentVolumeSourceApplyConfiguration {
+    /// `targetPortal`.
+    #[serde(rename = "targetPortal", default, skip_serializing_if = "Option::is_none")]
+    pub target_portal: Option<String>,
+    /// `iqn`.
+    #[serde(rename = "iqn", default, skip_serializing_if = "Option::is_none")]
+    pub iqn: Option<String>,
+    /// `lun`.
+    #[serde(rename = "lun", default, skip_serializing_if = "Option::is_none")]
+    pub lun: Option<i32>,
+    /// `iscsiInterface`.
+    #[serde(rename = "iscsiInterface", default, skip_serializing_if = "Option::is_none")]
+    pub iscsi_interface: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `portals`. Atomic: applying replaces the whole list.
+    #[serde(rename = "portals", default, skip_serializing_if = "Option::is_none")]
+    pub portals: Option<Vec<String>>,
+    /// `chapAuthDiscovery`.
+    #[serde(
+        rename = "chapAuthDiscovery",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub chap_auth_discovery: Option<bool>,
+    /// `chapAuthSession`.
+    #[serde(
+        rename = "chapAuthSession",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub chap_auth_session: Option<bool>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::SecretReferenceApplyConfiguration>,
+    /// `initiatorName`.
+    #[serde(rename = "initiatorName", default, skip_serializing_if = "Option::is_none")]
+    pub initiator_name: Option<String>,
+}
+impl ISCSIPersistentVolumeSourceApplyConfiguration {
+    /// Sets `targetPortal`.
+    pub fn with_target_portal(mut self, value: impl Into<String>) -> Self {
+        self.target_portal = Some(value.into());
+        self
+    }
+    /// Sets `iqn`.
+    pub fn with_iqn(mut self, value: impl Into<String>) -> Self {
+        self.iqn = Some(value.into());
+        self
+    }
+    /// Sets `lun`.
+    pub fn with_lun(mut self, value: i32) -> Self {
+        self.lun = Some(value);
+        self
+    }
+    /// Sets `iscsiInterface`.
+    pub fn with_iscsi_interface(mut self, value: impl Into<String>) -> Self {
+        self.iscsi_interface = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Appends to `portals`. Atomic: applying replaces the whole list.
+    pub fn with_portals(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.portals.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `chapAuthDiscovery`.
+    pub fn with_chap_auth_discovery(mut self, value: bool) -> Self {
+        self.chap_auth_discovery = Some(value);
+        self
+    }
+    /// Sets `chapAuthSession`.
+    pub fn with_chap_auth_session(mut self, value: bool) -> Self {
+        self.chap_auth_session = Some(value);
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `initiatorName`.
+    pub fn with_initiator_name(mut self, value: impl Into<String>) -> Self {
+        self.initiator_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ISCSIVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ISCSIVolumeSourceApplyConfiguration {
+    /// `targetPortal`.
+    #[serde(rename = "targetPortal", default, skip_serializing_if = "Option::is_none")]
+    pub target_portal: Option<String>,
+    /// `iqn`.
+    #[serde(rename = "iqn", default, skip_serializing_if = "Option::is_none")]
+    pub iqn: Option<String>,
+    /// `lun`.
+    #[serde(rename = "lun", default, skip_serializing_if = "Option::is_none")]
+    pub lun: Option<i32>,
+    /// `iscsiInterface`.
+    #[serde(rename = "iscsiInterface", default, skip_serializing_if = "Option::is_none")]
+    pub iscsi_interface: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `portals`. Atomic: applying replaces the whole list.
+    #[serde(rename = "portals", default, skip_serializing_if = "Option::is_none")]
+    pub portals: Option<Vec<String>>,
+    /// `chapAuthDiscovery`.
+    #[serde(
+        rename = "chapAuthDiscovery",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub chap_auth_discovery: Option<bool>,
+    /// `chapAuthSession`.
+    #[serde(
+        rename = "chapAuthSession",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub chap_auth_session: Option<bool>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+    /// `initiatorName`.
+    #[serde(rename = "initiatorName", default, skip_serializing_if = "Option::is_none")]
+    pub initiator_name: Option<String>,
+}
+impl ISCSIVolumeSourceApplyConfiguration {
+    /// Sets `targetPortal`.
+    pub fn with_target_portal(mut self, value: impl Into<String>) -> Self {
+        self.target_portal = Some(value.into());
+        self
+    }
+    /// Sets `iqn`.
+    pub fn with_iqn(mut self, value: impl Into<String>) -> Self {
+        self.iqn = Some(value.into());
+        self
+    }
+    /// Sets `lun`.
+    pub fn with_lun(mut self, value: i32) -> Self {
+        self.lun = Some(value);
+        self
+    }
+    /// Sets `iscsiInterface`.
+    pub fn with_iscsi_interface(mut self, value: impl Into<String>) -> Self {
+        self.iscsi_interface = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Appends to `portals`. Atomic: applying replaces the whole list.
+    pub fn with_portals(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.portals.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `chapAuthDiscovery`.
+    pub fn with_chap_auth_discovery(mut self, value: bool) -> Self {
+        self.chap_auth_discovery = Some(value);
+        self
+    }
+    /// Sets `chapAuthSession`.
+    pub fn with_chap_auth_session(mut self, value: bool) -> Self {
+        self.chap_auth_session = Some(value);
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `initiatorName`.
+    pub fn with_initiator_name(mut self, value: impl Into<String>) -> Self {
+        self.initiator_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ImageVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ImageVolumeSourceApplyConfiguration {
+    /// `reference`.
+    #[serde(rename = "reference", default, skip_serializing_if = "Option::is_none")]
+    pub reference: Option<String>,
+    /// `pullPolicy`.
+    #[serde(rename = "pullPolicy", default, skip_serializing_if = "Option::is_none")]
+    pub pull_policy: Option<::apis::core::v1::PullPolicy>,
+}
+impl ImageVolumeSourceApplyConfiguration {
+    /// Sets `reference`.
+    pub fn with_reference(mut self, value: impl Into<String>) -> Self {
+        self.reference = Some(value.into());
+        self
+    }
+    /// Sets `pullPolicy`.
+    pub fn with_pull_policy(mut self, value: ::apis::core::v1::PullPolicy) -> Self {
+        self.pull_policy = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ImageVolumeStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ImageVolumeStatusApplyConfiguration {
+    /// `imageRef`.
+    #[serde(rename = "imageRef", default, skip_serializing_if = "Option::is_none")]
+    pub image_ref: Option<String>,
+}
+impl ImageVolumeStatusApplyConfiguration {
+    /// Sets `imageRef`.
+    pub fn with_image_ref(mut self, value: impl Into<String>) -> Self {
+        self.image_ref = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::KeyToPath`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct KeyToPathApplyConfiguration {
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `mode`.
+    #[serde(rename = "mode", default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<i32>,
+}
+impl KeyToPathApplyConfiguration {
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `mode`.
+    pub fn with_mode(mut self, value: i32) -> Self {
+        self.mode = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Lifecycle`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LifecycleApplyConfiguration {
+    /// `postStart`.
+    #[serde(rename = "postStart", default, skip_serializing_if = "Option::is_none")]
+    pub post_start: Option<super::core_v1::LifecycleHandlerApplyConfiguration>,
+    /// `preStop`.
+    #[serde(rename = "preStop", default, skip_serializing_if = "Option::is_none")]
+    pub pre_stop: Option<super::core_v1::LifecycleHandlerApplyConfiguration>,
+    /// `stopSignal`.
+    #[serde(rename = "stopSignal", default, skip_serializing_if = "Option::is_none")]
+    pub stop_signal: Option<::apis::core::v1::Signal>,
+}
+impl LifecycleApplyConfiguration {
+    /// Sets `postStart`.
+    pub fn with_post_start(
+        mut self,
+        value: super::core_v1::LifecycleHandlerApplyConfiguration,
+    ) -> Self {
+        self.post_start = Some(value);
+        self
+    }
+    /// Sets `preStop`.
+    pub fn with_pre_stop(
+        mut self,
+        value: super::core_v1::LifecycleHandlerApplyConfiguration,
+    ) -> Self {
+        self.pre_stop = Some(value);
+        self
+    }
+    /// Sets `stopSignal`.
+    pub fn with_stop_signal(mut self, value: ::apis::core::v1::Signal) -> Self {
+        self.stop_signal = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::LifecycleHandler`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LifecycleHandlerApplyConfiguration {
+    /// `exec`.
+    #[serde(rename = "exec", default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<super::core_v1::ExecActionApplyConfiguration>,
+    /// `httpGet`.
+    #[serde(rename = "httpGet", default, skip_serializing_if = "Option::is_none")]
+    pub http_get: Option<super::core_v1::HTTPGetActionApplyConfiguration>,
+    /// `tcpSocket`.
+    #[serde(rename = "tcpSocket", default, skip_serializing_if = "Option::is_none")]
+    pub tcp_socket: Option<super::core_v1::TCPSocketActionApplyConfiguration>,
+    /// `sleep`.
+    #[serde(rename = "sleep", default, skip_serializing_if = "Option::is_none")]
+    pub sleep: Option<super::core_v1::SleepActionApplyConfiguration>,
+}
+impl LifecycleHandlerApplyConfiguration {
+    /// Sets `exec`.
+    pub fn with_exec(
+        mut self,
+        value: super::core_v1::ExecActionApplyConfiguration,
+    ) -> Self {
+        self.exec = Some(value);
+        self
+    }
+    /// Sets `httpGet`.
+    pub fn with_http_get(
+        mut self,
+        value: super::core_v1::HTTPGetActionApplyConfiguration,
+    ) -> Self {
+        self.http_get = Some(value);
+        self
+    }
+    /// Sets `tcpSocket`.
+    pub fn with_tcp_socket(
+        mut self,
+        value: super::core_v1::TCPSocketActionApplyConfiguration,
+    ) -> Self {
+        self.tcp_socket = Some(value);
+        self
+    }
+    /// Sets `sleep`.
+    pub fn with_sleep(
+        mut self,
+        value: super::core_v1::SleepActionApplyConfiguration,
+    ) -> Self {
+        self.sleep = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::LimitRange`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LimitRangeApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::LimitRangeSpecApplyConfiguration>,
+}
+impl LimitRangeApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::LimitRangeSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    LimitRangeApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a LimitRange named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `LimitRange(name, namespace)`).
+pub fn limit_range(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> LimitRangeApplyConfiguration {
+    LimitRangeApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("LimitRange".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractLimitRange`).
+pub fn extract_limit_range(
+    obj: &::apis::core::v1::LimitRange,
+    field_manager: &str,
+) -> Result<LimitRangeApplyConfiguration, ::serde_json::Error> {
+    extract_limit_range_from(obj, field_manager, "")
+}
+/// As [`extract_limit_range`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_limit_range_from(
+    obj: &::apis::core::v1::LimitRange,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<LimitRangeApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "LimitRange".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::LimitRangeItem`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LimitRangeItemApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `max`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "max", default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `min`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "min", default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `default`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "default", default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `defaultRequest`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "defaultRequest", default, skip_serializing_if = "Option::is_none")]
+    pub default_request: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `maxLimitRequestRatio`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "maxLimitRequestRatio",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_limit_request_ratio: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+}
+impl LimitRangeItemApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Adds entries to `max`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_max(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.max.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `min`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_min(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.min.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `default`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_default(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.default.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `defaultRequest`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_default_request(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.default_request.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `maxLimitRequestRatio`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_max_limit_request_ratio(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.max_limit_request_ratio
+            .get_or_insert_with(Default::default)
+            .extend(entries);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::LimitRangeSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LimitRangeSpecApplyConfiguration {
+    /// `limits`. Atomic: applying replaces the whole list.
+    #[serde(rename = "limits", default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<Vec<super::core_v1::LimitRangeItemApplyConfiguration>>,
+}
+impl LimitRangeSpecApplyConfiguration {
+    /// Appends to `limits`. Atomic: applying replaces the whole list.
+    pub fn with_limits(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::LimitRangeItemApplyConfiguration,
+        >,
+    ) -> Self {
+        self.limits.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::LinuxContainerUser`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LinuxContainerUserApplyConfiguration {
+    /// `uid`.
+    #[serde(rename = "uid", default, skip_serializing_if = "Option::is_none")]
+    pub uid: Option<i64>,
+    /// `gid`.
+    #[serde(rename = "gid", default, skip_serializing_if = "Option::is_none")]
+    pub gid: Option<i64>,
+    /// `supplementalGroups`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "supplementalGroups",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub supplemental_groups: Option<Vec<i64>>,
+}
+impl LinuxContainerUserApplyConfiguration {
+    /// Sets `uid`.
+    pub fn with_uid(mut self, value: i64) -> Self {
+        self.uid = Some(value);
+        self
+    }
+    /// Sets `gid`.
+    pub fn with_gid(mut self, value: i64) -> Self {
+        self.gid = Some(value);
+        self
+    }
+    /// Appends to `supplementalGroups`. Atomic: applying replaces the whole list.
+    pub fn with_supplemental_groups(
+        mut self,
+        values: impl IntoIterator<Item = i64>,
+    ) -> Self {
+        self.supplemental_groups.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::LoadBalancerIngress`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LoadBalancerIngressApplyConfiguration {
+    /// `ip`.
+    #[serde(rename = "ip", default, skip_serializing_if = "Option::is_none")]
+    pub ip: Option<String>,
+    /// `hostname`.
+    #[serde(rename = "hostname", default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// `ipMode`.
+    #[serde(rename = "ipMode", default, skip_serializing_if = "Option::is_none")]
+    pub ip_mode: Option<String>,
+    /// `ports`. Atomic: applying replaces the whole list.
+    #[serde(rename = "ports", default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<super::core_v1::PortStatusApplyConfiguration>>,
+}
+impl LoadBalancerIngressApplyConfiguration {
+    /// Sets `ip`.
+    pub fn with_ip(mut self, value: impl Into<String>) -> Self {
+        self.ip = Some(value.into());
+        self
+    }
+    /// Sets `hostname`.
+    pub fn with_hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
+        self
+    }
+    /// Sets `ipMode`.
+    pub fn with_ip_mode(mut self, value: impl Into<String>) -> Self {
+        self.ip_mode = Some(value.into());
+        self
+    }
+    /// Appends to `ports`. Atomic: applying replaces the whole list.
+    pub fn with_ports(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::PortStatusApplyConfiguration>,
+    ) -> Self {
+        self.ports.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::LoadBalancerStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LoadBalancerStatusApplyConfiguration {
+    /// `ingress`. Atomic: applying replaces the whole list.
+    #[serde(rename = "ingress", default, skip_serializing_if = "Option::is_none")]
+    pub ingress: Option<Vec<super::core_v1::LoadBalancerIngressApplyConfiguration>>,
+}
+impl LoadBalancerStatusApplyConfiguration {
+    /// Appends to `ingress`. Atomic: applying replaces the whole list.
+    pub fn with_ingress(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::LoadBalancerIngressApplyConfiguration,
+        >,
+    ) -> Self {
+        self.ingress.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::LocalObjectReference`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -584,6 +4321,93 @@ impl LocalObjectReferenceApplyConfiguration {
     /// Sets `name`.
     pub fn with_name(mut self, value: impl Into<String>) -> Self {
         self.name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::LocalVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct LocalVolumeSourceApplyConfiguration {
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+}
+impl LocalVolumeSourceApplyConfiguration {
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ModifyVolumeStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ModifyVolumeStatusApplyConfiguration {
+    /// `targetVolumeAttributesClassName`.
+    #[serde(
+        rename = "targetVolumeAttributesClassName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub target_volume_attributes_class_name: Option<String>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<::apis::core::v1::PersistentVolumeClaimModifyVolumeStatus>,
+}
+impl ModifyVolumeStatusApplyConfiguration {
+    /// Sets `targetVolumeAttributesClassName`.
+    pub fn with_target_volume_attributes_class_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.target_volume_attributes_class_name = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: ::apis::core::v1::PersistentVolumeClaimModifyVolumeStatus,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NFSVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NFSVolumeSourceApplyConfiguration {
+    /// `server`.
+    #[serde(rename = "server", default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl NFSVolumeSourceApplyConfiguration {
+    /// Sets `server`.
+    pub fn with_server(mut self, value: impl Into<String>) -> Self {
+        self.server = Some(value.into());
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
         self
     }
 }
@@ -676,6 +4500,62 @@ pub fn extract_namespace_from(
     fields["kind"] = "Namespace".into();
     ::serde_json::from_value(fields)
 }
+/// The apply configuration of `::apis::core::v1::NamespaceCondition`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NamespaceConditionApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `lastTransitionTime`.
+    #[serde(
+        rename = "lastTransitionTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_transition_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    >,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+impl NamespaceConditionApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `lastTransitionTime`.
+    pub fn with_last_transition_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_transition_time = Some(value);
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::NamespaceSpec`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -697,12 +4577,974 @@ impl NamespaceSpecApplyConfiguration {
 pub struct NamespaceStatusApplyConfiguration {
     /// `phase`.
     #[serde(rename = "phase", default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    pub phase: Option<::apis::core::v1::NamespacePhase>,
+    /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<super::core_v1::NamespaceConditionApplyConfiguration>>,
 }
 impl NamespaceStatusApplyConfiguration {
     /// Sets `phase`.
-    pub fn with_phase(mut self, value: impl Into<String>) -> Self {
-        self.phase = Some(value.into());
+    pub fn with_phase(mut self, value: ::apis::core::v1::NamespacePhase) -> Self {
+        self.phase = Some(value);
+        self
+    }
+    /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_conditions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::NamespaceConditionApplyConfiguration,
+        >,
+    ) -> Self {
+        self.conditions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Node`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::NodeSpecApplyConfiguration>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::core_v1::NodeStatusApplyConfiguration>,
+}
+impl NodeApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::NodeSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: super::core_v1::NodeStatusApplyConfiguration,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    NodeApplyConfiguration, metadata { with_name, with_labels, with_annotations,
+    with_finalizers, with_owner_references }
+);
+/// An apply configuration of a Node named `name`, with its
+/// apiVersion and kind set (client-go's `Node(name)`).
+pub fn node(name: impl Into<String>) -> NodeApplyConfiguration {
+    NodeApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("Node".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractNode`).
+pub fn extract_node(
+    obj: &::apis::core::v1::Node,
+    field_manager: &str,
+) -> Result<NodeApplyConfiguration, ::serde_json::Error> {
+    extract_node_from(obj, field_manager, "")
+}
+/// As [`extract_node`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_node_from(
+    obj: &::apis::core::v1::Node,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<NodeApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "Node".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::NodeAddress`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeAddressApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `address`.
+    #[serde(rename = "address", default, skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+}
+impl NodeAddressApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `address`.
+    pub fn with_address(mut self, value: impl Into<String>) -> Self {
+        self.address = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeAffinity`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeAffinityApplyConfiguration {
+    /// `requiredDuringSchedulingIgnoredDuringExecution`.
+    #[serde(
+        rename = "requiredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub required_during_scheduling_ignored_during_execution: Option<
+        super::core_v1::NodeSelectorApplyConfiguration,
+    >,
+    /// `preferredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "preferredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub preferred_during_scheduling_ignored_during_execution: Option<
+        Vec<super::core_v1::PreferredSchedulingTermApplyConfiguration>,
+    >,
+}
+impl NodeAffinityApplyConfiguration {
+    /// Sets `requiredDuringSchedulingIgnoredDuringExecution`.
+    pub fn with_required_during_scheduling_ignored_during_execution(
+        mut self,
+        value: super::core_v1::NodeSelectorApplyConfiguration,
+    ) -> Self {
+        self.required_during_scheduling_ignored_during_execution = Some(value);
+        self
+    }
+    /// Appends to `preferredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    pub fn with_preferred_during_scheduling_ignored_during_execution(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PreferredSchedulingTermApplyConfiguration,
+        >,
+    ) -> Self {
+        self.preferred_during_scheduling_ignored_during_execution
+            .get_or_insert_with(Vec::new)
+            .extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeAllocatableResourceClaimStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeAllocatableResourceClaimStatusApplyConfiguration {
+    /// `resourceClaimName`.
+    #[serde(
+        rename = "resourceClaimName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_claim_name: Option<String>,
+    /// `containers`. A set: applying adds these values and leaves the others to their managers.
+    #[serde(rename = "containers", default, skip_serializing_if = "Option::is_none")]
+    pub containers: Option<Vec<String>>,
+    /// `resources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+}
+impl NodeAllocatableResourceClaimStatusApplyConfiguration {
+    /// Sets `resourceClaimName`.
+    pub fn with_resource_claim_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_claim_name = Some(value.into());
+        self
+    }
+    /// Appends to `containers`. A set: applying adds these values and leaves the others to their managers.
+    pub fn with_containers(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.containers.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Adds entries to `resources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_resources(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.resources.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeCondition`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeConditionApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `lastHeartbeatTime`.
+    #[serde(
+        rename = "lastHeartbeatTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_heartbeat_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    >,
+    /// `lastTransitionTime`.
+    #[serde(
+        rename = "lastTransitionTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_transition_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    >,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+impl NodeConditionApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `lastHeartbeatTime`.
+    pub fn with_last_heartbeat_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_heartbeat_time = Some(value);
+        self
+    }
+    /// Sets `lastTransitionTime`.
+    pub fn with_last_transition_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_transition_time = Some(value);
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeConfigSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeConfigSourceApplyConfiguration {
+    /// `configMap`.
+    #[serde(rename = "configMap", default, skip_serializing_if = "Option::is_none")]
+    pub config_map: Option<super::core_v1::ConfigMapNodeConfigSourceApplyConfiguration>,
+}
+impl NodeConfigSourceApplyConfiguration {
+    /// Sets `configMap`.
+    pub fn with_config_map(
+        mut self,
+        value: super::core_v1::ConfigMapNodeConfigSourceApplyConfiguration,
+    ) -> Self {
+        self.config_map = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeConfigStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeConfigStatusApplyConfiguration {
+    /// `assigned`.
+    #[serde(rename = "assigned", default, skip_serializing_if = "Option::is_none")]
+    pub assigned: Option<super::core_v1::NodeConfigSourceApplyConfiguration>,
+    /// `active`.
+    #[serde(rename = "active", default, skip_serializing_if = "Option::is_none")]
+    pub active: Option<super::core_v1::NodeConfigSourceApplyConfiguration>,
+    /// `lastKnownGood`.
+    #[serde(rename = "lastKnownGood", default, skip_serializing_if = "Option::is_none")]
+    pub last_known_good: Option<super::core_v1::NodeConfigSourceApplyConfiguration>,
+    /// `error`.
+    #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+impl NodeConfigStatusApplyConfiguration {
+    /// Sets `assigned`.
+    pub fn with_assigned(
+        mut self,
+        value: super::core_v1::NodeConfigSourceApplyConfiguration,
+    ) -> Self {
+        self.assigned = Some(value);
+        self
+    }
+    /// Sets `active`.
+    pub fn with_active(
+        mut self,
+        value: super::core_v1::NodeConfigSourceApplyConfiguration,
+    ) -> Self {
+        self.active = Some(value);
+        self
+    }
+    /// Sets `lastKnownGood`.
+    pub fn with_last_known_good(
+        mut self,
+        value: super::core_v1::NodeConfigSourceApplyConfiguration,
+    ) -> Self {
+        self.last_known_good = Some(value);
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<String>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeDaemonEndpoints`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeDaemonEndpointsApplyConfiguration {
+    /// `kubeletEndpoint`.
+    #[serde(
+        rename = "kubeletEndpoint",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub kubelet_endpoint: Option<super::core_v1::DaemonEndpointApplyConfiguration>,
+}
+impl NodeDaemonEndpointsApplyConfiguration {
+    /// Sets `kubeletEndpoint`.
+    pub fn with_kubelet_endpoint(
+        mut self,
+        value: super::core_v1::DaemonEndpointApplyConfiguration,
+    ) -> Self {
+        self.kubelet_endpoint = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeFeatures`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeFeaturesApplyConfiguration {
+    /// `supplementalGroupsPolicy`.
+    #[serde(
+        rename = "supplementalGroupsPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub supplemental_groups_policy: Option<bool>,
+}
+impl NodeFeaturesApplyConfiguration {
+    /// Sets `supplementalGroupsPolicy`.
+    pub fn with_supplemental_groups_policy(mut self, value: bool) -> Self {
+        self.supplemental_groups_policy = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeRuntimeHandler`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeRuntimeHandlerApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `features`.
+    #[serde(rename = "features", default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<super::core_v1::NodeRuntimeHandlerFeaturesApplyConfiguration>,
+}
+impl NodeRuntimeHandlerApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `features`.
+    pub fn with_features(
+        mut self,
+        value: super::core_v1::NodeRuntimeHandlerFeaturesApplyConfiguration,
+    ) -> Self {
+        self.features = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeRuntimeHandlerFeatures`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeRuntimeHandlerFeaturesApplyConfiguration {
+    /// `recursiveReadOnlyMounts`.
+    #[serde(
+        rename = "recursiveReadOnlyMounts",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub recursive_read_only_mounts: Option<bool>,
+    /// `userNamespaces`.
+    #[serde(rename = "userNamespaces", default, skip_serializing_if = "Option::is_none")]
+    pub user_namespaces: Option<bool>,
+}
+impl NodeRuntimeHandlerFeaturesApplyConfiguration {
+    /// Sets `recursiveReadOnlyMounts`.
+    pub fn with_recursive_read_only_mounts(mut self, value: bool) -> Self {
+        self.recursive_read_only_mounts = Some(value);
+        self
+    }
+    /// Sets `userNamespaces`.
+    pub fn with_user_namespaces(mut self, value: bool) -> Self {
+        self.user_namespaces = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeSelector`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeSelectorApplyConfiguration {
+    /// `nodeSelectorTerms`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "nodeSelectorTerms",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_selector_terms: Option<
+        Vec<super::core_v1::NodeSelectorTermApplyConfiguration>,
+    >,
+}
+impl NodeSelectorApplyConfiguration {
+    /// Appends to `nodeSelectorTerms`. Atomic: applying replaces the whole list.
+    pub fn with_node_selector_terms(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::NodeSelectorTermApplyConfiguration,
+        >,
+    ) -> Self {
+        self.node_selector_terms.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeSelectorRequirement`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeSelectorRequirementApplyConfiguration {
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `operator`.
+    #[serde(rename = "operator", default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<::apis::core::v1::NodeSelectorOperator>,
+    /// `values`. Atomic: applying replaces the whole list.
+    #[serde(rename = "values", default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+}
+impl NodeSelectorRequirementApplyConfiguration {
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `operator`.
+    pub fn with_operator(
+        mut self,
+        value: ::apis::core::v1::NodeSelectorOperator,
+    ) -> Self {
+        self.operator = Some(value);
+        self
+    }
+    /// Appends to `values`. Atomic: applying replaces the whole list.
+    pub fn with_values(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.values.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeSelectorTerm`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeSelectorTermApplyConfiguration {
+    /// `matchExpressions`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "matchExpressions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub match_expressions: Option<
+        Vec<super::core_v1::NodeSelectorRequirementApplyConfiguration>,
+    >,
+    /// `matchFields`. Atomic: applying replaces the whole list.
+    #[serde(rename = "matchFields", default, skip_serializing_if = "Option::is_none")]
+    pub match_fields: Option<
+        Vec<super::core_v1::NodeSelectorRequirementApplyConfiguration>,
+    >,
+}
+impl NodeSelectorTermApplyConfiguration {
+    /// Appends to `matchExpressions`. Atomic: applying replaces the whole list.
+    pub fn with_match_expressions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::NodeSelectorRequirementApplyConfiguration,
+        >,
+    ) -> Self {
+        self.match_expressions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `matchFields`. Atomic: applying replaces the whole list.
+    pub fn with_match_fields(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::NodeSelectorRequirementApplyConfiguration,
+        >,
+    ) -> Self {
+        self.match_fields.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeSpecApplyConfiguration {
+    /// `podCIDR`.
+    #[serde(rename = "podCIDR", default, skip_serializing_if = "Option::is_none")]
+    pub pod_cidr: Option<String>,
+    /// `podCIDRs`. A set: applying adds these values and leaves the others to their managers.
+    #[serde(rename = "podCIDRs", default, skip_serializing_if = "Option::is_none")]
+    pub pod_cidrs: Option<Vec<String>>,
+    /// `providerID`.
+    #[serde(rename = "providerID", default, skip_serializing_if = "Option::is_none")]
+    pub provider_id: Option<String>,
+    /// `unschedulable`.
+    #[serde(rename = "unschedulable", default, skip_serializing_if = "Option::is_none")]
+    pub unschedulable: Option<bool>,
+    /// `taints`. Atomic: applying replaces the whole list.
+    #[serde(rename = "taints", default, skip_serializing_if = "Option::is_none")]
+    pub taints: Option<Vec<super::core_v1::TaintApplyConfiguration>>,
+    /// `configSource`.
+    #[serde(rename = "configSource", default, skip_serializing_if = "Option::is_none")]
+    pub config_source: Option<super::core_v1::NodeConfigSourceApplyConfiguration>,
+    /// `externalID`.
+    #[serde(rename = "externalID", default, skip_serializing_if = "Option::is_none")]
+    pub external_id: Option<String>,
+}
+impl NodeSpecApplyConfiguration {
+    /// Sets `podCIDR`.
+    pub fn with_pod_cidr(mut self, value: impl Into<String>) -> Self {
+        self.pod_cidr = Some(value.into());
+        self
+    }
+    /// Appends to `podCIDRs`. A set: applying adds these values and leaves the others to their managers.
+    pub fn with_pod_cidrs(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.pod_cidrs.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `providerID`.
+    pub fn with_provider_id(mut self, value: impl Into<String>) -> Self {
+        self.provider_id = Some(value.into());
+        self
+    }
+    /// Sets `unschedulable`.
+    pub fn with_unschedulable(mut self, value: bool) -> Self {
+        self.unschedulable = Some(value);
+        self
+    }
+    /// Appends to `taints`. Atomic: applying replaces the whole list.
+    pub fn with_taints(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::TaintApplyConfiguration>,
+    ) -> Self {
+        self.taints.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `configSource`.
+    pub fn with_config_source(
+        mut self,
+        value: super::core_v1::NodeConfigSourceApplyConfiguration,
+    ) -> Self {
+        self.config_source = Some(value);
+        self
+    }
+    /// Sets `externalID`.
+    pub fn with_external_id(mut self, value: impl Into<String>) -> Self {
+        self.external_id = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeStatusApplyConfiguration {
+    /// `capacity`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "capacity", default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `allocatable`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "allocatable", default, skip_serializing_if = "Option::is_none")]
+    pub allocatable: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `phase`.
+    #[serde(rename = "phase", default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<::apis::core::v1::NodePhase>,
+    /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<Vec<super::core_v1::NodeConditionApplyConfiguration>>,
+    /// `addresses`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "addresses", default, skip_serializing_if = "Option::is_none")]
+    pub addresses: Option<Vec<super::core_v1::NodeAddressApplyConfiguration>>,
+    /// `daemonEndpoints`.
+    #[serde(
+        rename = "daemonEndpoints",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub daemon_endpoints: Option<super::core_v1::NodeDaemonEndpointsApplyConfiguration>,
+    /// `nodeInfo`.
+    #[serde(rename = "nodeInfo", default, skip_serializing_if = "Option::is_none")]
+    pub node_info: Option<super::core_v1::NodeSystemInfoApplyConfiguration>,
+    /// `images`. Atomic: applying replaces the whole list.
+    #[serde(rename = "images", default, skip_serializing_if = "Option::is_none")]
+    pub images: Option<Vec<super::core_v1::ContainerImageApplyConfiguration>>,
+    /// `volumesInUse`. Atomic: applying replaces the whole list.
+    #[serde(rename = "volumesInUse", default, skip_serializing_if = "Option::is_none")]
+    pub volumes_in_use: Option<Vec<String>>,
+    /// `volumesAttached`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "volumesAttached",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volumes_attached: Option<Vec<super::core_v1::AttachedVolumeApplyConfiguration>>,
+    /// `config`.
+    #[serde(rename = "config", default, skip_serializing_if = "Option::is_none")]
+    pub config: Option<super::core_v1::NodeConfigStatusApplyConfiguration>,
+    /// `runtimeHandlers`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "runtimeHandlers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub runtime_handlers: Option<
+        Vec<super::core_v1::NodeRuntimeHandlerApplyConfiguration>,
+    >,
+    /// `features`.
+    #[serde(rename = "features", default, skip_serializing_if = "Option::is_none")]
+    pub features: Option<super::core_v1::NodeFeaturesApplyConfiguration>,
+    /// `declaredFeatures`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "declaredFeatures",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub declared_features: Option<Vec<String>>,
+}
+impl NodeStatusApplyConfiguration {
+    /// Adds entries to `capacity`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_capacity(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.capacity.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `allocatable`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_allocatable(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.allocatable.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `phase`.
+    pub fn with_phase(mut self, value: ::apis::core::v1::NodePhase) -> Self {
+        self.phase = Some(value);
+        self
+    }
+    /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_conditions(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::NodeConditionApplyConfiguration>,
+    ) -> Self {
+        self.conditions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `addresses`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_addresses(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::NodeAddressApplyConfiguration>,
+    ) -> Self {
+        self.addresses.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `daemonEndpoints`.
+    pub fn with_daemon_endpoints(
+        mut self,
+        value: super::core_v1::NodeDaemonEndpointsApplyConfiguration,
+    ) -> Self {
+        self.daemon_endpoints = Some(value);
+        self
+    }
+    /// Sets `nodeInfo`.
+    pub fn with_node_info(
+        mut self,
+        value: super::core_v1::NodeSystemInfoApplyConfiguration,
+    ) -> Self {
+        self.node_info = Some(value);
+        self
+    }
+    /// Appends to `images`. Atomic: applying replaces the whole list.
+    pub fn with_images(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerImageApplyConfiguration,
+        >,
+    ) -> Self {
+        self.images.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `volumesInUse`. Atomic: applying replaces the whole list.
+    pub fn with_volumes_in_use(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.volumes_in_use.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `volumesAttached`. Atomic: applying replaces the whole list.
+    pub fn with_volumes_attached(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::AttachedVolumeApplyConfiguration,
+        >,
+    ) -> Self {
+        self.volumes_attached.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `config`.
+    pub fn with_config(
+        mut self,
+        value: super::core_v1::NodeConfigStatusApplyConfiguration,
+    ) -> Self {
+        self.config = Some(value);
+        self
+    }
+    /// Appends to `runtimeHandlers`. Atomic: applying replaces the whole list.
+    pub fn with_runtime_handlers(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::NodeRuntimeHandlerApplyConfiguration,
+        >,
+    ) -> Self {
+        self.runtime_handlers.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `features`.
+    pub fn with_features(
+        mut self,
+        value: super::core_v1::NodeFeaturesApplyConfiguration,
+    ) -> Self {
+        self.features = Some(value);
+        self
+    }
+    /// Appends to `declaredFeatures`. Atomic: applying replaces the whole list.
+    pub fn with_declared_features(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.declared_features.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeSwapStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeSwapStatusApplyConfiguration {
+    /// `capacity`.
+    #[serde(rename = "capacity", default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<i64>,
+}
+impl NodeSwapStatusApplyConfiguration {
+    /// Sets `capacity`.
+    pub fn with_capacity(mut self, value: i64) -> Self {
+        self.capacity = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::NodeSystemInfo`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct NodeSystemInfoApplyConfiguration {
+    /// `machineID`.
+    #[serde(rename = "machineID", default, skip_serializing_if = "Option::is_none")]
+    pub machine_id: Option<String>,
+    /// `systemUUID`.
+    #[serde(rename = "systemUUID", default, skip_serializing_if = "Option::is_none")]
+    pub system_uuid: Option<String>,
+    /// `bootID`.
+    #[serde(rename = "bootID", default, skip_serializing_if = "Option::is_none")]
+    pub boot_id: Option<String>,
+    /// `kernelVersion`.
+    #[serde(rename = "kernelVersion", default, skip_serializing_if = "Option::is_none")]
+    pub kernel_version: Option<String>,
+    /// `osImage`.
+    #[serde(rename = "osImage", default, skip_serializing_if = "Option::is_none")]
+    pub os_image: Option<String>,
+    /// `containerRuntimeVersion`.
+    #[serde(
+        rename = "containerRuntimeVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub container_runtime_version: Option<String>,
+    /// `kubeletVersion`.
+    #[serde(rename = "kubeletVersion", default, skip_serializing_if = "Option::is_none")]
+    pub kubelet_version: Option<String>,
+    /// `kubeProxyVersion`.
+    #[serde(
+        rename = "kubeProxyVersion",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub kube_proxy_version: Option<String>,
+    /// `operatingSystem`.
+    #[serde(
+        rename = "operatingSystem",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub operating_system: Option<String>,
+    /// `architecture`.
+    #[serde(rename = "architecture", default, skip_serializing_if = "Option::is_none")]
+    pub architecture: Option<String>,
+    /// `swap`.
+    #[serde(rename = "swap", default, skip_serializing_if = "Option::is_none")]
+    pub swap: Option<super::core_v1::NodeSwapStatusApplyConfiguration>,
+}
+impl NodeSystemInfoApplyConfiguration {
+    /// Sets `machineID`.
+    pub fn with_machine_id(mut self, value: impl Into<String>) -> Self {
+        self.machine_id = Some(value.into());
+        self
+    }
+    /// Sets `systemUUID`.
+    pub fn with_system_uuid(mut self, value: impl Into<String>) -> Self {
+        self.system_uuid = Some(value.into());
+        self
+    }
+    /// Sets `bootID`.
+    pub fn with_boot_id(mut self, value: impl Into<String>) -> Self {
+        self.boot_id = Some(value.into());
+        self
+    }
+    /// Sets `kernelVersion`.
+    pub fn with_kernel_version(mut self, value: impl Into<String>) -> Self {
+        self.kernel_version = Some(value.into());
+        self
+    }
+    /// Sets `osImage`.
+    pub fn with_os_image(mut self, value: impl Into<String>) -> Self {
+        self.os_image = Some(value.into());
+        self
+    }
+    /// Sets `containerRuntimeVersion`.
+    pub fn with_container_runtime_version(mut self, value: impl Into<String>) -> Self {
+        self.container_runtime_version = Some(value.into());
+        self
+    }
+    /// Sets `kubeletVersion`.
+    pub fn with_kubelet_version(mut self, value: impl Into<String>) -> Self {
+        self.kubelet_version = Some(value.into());
+        self
+    }
+    /// Sets `kubeProxyVersion`.
+    pub fn with_kube_proxy_version(mut self, value: impl Into<String>) -> Self {
+        self.kube_proxy_version = Some(value.into());
+        self
+    }
+    /// Sets `operatingSystem`.
+    pub fn with_operating_system(mut self, value: impl Into<String>) -> Self {
+        self.operating_system = Some(value.into());
+        self
+    }
+    /// Sets `architecture`.
+    pub fn with_architecture(mut self, value: impl Into<String>) -> Self {
+        self.architecture = Some(value.into());
+        self
+    }
+    /// Sets `swap`.
+    pub fn with_swap(
+        mut self,
+        value: super::core_v1::NodeSwapStatusApplyConfiguration,
+    ) -> Self {
+        self.swap = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ObjectFieldSelector`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ObjectFieldSelectorApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `fieldPath`.
+    #[serde(rename = "fieldPath", default, skip_serializing_if = "Option::is_none")]
+    pub field_path: Option<String>,
+}
+impl ObjectFieldSelectorApplyConfiguration {
+    /// Sets `apiVersion`.
+    pub fn with_api_version(mut self, value: impl Into<String>) -> Self {
+        self.api_version = Some(value.into());
+        self
+    }
+    /// Sets `fieldPath`.
+    pub fn with_field_path(mut self, value: impl Into<String>) -> Self {
+        self.field_path = Some(value.into());
         self
     }
 }
@@ -770,6 +5612,1041 @@ impl ObjectReferenceApplyConfiguration {
     /// Sets `fieldPath`.
     pub fn with_field_path(mut self, value: impl Into<String>) -> Self {
         self.field_path = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolume`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::PersistentVolumeSpecApplyConfiguration>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::core_v1::PersistentVolumeStatusApplyConfiguration>,
+}
+impl PersistentVolumeApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::PersistentVolumeSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: super::core_v1::PersistentVolumeStatusApplyConfiguration,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    PersistentVolumeApplyConfiguration, metadata { with_name, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a PersistentVolume named `name`, with its
+/// apiVersion and kind set (client-go's `PersistentVolume(name)`).
+pub fn persistent_volume(name: impl Into<String>) -> PersistentVolumeApplyConfiguration {
+    PersistentVolumeApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("PersistentVolume".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractPersistentVolume`).
+pub fn extract_persistent_volume(
+    obj: &::apis::core::v1::PersistentVolume,
+    field_manager: &str,
+) -> Result<PersistentVolumeApplyConfiguration, ::serde_json::Error> {
+    extract_persistent_volume_from(obj, field_manager, "")
+}
+/// As [`extract_persistent_volume`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_persistent_volume_from(
+    obj: &::apis::core::v1::PersistentVolume,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<PersistentVolumeApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "PersistentVolume".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeClaim`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeClaimApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::PersistentVolumeClaimSpecApplyConfiguration>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::core_v1::PersistentVolumeClaimStatusApplyConfiguration>,
+}
+impl PersistentVolumeClaimApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::PersistentVolumeClaimSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: super::core_v1::PersistentVolumeClaimStatusApplyConfiguration,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    PersistentVolumeClaimApplyConfiguration, metadata { with_name, with_namespace,
+    with_labels, with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a PersistentVolumeClaim named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `PersistentVolumeClaim(name, namespace)`).
+pub fn persistent_volume_claim(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> PersistentVolumeClaimApplyConfiguration {
+    PersistentVolumeClaimApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("PersistentVolumeClaim".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractPersistentVolumeClaim`).
+pub fn extract_persistent_volume_claim(
+    obj: &::apis::core::v1::PersistentVolumeClaim,
+    field_manager: &str,
+) -> Result<PersistentVolumeClaimApplyConfiguration, ::serde_json::Error> {
+    extract_persistent_volume_claim_from(obj, field_manager, "")
+}
+/// As [`extract_persistent_volume_claim`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_persistent_volume_claim_from(
+    obj: &::apis::core::v1::PersistentVolumeClaim,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<PersistentVolumeClaimApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "PersistentVolumeClaim".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeClaimCondition`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeClaimConditionApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `lastProbeTime`.
+    #[serde(rename = "lastProbeTime", default, skip_serializing_if = "Option::is_none")]
+    pub last_probe_time: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    /// `lastTransitionTime`.
+    #[serde(
+        rename = "lastTransitionTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_transition_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    >,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+impl PersistentVolumeClaimConditionApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `lastProbeTime`.
+    pub fn with_last_probe_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_probe_time = Some(value);
+        self
+    }
+    /// Sets `lastTransitionTime`.
+    pub fn with_last_transition_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_transition_time = Some(value);
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeClaimSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeClaimSpecApplyConfiguration {
+    /// `accessModes`. Atomic: applying replaces the whole list.
+    #[serde(rename = "accessModes", default, skip_serializing_if = "Option::is_none")]
+    pub access_modes: Option<Vec<::apis::core::v1::PersistentVolumeAccessMode>>,
+    /// `selector`.
+    #[serde(rename = "selector", default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    >,
+    /// `resources`.
+    #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<super::core_v1::VolumeResourceRequirementsApplyConfiguration>,
+    /// `volumeName`.
+    #[serde(rename = "volumeName", default, skip_serializing_if = "Option::is_none")]
+    pub volume_name: Option<String>,
+    /// `storageClassName`.
+    #[serde(
+        rename = "storageClassName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub storage_class_name: Option<String>,
+    /// `volumeMode`.
+    #[serde(rename = "volumeMode", default, skip_serializing_if = "Option::is_none")]
+    pub volume_mode: Option<::apis::core::v1::PersistentVolumeMode>,
+    /// `dataSource`.
+    #[serde(rename = "dataSource", default, skip_serializing_if = "Option::is_none")]
+    pub data_source: Option<super::core_v1::TypedLocalObjectReferenceApplyConfiguration>,
+    /// `dataSourceRef`.
+    #[serde(rename = "dataSourceRef", default, skip_serializing_if = "Option::is_none")]
+    pub data_source_ref: Option<super::core_v1::TypedObjectReferenceApplyConfiguration>,
+    /// `volumeAttributesClassName`.
+    #[serde(
+        rename = "volumeAttributesClassName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_attributes_class_name: Option<String>,
+}
+impl PersistentVolumeClaimSpecApplyConfiguration {
+    /// Appends to `accessModes`. Atomic: applying replaces the whole list.
+    pub fn with_access_modes(
+        mut self,
+        values: impl IntoIterator<Item = ::apis::core::v1::PersistentVolumeAccessMode>,
+    ) -> Self {
+        self.access_modes.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `selector`.
+    pub fn with_selector(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    ) -> Self {
+        self.selector = Some(value);
+        self
+    }
+    /// Sets `resources`.
+    pub fn with_resources(
+        mut self,
+        value: super::core_v1::VolumeResourceRequirementsApplyConfiguration,
+    ) -> Self {
+        self.resources = Some(value);
+        self
+    }
+    /// Sets `volumeName`.
+    pub fn with_volume_name(mut self, value: impl Into<String>) -> Self {
+        self.volume_name = Some(value.into());
+        self
+    }
+    /// Sets `storageClassName`.
+    pub fn with_storage_class_name(mut self, value: impl Into<String>) -> Self {
+        self.storage_class_name = Some(value.into());
+        self
+    }
+    /// Sets `volumeMode`.
+    pub fn with_volume_mode(
+        mut self,
+        value: ::apis::core::v1::PersistentVolumeMode,
+    ) -> Self {
+        self.volume_mode = Some(value);
+        self
+    }
+    /// Sets `dataSource`.
+    pub fn with_data_source(
+        mut self,
+        value: super::core_v1::TypedLocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.data_source = Some(value);
+        self
+    }
+    /// Sets `dataSourceRef`.
+    pub fn with_data_source_ref(
+        mut self,
+        value: super::core_v1::TypedObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.data_source_ref = Some(value);
+        self
+    }
+    /// Sets `volumeAttributesClassName`.
+    pub fn with_volume_attributes_class_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.volume_attributes_class_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeClaimStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeClaimStatusApplyConfiguration {
+    /// `phase`.
+    #[serde(rename = "phase", default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<::apis::core::v1::PersistentVolumeClaimPhase>,
+    /// `accessModes`. Atomic: applying replaces the whole list.
+    #[serde(rename = "accessModes", default, skip_serializing_if = "Option::is_none")]
+    pub access_modes: Option<Vec<::apis::core::v1::PersistentVolumeAccessMode>>,
+    /// `capacity`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "capacity", default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<
+        Vec<super::core_v1::PersistentVolumeClaimConditionApplyConfiguration>,
+    >,
+    /// `allocatedResources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "allocatedResources",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocated_resources: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `allocatedResourceStatuses`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "allocatedResourceStatuses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocated_resource_statuses: Option<
+        ::std::collections::BTreeMap<String, ::apis::core::v1::ClaimResourceStatus>,
+    >,
+    /// `currentVolumeAttributesClassName`.
+    #[serde(
+        rename = "currentVolumeAttributesClassName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub current_volume_attributes_class_name: Option<String>,
+    /// `modifyVolumeStatus`.
+    #[serde(
+        rename = "modifyVolumeStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub modify_volume_status: Option<
+        super::core_v1::ModifyVolumeStatusApplyConfiguration,
+    >,
+}
+impl PersistentVolumeClaimStatusApplyConfiguration {
+    /// Sets `phase`.
+    pub fn with_phase(
+        mut self,
+        value: ::apis::core::v1::PersistentVolumeClaimPhase,
+    ) -> Self {
+        self.phase = Some(value);
+        self
+    }
+    /// Appends to `accessModes`. Atomic: applying replaces the whole list.
+    pub fn with_access_modes(
+        mut self,
+        values: impl IntoIterator<Item = ::apis::core::v1::PersistentVolumeAccessMode>,
+    ) -> Self {
+        self.access_modes.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Adds entries to `capacity`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_capacity(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.capacity.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_conditions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PersistentVolumeClaimConditionApplyConfiguration,
+        >,
+    ) -> Self {
+        self.conditions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Adds entries to `allocatedResources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_allocated_resources(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.allocated_resources.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `allocatedResourceStatuses`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_allocated_resource_statuses(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::apis::core::v1::ClaimResourceStatus),
+        >,
+    ) -> Self {
+        self.allocated_resource_statuses
+            .get_or_insert_with(Default::default)
+            .extend(entries);
+        self
+    }
+    /// Sets `currentVolumeAttributesClassName`.
+    pub fn with_current_volume_attributes_class_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.current_volume_attributes_class_name = Some(value.into());
+        self
+    }
+    /// Sets `modifyVolumeStatus`.
+    pub fn with_modify_volume_status(
+        mut self,
+        value: super::core_v1::ModifyVolumeStatusApplyConfiguration,
+    ) -> Self {
+        self.modify_volume_status = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeClaimTemplate`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeClaimTemplateApplyConfiguration {
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::PersistentVolumeClaimSpecApplyConfiguration>,
+}
+impl PersistentVolumeClaimTemplateApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::PersistentVolumeClaimSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeClaimVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeClaimVolumeSourceApplyConfiguration {
+    /// `claimName`.
+    #[serde(rename = "claimName", default, skip_serializing_if = "Option::is_none")]
+    pub claim_name: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl PersistentVolumeClaimVolumeSourceApplyConfiguration {
+    /// Sets `claimName`.
+    pub fn with_claim_name(mut self, value: impl Into<String>) -> Self {
+        self.claim_name = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeSourceApplyConfiguration {
+    /// `gcePersistentDisk`.
+    #[serde(
+        rename = "gcePersistentDisk",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub gce_persistent_disk: Option<
+        super::core_v1::GCEPersistentDiskVolumeSourceApplyConfiguration,
+    >,
+    /// `awsElasticBlockStore`.
+    #[serde(
+        rename = "awsElasticBlockStore",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub aws_elastic_block_store: Option<
+        super::core_v1::AWSElasticBlockStoreVolumeSourceApplyConfiguration,
+    >,
+    /// `hostPath`.
+    #[serde(rename = "hostPath", default, skip_serializing_if = "Option::is_none")]
+    pub host_path: Option<super::core_v1::HostPathVolumeSourceApplyConfiguration>,
+    /// `glusterfs`.
+    #[serde(rename = "glusterfs", default, skip_serializing_if = "Option::is_none")]
+    pub glusterfs: Option<
+        super::core_v1::GlusterfsPersistentVolumeSourceApplyConfiguration,
+    >,
+    /// `nfs`.
+    #[serde(rename = "nfs", default, skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<super::core_v1::NFSVolumeSourceApplyConfiguration>,
+    /// `rbd`.
+    #[serde(rename = "rbd", default, skip_serializing_if = "Option::is_none")]
+    pub rbd: Option<super::core_v1::RBDPersistentVolumeSourceApplyConfiguration>,
+    /// `iscsi`.
+    #[serde(rename = "iscsi", default, skip_serializing_if = "Option::is_none")]
+    pub iscsi: Option<super::core_v1::ISCSIPersistentVolumeSourceApplyConfiguration>,
+    /// `cinder`.
+    #[serde(rename = "cinder", default, skip_serializing_if = "Option::is_none")]
+    pub cinder: Option<super::core_v1::CinderPersistentVolumeSourceApplyConfiguration>,
+    /// `cephfs`.
+    #[serde(rename = "cephfs", default, skip_serializing_if = "Option::is_none")]
+    pub cephfs: Option<super::core_v1::CephFSPersistentVolumeSourceApplyConfiguration>,
+    /// `fc`.
+    #[serde(rename = "fc", default, skip_serializing_if = "Option::is_none")]
+    pub fc: Option<super::core_v1::FCVolumeSourceApplyConfiguration>,
+    /// `flocker`.
+    #[serde(rename = "flocker", default, skip_serializing_if = "Option::is_none")]
+    pub flocker: Option<super::core_v1::FlockerVolumeSourceApplyConfiguration>,
+    /// `flexVolume`.
+    #[serde(rename = "flexVolume", default, skip_serializing_if = "Option::is_none")]
+    pub flex_volume: Option<
+        super::core_v1::FlexPersistentVolumeSourceApplyConfiguration,
+    >,
+    /// `azureFile`.
+    #[serde(rename = "azureFile", default, skip_serializing_if = "Option::is_none")]
+    pub azure_file: Option<
+        super::core_v1::AzureFilePersistentVolumeSourceApplyConfiguration,
+    >,
+    /// `vsphereVolume`.
+    #[serde(rename = "vsphereVolume", default, skip_serializing_if = "Option::is_none")]
+    pub vsphere_volume: Option<
+        super::core_v1::VsphereVirtualDiskVolumeSourceApplyConfiguration,
+    >,
+    /// `quobyte`.
+    #[serde(rename = "quobyte", default, skip_serializing_if = "Option::is_none")]
+    pub quobyte: Option<super::core_v1::QuobyteVolumeSourceApplyConfiguration>,
+    /// `azureDisk`.
+    #[serde(rename = "azureDisk", default, skip_serializing_if = "Option::is_none")]
+    pub azure_disk: Option<super::core_v1::AzureDiskVolumeSourceApplyConfiguration>,
+    /// `photonPersistentDisk`.
+    #[serde(
+        rename = "photonPersistentDisk",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub photon_persistent_disk: Option<
+        super::core_v1::PhotonPersistentDiskVolumeSourceApplyConfiguration,
+    >,
+    /// `portworxVolume`.
+    #[serde(rename = "portworxVolume", default, skip_serializing_if = "Option::is_none")]
+    pub portworx_volume: Option<super::core_v1::PortworxVolumeSourceApplyConfiguration>,
+    /// `scaleIO`.
+    #[serde(rename = "scaleIO", default, skip_serializing_if = "Option::is_none")]
+    pub scale_io: Option<
+        super::core_v1::ScaleIOPersistentVolumeSourceApplyConfiguration,
+    >,
+    /// `local`.
+    #[serde(rename = "local", default, skip_serializing_if = "Option::is_none")]
+    pub local: Option<super::core_v1::LocalVolumeSourceApplyConfiguration>,
+    /// `storageos`.
+    #[serde(rename = "storageos", default, skip_serializing_if = "Option::is_none")]
+    pub storageos: Option<
+        super::core_v1::StorageOSPersistentVolumeSourceApplyConfiguration,
+    >,
+    /// `csi`.
+    #[serde(rename = "csi", default, skip_serializing_if = "Option::is_none")]
+    pub csi: Option<super::core_v1::CSIPersistentVolumeSourceApplyConfiguration>,
+}
+impl PersistentVolumeSourceApplyConfiguration {
+    /// Sets `gcePersistentDisk`.
+    pub fn with_gce_persistent_disk(
+        mut self,
+        value: super::core_v1::GCEPersistentDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.gce_persistent_disk = Some(value);
+        self
+    }
+    /// Sets `awsElasticBlockStore`.
+    pub fn with_aws_elastic_block_store(
+        mut self,
+        value: super::core_v1::AWSElasticBlockStoreVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.aws_elastic_block_store = Some(value);
+        self
+    }
+    /// Sets `hostPath`.
+    pub fn with_host_path(
+        mut self,
+        value: super::core_v1::HostPathVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.host_path = Some(value);
+        self
+    }
+    /// Sets `glusterfs`.
+    pub fn with_glusterfs(
+        mut self,
+        value: super::core_v1::GlusterfsPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.glusterfs = Some(value);
+        self
+    }
+    /// Sets `nfs`.
+    pub fn with_nfs(
+        mut self,
+        value: super::core_v1::NFSVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.nfs = Some(value);
+        self
+    }
+    /// Sets `rbd`.
+    pub fn with_rbd(
+        mut self,
+        value: super::core_v1::RBDPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.rbd = Some(value);
+        self
+    }
+    /// Sets `iscsi`.
+    pub fn with_iscsi(
+        mut self,
+        value: super::core_v1::ISCSIPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.iscsi = Some(value);
+        self
+    }
+    /// Sets `cinder`.
+    pub fn with_cinder(
+        mut self,
+        value: super::core_v1::CinderPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.cinder = Some(value);
+        self
+    }
+    /// Sets `cephfs`.
+    pub fn with_cephfs(
+        mut self,
+        value: super::core_v1::CephFSPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.cephfs = Some(value);
+        self
+    }
+    /// Sets `fc`.
+    pub fn with_fc(
+        mut self,
+        value: super::core_v1::FCVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.fc = Some(value);
+        self
+    }
+    /// Sets `flocker`.
+    pub fn with_flocker(
+        mut self,
+        value: super::core_v1::FlockerVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.flocker = Some(value);
+        self
+    }
+    /// Sets `flexVolume`.
+    pub fn with_flex_volume(
+        mut self,
+        value: super::core_v1::FlexPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.flex_volume = Some(value);
+        self
+    }
+    /// Sets `azureFile`.
+    pub fn with_azure_file(
+        mut self,
+        value: super::core_v1::AzureFilePersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.azure_file = Some(value);
+        self
+    }
+    /// Sets `vsphereVolume`.
+    pub fn with_vsphere_volume(
+        mut self,
+        value: super::core_v1::VsphereVirtualDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.vsphere_volume = Some(value);
+        self
+    }
+    /// Sets `quobyte`.
+    pub fn with_quobyte(
+        mut self,
+        value: super::core_v1::QuobyteVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.quobyte = Some(value);
+        self
+    }
+    /// Sets `azureDisk`.
+    pub fn with_azure_disk(
+        mut self,
+        value: super::core_v1::AzureDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.azure_disk = Some(value);
+        self
+    }
+    /// Sets `photonPersistentDisk`.
+    pub fn with_photon_persistent_disk(
+        mut self,
+        value: super::core_v1::PhotonPersistentDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.photon_persistent_disk = Some(value);
+        self
+    }
+    /// Sets `portworxVolume`.
+    pub fn with_portworx_volume(
+        mut self,
+        value: super::core_v1::PortworxVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.portworx_volume = Some(value);
+        self
+    }
+    /// Sets `scaleIO`.
+    pub fn with_scale_io(
+        mut self,
+        value: super::core_v1::ScaleIOPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.scale_io = Some(value);
+        self
+    }
+    /// Sets `local`.
+    pub fn with_local(
+        mut self,
+        value: super::core_v1::LocalVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.local = Some(value);
+        self
+    }
+    /// Sets `storageos`.
+    pub fn with_storageos(
+        mut self,
+        value: super::core_v1::StorageOSPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.storageos = Some(value);
+        self
+    }
+    /// Sets `csi`.
+    pub fn with_csi(
+        mut self,
+        value: super::core_v1::CSIPersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.csi = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeSpecApplyConfiguration {
+    /// `capacity`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "capacity", default, skip_serializing_if = "Option::is_none")]
+    pub capacity: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `persistentVolumeSource`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub persistent_volume_source: Option<
+        super::core_v1::PersistentVolumeSourceApplyConfiguration,
+    >,
+    /// `accessModes`. Atomic: applying replaces the whole list.
+    #[serde(rename = "accessModes", default, skip_serializing_if = "Option::is_none")]
+    pub access_modes: Option<Vec<::apis::core::v1::PersistentVolumeAccessMode>>,
+    /// `claimRef`.
+    #[serde(rename = "claimRef", default, skip_serializing_if = "Option::is_none")]
+    pub claim_ref: Option<super::core_v1::ObjectReferenceApplyConfiguration>,
+    /// `persistentVolumeReclaimPolicy`.
+    #[serde(
+        rename = "persistentVolumeReclaimPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub persistent_volume_reclaim_policy: Option<
+        ::apis::core::v1::PersistentVolumeReclaimPolicy,
+    >,
+    /// `storageClassName`.
+    #[serde(
+        rename = "storageClassName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub storage_class_name: Option<String>,
+    /// `mountOptions`. Atomic: applying replaces the whole list.
+    #[serde(rename = "mountOptions", default, skip_serializing_if = "Option::is_none")]
+    pub mount_options: Option<Vec<String>>,
+    /// `volumeMode`.
+    #[serde(rename = "volumeMode", default, skip_serializing_if = "Option::is_none")]
+    pub volume_mode: Option<::apis::core::v1::PersistentVolumeMode>,
+    /// `nodeAffinity`.
+    #[serde(rename = "nodeAffinity", default, skip_serializing_if = "Option::is_none")]
+    pub node_affinity: Option<super::core_v1::VolumeNodeAffinityApplyConfiguration>,
+    /// `volumeAttributesClassName`.
+    #[serde(
+        rename = "volumeAttributesClassName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_attributes_class_name: Option<String>,
+}
+impl PersistentVolumeSpecApplyConfiguration {
+    /// Adds entries to `capacity`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_capacity(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.capacity.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `persistentVolumeSource`.
+    pub fn with_persistent_volume_source(
+        mut self,
+        value: super::core_v1::PersistentVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.persistent_volume_source = Some(value);
+        self
+    }
+    /// Appends to `accessModes`. Atomic: applying replaces the whole list.
+    pub fn with_access_modes(
+        mut self,
+        values: impl IntoIterator<Item = ::apis::core::v1::PersistentVolumeAccessMode>,
+    ) -> Self {
+        self.access_modes.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `claimRef`.
+    pub fn with_claim_ref(
+        mut self,
+        value: super::core_v1::ObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.claim_ref = Some(value);
+        self
+    }
+    /// Sets `persistentVolumeReclaimPolicy`.
+    pub fn with_persistent_volume_reclaim_policy(
+        mut self,
+        value: ::apis::core::v1::PersistentVolumeReclaimPolicy,
+    ) -> Self {
+        self.persistent_volume_reclaim_policy = Some(value);
+        self
+    }
+    /// Sets `storageClassName`.
+    pub fn with_storage_class_name(mut self, value: impl Into<String>) -> Self {
+        self.storage_class_name = Some(value.into());
+        self
+    }
+    /// Appends to `mountOptions`. Atomic: applying replaces the whole list.
+    pub fn with_mount_options(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.mount_options.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `volumeMode`.
+    pub fn with_volume_mode(
+        mut self,
+        value: ::apis::core::v1::PersistentVolumeMode,
+    ) -> Self {
+        self.volume_mode = Some(value);
+        self
+    }
+    /// Sets `nodeAffinity`.
+    pub fn with_node_affinity(
+        mut self,
+        value: super::core_v1::VolumeNodeAffinityApplyConfiguration,
+    ) -> Self {
+        self.node_affinity = Some(value);
+        self
+    }
+    /// Sets `volumeAttributesClassName`.
+    pub fn with_volume_attributes_class_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.volume_attributes_class_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PersistentVolumeStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PersistentVolumeStatusApplyConfiguration {
+    /// `phase`.
+    #[serde(rename = "phase", default, skip_serializing_if = "Option::is_none")]
+    pub phase: Option<::apis::core::v1::PersistentVolumePhase>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `lastPhaseTransitionTime`.
+    #[serde(
+        rename = "lastPhaseTransitionTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_phase_transition_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    >,
+}
+impl PersistentVolumeStatusApplyConfiguration {
+    /// Sets `phase`.
+    pub fn with_phase(mut self, value: ::apis::core::v1::PersistentVolumePhase) -> Self {
+        self.phase = Some(value);
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `lastPhaseTransitionTime`.
+    pub fn with_last_phase_transition_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_phase_transition_time = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PhotonPersistentDiskVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PhotonPersistentDiskVolumeSourceApplyConfiguration {
+    /// `pdID`.
+    #[serde(rename = "pdID", default, skip_serializing_if = "Option::is_none")]
+    pub pd_id: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+}
+impl PhotonPersistentDiskVolumeSourceApplyConfiguration {
+    /// Sets `pdID`.
+    pub fn with_pd_id(mut self, value: impl Into<String>) -> Self {
+        self.pd_id = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
         self
     }
 }
@@ -866,6 +6743,265 @@ pub fn extract_pod_from(
     fields["kind"] = "Pod".into();
     ::serde_json::from_value(fields)
 }
+/// The apply configuration of `::apis::core::v1::PodAffinity`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodAffinityApplyConfiguration {
+    /// `requiredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "requiredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub required_during_scheduling_ignored_during_execution: Option<
+        Vec<super::core_v1::PodAffinityTermApplyConfiguration>,
+    >,
+    /// `preferredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "preferredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub preferred_during_scheduling_ignored_during_execution: Option<
+        Vec<super::core_v1::WeightedPodAffinityTermApplyConfiguration>,
+    >,
+}
+impl PodAffinityApplyConfiguration {
+    /// Appends to `requiredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    pub fn with_required_during_scheduling_ignored_during_execution(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PodAffinityTermApplyConfiguration,
+        >,
+    ) -> Self {
+        self.required_during_scheduling_ignored_during_execution
+            .get_or_insert_with(Vec::new)
+            .extend(values);
+        self
+    }
+    /// Appends to `preferredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    pub fn with_preferred_during_scheduling_ignored_during_execution(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::WeightedPodAffinityTermApplyConfiguration,
+        >,
+    ) -> Self {
+        self.preferred_during_scheduling_ignored_during_execution
+            .get_or_insert_with(Vec::new)
+            .extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodAffinityTerm`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodAffinityTermApplyConfiguration {
+    /// `labelSelector`.
+    #[serde(rename = "labelSelector", default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    >,
+    /// `namespaces`. Atomic: applying replaces the whole list.
+    #[serde(rename = "namespaces", default, skip_serializing_if = "Option::is_none")]
+    pub namespaces: Option<Vec<String>>,
+    /// `topologyKey`.
+    #[serde(rename = "topologyKey", default, skip_serializing_if = "Option::is_none")]
+    pub topology_key: Option<String>,
+    /// `namespaceSelector`.
+    #[serde(
+        rename = "namespaceSelector",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub namespace_selector: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    >,
+    /// `matchLabelKeys`. Atomic: applying replaces the whole list.
+    #[serde(rename = "matchLabelKeys", default, skip_serializing_if = "Option::is_none")]
+    pub match_label_keys: Option<Vec<String>>,
+    /// `mismatchLabelKeys`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "mismatchLabelKeys",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mismatch_label_keys: Option<Vec<String>>,
+}
+impl PodAffinityTermApplyConfiguration {
+    /// Sets `labelSelector`.
+    pub fn with_label_selector(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    ) -> Self {
+        self.label_selector = Some(value);
+        self
+    }
+    /// Appends to `namespaces`. Atomic: applying replaces the whole list.
+    pub fn with_namespaces(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.namespaces.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `topologyKey`.
+    pub fn with_topology_key(mut self, value: impl Into<String>) -> Self {
+        self.topology_key = Some(value.into());
+        self
+    }
+    /// Sets `namespaceSelector`.
+    pub fn with_namespace_selector(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    ) -> Self {
+        self.namespace_selector = Some(value);
+        self
+    }
+    /// Appends to `matchLabelKeys`. Atomic: applying replaces the whole list.
+    pub fn with_match_label_keys(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.match_label_keys.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `mismatchLabelKeys`. Atomic: applying replaces the whole list.
+    pub fn with_mismatch_label_keys(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.mismatch_label_keys.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodAntiAffinity`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodAntiAffinityApplyConfiguration {
+    /// `requiredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "requiredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub required_during_scheduling_ignored_during_execution: Option<
+        Vec<super::core_v1::PodAffinityTermApplyConfiguration>,
+    >,
+    /// `preferredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "preferredDuringSchedulingIgnoredDuringExecution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub preferred_during_scheduling_ignored_during_execution: Option<
+        Vec<super::core_v1::WeightedPodAffinityTermApplyConfiguration>,
+    >,
+}
+impl PodAntiAffinityApplyConfiguration {
+    /// Appends to `requiredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    pub fn with_required_during_scheduling_ignored_during_execution(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PodAffinityTermApplyConfiguration,
+        >,
+    ) -> Self {
+        self.required_during_scheduling_ignored_during_execution
+            .get_or_insert_with(Vec::new)
+            .extend(values);
+        self
+    }
+    /// Appends to `preferredDuringSchedulingIgnoredDuringExecution`. Atomic: applying replaces the whole list.
+    pub fn with_preferred_during_scheduling_ignored_during_execution(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::WeightedPodAffinityTermApplyConfiguration,
+        >,
+    ) -> Self {
+        self.preferred_during_scheduling_ignored_during_execution
+            .get_or_insert_with(Vec::new)
+            .extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodCertificateProjection`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodCertificateProjectionApplyConfiguration {
+    /// `signerName`.
+    #[serde(rename = "signerName", default, skip_serializing_if = "Option::is_none")]
+    pub signer_name: Option<String>,
+    /// `keyType`.
+    #[serde(rename = "keyType", default, skip_serializing_if = "Option::is_none")]
+    pub key_type: Option<String>,
+    /// `maxExpirationSeconds`.
+    #[serde(
+        rename = "maxExpirationSeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub max_expiration_seconds: Option<i32>,
+    /// `credentialBundlePath`.
+    #[serde(
+        rename = "credentialBundlePath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub credential_bundle_path: Option<String>,
+    /// `keyPath`.
+    #[serde(rename = "keyPath", default, skip_serializing_if = "Option::is_none")]
+    pub key_path: Option<String>,
+    /// `certificateChainPath`.
+    #[serde(
+        rename = "certificateChainPath",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub certificate_chain_path: Option<String>,
+    /// `userAnnotations`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "userAnnotations",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub user_annotations: Option<::std::collections::BTreeMap<String, String>>,
+}
+impl PodCertificateProjectionApplyConfiguration {
+    /// Sets `signerName`.
+    pub fn with_signer_name(mut self, value: impl Into<String>) -> Self {
+        self.signer_name = Some(value.into());
+        self
+    }
+    /// Sets `keyType`.
+    pub fn with_key_type(mut self, value: impl Into<String>) -> Self {
+        self.key_type = Some(value.into());
+        self
+    }
+    /// Sets `maxExpirationSeconds`.
+    pub fn with_max_expiration_seconds(mut self, value: i32) -> Self {
+        self.max_expiration_seconds = Some(value);
+        self
+    }
+    /// Sets `credentialBundlePath`.
+    pub fn with_credential_bundle_path(mut self, value: impl Into<String>) -> Self {
+        self.credential_bundle_path = Some(value.into());
+        self
+    }
+    /// Sets `keyPath`.
+    pub fn with_key_path(mut self, value: impl Into<String>) -> Self {
+        self.key_path = Some(value.into());
+        self
+    }
+    /// Sets `certificateChainPath`.
+    pub fn with_certificate_chain_path(mut self, value: impl Into<String>) -> Self {
+        self.certificate_chain_path = Some(value.into());
+        self
+    }
+    /// Adds entries to `userAnnotations`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_user_annotations(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.user_annotations.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::PodCondition`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -945,6 +7081,103 @@ impl PodConditionApplyConfiguration {
         self
     }
 }
+/// The apply configuration of `::apis::core::v1::PodDNSConfig`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodDNSConfigApplyConfiguration {
+    /// `nameservers`. Atomic: applying replaces the whole list.
+    #[serde(rename = "nameservers", default, skip_serializing_if = "Option::is_none")]
+    pub nameservers: Option<Vec<String>>,
+    /// `searches`. Atomic: applying replaces the whole list.
+    #[serde(rename = "searches", default, skip_serializing_if = "Option::is_none")]
+    pub searches: Option<Vec<String>>,
+    /// `options`. Atomic: applying replaces the whole list.
+    #[serde(rename = "options", default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<super::core_v1::PodDNSConfigOptionApplyConfiguration>>,
+}
+impl PodDNSConfigApplyConfiguration {
+    /// Appends to `nameservers`. Atomic: applying replaces the whole list.
+    pub fn with_nameservers(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.nameservers.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `searches`. Atomic: applying replaces the whole list.
+    pub fn with_searches(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.searches.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `options`. Atomic: applying replaces the whole list.
+    pub fn with_options(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PodDNSConfigOptionApplyConfiguration,
+        >,
+    ) -> Self {
+        self.options.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodDNSConfigOption`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodDNSConfigOptionApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `value`.
+    #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+impl PodDNSConfigOptionApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodExtendedResourceClaimStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodExtendedResourceClaimStatusApplyConfiguration {
+    /// `requestMappings`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "requestMappings",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub request_mappings: Option<
+        Vec<super::core_v1::ContainerExtendedResourceRequestApplyConfiguration>,
+    >,
+    /// `resourceClaimName`.
+    #[serde(
+        rename = "resourceClaimName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_claim_name: Option<String>,
+}
+impl PodExtendedResourceClaimStatusApplyConfiguration {
+    /// Appends to `requestMappings`. Atomic: applying replaces the whole list.
+    pub fn with_request_mappings(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerExtendedResourceRequestApplyConfiguration,
+        >,
+    ) -> Self {
+        self.request_mappings.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `resourceClaimName`.
+    pub fn with_resource_claim_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_claim_name = Some(value.into());
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::PodIP`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -960,19 +7193,317 @@ impl PodIPApplyConfiguration {
         self
     }
 }
+/// The apply configuration of `::apis::core::v1::PodOS`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodOSApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+impl PodOSApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodReadinessGate`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodReadinessGateApplyConfiguration {
+    /// `conditionType`.
+    #[serde(rename = "conditionType", default, skip_serializing_if = "Option::is_none")]
+    pub condition_type: Option<String>,
+}
+impl PodReadinessGateApplyConfiguration {
+    /// Sets `conditionType`.
+    pub fn with_condition_type(mut self, value: impl Into<String>) -> Self {
+        self.condition_type = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodResourceClaim`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodResourceClaimApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `resourceClaimName`.
+    #[serde(
+        rename = "resourceClaimName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_claim_name: Option<String>,
+    /// `resourceClaimTemplateName`.
+    #[serde(
+        rename = "resourceClaimTemplateName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_claim_template_name: Option<String>,
+}
+impl PodResourceClaimApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `resourceClaimName`.
+    pub fn with_resource_claim_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_claim_name = Some(value.into());
+        self
+    }
+    /// Sets `resourceClaimTemplateName`.
+    pub fn with_resource_claim_template_name(
+        mut self,
+        value: impl Into<String>,
+    ) -> Self {
+        self.resource_claim_template_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodResourceClaimStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodResourceClaimStatusApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `resourceClaimName`.
+    #[serde(
+        rename = "resourceClaimName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_claim_name: Option<String>,
+}
+impl PodResourceClaimStatusApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `resourceClaimName`.
+    pub fn with_resource_claim_name(mut self, value: impl Into<String>) -> Self {
+        self.resource_claim_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodSchedulingGate`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodSchedulingGateApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+impl PodSchedulingGateApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodSchedulingGroup`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodSchedulingGroupApplyConfiguration {
+    /// `podGroupName`.
+    #[serde(rename = "podGroupName", default, skip_serializing_if = "Option::is_none")]
+    pub pod_group_name: Option<String>,
+}
+impl PodSchedulingGroupApplyConfiguration {
+    /// Sets `podGroupName`.
+    pub fn with_pod_group_name(mut self, value: impl Into<String>) -> Self {
+        self.pod_group_name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PodSecurityContext`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PodSecurityContextApplyConfiguration {
+    /// `seLinuxOptions`.
+    #[serde(rename = "seLinuxOptions", default, skip_serializing_if = "Option::is_none")]
+    pub se_linux_options: Option<super::core_v1::SELinuxOptionsApplyConfiguration>,
+    /// `windowsOptions`.
+    #[serde(rename = "windowsOptions", default, skip_serializing_if = "Option::is_none")]
+    pub windows_options: Option<
+        super::core_v1::WindowsSecurityContextOptionsApplyConfiguration,
+    >,
+    /// `runAsUser`.
+    #[serde(rename = "runAsUser", default, skip_serializing_if = "Option::is_none")]
+    pub run_as_user: Option<i64>,
+    /// `runAsGroup`.
+    #[serde(rename = "runAsGroup", default, skip_serializing_if = "Option::is_none")]
+    pub run_as_group: Option<i64>,
+    /// `runAsNonRoot`.
+    #[serde(rename = "runAsNonRoot", default, skip_serializing_if = "Option::is_none")]
+    pub run_as_non_root: Option<bool>,
+    /// `supplementalGroups`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "supplementalGroups",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub supplemental_groups: Option<Vec<i64>>,
+    /// `supplementalGroupsPolicy`.
+    #[serde(
+        rename = "supplementalGroupsPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub supplemental_groups_policy: Option<::apis::core::v1::SupplementalGroupsPolicy>,
+    /// `fsGroup`.
+    #[serde(rename = "fsGroup", default, skip_serializing_if = "Option::is_none")]
+    pub fs_group: Option<i64>,
+    /// `sysctls`. Atomic: applying replaces the whole list.
+    #[serde(rename = "sysctls", default, skip_serializing_if = "Option::is_none")]
+    pub sysctls: Option<Vec<super::core_v1::SysctlApplyConfiguration>>,
+    /// `fsGroupChangePolicy`.
+    #[serde(
+        rename = "fsGroupChangePolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub fs_group_change_policy: Option<::apis::core::v1::PodFSGroupChangePolicy>,
+    /// `seccompProfile`.
+    #[serde(rename = "seccompProfile", default, skip_serializing_if = "Option::is_none")]
+    pub seccomp_profile: Option<super::core_v1::SeccompProfileApplyConfiguration>,
+    /// `appArmorProfile`.
+    #[serde(
+        rename = "appArmorProfile",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub app_armor_profile: Option<super::core_v1::AppArmorProfileApplyConfiguration>,
+    /// `seLinuxChangePolicy`.
+    #[serde(
+        rename = "seLinuxChangePolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub se_linux_change_policy: Option<String>,
+}
+impl PodSecurityContextApplyConfiguration {
+    /// Sets `seLinuxOptions`.
+    pub fn with_se_linux_options(
+        mut self,
+        value: super::core_v1::SELinuxOptionsApplyConfiguration,
+    ) -> Self {
+        self.se_linux_options = Some(value);
+        self
+    }
+    /// Sets `windowsOptions`.
+    pub fn with_windows_options(
+        mut self,
+        value: super::core_v1::WindowsSecurityContextOptionsApplyConfiguration,
+    ) -> Self {
+        self.windows_options = Some(value);
+        self
+    }
+    /// Sets `runAsUser`.
+    pub fn with_run_as_user(mut self, value: i64) -> Self {
+        self.run_as_user = Some(value);
+        self
+    }
+    /// Sets `runAsGroup`.
+    pub fn with_run_as_group(mut self, value: i64) -> Self {
+        self.run_as_group = Some(value);
+        self
+    }
+    /// Sets `runAsNonRoot`.
+    pub fn with_run_as_non_root(mut self, value: bool) -> Self {
+        self.run_as_non_root = Some(value);
+        self
+    }
+    /// Appends to `supplementalGroups`. Atomic: applying replaces the whole list.
+    pub fn with_supplemental_groups(
+        mut self,
+        values: impl IntoIterator<Item = i64>,
+    ) -> Self {
+        self.supplemental_groups.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `supplementalGroupsPolicy`.
+    pub fn with_supplemental_groups_policy(
+        mut self,
+        value: ::apis::core::v1::SupplementalGroupsPolicy,
+    ) -> Self {
+        self.supplemental_groups_policy = Some(value);
+        self
+    }
+    /// Sets `fsGroup`.
+    pub fn with_fs_group(mut self, value: i64) -> Self {
+        self.fs_group = Some(value);
+        self
+    }
+    /// Appends to `sysctls`. Atomic: applying replaces the whole list.
+    pub fn with_sysctls(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::SysctlApplyConfiguration>,
+    ) -> Self {
+        self.sysctls.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `fsGroupChangePolicy`.
+    pub fn with_fs_group_change_policy(
+        mut self,
+        value: ::apis::core::v1::PodFSGroupChangePolicy,
+    ) -> Self {
+        self.fs_group_change_policy = Some(value);
+        self
+    }
+    /// Sets `seccompProfile`.
+    pub fn with_seccomp_profile(
+        mut self,
+        value: super::core_v1::SeccompProfileApplyConfiguration,
+    ) -> Self {
+        self.seccomp_profile = Some(value);
+        self
+    }
+    /// Sets `appArmorProfile`.
+    pub fn with_app_armor_profile(
+        mut self,
+        value: super::core_v1::AppArmorProfileApplyConfiguration,
+    ) -> Self {
+        self.app_armor_profile = Some(value);
+        self
+    }
+    /// Sets `seLinuxChangePolicy`.
+    pub fn with_se_linux_change_policy(mut self, value: impl Into<String>) -> Self {
+        self.se_linux_change_policy = Some(value.into());
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::PodSpec`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
 pub struct PodSpecApplyConfiguration {
+    /// `volumes`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "volumes", default, skip_serializing_if = "Option::is_none")]
+    pub volumes: Option<Vec<super::core_v1::VolumeApplyConfiguration>>,
     /// `initContainers`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     #[serde(rename = "initContainers", default, skip_serializing_if = "Option::is_none")]
     pub init_containers: Option<Vec<super::core_v1::ContainerApplyConfiguration>>,
     /// `containers`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     #[serde(rename = "containers", default, skip_serializing_if = "Option::is_none")]
     pub containers: Option<Vec<super::core_v1::ContainerApplyConfiguration>>,
+    /// `ephemeralContainers`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(
+        rename = "ephemeralContainers",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ephemeral_containers: Option<
+        Vec<super::core_v1::EphemeralContainerApplyConfiguration>,
+    >,
     /// `restartPolicy`.
     #[serde(rename = "restartPolicy", default, skip_serializing_if = "Option::is_none")]
-    pub restart_policy: Option<String>,
+    pub restart_policy: Option<::apis::core::v1::RestartPolicy>,
     /// `terminationGracePeriodSeconds`.
     #[serde(
         rename = "terminationGracePeriodSeconds",
@@ -989,7 +7520,7 @@ pub struct PodSpecApplyConfiguration {
     pub active_deadline_seconds: Option<i64>,
     /// `dnsPolicy`.
     #[serde(rename = "dnsPolicy", default, skip_serializing_if = "Option::is_none")]
-    pub dns_policy: Option<String>,
+    pub dns_policy: Option<::apis::core::v1::DNSPolicy>,
     /// `nodeSelector`. Atomic: applying replaces the whole map.
     #[serde(rename = "nodeSelector", default, skip_serializing_if = "Option::is_none")]
     pub node_selector: Option<::std::collections::BTreeMap<String, String>>,
@@ -1000,6 +7531,9 @@ pub struct PodSpecApplyConfiguration {
         skip_serializing_if = "Option::is_none"
     )]
     pub service_account_name: Option<String>,
+    /// `serviceAccount`.
+    #[serde(rename = "serviceAccount", default, skip_serializing_if = "Option::is_none")]
+    pub service_account: Option<String>,
     /// `automountServiceAccountToken`.
     #[serde(
         rename = "automountServiceAccountToken",
@@ -1013,6 +7547,26 @@ pub struct PodSpecApplyConfiguration {
     /// `hostNetwork`.
     #[serde(rename = "hostNetwork", default, skip_serializing_if = "Option::is_none")]
     pub host_network: Option<bool>,
+    /// `hostPID`.
+    #[serde(rename = "hostPID", default, skip_serializing_if = "Option::is_none")]
+    pub host_pid: Option<bool>,
+    /// `hostIPC`.
+    #[serde(rename = "hostIPC", default, skip_serializing_if = "Option::is_none")]
+    pub host_ipc: Option<bool>,
+    /// `shareProcessNamespace`.
+    #[serde(
+        rename = "shareProcessNamespace",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub share_process_namespace: Option<bool>,
+    /// `securityContext`.
+    #[serde(
+        rename = "securityContext",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub security_context: Option<super::core_v1::PodSecurityContextApplyConfiguration>,
     /// `imagePullSecrets`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     #[serde(
         rename = "imagePullSecrets",
@@ -1022,9 +7576,24 @@ pub struct PodSpecApplyConfiguration {
     pub image_pull_secrets: Option<
         Vec<super::core_v1::LocalObjectReferenceApplyConfiguration>,
     >,
+    /// `hostname`.
+    #[serde(rename = "hostname", default, skip_serializing_if = "Option::is_none")]
+    pub hostname: Option<String>,
+    /// `subdomain`.
+    #[serde(rename = "subdomain", default, skip_serializing_if = "Option::is_none")]
+    pub subdomain: Option<String>,
+    /// `affinity`.
+    #[serde(rename = "affinity", default, skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<super::core_v1::AffinityApplyConfiguration>,
     /// `schedulerName`.
     #[serde(rename = "schedulerName", default, skip_serializing_if = "Option::is_none")]
     pub scheduler_name: Option<String>,
+    /// `tolerations`. Atomic: applying replaces the whole list.
+    #[serde(rename = "tolerations", default, skip_serializing_if = "Option::is_none")]
+    pub tolerations: Option<Vec<super::core_v1::TolerationApplyConfiguration>>,
+    /// `hostAliases`. A list-map keyed by `ip`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "hostAliases", default, skip_serializing_if = "Option::is_none")]
+    pub host_aliases: Option<Vec<super::core_v1::HostAliasApplyConfiguration>>,
     /// `priorityClassName`.
     #[serde(
         rename = "priorityClassName",
@@ -1035,8 +7604,102 @@ pub struct PodSpecApplyConfiguration {
     /// `priority`.
     #[serde(rename = "priority", default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<i32>,
+    /// `dnsConfig`.
+    #[serde(rename = "dnsConfig", default, skip_serializing_if = "Option::is_none")]
+    pub dns_config: Option<super::core_v1::PodDNSConfigApplyConfiguration>,
+    /// `readinessGates`. Atomic: applying replaces the whole list.
+    #[serde(rename = "readinessGates", default, skip_serializing_if = "Option::is_none")]
+    pub readiness_gates: Option<Vec<super::core_v1::PodReadinessGateApplyConfiguration>>,
+    /// `runtimeClassName`.
+    #[serde(
+        rename = "runtimeClassName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub runtime_class_name: Option<String>,
+    /// `enableServiceLinks`.
+    #[serde(
+        rename = "enableServiceLinks",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub enable_service_links: Option<bool>,
+    /// `preemptionPolicy`.
+    #[serde(
+        rename = "preemptionPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub preemption_policy: Option<::apis::core::v1::PreemptionPolicy>,
+    /// `overhead`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "overhead", default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `topologySpreadConstraints`. A list-map keyed by `topologyKey`, `whenUnsatisfiable`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(
+        rename = "topologySpreadConstraints",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub topology_spread_constraints: Option<
+        Vec<super::core_v1::TopologySpreadConstraintApplyConfiguration>,
+    >,
+    /// `setHostnameAsFQDN`.
+    #[serde(
+        rename = "setHostnameAsFQDN",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub set_hostname_as_fqdn: Option<bool>,
+    /// `os`.
+    #[serde(rename = "os", default, skip_serializing_if = "Option::is_none")]
+    pub os: Option<super::core_v1::PodOSApplyConfiguration>,
+    /// `hostUsers`.
+    #[serde(rename = "hostUsers", default, skip_serializing_if = "Option::is_none")]
+    pub host_users: Option<bool>,
+    /// `schedulingGates`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(
+        rename = "schedulingGates",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub scheduling_gates: Option<
+        Vec<super::core_v1::PodSchedulingGateApplyConfiguration>,
+    >,
+    /// `resourceClaims`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "resourceClaims", default, skip_serializing_if = "Option::is_none")]
+    pub resource_claims: Option<Vec<super::core_v1::PodResourceClaimApplyConfiguration>>,
+    /// `resources`.
+    #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<super::core_v1::ResourceRequirementsApplyConfiguration>,
+    /// `hostnameOverride`.
+    #[serde(
+        rename = "hostnameOverride",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub hostname_override: Option<String>,
+    /// `schedulingGroup`.
+    #[serde(
+        rename = "schedulingGroup",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub scheduling_group: Option<super::core_v1::PodSchedulingGroupApplyConfiguration>,
 }
 impl PodSpecApplyConfiguration {
+    /// Appends to `volumes`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_volumes(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::VolumeApplyConfiguration>,
+    ) -> Self {
+        self.volumes.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
     /// Appends to `initContainers`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     pub fn with_init_containers(
         mut self,
@@ -1053,9 +7716,22 @@ impl PodSpecApplyConfiguration {
         self.containers.get_or_insert_with(Vec::new).extend(values);
         self
     }
+    /// Appends to `ephemeralContainers`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_ephemeral_containers(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::EphemeralContainerApplyConfiguration,
+        >,
+    ) -> Self {
+        self.ephemeral_containers.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
     /// Sets `restartPolicy`.
-    pub fn with_restart_policy(mut self, value: impl Into<String>) -> Self {
-        self.restart_policy = Some(value.into());
+    pub fn with_restart_policy(
+        mut self,
+        value: ::apis::core::v1::RestartPolicy,
+    ) -> Self {
+        self.restart_policy = Some(value);
         self
     }
     /// Sets `terminationGracePeriodSeconds`.
@@ -1069,8 +7745,8 @@ impl PodSpecApplyConfiguration {
         self
     }
     /// Sets `dnsPolicy`.
-    pub fn with_dns_policy(mut self, value: impl Into<String>) -> Self {
-        self.dns_policy = Some(value.into());
+    pub fn with_dns_policy(mut self, value: ::apis::core::v1::DNSPolicy) -> Self {
+        self.dns_policy = Some(value);
         self
     }
     /// Adds entries to `nodeSelector`. Atomic: applying replaces the whole map.
@@ -1084,6 +7760,11 @@ impl PodSpecApplyConfiguration {
     /// Sets `serviceAccountName`.
     pub fn with_service_account_name(mut self, value: impl Into<String>) -> Self {
         self.service_account_name = Some(value.into());
+        self
+    }
+    /// Sets `serviceAccount`.
+    pub fn with_service_account(mut self, value: impl Into<String>) -> Self {
+        self.service_account = Some(value.into());
         self
     }
     /// Sets `automountServiceAccountToken`.
@@ -1101,6 +7782,29 @@ impl PodSpecApplyConfiguration {
         self.host_network = Some(value);
         self
     }
+    /// Sets `hostPID`.
+    pub fn with_host_pid(mut self, value: bool) -> Self {
+        self.host_pid = Some(value);
+        self
+    }
+    /// Sets `hostIPC`.
+    pub fn with_host_ipc(mut self, value: bool) -> Self {
+        self.host_ipc = Some(value);
+        self
+    }
+    /// Sets `shareProcessNamespace`.
+    pub fn with_share_process_namespace(mut self, value: bool) -> Self {
+        self.share_process_namespace = Some(value);
+        self
+    }
+    /// Sets `securityContext`.
+    pub fn with_security_context(
+        mut self,
+        value: super::core_v1::PodSecurityContextApplyConfiguration,
+    ) -> Self {
+        self.security_context = Some(value);
+        self
+    }
     /// Appends to `imagePullSecrets`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     pub fn with_image_pull_secrets(
         mut self,
@@ -1111,9 +7815,43 @@ impl PodSpecApplyConfiguration {
         self.image_pull_secrets.get_or_insert_with(Vec::new).extend(values);
         self
     }
+    /// Sets `hostname`.
+    pub fn with_hostname(mut self, value: impl Into<String>) -> Self {
+        self.hostname = Some(value.into());
+        self
+    }
+    /// Sets `subdomain`.
+    pub fn with_subdomain(mut self, value: impl Into<String>) -> Self {
+        self.subdomain = Some(value.into());
+        self
+    }
+    /// Sets `affinity`.
+    pub fn with_affinity(
+        mut self,
+        value: super::core_v1::AffinityApplyConfiguration,
+    ) -> Self {
+        self.affinity = Some(value);
+        self
+    }
     /// Sets `schedulerName`.
     pub fn with_scheduler_name(mut self, value: impl Into<String>) -> Self {
         self.scheduler_name = Some(value.into());
+        self
+    }
+    /// Appends to `tolerations`. Atomic: applying replaces the whole list.
+    pub fn with_tolerations(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::TolerationApplyConfiguration>,
+    ) -> Self {
+        self.tolerations.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `hostAliases`. A list-map keyed by `ip`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_host_aliases(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::HostAliasApplyConfiguration>,
+    ) -> Self {
+        self.host_aliases.get_or_insert_with(Vec::new).extend(values);
         self
     }
     /// Sets `priorityClassName`.
@@ -1126,14 +7864,133 @@ impl PodSpecApplyConfiguration {
         self.priority = Some(value);
         self
     }
+    /// Sets `dnsConfig`.
+    pub fn with_dns_config(
+        mut self,
+        value: super::core_v1::PodDNSConfigApplyConfiguration,
+    ) -> Self {
+        self.dns_config = Some(value);
+        self
+    }
+    /// Appends to `readinessGates`. Atomic: applying replaces the whole list.
+    pub fn with_readiness_gates(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PodReadinessGateApplyConfiguration,
+        >,
+    ) -> Self {
+        self.readiness_gates.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `runtimeClassName`.
+    pub fn with_runtime_class_name(mut self, value: impl Into<String>) -> Self {
+        self.runtime_class_name = Some(value.into());
+        self
+    }
+    /// Sets `enableServiceLinks`.
+    pub fn with_enable_service_links(mut self, value: bool) -> Self {
+        self.enable_service_links = Some(value);
+        self
+    }
+    /// Sets `preemptionPolicy`.
+    pub fn with_preemption_policy(
+        mut self,
+        value: ::apis::core::v1::PreemptionPolicy,
+    ) -> Self {
+        self.preemption_policy = Some(value);
+        self
+    }
+    /// Adds entries to `overhead`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_overhead(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.overhead.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Appends to `topologySpreadConstraints`. A list-map keyed by `topologyKey`, `whenUnsatisfiable`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_topology_spread_constraints(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::TopologySpreadConstraintApplyConfiguration,
+        >,
+    ) -> Self {
+        self.topology_spread_constraints.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `setHostnameAsFQDN`.
+    pub fn with_set_hostname_as_fqdn(mut self, value: bool) -> Self {
+        self.set_hostname_as_fqdn = Some(value);
+        self
+    }
+    /// Sets `os`.
+    pub fn with_os(mut self, value: super::core_v1::PodOSApplyConfiguration) -> Self {
+        self.os = Some(value);
+        self
+    }
+    /// Sets `hostUsers`.
+    pub fn with_host_users(mut self, value: bool) -> Self {
+        self.host_users = Some(value);
+        self
+    }
+    /// Appends to `schedulingGates`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_scheduling_gates(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PodSchedulingGateApplyConfiguration,
+        >,
+    ) -> Self {
+        self.scheduling_gates.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `resourceClaims`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_resource_claims(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PodResourceClaimApplyConfiguration,
+        >,
+    ) -> Self {
+        self.resource_claims.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `resources`.
+    pub fn with_resources(
+        mut self,
+        value: super::core_v1::ResourceRequirementsApplyConfiguration,
+    ) -> Self {
+        self.resources = Some(value);
+        self
+    }
+    /// Sets `hostnameOverride`.
+    pub fn with_hostname_override(mut self, value: impl Into<String>) -> Self {
+        self.hostname_override = Some(value.into());
+        self
+    }
+    /// Sets `schedulingGroup`.
+    pub fn with_scheduling_group(
+        mut self,
+        value: super::core_v1::PodSchedulingGroupApplyConfiguration,
+    ) -> Self {
+        self.scheduling_group = Some(value);
+        self
+    }
 }
 /// The apply configuration of `::apis::core::v1::PodStatus`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
 pub struct PodStatusApplyConfiguration {
+    /// `observedGeneration`.
+    #[serde(
+        rename = "observedGeneration",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub observed_generation: Option<i64>,
     /// `phase`.
     #[serde(rename = "phase", default, skip_serializing_if = "Option::is_none")]
-    pub phase: Option<String>,
+    pub phase: Option<::apis::core::v1::PodPhase>,
     /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
     #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
     pub conditions: Option<Vec<super::core_v1::PodConditionApplyConfiguration>>,
@@ -1143,9 +8000,19 @@ pub struct PodStatusApplyConfiguration {
     /// `reason`.
     #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// `nominatedNodeName`.
+    #[serde(
+        rename = "nominatedNodeName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub nominated_node_name: Option<String>,
     /// `hostIP`.
     #[serde(rename = "hostIP", default, skip_serializing_if = "Option::is_none")]
     pub host_ip: Option<String>,
+    /// `hostIPs`. Atomic: applying replaces the whole list.
+    #[serde(rename = "hostIPs", default, skip_serializing_if = "Option::is_none")]
+    pub host_ips: Option<Vec<super::core_v1::HostIPApplyConfiguration>>,
     /// `podIP`.
     #[serde(rename = "podIP", default, skip_serializing_if = "Option::is_none")]
     pub pod_ip: Option<String>,
@@ -1155,11 +8022,91 @@ pub struct PodStatusApplyConfiguration {
     /// `startTime`.
     #[serde(rename = "startTime", default, skip_serializing_if = "Option::is_none")]
     pub start_time: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+    /// `initContainerStatuses`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "initContainerStatuses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub init_container_statuses: Option<
+        Vec<super::core_v1::ContainerStatusApplyConfiguration>,
+    >,
+    /// `containerStatuses`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "containerStatuses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub container_statuses: Option<
+        Vec<super::core_v1::ContainerStatusApplyConfiguration>,
+    >,
+    /// `qosClass`.
+    #[serde(rename = "qosClass", default, skip_serializing_if = "Option::is_none")]
+    pub qos_class: Option<::apis::core::v1::PodQOSClass>,
+    /// `ephemeralContainerStatuses`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "ephemeralContainerStatuses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub ephemeral_container_statuses: Option<
+        Vec<super::core_v1::ContainerStatusApplyConfiguration>,
+    >,
+    /// `resize`.
+    #[serde(rename = "resize", default, skip_serializing_if = "Option::is_none")]
+    pub resize: Option<String>,
+    /// `resourceClaimStatuses`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(
+        rename = "resourceClaimStatuses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_claim_statuses: Option<
+        Vec<super::core_v1::PodResourceClaimStatusApplyConfiguration>,
+    >,
+    /// `extendedResourceClaimStatus`.
+    #[serde(
+        rename = "extendedResourceClaimStatus",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub extended_resource_claim_status: Option<
+        super::core_v1::PodExtendedResourceClaimStatusApplyConfiguration,
+    >,
+    /// `allocatedResources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(
+        rename = "allocatedResources",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocated_resources: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `resources`.
+    #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<super::core_v1::ResourceRequirementsApplyConfiguration>,
+    /// `nodeAllocatableResourceClaimStatuses`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "nodeAllocatableResourceClaimStatuses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_allocatable_resource_claim_statuses: Option<
+        Vec<super::core_v1::NodeAllocatableResourceClaimStatusApplyConfiguration>,
+    >,
 }
 impl PodStatusApplyConfiguration {
+    /// Sets `observedGeneration`.
+    pub fn with_observed_generation(mut self, value: i64) -> Self {
+        self.observed_generation = Some(value);
+        self
+    }
     /// Sets `phase`.
-    pub fn with_phase(mut self, value: impl Into<String>) -> Self {
-        self.phase = Some(value.into());
+    pub fn with_phase(mut self, value: ::apis::core::v1::PodPhase) -> Self {
+        self.phase = Some(value);
         self
     }
     /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
@@ -1180,9 +8127,22 @@ impl PodStatusApplyConfiguration {
         self.reason = Some(value.into());
         self
     }
+    /// Sets `nominatedNodeName`.
+    pub fn with_nominated_node_name(mut self, value: impl Into<String>) -> Self {
+        self.nominated_node_name = Some(value.into());
+        self
+    }
     /// Sets `hostIP`.
     pub fn with_host_ip(mut self, value: impl Into<String>) -> Self {
         self.host_ip = Some(value.into());
+        self
+    }
+    /// Appends to `hostIPs`. Atomic: applying replaces the whole list.
+    pub fn with_host_ips(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::HostIPApplyConfiguration>,
+    ) -> Self {
+        self.host_ips.get_or_insert_with(Vec::new).extend(values);
         self
     }
     /// Sets `podIP`.
@@ -1204,6 +8164,94 @@ impl PodStatusApplyConfiguration {
         value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
     ) -> Self {
         self.start_time = Some(value);
+        self
+    }
+    /// Appends to `initContainerStatuses`. Atomic: applying replaces the whole list.
+    pub fn with_init_container_statuses(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerStatusApplyConfiguration,
+        >,
+    ) -> Self {
+        self.init_container_statuses.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Appends to `containerStatuses`. Atomic: applying replaces the whole list.
+    pub fn with_container_statuses(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerStatusApplyConfiguration,
+        >,
+    ) -> Self {
+        self.container_statuses.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `qosClass`.
+    pub fn with_qos_class(mut self, value: ::apis::core::v1::PodQOSClass) -> Self {
+        self.qos_class = Some(value);
+        self
+    }
+    /// Appends to `ephemeralContainerStatuses`. Atomic: applying replaces the whole list.
+    pub fn with_ephemeral_container_statuses(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ContainerStatusApplyConfiguration,
+        >,
+    ) -> Self {
+        self.ephemeral_container_statuses.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `resize`.
+    pub fn with_resize(mut self, value: impl Into<String>) -> Self {
+        self.resize = Some(value.into());
+        self
+    }
+    /// Appends to `resourceClaimStatuses`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_resource_claim_statuses(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::PodResourceClaimStatusApplyConfiguration,
+        >,
+    ) -> Self {
+        self.resource_claim_statuses.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `extendedResourceClaimStatus`.
+    pub fn with_extended_resource_claim_status(
+        mut self,
+        value: super::core_v1::PodExtendedResourceClaimStatusApplyConfiguration,
+    ) -> Self {
+        self.extended_resource_claim_status = Some(value);
+        self
+    }
+    /// Adds entries to `allocatedResources`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_allocated_resources(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.allocated_resources.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `resources`.
+    pub fn with_resources(
+        mut self,
+        value: super::core_v1::ResourceRequirementsApplyConfiguration,
+    ) -> Self {
+        self.resources = Some(value);
+        self
+    }
+    /// Appends to `nodeAllocatableResourceClaimStatuses`. Atomic: applying replaces the whole list.
+    pub fn with_node_allocatable_resource_claim_statuses(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::NodeAllocatableResourceClaimStatusApplyConfiguration,
+        >,
+    ) -> Self {
+        self.node_allocatable_resource_claim_statuses
+            .get_or_insert_with(Vec::new)
+            .extend(values);
         self
     }
 }
@@ -1318,6 +8366,1001 @@ impl PodTemplateSpecApplyConfiguration {
         self
     }
 }
+/// The apply configuration of `::apis::core::v1::PortStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PortStatusApplyConfiguration {
+    /// `port`.
+    #[serde(rename = "port", default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i32>,
+    /// `protocol`.
+    #[serde(rename = "protocol", default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<::apis::core::v1::Protocol>,
+    /// `error`.
+    #[serde(rename = "error", default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+impl PortStatusApplyConfiguration {
+    /// Sets `port`.
+    pub fn with_port(mut self, value: i32) -> Self {
+        self.port = Some(value);
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: ::apis::core::v1::Protocol) -> Self {
+        self.protocol = Some(value);
+        self
+    }
+    /// Sets `error`.
+    pub fn with_error(mut self, value: impl Into<String>) -> Self {
+        self.error = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PortworxVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PortworxVolumeSourceApplyConfiguration {
+    /// `volumeID`.
+    #[serde(rename = "volumeID", default, skip_serializing_if = "Option::is_none")]
+    pub volume_id: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl PortworxVolumeSourceApplyConfiguration {
+    /// Sets `volumeID`.
+    pub fn with_volume_id(mut self, value: impl Into<String>) -> Self {
+        self.volume_id = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::PreferredSchedulingTerm`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct PreferredSchedulingTermApplyConfiguration {
+    /// `weight`.
+    #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<i32>,
+    /// `preference`.
+    #[serde(rename = "preference", default, skip_serializing_if = "Option::is_none")]
+    pub preference: Option<super::core_v1::NodeSelectorTermApplyConfiguration>,
+}
+impl PreferredSchedulingTermApplyConfiguration {
+    /// Sets `weight`.
+    pub fn with_weight(mut self, value: i32) -> Self {
+        self.weight = Some(value);
+        self
+    }
+    /// Sets `preference`.
+    pub fn with_preference(
+        mut self,
+        value: super::core_v1::NodeSelectorTermApplyConfiguration,
+    ) -> Self {
+        self.preference = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Probe`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ProbeApplyConfiguration {
+    /// `probeHandler`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub probe_handler: Option<super::core_v1::ProbeHandlerApplyConfiguration>,
+    /// `initialDelaySeconds`.
+    #[serde(
+        rename = "initialDelaySeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub initial_delay_seconds: Option<i32>,
+    /// `timeoutSeconds`.
+    #[serde(rename = "timeoutSeconds", default, skip_serializing_if = "Option::is_none")]
+    pub timeout_seconds: Option<i32>,
+    /// `periodSeconds`.
+    #[serde(rename = "periodSeconds", default, skip_serializing_if = "Option::is_none")]
+    pub period_seconds: Option<i32>,
+    /// `successThreshold`.
+    #[serde(
+        rename = "successThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub success_threshold: Option<i32>,
+    /// `failureThreshold`.
+    #[serde(
+        rename = "failureThreshold",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub failure_threshold: Option<i32>,
+    /// `terminationGracePeriodSeconds`.
+    #[serde(
+        rename = "terminationGracePeriodSeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub termination_grace_period_seconds: Option<i64>,
+}
+impl ProbeApplyConfiguration {
+    /// Sets `probeHandler`.
+    pub fn with_probe_handler(
+        mut self,
+        value: super::core_v1::ProbeHandlerApplyConfiguration,
+    ) -> Self {
+        self.probe_handler = Some(value);
+        self
+    }
+    /// Sets `initialDelaySeconds`.
+    pub fn with_initial_delay_seconds(mut self, value: i32) -> Self {
+        self.initial_delay_seconds = Some(value);
+        self
+    }
+    /// Sets `timeoutSeconds`.
+    pub fn with_timeout_seconds(mut self, value: i32) -> Self {
+        self.timeout_seconds = Some(value);
+        self
+    }
+    /// Sets `periodSeconds`.
+    pub fn with_period_seconds(mut self, value: i32) -> Self {
+        self.period_seconds = Some(value);
+        self
+    }
+    /// Sets `successThreshold`.
+    pub fn with_success_threshold(mut self, value: i32) -> Self {
+        self.success_threshold = Some(value);
+        self
+    }
+    /// Sets `failureThreshold`.
+    pub fn with_failure_threshold(mut self, value: i32) -> Self {
+        self.failure_threshold = Some(value);
+        self
+    }
+    /// Sets `terminationGracePeriodSeconds`.
+    pub fn with_termination_grace_period_seconds(mut self, value: i64) -> Self {
+        self.termination_grace_period_seconds = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ProbeHandler`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ProbeHandlerApplyConfiguration {
+    /// `exec`.
+    #[serde(rename = "exec", default, skip_serializing_if = "Option::is_none")]
+    pub exec: Option<super::core_v1::ExecActionApplyConfiguration>,
+    /// `httpGet`.
+    #[serde(rename = "httpGet", default, skip_serializing_if = "Option::is_none")]
+    pub http_get: Option<super::core_v1::HTTPGetActionApplyConfiguration>,
+    /// `tcpSocket`.
+    #[serde(rename = "tcpSocket", default, skip_serializing_if = "Option::is_none")]
+    pub tcp_socket: Option<super::core_v1::TCPSocketActionApplyConfiguration>,
+    /// `grpc`.
+    #[serde(rename = "grpc", default, skip_serializing_if = "Option::is_none")]
+    pub grpc: Option<super::core_v1::GRPCActionApplyConfiguration>,
+}
+impl ProbeHandlerApplyConfiguration {
+    /// Sets `exec`.
+    pub fn with_exec(
+        mut self,
+        value: super::core_v1::ExecActionApplyConfiguration,
+    ) -> Self {
+        self.exec = Some(value);
+        self
+    }
+    /// Sets `httpGet`.
+    pub fn with_http_get(
+        mut self,
+        value: super::core_v1::HTTPGetActionApplyConfiguration,
+    ) -> Self {
+        self.http_get = Some(value);
+        self
+    }
+    /// Sets `tcpSocket`.
+    pub fn with_tcp_socket(
+        mut self,
+        value: super::core_v1::TCPSocketActionApplyConfiguration,
+    ) -> Self {
+        self.tcp_socket = Some(value);
+        self
+    }
+    /// Sets `grpc`.
+    pub fn with_grpc(
+        mut self,
+        value: super::core_v1::GRPCActionApplyConfiguration,
+    ) -> Self {
+        self.grpc = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ProjectedVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ProjectedVolumeSourceApplyConfiguration {
+    /// `sources`. Atomic: applying replaces the whole list.
+    #[serde(rename = "sources", default, skip_serializing_if = "Option::is_none")]
+    pub sources: Option<Vec<super::core_v1::VolumeProjectionApplyConfiguration>>,
+    /// `defaultMode`.
+    #[serde(rename = "defaultMode", default, skip_serializing_if = "Option::is_none")]
+    pub default_mode: Option<i32>,
+}
+impl ProjectedVolumeSourceApplyConfiguration {
+    /// Appends to `sources`. Atomic: applying replaces the whole list.
+    pub fn with_sources(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::VolumeProjectionApplyConfiguration,
+        >,
+    ) -> Self {
+        self.sources.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `defaultMode`.
+    pub fn with_default_mode(mut self, value: i32) -> Self {
+        self.default_mode = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::QuobyteVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct QuobyteVolumeSourceApplyConfiguration {
+    /// `registry`.
+    #[serde(rename = "registry", default, skip_serializing_if = "Option::is_none")]
+    pub registry: Option<String>,
+    /// `volume`.
+    #[serde(rename = "volume", default, skip_serializing_if = "Option::is_none")]
+    pub volume: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `user`.
+    #[serde(rename = "user", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// `group`.
+    #[serde(rename = "group", default, skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// `tenant`.
+    #[serde(rename = "tenant", default, skip_serializing_if = "Option::is_none")]
+    pub tenant: Option<String>,
+}
+impl QuobyteVolumeSourceApplyConfiguration {
+    /// Sets `registry`.
+    pub fn with_registry(mut self, value: impl Into<String>) -> Self {
+        self.registry = Some(value.into());
+        self
+    }
+    /// Sets `volume`.
+    pub fn with_volume(mut self, value: impl Into<String>) -> Self {
+        self.volume = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `user`.
+    pub fn with_user(mut self, value: impl Into<String>) -> Self {
+        self.user = Some(value.into());
+        self
+    }
+    /// Sets `group`.
+    pub fn with_group(mut self, value: impl Into<String>) -> Self {
+        self.group = Some(value.into());
+        self
+    }
+    /// Sets `tenant`.
+    pub fn with_tenant(mut self, value: impl Into<String>) -> Self {
+        self.tenant = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::RBDPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct RBDPersistentVolumeSourceApplyConfiguration {
+    /// `monitors`. Atomic: applying replaces the whole list.
+    #[serde(rename = "monitors", default, skip_serializing_if = "Option::is_none")]
+    pub monitors: Option<Vec<String>>,
+    /// `image`.
+    #[serde(rename = "image", default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `pool`.
+    #[serde(rename = "pool", default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+    /// `user`.
+    #[serde(rename = "user", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// `keyring`.
+    #[serde(rename = "keyring", default, skip_serializing_if = "Option::is_none")]
+    pub keyring: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::SecretReferenceApplyConfiguration>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl RBDPersistentVolumeSourceApplyConfiguration {
+    /// Appends to `monitors`. Atomic: applying replaces the whole list.
+    pub fn with_monitors(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.monitors.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `image`.
+    pub fn with_image(mut self, value: impl Into<String>) -> Self {
+        self.image = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `pool`.
+    pub fn with_pool(mut self, value: impl Into<String>) -> Self {
+        self.pool = Some(value.into());
+        self
+    }
+    /// Sets `user`.
+    pub fn with_user(mut self, value: impl Into<String>) -> Self {
+        self.user = Some(value.into());
+        self
+    }
+    /// Sets `keyring`.
+    pub fn with_keyring(mut self, value: impl Into<String>) -> Self {
+        self.keyring = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::RBDVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct RBDVolumeSourceApplyConfiguration {
+    /// `monitors`. Atomic: applying replaces the whole list.
+    #[serde(rename = "monitors", default, skip_serializing_if = "Option::is_none")]
+    pub monitors: Option<Vec<String>>,
+    /// `image`.
+    #[serde(rename = "image", default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `pool`.
+    #[serde(rename = "pool", default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<String>,
+    /// `user`.
+    #[serde(rename = "user", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// `keyring`.
+    #[serde(rename = "keyring", default, skip_serializing_if = "Option::is_none")]
+    pub keyring: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl RBDVolumeSourceApplyConfiguration {
+    /// Appends to `monitors`. Atomic: applying replaces the whole list.
+    pub fn with_monitors(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.monitors.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `image`.
+    pub fn with_image(mut self, value: impl Into<String>) -> Self {
+        self.image = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `pool`.
+    pub fn with_pool(mut self, value: impl Into<String>) -> Self {
+        self.pool = Some(value.into());
+        self
+    }
+    /// Sets `user`.
+    pub fn with_user(mut self, value: impl Into<String>) -> Self {
+        self.user = Some(value.into());
+        self
+    }
+    /// Sets `keyring`.
+    pub fn with_keyring(mut self, value: impl Into<String>) -> Self {
+        self.keyring = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ReplicationController`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReplicationControllerApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::ReplicationControllerSpecApplyConfiguration>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::core_v1::ReplicationControllerStatusApplyConfiguration>,
+}
+impl ReplicationControllerApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::ReplicationControllerSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: super::core_v1::ReplicationControllerStatusApplyConfiguration,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    ReplicationControllerApplyConfiguration, metadata { with_name, with_namespace,
+    with_labels, with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a ReplicationController named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `ReplicationController(name, namespace)`).
+pub fn replication_controller(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> ReplicationControllerApplyConfiguration {
+    ReplicationControllerApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("ReplicationController".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractReplicationController`).
+pub fn extract_replication_controller(
+    obj: &::apis::core::v1::ReplicationController,
+    field_manager: &str,
+) -> Result<ReplicationControllerApplyConfiguration, ::serde_json::Error> {
+    extract_replication_controller_from(obj, field_manager, "")
+}
+/// As [`extract_replication_controller`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_replication_controller_from(
+    obj: &::apis::core::v1::ReplicationController,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<ReplicationControllerApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "ReplicationController".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::ReplicationControllerCondition`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReplicationControllerConditionApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// `lastTransitionTime`.
+    #[serde(
+        rename = "lastTransitionTime",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub last_transition_time: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    >,
+    /// `reason`.
+    #[serde(rename = "reason", default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+impl ReplicationControllerConditionApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(mut self, value: impl Into<String>) -> Self {
+        self.status = Some(value.into());
+        self
+    }
+    /// Sets `lastTransitionTime`.
+    pub fn with_last_transition_time(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.last_transition_time = Some(value);
+        self
+    }
+    /// Sets `reason`.
+    pub fn with_reason(mut self, value: impl Into<String>) -> Self {
+        self.reason = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ReplicationControllerSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReplicationControllerSpecApplyConfiguration {
+    /// `replicas`.
+    #[serde(rename = "replicas", default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i32>,
+    /// `minReadySeconds`.
+    #[serde(
+        rename = "minReadySeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub min_ready_seconds: Option<i32>,
+    /// `selector`. Atomic: applying replaces the whole map.
+    #[serde(rename = "selector", default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<::std::collections::BTreeMap<String, String>>,
+    /// `template`.
+    #[serde(rename = "template", default, skip_serializing_if = "Option::is_none")]
+    pub template: Option<super::core_v1::PodTemplateSpecApplyConfiguration>,
+}
+impl ReplicationControllerSpecApplyConfiguration {
+    /// Sets `replicas`.
+    pub fn with_replicas(mut self, value: i32) -> Self {
+        self.replicas = Some(value);
+        self
+    }
+    /// Sets `minReadySeconds`.
+    pub fn with_min_ready_seconds(mut self, value: i32) -> Self {
+        self.min_ready_seconds = Some(value);
+        self
+    }
+    /// Adds entries to `selector`. Atomic: applying replaces the whole map.
+    pub fn with_selector(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.selector.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `template`.
+    pub fn with_template(
+        mut self,
+        value: super::core_v1::PodTemplateSpecApplyConfiguration,
+    ) -> Self {
+        self.template = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ReplicationControllerStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ReplicationControllerStatusApplyConfiguration {
+    /// `replicas`.
+    #[serde(rename = "replicas", default, skip_serializing_if = "Option::is_none")]
+    pub replicas: Option<i32>,
+    /// `fullyLabeledReplicas`.
+    #[serde(
+        rename = "fullyLabeledReplicas",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub fully_labeled_replicas: Option<i32>,
+    /// `readyReplicas`.
+    #[serde(rename = "readyReplicas", default, skip_serializing_if = "Option::is_none")]
+    pub ready_replicas: Option<i32>,
+    /// `availableReplicas`.
+    #[serde(
+        rename = "availableReplicas",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub available_replicas: Option<i32>,
+    /// `observedGeneration`.
+    #[serde(
+        rename = "observedGeneration",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub observed_generation: Option<i64>,
+    /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<
+        Vec<super::core_v1::ReplicationControllerConditionApplyConfiguration>,
+    >,
+}
+impl ReplicationControllerStatusApplyConfiguration {
+    /// Sets `replicas`.
+    pub fn with_replicas(mut self, value: i32) -> Self {
+        self.replicas = Some(value);
+        self
+    }
+    /// Sets `fullyLabeledReplicas`.
+    pub fn with_fully_labeled_replicas(mut self, value: i32) -> Self {
+        self.fully_labeled_replicas = Some(value);
+        self
+    }
+    /// Sets `readyReplicas`.
+    pub fn with_ready_replicas(mut self, value: i32) -> Self {
+        self.ready_replicas = Some(value);
+        self
+    }
+    /// Sets `availableReplicas`.
+    pub fn with_available_replicas(mut self, value: i32) -> Self {
+        self.available_replicas = Some(value);
+        self
+    }
+    /// Sets `observedGeneration`.
+    pub fn with_observed_generation(mut self, value: i64) -> Self {
+        self.observed_generation = Some(value);
+        self
+    }
+    /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_conditions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ReplicationControllerConditionApplyConfiguration,
+        >,
+    ) -> Self {
+        self.conditions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ResourceClaim`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ResourceClaimApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `request`.
+    #[serde(rename = "request", default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<String>,
+}
+impl ResourceClaimApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `request`.
+    pub fn with_request(mut self, value: impl Into<String>) -> Self {
+        self.request = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ResourceFieldSelector`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ResourceFieldSelectorApplyConfiguration {
+    /// `containerName`.
+    #[serde(rename = "containerName", default, skip_serializing_if = "Option::is_none")]
+    pub container_name: Option<String>,
+    /// `resource`.
+    #[serde(rename = "resource", default, skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    /// `divisor`.
+    #[serde(rename = "divisor", default, skip_serializing_if = "Option::is_none")]
+    pub divisor: Option<::k8s_openapi::apimachinery::pkg::api::resource::Quantity>,
+}
+impl ResourceFieldSelectorApplyConfiguration {
+    /// Sets `containerName`.
+    pub fn with_container_name(mut self, value: impl Into<String>) -> Self {
+        self.container_name = Some(value.into());
+        self
+    }
+    /// Sets `resource`.
+    pub fn with_resource(mut self, value: impl Into<String>) -> Self {
+        self.resource = Some(value.into());
+        self
+    }
+    /// Sets `divisor`.
+    pub fn with_divisor(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+    ) -> Self {
+        self.divisor = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ResourceHealth`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ResourceHealthApplyConfiguration {
+    /// `resourceID`.
+    #[serde(rename = "resourceID", default, skip_serializing_if = "Option::is_none")]
+    pub resource_id: Option<String>,
+    /// `health`.
+    #[serde(rename = "health", default, skip_serializing_if = "Option::is_none")]
+    pub health: Option<String>,
+    /// `message`.
+    #[serde(rename = "message", default, skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+}
+impl ResourceHealthApplyConfiguration {
+    /// Sets `resourceID`.
+    pub fn with_resource_id(mut self, value: impl Into<String>) -> Self {
+        self.resource_id = Some(value.into());
+        self
+    }
+    /// Sets `health`.
+    pub fn with_health(mut self, value: impl Into<String>) -> Self {
+        self.health = Some(value.into());
+        self
+    }
+    /// Sets `message`.
+    pub fn with_message(mut self, value: impl Into<String>) -> Self {
+        self.message = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ResourceQuota`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ResourceQuotaApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::ResourceQuotaSpecApplyConfiguration>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::core_v1::ResourceQuotaStatusApplyConfiguration>,
+}
+impl ResourceQuotaApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::ResourceQuotaSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: super::core_v1::ResourceQuotaStatusApplyConfiguration,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    ResourceQuotaApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a ResourceQuota named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `ResourceQuota(name, namespace)`).
+pub fn resource_quota(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> ResourceQuotaApplyConfiguration {
+    ResourceQuotaApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("ResourceQuota".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractResourceQuota`).
+pub fn extract_resource_quota(
+    obj: &::apis::core::v1::ResourceQuota,
+    field_manager: &str,
+) -> Result<ResourceQuotaApplyConfiguration, ::serde_json::Error> {
+    extract_resource_quota_from(obj, field_manager, "")
+}
+/// As [`extract_resource_quota`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_resource_quota_from(
+    obj: &::apis::core::v1::ResourceQuota,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<ResourceQuotaApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "ResourceQuota".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::ResourceQuotaSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ResourceQuotaSpecApplyConfiguration {
+    /// `hard`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "hard", default, skip_serializing_if = "Option::is_none")]
+    pub hard: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `scopes`. Atomic: applying replaces the whole list.
+    #[serde(rename = "scopes", default, skip_serializing_if = "Option::is_none")]
+    pub scopes: Option<Vec<::apis::core::v1::ResourceQuotaScope>>,
+    /// `scopeSelector`.
+    #[serde(rename = "scopeSelector", default, skip_serializing_if = "Option::is_none")]
+    pub scope_selector: Option<super::core_v1::ScopeSelectorApplyConfiguration>,
+}
+impl ResourceQuotaSpecApplyConfiguration {
+    /// Adds entries to `hard`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_hard(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.hard.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Appends to `scopes`. Atomic: applying replaces the whole list.
+    pub fn with_scopes(
+        mut self,
+        values: impl IntoIterator<Item = ::apis::core::v1::ResourceQuotaScope>,
+    ) -> Self {
+        self.scopes.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `scopeSelector`.
+    pub fn with_scope_selector(
+        mut self,
+        value: super::core_v1::ScopeSelectorApplyConfiguration,
+    ) -> Self {
+        self.scope_selector = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ResourceQuotaStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ResourceQuotaStatusApplyConfiguration {
+    /// `hard`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "hard", default, skip_serializing_if = "Option::is_none")]
+    pub hard: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `used`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "used", default, skip_serializing_if = "Option::is_none")]
+    pub used: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+}
+impl ResourceQuotaStatusApplyConfiguration {
+    /// Adds entries to `hard`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_hard(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.hard.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `used`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_used(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.used.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+}
 /// The apply configuration of `::apis::core::v1::ResourceRequirements`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
 #[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
@@ -1338,6 +9381,9 @@ pub struct ResourceRequirementsApplyConfiguration {
             ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
         >,
     >,
+    /// `claims`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "claims", default, skip_serializing_if = "Option::is_none")]
+    pub claims: Option<Vec<super::core_v1::ResourceClaimApplyConfiguration>>,
 }
 impl ResourceRequirementsApplyConfiguration {
     /// Adds entries to `limits`. Merged key by key: applying sets these keys and leaves the others to their managers.
@@ -1360,6 +9406,861 @@ impl ResourceRequirementsApplyConfiguration {
         self.requests.get_or_insert_with(Default::default).extend(entries);
         self
     }
+    /// Appends to `claims`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_claims(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::ResourceClaimApplyConfiguration>,
+    ) -> Self {
+        self.claims.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ResourceStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ResourceStatusApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `resources`. A list-map keyed by `resourceID`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "resources", default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<Vec<super::core_v1::ResourceHealthApplyConfiguration>>,
+}
+impl ResourceStatusApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Appends to `resources`. A list-map keyed by `resourceID`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_resources(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ResourceHealthApplyConfiguration,
+        >,
+    ) -> Self {
+        self.resources.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SELinuxOptions`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SELinuxOptionsApplyConfiguration {
+    /// `user`.
+    #[serde(rename = "user", default, skip_serializing_if = "Option::is_none")]
+    pub user: Option<String>,
+    /// `role`.
+    #[serde(rename = "role", default, skip_serializing_if = "Option::is_none")]
+    pub role: Option<String>,
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+    /// `level`.
+    #[serde(rename = "level", default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+}
+impl SELinuxOptionsApplyConfiguration {
+    /// Sets `user`.
+    pub fn with_user(mut self, value: impl Into<String>) -> Self {
+        self.user = Some(value.into());
+        self
+    }
+    /// Sets `role`.
+    pub fn with_role(mut self, value: impl Into<String>) -> Self {
+        self.role = Some(value.into());
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+    /// Sets `level`.
+    pub fn with_level(mut self, value: impl Into<String>) -> Self {
+        self.level = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ScaleIOPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ScaleIOPersistentVolumeSourceApplyConfiguration {
+    /// `gateway`.
+    #[serde(rename = "gateway", default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `system`.
+    #[serde(rename = "system", default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::SecretReferenceApplyConfiguration>,
+    /// `sslEnabled`.
+    #[serde(rename = "sslEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub ssl_enabled: Option<bool>,
+    /// `protectionDomain`.
+    #[serde(
+        rename = "protectionDomain",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub protection_domain: Option<String>,
+    /// `storagePool`.
+    #[serde(rename = "storagePool", default, skip_serializing_if = "Option::is_none")]
+    pub storage_pool: Option<String>,
+    /// `storageMode`.
+    #[serde(rename = "storageMode", default, skip_serializing_if = "Option::is_none")]
+    pub storage_mode: Option<String>,
+    /// `volumeName`.
+    #[serde(rename = "volumeName", default, skip_serializing_if = "Option::is_none")]
+    pub volume_name: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl ScaleIOPersistentVolumeSourceApplyConfiguration {
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `system`.
+    pub fn with_system(mut self, value: impl Into<String>) -> Self {
+        self.system = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::SecretReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `sslEnabled`.
+    pub fn with_ssl_enabled(mut self, value: bool) -> Self {
+        self.ssl_enabled = Some(value);
+        self
+    }
+    /// Sets `protectionDomain`.
+    pub fn with_protection_domain(mut self, value: impl Into<String>) -> Self {
+        self.protection_domain = Some(value.into());
+        self
+    }
+    /// Sets `storagePool`.
+    pub fn with_storage_pool(mut self, value: impl Into<String>) -> Self {
+        self.storage_pool = Some(value.into());
+        self
+    }
+    /// Sets `storageMode`.
+    pub fn with_storage_mode(mut self, value: impl Into<String>) -> Self {
+        self.storage_mode = Some(value.into());
+        self
+    }
+    /// Sets `volumeName`.
+    pub fn with_volume_name(mut self, value: impl Into<String>) -> Self {
+        self.volume_name = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ScaleIOVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ScaleIOVolumeSourceApplyConfiguration {
+    /// `gateway`.
+    #[serde(rename = "gateway", default, skip_serializing_if = "Option::is_none")]
+    pub gateway: Option<String>,
+    /// `system`.
+    #[serde(rename = "system", default, skip_serializing_if = "Option::is_none")]
+    pub system: Option<String>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+    /// `sslEnabled`.
+    #[serde(rename = "sslEnabled", default, skip_serializing_if = "Option::is_none")]
+    pub ssl_enabled: Option<bool>,
+    /// `protectionDomain`.
+    #[serde(
+        rename = "protectionDomain",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub protection_domain: Option<String>,
+    /// `storagePool`.
+    #[serde(rename = "storagePool", default, skip_serializing_if = "Option::is_none")]
+    pub storage_pool: Option<String>,
+    /// `storageMode`.
+    #[serde(rename = "storageMode", default, skip_serializing_if = "Option::is_none")]
+    pub storage_mode: Option<String>,
+    /// `volumeName`.
+    #[serde(rename = "volumeName", default, skip_serializing_if = "Option::is_none")]
+    pub volume_name: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+}
+impl ScaleIOVolumeSourceApplyConfiguration {
+    /// Sets `gateway`.
+    pub fn with_gateway(mut self, value: impl Into<String>) -> Self {
+        self.gateway = Some(value.into());
+        self
+    }
+    /// Sets `system`.
+    pub fn with_system(mut self, value: impl Into<String>) -> Self {
+        self.system = Some(value.into());
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+    /// Sets `sslEnabled`.
+    pub fn with_ssl_enabled(mut self, value: bool) -> Self {
+        self.ssl_enabled = Some(value);
+        self
+    }
+    /// Sets `protectionDomain`.
+    pub fn with_protection_domain(mut self, value: impl Into<String>) -> Self {
+        self.protection_domain = Some(value.into());
+        self
+    }
+    /// Sets `storagePool`.
+    pub fn with_storage_pool(mut self, value: impl Into<String>) -> Self {
+        self.storage_pool = Some(value.into());
+        self
+    }
+    /// Sets `storageMode`.
+    pub fn with_storage_mode(mut self, value: impl Into<String>) -> Self {
+        self.storage_mode = Some(value.into());
+        self
+    }
+    /// Sets `volumeName`.
+    pub fn with_volume_name(mut self, value: impl Into<String>) -> Self {
+        self.volume_name = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ScopeSelector`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ScopeSelectorApplyConfiguration {
+    /// `matchExpressions`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "matchExpressions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub match_expressions: Option<
+        Vec<super::core_v1::ScopedResourceSelectorRequirementApplyConfiguration>,
+    >,
+}
+impl ScopeSelectorApplyConfiguration {
+    /// Appends to `matchExpressions`. Atomic: applying replaces the whole list.
+    pub fn with_match_expressions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::ScopedResourceSelectorRequirementApplyConfiguration,
+        >,
+    ) -> Self {
+        self.match_expressions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ScopedResourceSelectorRequirement`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ScopedResourceSelectorRequirementApplyConfiguration {
+    /// `scopeName`.
+    #[serde(rename = "scopeName", default, skip_serializing_if = "Option::is_none")]
+    pub scope_name: Option<::apis::core::v1::ResourceQuotaScope>,
+    /// `operator`.
+    #[serde(rename = "operator", default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<::apis::core::v1::ScopeSelectorOperator>,
+    /// `values`. Atomic: applying replaces the whole list.
+    #[serde(rename = "values", default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+}
+impl ScopedResourceSelectorRequirementApplyConfiguration {
+    /// Sets `scopeName`.
+    pub fn with_scope_name(
+        mut self,
+        value: ::apis::core::v1::ResourceQuotaScope,
+    ) -> Self {
+        self.scope_name = Some(value);
+        self
+    }
+    /// Sets `operator`.
+    pub fn with_operator(
+        mut self,
+        value: ::apis::core::v1::ScopeSelectorOperator,
+    ) -> Self {
+        self.operator = Some(value);
+        self
+    }
+    /// Appends to `values`. Atomic: applying replaces the whole list.
+    pub fn with_values(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.values.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SeccompProfile`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SeccompProfileApplyConfiguration {
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<::apis::core::v1::SeccompProfileType>,
+    /// `localhostProfile`.
+    #[serde(
+        rename = "localhostProfile",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub localhost_profile: Option<String>,
+}
+impl SeccompProfileApplyConfiguration {
+    /// Sets `type`.
+    pub fn with_type(mut self, value: ::apis::core::v1::SeccompProfileType) -> Self {
+        self.type_ = Some(value);
+        self
+    }
+    /// Sets `localhostProfile`.
+    pub fn with_localhost_profile(mut self, value: impl Into<String>) -> Self {
+        self.localhost_profile = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Secret`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SecretApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `immutable`.
+    #[serde(rename = "immutable", default, skip_serializing_if = "Option::is_none")]
+    pub immutable: Option<bool>,
+    /// `data`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "data", default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<::std::collections::BTreeMap<String, ::k8s_openapi::ByteString>>,
+    /// `stringData`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "stringData", default, skip_serializing_if = "Option::is_none")]
+    pub string_data: Option<::std::collections::BTreeMap<String, String>>,
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<String>,
+}
+impl SecretApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `immutable`.
+    pub fn with_immutable(mut self, value: bool) -> Self {
+        self.immutable = Some(value);
+        self
+    }
+    /// Adds entries to `data`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_data(
+        mut self,
+        entries: impl IntoIterator<Item = (String, ::k8s_openapi::ByteString)>,
+    ) -> Self {
+        self.data.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `stringData`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_string_data(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.string_data.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: impl Into<String>) -> Self {
+        self.type_ = Some(value.into());
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    SecretApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a Secret named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `Secret(name, namespace)`).
+pub fn secret(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> SecretApplyConfiguration {
+    SecretApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("Secret".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractSecret`).
+pub fn extract_secret(
+    obj: &::apis::core::v1::Secret,
+    field_manager: &str,
+) -> Result<SecretApplyConfiguration, ::serde_json::Error> {
+    extract_secret_from(obj, field_manager, "")
+}
+/// As [`extract_secret`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_secret_from(
+    obj: &::apis::core::v1::Secret,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<SecretApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "Secret".into();
+    ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::SecretEnvSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SecretEnvSourceApplyConfiguration {
+    /// `localObjectReference`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub local_object_reference: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl SecretEnvSourceApplyConfiguration {
+    /// Sets `localObjectReference`.
+    pub fn with_local_object_reference(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.local_object_reference = Some(value);
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SecretKeySelector`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SecretKeySelectorApplyConfiguration {
+    /// `localObjectReference`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub local_object_reference: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl SecretKeySelectorApplyConfiguration {
+    /// Sets `localObjectReference`.
+    pub fn with_local_object_reference(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.local_object_reference = Some(value);
+        self
+    }
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SecretProjection`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SecretProjectionApplyConfiguration {
+    /// `localObjectReference`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub local_object_reference: Option<
+        super::core_v1::LocalObjectReferenceApplyConfiguration,
+    >,
+    /// `items`. Atomic: applying replaces the whole list.
+    #[serde(rename = "items", default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<super::core_v1::KeyToPathApplyConfiguration>>,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl SecretProjectionApplyConfiguration {
+    /// Sets `localObjectReference`.
+    pub fn with_local_object_reference(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.local_object_reference = Some(value);
+        self
+    }
+    /// Appends to `items`. Atomic: applying replaces the whole list.
+    pub fn with_items(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::KeyToPathApplyConfiguration>,
+    ) -> Self {
+        self.items.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SecretReference`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SecretReferenceApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `namespace`.
+    #[serde(rename = "namespace", default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+}
+impl SecretReferenceApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `namespace`.
+    pub fn with_namespace(mut self, value: impl Into<String>) -> Self {
+        self.namespace = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SecretVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SecretVolumeSourceApplyConfiguration {
+    /// `secretName`.
+    #[serde(rename = "secretName", default, skip_serializing_if = "Option::is_none")]
+    pub secret_name: Option<String>,
+    /// `items`. Atomic: applying replaces the whole list.
+    #[serde(rename = "items", default, skip_serializing_if = "Option::is_none")]
+    pub items: Option<Vec<super::core_v1::KeyToPathApplyConfiguration>>,
+    /// `defaultMode`.
+    #[serde(rename = "defaultMode", default, skip_serializing_if = "Option::is_none")]
+    pub default_mode: Option<i32>,
+    /// `optional`.
+    #[serde(rename = "optional", default, skip_serializing_if = "Option::is_none")]
+    pub optional: Option<bool>,
+}
+impl SecretVolumeSourceApplyConfiguration {
+    /// Sets `secretName`.
+    pub fn with_secret_name(mut self, value: impl Into<String>) -> Self {
+        self.secret_name = Some(value.into());
+        self
+    }
+    /// Appends to `items`. Atomic: applying replaces the whole list.
+    pub fn with_items(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::KeyToPathApplyConfiguration>,
+    ) -> Self {
+        self.items.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `defaultMode`.
+    pub fn with_default_mode(mut self, value: i32) -> Self {
+        self.default_mode = Some(value);
+        self
+    }
+    /// Sets `optional`.
+    pub fn with_optional(mut self, value: bool) -> Self {
+        self.optional = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SecurityContext`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SecurityContextApplyConfiguration {
+    /// `capabilities`.
+    #[serde(rename = "capabilities", default, skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<super::core_v1::CapabilitiesApplyConfiguration>,
+    /// `privileged`.
+    #[serde(rename = "privileged", default, skip_serializing_if = "Option::is_none")]
+    pub privileged: Option<bool>,
+    /// `seLinuxOptions`.
+    #[serde(rename = "seLinuxOptions", default, skip_serializing_if = "Option::is_none")]
+    pub se_linux_options: Option<super::core_v1::SELinuxOptionsApplyConfiguration>,
+    /// `windowsOptions`.
+    #[serde(rename = "windowsOptions", default, skip_serializing_if = "Option::is_none")]
+    pub windows_options: Option<
+        super::core_v1::WindowsSecurityContextOptionsApplyConfiguration,
+    >,
+    /// `runAsUser`.
+    #[serde(rename = "runAsUser", default, skip_serializing_if = "Option::is_none")]
+    pub run_as_user: Option<i64>,
+    /// `runAsGroup`.
+    #[serde(rename = "runAsGroup", default, skip_serializing_if = "Option::is_none")]
+    pub run_as_group: Option<i64>,
+    /// `runAsNonRoot`.
+    #[serde(rename = "runAsNonRoot", default, skip_serializing_if = "Option::is_none")]
+    pub run_as_non_root: Option<bool>,
+    /// `readOnlyRootFilesystem`.
+    #[serde(
+        rename = "readOnlyRootFilesystem",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub read_only_root_filesystem: Option<bool>,
+    /// `allowPrivilegeEscalation`.
+    #[serde(
+        rename = "allowPrivilegeEscalation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allow_privilege_escalation: Option<bool>,
+    /// `procMount`.
+    #[serde(rename = "procMount", default, skip_serializing_if = "Option::is_none")]
+    pub proc_mount: Option<::apis::core::v1::ProcMountType>,
+    /// `seccompProfile`.
+    #[serde(rename = "seccompProfile", default, skip_serializing_if = "Option::is_none")]
+    pub seccomp_profile: Option<super::core_v1::SeccompProfileApplyConfiguration>,
+    /// `appArmorProfile`.
+    #[serde(
+        rename = "appArmorProfile",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub app_armor_profile: Option<super::core_v1::AppArmorProfileApplyConfiguration>,
+}
+impl SecurityContextApplyConfiguration {
+    /// Sets `capabilities`.
+    pub fn with_capabilities(
+        mut self,
+        value: super::core_v1::CapabilitiesApplyConfiguration,
+    ) -> Self {
+        self.capabilities = Some(value);
+        self
+    }
+    /// Sets `privileged`.
+    pub fn with_privileged(mut self, value: bool) -> Self {
+        self.privileged = Some(value);
+        self
+    }
+    /// Sets `seLinuxOptions`.
+    pub fn with_se_linux_options(
+        mut self,
+        value: super::core_v1::SELinuxOptionsApplyConfiguration,
+    ) -> Self {
+        self.se_linux_options = Some(value);
+        self
+    }
+    /// Sets `windowsOptions`.
+    pub fn with_windows_options(
+        mut self,
+        value: super::core_v1::WindowsSecurityContextOptionsApplyConfiguration,
+    ) -> Self {
+        self.windows_options = Some(value);
+        self
+    }
+    /// Sets `runAsUser`.
+    pub fn with_run_as_user(mut self, value: i64) -> Self {
+        self.run_as_user = Some(value);
+        self
+    }
+    /// Sets `runAsGroup`.
+    pub fn with_run_as_group(mut self, value: i64) -> Self {
+        self.run_as_group = Some(value);
+        self
+    }
+    /// Sets `runAsNonRoot`.
+    pub fn with_run_as_non_root(mut self, value: bool) -> Self {
+        self.run_as_non_root = Some(value);
+        self
+    }
+    /// Sets `readOnlyRootFilesystem`.
+    pub fn with_read_only_root_filesystem(mut self, value: bool) -> Self {
+        self.read_only_root_filesystem = Some(value);
+        self
+    }
+    /// Sets `allowPrivilegeEscalation`.
+    pub fn with_allow_privilege_escalation(mut self, value: bool) -> Self {
+        self.allow_privilege_escalation = Some(value);
+        self
+    }
+    /// Sets `procMount`.
+    pub fn with_proc_mount(mut self, value: ::apis::core::v1::ProcMountType) -> Self {
+        self.proc_mount = Some(value);
+        self
+    }
+    /// Sets `seccompProfile`.
+    pub fn with_seccomp_profile(
+        mut self,
+        value: super::core_v1::SeccompProfileApplyConfiguration,
+    ) -> Self {
+        self.seccomp_profile = Some(value);
+        self
+    }
+    /// Sets `appArmorProfile`.
+    pub fn with_app_armor_profile(
+        mut self,
+        value: super::core_v1::AppArmorProfileApplyConfiguration,
+    ) -> Self {
+        self.app_armor_profile = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Service`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ServiceApplyConfiguration {
+    /// `apiVersion`.
+    #[serde(rename = "apiVersion", default, skip_serializing_if = "Option::is_none")]
+    pub api_version: Option<String>,
+    /// `kind`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `metadata`.
+    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
+    /// `spec`.
+    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    pub spec: Option<super::core_v1::ServiceSpecApplyConfiguration>,
+    /// `status`.
+    #[serde(rename = "status", default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<super::core_v1::ServiceStatusApplyConfiguration>,
+}
+impl ServiceApplyConfiguration {
+    /// Sets `metadata`.
+    pub fn with_metadata(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta,
+    ) -> Self {
+        self.metadata = Some(value);
+        self
+    }
+    /// Sets `spec`.
+    pub fn with_spec(
+        mut self,
+        value: super::core_v1::ServiceSpecApplyConfiguration,
+    ) -> Self {
+        self.spec = Some(value);
+        self
+    }
+    /// Sets `status`.
+    pub fn with_status(
+        mut self,
+        value: super::core_v1::ServiceStatusApplyConfiguration,
+    ) -> Self {
+        self.status = Some(value);
+        self
+    }
+}
+::kube_apimachinery::apply_metadata!(
+    ServiceApplyConfiguration, metadata { with_name, with_namespace, with_labels,
+    with_annotations, with_finalizers, with_owner_references }
+);
+/// An apply configuration of a Service named `name` in `namespace`, with its
+/// apiVersion and kind set (client-go's `Service(name, namespace)`).
+pub fn service(
+    name: impl Into<String>,
+    namespace: impl Into<String>,
+) -> ServiceApplyConfiguration {
+    ServiceApplyConfiguration {
+        api_version: Some("v1".into()),
+        kind: Some("Service".into()),
+        metadata: Some(::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta {
+            name: Some(name.into()),
+            namespace: Some(namespace.into()),
+            ..Default::default()
+        }),
+        ..Default::default()
+    }
+}
+/// The fields of `obj` that `field_manager` applied (its `Apply` entry of managedFields, main
+/// resource), as an apply configuration: what that manager would send to keep them
+/// (client-go's `ExtractService`).
+pub fn extract_service(
+    obj: &::apis::core::v1::Service,
+    field_manager: &str,
+) -> Result<ServiceApplyConfiguration, ::serde_json::Error> {
+    extract_service_from(obj, field_manager, "")
+}
+/// As [`extract_service`], for the fields `field_manager` applied through `subresource`
+/// (`status`).
+pub fn extract_service_from(
+    obj: &::apis::core::v1::Service,
+    field_manager: &str,
+    subresource: &str,
+) -> Result<ServiceApplyConfiguration, ::serde_json::Error> {
+    let object = ::serde_json::to_value(obj)?;
+    let mut fields = ::kube_apimachinery::client::managed_fields::extract(
+        &object,
+        field_manager,
+        subresource,
+    );
+    fields["apiVersion"] = "v1".into();
+    fields["kind"] = "Service".into();
+    ::serde_json::from_value(fields)
 }
 /// The apply configuration of `::apis::core::v1::ServiceAccount`: every field optional, and only the fields set
 /// are sent, so applying it claims exactly those.
@@ -1374,7 +10275,7 @@ pub struct ServiceAccountApplyConfiguration {
     /// `metadata`.
     #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta>,
-    /// `secrets`. Atomic: applying replaces the whole list.
+    /// `secrets`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     #[serde(rename = "secrets", default, skip_serializing_if = "Option::is_none")]
     pub secrets: Option<Vec<super::core_v1::ObjectReferenceApplyConfiguration>>,
     /// `imagePullSecrets`. Atomic: applying replaces the whole list.
@@ -1403,7 +10304,7 @@ impl ServiceAccountApplyConfiguration {
         self.metadata = Some(value);
         self
     }
-    /// Appends to `secrets`. Atomic: applying replaces the whole list.
+    /// Appends to `secrets`. A list-map keyed by `name`: applying sets the items with these keys and leaves the others to their managers.
     pub fn with_secrets(
         mut self,
         values: impl IntoIterator<
@@ -1475,4 +10376,1701 @@ pub fn extract_service_account_from(
     fields["apiVersion"] = "v1".into();
     fields["kind"] = "ServiceAccount".into();
     ::serde_json::from_value(fields)
+}
+/// The apply configuration of `::apis::core::v1::ServiceAccountTokenProjection`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ServiceAccountTokenProjectionApplyConfiguration {
+    /// `audience`.
+    #[serde(rename = "audience", default, skip_serializing_if = "Option::is_none")]
+    pub audience: Option<String>,
+    /// `expirationSeconds`.
+    #[serde(
+        rename = "expirationSeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub expiration_seconds: Option<i64>,
+    /// `path`.
+    #[serde(rename = "path", default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+}
+impl ServiceAccountTokenProjectionApplyConfiguration {
+    /// Sets `audience`.
+    pub fn with_audience(mut self, value: impl Into<String>) -> Self {
+        self.audience = Some(value.into());
+        self
+    }
+    /// Sets `expirationSeconds`.
+    pub fn with_expiration_seconds(mut self, value: i64) -> Self {
+        self.expiration_seconds = Some(value);
+        self
+    }
+    /// Sets `path`.
+    pub fn with_path(mut self, value: impl Into<String>) -> Self {
+        self.path = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ServicePort`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ServicePortApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `protocol`.
+    #[serde(rename = "protocol", default, skip_serializing_if = "Option::is_none")]
+    pub protocol: Option<::apis::core::v1::Protocol>,
+    /// `appProtocol`.
+    #[serde(rename = "appProtocol", default, skip_serializing_if = "Option::is_none")]
+    pub app_protocol: Option<String>,
+    /// `port`.
+    #[serde(rename = "port", default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<i32>,
+    /// `targetPort`.
+    #[serde(rename = "targetPort", default, skip_serializing_if = "Option::is_none")]
+    pub target_port: Option<::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString>,
+    /// `nodePort`.
+    #[serde(rename = "nodePort", default, skip_serializing_if = "Option::is_none")]
+    pub node_port: Option<i32>,
+}
+impl ServicePortApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `protocol`.
+    pub fn with_protocol(mut self, value: ::apis::core::v1::Protocol) -> Self {
+        self.protocol = Some(value);
+        self
+    }
+    /// Sets `appProtocol`.
+    pub fn with_app_protocol(mut self, value: impl Into<String>) -> Self {
+        self.app_protocol = Some(value.into());
+        self
+    }
+    /// Sets `port`.
+    pub fn with_port(mut self, value: i32) -> Self {
+        self.port = Some(value);
+        self
+    }
+    /// Sets `targetPort`.
+    pub fn with_target_port(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+    ) -> Self {
+        self.target_port = Some(value);
+        self
+    }
+    /// Sets `nodePort`.
+    pub fn with_node_port(mut self, value: i32) -> Self {
+        self.node_port = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ServiceSpec`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ServiceSpecApplyConfiguration {
+    /// `ports`. A list-map keyed by `port`, `protocol`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "ports", default, skip_serializing_if = "Option::is_none")]
+    pub ports: Option<Vec<super::core_v1::ServicePortApplyConfiguration>>,
+    /// `selector`. Atomic: applying replaces the whole map.
+    #[serde(rename = "selector", default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<::std::collections::BTreeMap<String, String>>,
+    /// `clusterIP`.
+    #[serde(rename = "clusterIP", default, skip_serializing_if = "Option::is_none")]
+    pub cluster_ip: Option<String>,
+    /// `clusterIPs`. Atomic: applying replaces the whole list.
+    #[serde(rename = "clusterIPs", default, skip_serializing_if = "Option::is_none")]
+    pub cluster_ips: Option<Vec<String>>,
+    /// `type`.
+    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    pub type_: Option<::apis::core::v1::ServiceType>,
+    /// `externalIPs`. Atomic: applying replaces the whole list.
+    #[serde(rename = "externalIPs", default, skip_serializing_if = "Option::is_none")]
+    pub external_ips: Option<Vec<String>>,
+    /// `sessionAffinity`.
+    #[serde(
+        rename = "sessionAffinity",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub session_affinity: Option<::apis::core::v1::ServiceAffinity>,
+    /// `loadBalancerIP`.
+    #[serde(rename = "loadBalancerIP", default, skip_serializing_if = "Option::is_none")]
+    pub load_balancer_ip: Option<String>,
+    /// `loadBalancerSourceRanges`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "loadBalancerSourceRanges",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub load_balancer_source_ranges: Option<Vec<String>>,
+    /// `externalName`.
+    #[serde(rename = "externalName", default, skip_serializing_if = "Option::is_none")]
+    pub external_name: Option<String>,
+    /// `externalTrafficPolicy`.
+    #[serde(
+        rename = "externalTrafficPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub external_traffic_policy: Option<::apis::core::v1::ServiceExternalTrafficPolicy>,
+    /// `healthCheckNodePort`.
+    #[serde(
+        rename = "healthCheckNodePort",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub health_check_node_port: Option<i32>,
+    /// `publishNotReadyAddresses`.
+    #[serde(
+        rename = "publishNotReadyAddresses",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub publish_not_ready_addresses: Option<bool>,
+    /// `sessionAffinityConfig`.
+    #[serde(
+        rename = "sessionAffinityConfig",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub session_affinity_config: Option<
+        super::core_v1::SessionAffinityConfigApplyConfiguration,
+    >,
+    /// `ipFamilies`. Atomic: applying replaces the whole list.
+    #[serde(rename = "ipFamilies", default, skip_serializing_if = "Option::is_none")]
+    pub ip_families: Option<Vec<::apis::core::v1::IPFamily>>,
+    /// `ipFamilyPolicy`.
+    #[serde(rename = "ipFamilyPolicy", default, skip_serializing_if = "Option::is_none")]
+    pub ip_family_policy: Option<::apis::core::v1::IPFamilyPolicy>,
+    /// `allocateLoadBalancerNodePorts`.
+    #[serde(
+        rename = "allocateLoadBalancerNodePorts",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub allocate_load_balancer_node_ports: Option<bool>,
+    /// `loadBalancerClass`.
+    #[serde(
+        rename = "loadBalancerClass",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub load_balancer_class: Option<String>,
+    /// `internalTrafficPolicy`.
+    #[serde(
+        rename = "internalTrafficPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub internal_traffic_policy: Option<::apis::core::v1::ServiceInternalTrafficPolicy>,
+    /// `trafficDistribution`.
+    #[serde(
+        rename = "trafficDistribution",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub traffic_distribution: Option<String>,
+}
+impl ServiceSpecApplyConfiguration {
+    /// Appends to `ports`. A list-map keyed by `port`, `protocol`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_ports(
+        mut self,
+        values: impl IntoIterator<Item = super::core_v1::ServicePortApplyConfiguration>,
+    ) -> Self {
+        self.ports.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Adds entries to `selector`. Atomic: applying replaces the whole map.
+    pub fn with_selector(
+        mut self,
+        entries: impl IntoIterator<Item = (String, String)>,
+    ) -> Self {
+        self.selector.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Sets `clusterIP`.
+    pub fn with_cluster_ip(mut self, value: impl Into<String>) -> Self {
+        self.cluster_ip = Some(value.into());
+        self
+    }
+    /// Appends to `clusterIPs`. Atomic: applying replaces the whole list.
+    pub fn with_cluster_ips(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.cluster_ips.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `type`.
+    pub fn with_type(mut self, value: ::apis::core::v1::ServiceType) -> Self {
+        self.type_ = Some(value);
+        self
+    }
+    /// Appends to `externalIPs`. Atomic: applying replaces the whole list.
+    pub fn with_external_ips(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.external_ips.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `sessionAffinity`.
+    pub fn with_session_affinity(
+        mut self,
+        value: ::apis::core::v1::ServiceAffinity,
+    ) -> Self {
+        self.session_affinity = Some(value);
+        self
+    }
+    /// Sets `loadBalancerIP`.
+    pub fn with_load_balancer_ip(mut self, value: impl Into<String>) -> Self {
+        self.load_balancer_ip = Some(value.into());
+        self
+    }
+    /// Appends to `loadBalancerSourceRanges`. Atomic: applying replaces the whole list.
+    pub fn with_load_balancer_source_ranges(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.load_balancer_source_ranges.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `externalName`.
+    pub fn with_external_name(mut self, value: impl Into<String>) -> Self {
+        self.external_name = Some(value.into());
+        self
+    }
+    /// Sets `externalTrafficPolicy`.
+    pub fn with_external_traffic_policy(
+        mut self,
+        value: ::apis::core::v1::ServiceExternalTrafficPolicy,
+    ) -> Self {
+        self.external_traffic_policy = Some(value);
+        self
+    }
+    /// Sets `healthCheckNodePort`.
+    pub fn with_health_check_node_port(mut self, value: i32) -> Self {
+        self.health_check_node_port = Some(value);
+        self
+    }
+    /// Sets `publishNotReadyAddresses`.
+    pub fn with_publish_not_ready_addresses(mut self, value: bool) -> Self {
+        self.publish_not_ready_addresses = Some(value);
+        self
+    }
+    /// Sets `sessionAffinityConfig`.
+    pub fn with_session_affinity_config(
+        mut self,
+        value: super::core_v1::SessionAffinityConfigApplyConfiguration,
+    ) -> Self {
+        self.session_affinity_config = Some(value);
+        self
+    }
+    /// Appends to `ipFamilies`. Atomic: applying replaces the whole list.
+    pub fn with_ip_families(
+        mut self,
+        values: impl IntoIterator<Item = ::apis::core::v1::IPFamily>,
+    ) -> Self {
+        self.ip_families.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+    /// Sets `ipFamilyPolicy`.
+    pub fn with_ip_family_policy(
+        mut self,
+        value: ::apis::core::v1::IPFamilyPolicy,
+    ) -> Self {
+        self.ip_family_policy = Some(value);
+        self
+    }
+    /// Sets `allocateLoadBalancerNodePorts`.
+    pub fn with_allocate_load_balancer_node_ports(mut self, value: bool) -> Self {
+        self.allocate_load_balancer_node_ports = Some(value);
+        self
+    }
+    /// Sets `loadBalancerClass`.
+    pub fn with_load_balancer_class(mut self, value: impl Into<String>) -> Self {
+        self.load_balancer_class = Some(value.into());
+        self
+    }
+    /// Sets `internalTrafficPolicy`.
+    pub fn with_internal_traffic_policy(
+        mut self,
+        value: ::apis::core::v1::ServiceInternalTrafficPolicy,
+    ) -> Self {
+        self.internal_traffic_policy = Some(value);
+        self
+    }
+    /// Sets `trafficDistribution`.
+    pub fn with_traffic_distribution(mut self, value: impl Into<String>) -> Self {
+        self.traffic_distribution = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::ServiceStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct ServiceStatusApplyConfiguration {
+    /// `loadBalancer`.
+    #[serde(rename = "loadBalancer", default, skip_serializing_if = "Option::is_none")]
+    pub load_balancer: Option<super::core_v1::LoadBalancerStatusApplyConfiguration>,
+    /// `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    #[serde(rename = "conditions", default, skip_serializing_if = "Option::is_none")]
+    pub conditions: Option<
+        Vec<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition>,
+    >,
+}
+impl ServiceStatusApplyConfiguration {
+    /// Sets `loadBalancer`.
+    pub fn with_load_balancer(
+        mut self,
+        value: super::core_v1::LoadBalancerStatusApplyConfiguration,
+    ) -> Self {
+        self.load_balancer = Some(value);
+        self
+    }
+    /// Appends to `conditions`. A list-map keyed by `type`: applying sets the items with these keys and leaves the others to their managers.
+    pub fn with_conditions(
+        mut self,
+        values: impl IntoIterator<
+            Item = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Condition,
+        >,
+    ) -> Self {
+        self.conditions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SessionAffinityConfig`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SessionAffinityConfigApplyConfiguration {
+    /// `clientIP`.
+    #[serde(rename = "clientIP", default, skip_serializing_if = "Option::is_none")]
+    pub client_ip: Option<super::core_v1::ClientIPConfigApplyConfiguration>,
+}
+impl SessionAffinityConfigApplyConfiguration {
+    /// Sets `clientIP`.
+    pub fn with_client_ip(
+        mut self,
+        value: super::core_v1::ClientIPConfigApplyConfiguration,
+    ) -> Self {
+        self.client_ip = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::SleepAction`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SleepActionApplyConfiguration {
+    /// `seconds`.
+    #[serde(rename = "seconds", default, skip_serializing_if = "Option::is_none")]
+    pub seconds: Option<i64>,
+}
+impl SleepActionApplyConfiguration {
+    /// Sets `seconds`.
+    pub fn with_seconds(mut self, value: i64) -> Self {
+        self.seconds = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::StorageOSPersistentVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct StorageOSPersistentVolumeSourceApplyConfiguration {
+    /// `volumeName`.
+    #[serde(rename = "volumeName", default, skip_serializing_if = "Option::is_none")]
+    pub volume_name: Option<String>,
+    /// `volumeNamespace`.
+    #[serde(
+        rename = "volumeNamespace",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_namespace: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::ObjectReferenceApplyConfiguration>,
+}
+impl StorageOSPersistentVolumeSourceApplyConfiguration {
+    /// Sets `volumeName`.
+    pub fn with_volume_name(mut self, value: impl Into<String>) -> Self {
+        self.volume_name = Some(value.into());
+        self
+    }
+    /// Sets `volumeNamespace`.
+    pub fn with_volume_namespace(mut self, value: impl Into<String>) -> Self {
+        self.volume_namespace = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::ObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::StorageOSVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct StorageOSVolumeSourceApplyConfiguration {
+    /// `volumeName`.
+    #[serde(rename = "volumeName", default, skip_serializing_if = "Option::is_none")]
+    pub volume_name: Option<String>,
+    /// `volumeNamespace`.
+    #[serde(
+        rename = "volumeNamespace",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub volume_namespace: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `secretRef`.
+    #[serde(rename = "secretRef", default, skip_serializing_if = "Option::is_none")]
+    pub secret_ref: Option<super::core_v1::LocalObjectReferenceApplyConfiguration>,
+}
+impl StorageOSVolumeSourceApplyConfiguration {
+    /// Sets `volumeName`.
+    pub fn with_volume_name(mut self, value: impl Into<String>) -> Self {
+        self.volume_name = Some(value.into());
+        self
+    }
+    /// Sets `volumeNamespace`.
+    pub fn with_volume_namespace(mut self, value: impl Into<String>) -> Self {
+        self.volume_namespace = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `secretRef`.
+    pub fn with_secret_ref(
+        mut self,
+        value: super::core_v1::LocalObjectReferenceApplyConfiguration,
+    ) -> Self {
+        self.secret_ref = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Sysctl`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct SysctlApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `value`.
+    #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+}
+impl SysctlApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::TCPSocketAction`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TCPSocketActionApplyConfiguration {
+    /// `port`.
+    #[serde(rename = "port", default, skip_serializing_if = "Option::is_none")]
+    pub port: Option<::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString>,
+    /// `host`.
+    #[serde(rename = "host", default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+impl TCPSocketActionApplyConfiguration {
+    /// Sets `port`.
+    pub fn with_port(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString,
+    ) -> Self {
+        self.port = Some(value);
+        self
+    }
+    /// Sets `host`.
+    pub fn with_host(mut self, value: impl Into<String>) -> Self {
+        self.host = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Taint`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TaintApplyConfiguration {
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `value`.
+    #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `effect`.
+    #[serde(rename = "effect", default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<::apis::core::v1::TaintEffect>,
+    /// `timeAdded`.
+    #[serde(rename = "timeAdded", default, skip_serializing_if = "Option::is_none")]
+    pub time_added: Option<::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time>,
+}
+impl TaintApplyConfiguration {
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `effect`.
+    pub fn with_effect(mut self, value: ::apis::core::v1::TaintEffect) -> Self {
+        self.effect = Some(value);
+        self
+    }
+    /// Sets `timeAdded`.
+    pub fn with_time_added(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time,
+    ) -> Self {
+        self.time_added = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Toleration`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TolerationApplyConfiguration {
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `operator`.
+    #[serde(rename = "operator", default, skip_serializing_if = "Option::is_none")]
+    pub operator: Option<::apis::core::v1::TolerationOperator>,
+    /// `value`.
+    #[serde(rename = "value", default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// `effect`.
+    #[serde(rename = "effect", default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<::apis::core::v1::TaintEffect>,
+    /// `tolerationSeconds`.
+    #[serde(
+        rename = "tolerationSeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub toleration_seconds: Option<i64>,
+}
+impl TolerationApplyConfiguration {
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Sets `operator`.
+    pub fn with_operator(mut self, value: ::apis::core::v1::TolerationOperator) -> Self {
+        self.operator = Some(value);
+        self
+    }
+    /// Sets `value`.
+    pub fn with_value(mut self, value: impl Into<String>) -> Self {
+        self.value = Some(value.into());
+        self
+    }
+    /// Sets `effect`.
+    pub fn with_effect(mut self, value: ::apis::core::v1::TaintEffect) -> Self {
+        self.effect = Some(value);
+        self
+    }
+    /// Sets `tolerationSeconds`.
+    pub fn with_toleration_seconds(mut self, value: i64) -> Self {
+        self.toleration_seconds = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::TopologySelectorLabelRequirement`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TopologySelectorLabelRequirementApplyConfiguration {
+    /// `key`.
+    #[serde(rename = "key", default, skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// `values`. Atomic: applying replaces the whole list.
+    #[serde(rename = "values", default, skip_serializing_if = "Option::is_none")]
+    pub values: Option<Vec<String>>,
+}
+impl TopologySelectorLabelRequirementApplyConfiguration {
+    /// Sets `key`.
+    pub fn with_key(mut self, value: impl Into<String>) -> Self {
+        self.key = Some(value.into());
+        self
+    }
+    /// Appends to `values`. Atomic: applying replaces the whole list.
+    pub fn with_values(mut self, values: impl IntoIterator<Item = String>) -> Self {
+        self.values.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::TopologySelectorTerm`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TopologySelectorTermApplyConfiguration {
+    /// `matchLabelExpressions`. Atomic: applying replaces the whole list.
+    #[serde(
+        rename = "matchLabelExpressions",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub match_label_expressions: Option<
+        Vec<super::core_v1::TopologySelectorLabelRequirementApplyConfiguration>,
+    >,
+}
+impl TopologySelectorTermApplyConfiguration {
+    /// Appends to `matchLabelExpressions`. Atomic: applying replaces the whole list.
+    pub fn with_match_label_expressions(
+        mut self,
+        values: impl IntoIterator<
+            Item = super::core_v1::TopologySelectorLabelRequirementApplyConfiguration,
+        >,
+    ) -> Self {
+        self.match_label_expressions.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::TopologySpreadConstraint`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TopologySpreadConstraintApplyConfiguration {
+    /// `maxSkew`.
+    #[serde(rename = "maxSkew", default, skip_serializing_if = "Option::is_none")]
+    pub max_skew: Option<i32>,
+    /// `topologyKey`.
+    #[serde(rename = "topologyKey", default, skip_serializing_if = "Option::is_none")]
+    pub topology_key: Option<String>,
+    /// `whenUnsatisfiable`.
+    #[serde(
+        rename = "whenUnsatisfiable",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub when_unsatisfiable: Option<::apis::core::v1::UnsatisfiableConstraintAction>,
+    /// `labelSelector`.
+    #[serde(rename = "labelSelector", default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<
+        ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    >,
+    /// `minDomains`.
+    #[serde(rename = "minDomains", default, skip_serializing_if = "Option::is_none")]
+    pub min_domains: Option<i32>,
+    /// `nodeAffinityPolicy`.
+    #[serde(
+        rename = "nodeAffinityPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_affinity_policy: Option<::apis::core::v1::NodeInclusionPolicy>,
+    /// `nodeTaintsPolicy`.
+    #[serde(
+        rename = "nodeTaintsPolicy",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub node_taints_policy: Option<::apis::core::v1::NodeInclusionPolicy>,
+    /// `matchLabelKeys`. Atomic: applying replaces the whole list.
+    #[serde(rename = "matchLabelKeys", default, skip_serializing_if = "Option::is_none")]
+    pub match_label_keys: Option<Vec<String>>,
+}
+impl TopologySpreadConstraintApplyConfiguration {
+    /// Sets `maxSkew`.
+    pub fn with_max_skew(mut self, value: i32) -> Self {
+        self.max_skew = Some(value);
+        self
+    }
+    /// Sets `topologyKey`.
+    pub fn with_topology_key(mut self, value: impl Into<String>) -> Self {
+        self.topology_key = Some(value.into());
+        self
+    }
+    /// Sets `whenUnsatisfiable`.
+    pub fn with_when_unsatisfiable(
+        mut self,
+        value: ::apis::core::v1::UnsatisfiableConstraintAction,
+    ) -> Self {
+        self.when_unsatisfiable = Some(value);
+        self
+    }
+    /// Sets `labelSelector`.
+    pub fn with_label_selector(
+        mut self,
+        value: ::k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector,
+    ) -> Self {
+        self.label_selector = Some(value);
+        self
+    }
+    /// Sets `minDomains`.
+    pub fn with_min_domains(mut self, value: i32) -> Self {
+        self.min_domains = Some(value);
+        self
+    }
+    /// Sets `nodeAffinityPolicy`.
+    pub fn with_node_affinity_policy(
+        mut self,
+        value: ::apis::core::v1::NodeInclusionPolicy,
+    ) -> Self {
+        self.node_affinity_policy = Some(value);
+        self
+    }
+    /// Sets `nodeTaintsPolicy`.
+    pub fn with_node_taints_policy(
+        mut self,
+        value: ::apis::core::v1::NodeInclusionPolicy,
+    ) -> Self {
+        self.node_taints_policy = Some(value);
+        self
+    }
+    /// Appends to `matchLabelKeys`. Atomic: applying replaces the whole list.
+    pub fn with_match_label_keys(
+        mut self,
+        values: impl IntoIterator<Item = String>,
+    ) -> Self {
+        self.match_label_keys.get_or_insert_with(Vec::new).extend(values);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::TypedLocalObjectReference`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TypedLocalObjectReferenceApplyConfiguration {
+    /// `apiGroup`.
+    #[serde(rename = "apiGroup", default, skip_serializing_if = "Option::is_none")]
+    pub api_group: Option<String>,
+    /// `kind`.
+    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+impl TypedLocalObjectReferenceApplyConfiguration {
+    /// Sets `apiGroup`.
+    pub fn with_api_group(mut self, value: impl Into<String>) -> Self {
+        self.api_group = Some(value.into());
+        self
+    }
+    /// Sets `kind`.
+    pub fn with_kind(mut self, value: impl Into<String>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::TypedObjectReference`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct TypedObjectReferenceApplyConfiguration {
+    /// `apiGroup`.
+    #[serde(rename = "apiGroup", default, skip_serializing_if = "Option::is_none")]
+    pub api_group: Option<String>,
+    /// `kind`.
+    #[serde(rename = "kind", default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `namespace`.
+    #[serde(rename = "namespace", default, skip_serializing_if = "Option::is_none")]
+    pub namespace: Option<String>,
+}
+impl TypedObjectReferenceApplyConfiguration {
+    /// Sets `apiGroup`.
+    pub fn with_api_group(mut self, value: impl Into<String>) -> Self {
+        self.api_group = Some(value.into());
+        self
+    }
+    /// Sets `kind`.
+    pub fn with_kind(mut self, value: impl Into<String>) -> Self {
+        self.kind = Some(value.into());
+        self
+    }
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `namespace`.
+    pub fn with_namespace(mut self, value: impl Into<String>) -> Self {
+        self.namespace = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::Volume`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `volumeSource`.
+    #[serde(flatten, default, skip_serializing_if = "Option::is_none")]
+    pub volume_source: Option<super::core_v1::VolumeSourceApplyConfiguration>,
+}
+impl VolumeApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `volumeSource`.
+    pub fn with_volume_source(
+        mut self,
+        value: super::core_v1::VolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.volume_source = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeDevice`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeDeviceApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `devicePath`.
+    #[serde(rename = "devicePath", default, skip_serializing_if = "Option::is_none")]
+    pub device_path: Option<String>,
+}
+impl VolumeDeviceApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `devicePath`.
+    pub fn with_device_path(mut self, value: impl Into<String>) -> Self {
+        self.device_path = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeMount`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeMountApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `recursiveReadOnly`.
+    #[serde(
+        rename = "recursiveReadOnly",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub recursive_read_only: Option<String>,
+    /// `mountPath`.
+    #[serde(rename = "mountPath", default, skip_serializing_if = "Option::is_none")]
+    pub mount_path: Option<String>,
+    /// `subPath`.
+    #[serde(rename = "subPath", default, skip_serializing_if = "Option::is_none")]
+    pub sub_path: Option<String>,
+    /// `mountPropagation`.
+    #[serde(
+        rename = "mountPropagation",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub mount_propagation: Option<::apis::core::v1::MountPropagationMode>,
+    /// `subPathExpr`.
+    #[serde(rename = "subPathExpr", default, skip_serializing_if = "Option::is_none")]
+    pub sub_path_expr: Option<String>,
+}
+impl VolumeMountApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `recursiveReadOnly`.
+    pub fn with_recursive_read_only(mut self, value: impl Into<String>) -> Self {
+        self.recursive_read_only = Some(value.into());
+        self
+    }
+    /// Sets `mountPath`.
+    pub fn with_mount_path(mut self, value: impl Into<String>) -> Self {
+        self.mount_path = Some(value.into());
+        self
+    }
+    /// Sets `subPath`.
+    pub fn with_sub_path(mut self, value: impl Into<String>) -> Self {
+        self.sub_path = Some(value.into());
+        self
+    }
+    /// Sets `mountPropagation`.
+    pub fn with_mount_propagation(
+        mut self,
+        value: ::apis::core::v1::MountPropagationMode,
+    ) -> Self {
+        self.mount_propagation = Some(value);
+        self
+    }
+    /// Sets `subPathExpr`.
+    pub fn with_sub_path_expr(mut self, value: impl Into<String>) -> Self {
+        self.sub_path_expr = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeMountStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeMountStatusApplyConfiguration {
+    /// `name`.
+    #[serde(rename = "name", default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `mountPath`.
+    #[serde(rename = "mountPath", default, skip_serializing_if = "Option::is_none")]
+    pub mount_path: Option<String>,
+    /// `readOnly`.
+    #[serde(rename = "readOnly", default, skip_serializing_if = "Option::is_none")]
+    pub read_only: Option<bool>,
+    /// `recursiveReadOnly`.
+    #[serde(
+        rename = "recursiveReadOnly",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub recursive_read_only: Option<String>,
+    /// `volumeStatus`.
+    #[serde(rename = "volumeStatus", default, skip_serializing_if = "Option::is_none")]
+    pub volume_status: Option<super::core_v1::VolumeStatusApplyConfiguration>,
+}
+impl VolumeMountStatusApplyConfiguration {
+    /// Sets `name`.
+    pub fn with_name(mut self, value: impl Into<String>) -> Self {
+        self.name = Some(value.into());
+        self
+    }
+    /// Sets `mountPath`.
+    pub fn with_mount_path(mut self, value: impl Into<String>) -> Self {
+        self.mount_path = Some(value.into());
+        self
+    }
+    /// Sets `readOnly`.
+    pub fn with_read_only(mut self, value: bool) -> Self {
+        self.read_only = Some(value);
+        self
+    }
+    /// Sets `recursiveReadOnly`.
+    pub fn with_recursive_read_only(mut self, value: impl Into<String>) -> Self {
+        self.recursive_read_only = Some(value.into());
+        self
+    }
+    /// Sets `volumeStatus`.
+    pub fn with_volume_status(
+        mut self,
+        value: super::core_v1::VolumeStatusApplyConfiguration,
+    ) -> Self {
+        self.volume_status = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeNodeAffinity`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeNodeAffinityApplyConfiguration {
+    /// `required`.
+    #[serde(rename = "required", default, skip_serializing_if = "Option::is_none")]
+    pub required: Option<super::core_v1::NodeSelectorApplyConfiguration>,
+}
+impl VolumeNodeAffinityApplyConfiguration {
+    /// Sets `required`.
+    pub fn with_required(
+        mut self,
+        value: super::core_v1::NodeSelectorApplyConfiguration,
+    ) -> Self {
+        self.required = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeProjection`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeProjectionApplyConfiguration {
+    /// `secret`.
+    #[serde(rename = "secret", default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<super::core_v1::SecretProjectionApplyConfiguration>,
+    /// `downwardAPI`.
+    #[serde(rename = "downwardAPI", default, skip_serializing_if = "Option::is_none")]
+    pub downward_api: Option<super::core_v1::DownwardAPIProjectionApplyConfiguration>,
+    /// `configMap`.
+    #[serde(rename = "configMap", default, skip_serializing_if = "Option::is_none")]
+    pub config_map: Option<super::core_v1::ConfigMapProjectionApplyConfiguration>,
+    /// `serviceAccountToken`.
+    #[serde(
+        rename = "serviceAccountToken",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub service_account_token: Option<
+        super::core_v1::ServiceAccountTokenProjectionApplyConfiguration,
+    >,
+    /// `clusterTrustBundle`.
+    #[serde(
+        rename = "clusterTrustBundle",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub cluster_trust_bundle: Option<
+        super::core_v1::ClusterTrustBundleProjectionApplyConfiguration,
+    >,
+    /// `podCertificate`.
+    #[serde(rename = "podCertificate", default, skip_serializing_if = "Option::is_none")]
+    pub pod_certificate: Option<
+        super::core_v1::PodCertificateProjectionApplyConfiguration,
+    >,
+}
+impl VolumeProjectionApplyConfiguration {
+    /// Sets `secret`.
+    pub fn with_secret(
+        mut self,
+        value: super::core_v1::SecretProjectionApplyConfiguration,
+    ) -> Self {
+        self.secret = Some(value);
+        self
+    }
+    /// Sets `downwardAPI`.
+    pub fn with_downward_api(
+        mut self,
+        value: super::core_v1::DownwardAPIProjectionApplyConfiguration,
+    ) -> Self {
+        self.downward_api = Some(value);
+        self
+    }
+    /// Sets `configMap`.
+    pub fn with_config_map(
+        mut self,
+        value: super::core_v1::ConfigMapProjectionApplyConfiguration,
+    ) -> Self {
+        self.config_map = Some(value);
+        self
+    }
+    /// Sets `serviceAccountToken`.
+    pub fn with_service_account_token(
+        mut self,
+        value: super::core_v1::ServiceAccountTokenProjectionApplyConfiguration,
+    ) -> Self {
+        self.service_account_token = Some(value);
+        self
+    }
+    /// Sets `clusterTrustBundle`.
+    pub fn with_cluster_trust_bundle(
+        mut self,
+        value: super::core_v1::ClusterTrustBundleProjectionApplyConfiguration,
+    ) -> Self {
+        self.cluster_trust_bundle = Some(value);
+        self
+    }
+    /// Sets `podCertificate`.
+    pub fn with_pod_certificate(
+        mut self,
+        value: super::core_v1::PodCertificateProjectionApplyConfiguration,
+    ) -> Self {
+        self.pod_certificate = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeResourceRequirements`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeResourceRequirementsApplyConfiguration {
+    /// `limits`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "limits", default, skip_serializing_if = "Option::is_none")]
+    pub limits: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+    /// `requests`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    #[serde(rename = "requests", default, skip_serializing_if = "Option::is_none")]
+    pub requests: Option<
+        ::std::collections::BTreeMap<
+            String,
+            ::k8s_openapi::apimachinery::pkg::api::resource::Quantity,
+        >,
+    >,
+}
+impl VolumeResourceRequirementsApplyConfiguration {
+    /// Adds entries to `limits`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_limits(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.limits.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+    /// Adds entries to `requests`. Merged key by key: applying sets these keys and leaves the others to their managers.
+    pub fn with_requests(
+        mut self,
+        entries: impl IntoIterator<
+            Item = (String, ::k8s_openapi::apimachinery::pkg::api::resource::Quantity),
+        >,
+    ) -> Self {
+        self.requests.get_or_insert_with(Default::default).extend(entries);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeSourceApplyConfiguration {
+    /// `hostPath`.
+    #[serde(rename = "hostPath", default, skip_serializing_if = "Option::is_none")]
+    pub host_path: Option<super::core_v1::HostPathVolumeSourceApplyConfiguration>,
+    /// `emptyDir`.
+    #[serde(rename = "emptyDir", default, skip_serializing_if = "Option::is_none")]
+    pub empty_dir: Option<super::core_v1::EmptyDirVolumeSourceApplyConfiguration>,
+    /// `gcePersistentDisk`.
+    #[serde(
+        rename = "gcePersistentDisk",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub gce_persistent_disk: Option<
+        super::core_v1::GCEPersistentDiskVolumeSourceApplyConfiguration,
+    >,
+    /// `awsElasticBlockStore`.
+    #[serde(
+        rename = "awsElasticBlockStore",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub aws_elastic_block_store: Option<
+        super::core_v1::AWSElasticBlockStoreVolumeSourceApplyConfiguration,
+    >,
+    /// `gitRepo`.
+    #[serde(rename = "gitRepo", default, skip_serializing_if = "Option::is_none")]
+    pub git_repo: Option<super::core_v1::GitRepoVolumeSourceApplyConfiguration>,
+    /// `secret`.
+    #[serde(rename = "secret", default, skip_serializing_if = "Option::is_none")]
+    pub secret: Option<super::core_v1::SecretVolumeSourceApplyConfiguration>,
+    /// `nfs`.
+    #[serde(rename = "nfs", default, skip_serializing_if = "Option::is_none")]
+    pub nfs: Option<super::core_v1::NFSVolumeSourceApplyConfiguration>,
+    /// `iscsi`.
+    #[serde(rename = "iscsi", default, skip_serializing_if = "Option::is_none")]
+    pub iscsi: Option<super::core_v1::ISCSIVolumeSourceApplyConfiguration>,
+    /// `glusterfs`.
+    #[serde(rename = "glusterfs", default, skip_serializing_if = "Option::is_none")]
+    pub glusterfs: Option<super::core_v1::GlusterfsVolumeSourceApplyConfiguration>,
+    /// `persistentVolumeClaim`.
+    #[serde(
+        rename = "persistentVolumeClaim",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub persistent_volume_claim: Option<
+        super::core_v1::PersistentVolumeClaimVolumeSourceApplyConfiguration,
+    >,
+    /// `rbd`.
+    #[serde(rename = "rbd", default, skip_serializing_if = "Option::is_none")]
+    pub rbd: Option<super::core_v1::RBDVolumeSourceApplyConfiguration>,
+    /// `flexVolume`.
+    #[serde(rename = "flexVolume", default, skip_serializing_if = "Option::is_none")]
+    pub flex_volume: Option<super::core_v1::FlexVolumeSourceApplyConfiguration>,
+    /// `cinder`.
+    #[serde(rename = "cinder", default, skip_serializing_if = "Option::is_none")]
+    pub cinder: Option<super::core_v1::CinderVolumeSourceApplyConfiguration>,
+    /// `cephfs`.
+    #[serde(rename = "cephfs", default, skip_serializing_if = "Option::is_none")]
+    pub cephfs: Option<super::core_v1::CephFSVolumeSourceApplyConfiguration>,
+    /// `flocker`.
+    #[serde(rename = "flocker", default, skip_serializing_if = "Option::is_none")]
+    pub flocker: Option<super::core_v1::FlockerVolumeSourceApplyConfiguration>,
+    /// `downwardAPI`.
+    #[serde(rename = "downwardAPI", default, skip_serializing_if = "Option::is_none")]
+    pub downward_api: Option<super::core_v1::DownwardAPIVolumeSourceApplyConfiguration>,
+    /// `fc`.
+    #[serde(rename = "fc", default, skip_serializing_if = "Option::is_none")]
+    pub fc: Option<super::core_v1::FCVolumeSourceApplyConfiguration>,
+    /// `azureFile`.
+    #[serde(rename = "azureFile", default, skip_serializing_if = "Option::is_none")]
+    pub azure_file: Option<super::core_v1::AzureFileVolumeSourceApplyConfiguration>,
+    /// `configMap`.
+    #[serde(rename = "configMap", default, skip_serializing_if = "Option::is_none")]
+    pub config_map: Option<super::core_v1::ConfigMapVolumeSourceApplyConfiguration>,
+    /// `vsphereVolume`.
+    #[serde(rename = "vsphereVolume", default, skip_serializing_if = "Option::is_none")]
+    pub vsphere_volume: Option<
+        super::core_v1::VsphereVirtualDiskVolumeSourceApplyConfiguration,
+    >,
+    /// `quobyte`.
+    #[serde(rename = "quobyte", default, skip_serializing_if = "Option::is_none")]
+    pub quobyte: Option<super::core_v1::QuobyteVolumeSourceApplyConfiguration>,
+    /// `azureDisk`.
+    #[serde(rename = "azureDisk", default, skip_serializing_if = "Option::is_none")]
+    pub azure_disk: Option<super::core_v1::AzureDiskVolumeSourceApplyConfiguration>,
+    /// `photonPersistentDisk`.
+    #[serde(
+        rename = "photonPersistentDisk",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub photon_persistent_disk: Option<
+        super::core_v1::PhotonPersistentDiskVolumeSourceApplyConfiguration,
+    >,
+    /// `projected`.
+    #[serde(rename = "projected", default, skip_serializing_if = "Option::is_none")]
+    pub projected: Option<super::core_v1::ProjectedVolumeSourceApplyConfiguration>,
+    /// `portworxVolume`.
+    #[serde(rename = "portworxVolume", default, skip_serializing_if = "Option::is_none")]
+    pub portworx_volume: Option<super::core_v1::PortworxVolumeSourceApplyConfiguration>,
+    /// `scaleIO`.
+    #[serde(rename = "scaleIO", default, skip_serializing_if = "Option::is_none")]
+    pub scale_io: Option<super::core_v1::ScaleIOVolumeSourceApplyConfiguration>,
+    /// `storageos`.
+    #[serde(rename = "storageos", default, skip_serializing_if = "Option::is_none")]
+    pub storageos: Option<super::core_v1::StorageOSVolumeSourceApplyConfiguration>,
+    /// `csi`.
+    #[serde(rename = "csi", default, skip_serializing_if = "Option::is_none")]
+    pub csi: Option<super::core_v1::CSIVolumeSourceApplyConfiguration>,
+    /// `ephemeral`.
+    #[serde(rename = "ephemeral", default, skip_serializing_if = "Option::is_none")]
+    pub ephemeral: Option<super::core_v1::EphemeralVolumeSourceApplyConfiguration>,
+    /// `image`.
+    #[serde(rename = "image", default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<super::core_v1::ImageVolumeSourceApplyConfiguration>,
+}
+impl VolumeSourceApplyConfiguration {
+    /// Sets `hostPath`.
+    pub fn with_host_path(
+        mut self,
+        value: super::core_v1::HostPathVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.host_path = Some(value);
+        self
+    }
+    /// Sets `emptyDir`.
+    pub fn with_empty_dir(
+        mut self,
+        value: super::core_v1::EmptyDirVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.empty_dir = Some(value);
+        self
+    }
+    /// Sets `gcePersistentDisk`.
+    pub fn with_gce_persistent_disk(
+        mut self,
+        value: super::core_v1::GCEPersistentDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.gce_persistent_disk = Some(value);
+        self
+    }
+    /// Sets `awsElasticBlockStore`.
+    pub fn with_aws_elastic_block_store(
+        mut self,
+        value: super::core_v1::AWSElasticBlockStoreVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.aws_elastic_block_store = Some(value);
+        self
+    }
+    /// Sets `gitRepo`.
+    pub fn with_git_repo(
+        mut self,
+        value: super::core_v1::GitRepoVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.git_repo = Some(value);
+        self
+    }
+    /// Sets `secret`.
+    pub fn with_secret(
+        mut self,
+        value: super::core_v1::SecretVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.secret = Some(value);
+        self
+    }
+    /// Sets `nfs`.
+    pub fn with_nfs(
+        mut self,
+        value: super::core_v1::NFSVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.nfs = Some(value);
+        self
+    }
+    /// Sets `iscsi`.
+    pub fn with_iscsi(
+        mut self,
+        value: super::core_v1::ISCSIVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.iscsi = Some(value);
+        self
+    }
+    /// Sets `glusterfs`.
+    pub fn with_glusterfs(
+        mut self,
+        value: super::core_v1::GlusterfsVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.glusterfs = Some(value);
+        self
+    }
+    /// Sets `persistentVolumeClaim`.
+    pub fn with_persistent_volume_claim(
+        mut self,
+        value: super::core_v1::PersistentVolumeClaimVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.persistent_volume_claim = Some(value);
+        self
+    }
+    /// Sets `rbd`.
+    pub fn with_rbd(
+        mut self,
+        value: super::core_v1::RBDVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.rbd = Some(value);
+        self
+    }
+    /// Sets `flexVolume`.
+    pub fn with_flex_volume(
+        mut self,
+        value: super::core_v1::FlexVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.flex_volume = Some(value);
+        self
+    }
+    /// Sets `cinder`.
+    pub fn with_cinder(
+        mut self,
+        value: super::core_v1::CinderVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.cinder = Some(value);
+        self
+    }
+    /// Sets `cephfs`.
+    pub fn with_cephfs(
+        mut self,
+        value: super::core_v1::CephFSVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.cephfs = Some(value);
+        self
+    }
+    /// Sets `flocker`.
+    pub fn with_flocker(
+        mut self,
+        value: super::core_v1::FlockerVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.flocker = Some(value);
+        self
+    }
+    /// Sets `downwardAPI`.
+    pub fn with_downward_api(
+        mut self,
+        value: super::core_v1::DownwardAPIVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.downward_api = Some(value);
+        self
+    }
+    /// Sets `fc`.
+    pub fn with_fc(
+        mut self,
+        value: super::core_v1::FCVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.fc = Some(value);
+        self
+    }
+    /// Sets `azureFile`.
+    pub fn with_azure_file(
+        mut self,
+        value: super::core_v1::AzureFileVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.azure_file = Some(value);
+        self
+    }
+    /// Sets `configMap`.
+    pub fn with_config_map(
+        mut self,
+        value: super::core_v1::ConfigMapVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.config_map = Some(value);
+        self
+    }
+    /// Sets `vsphereVolume`.
+    pub fn with_vsphere_volume(
+        mut self,
+        value: super::core_v1::VsphereVirtualDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.vsphere_volume = Some(value);
+        self
+    }
+    /// Sets `quobyte`.
+    pub fn with_quobyte(
+        mut self,
+        value: super::core_v1::QuobyteVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.quobyte = Some(value);
+        self
+    }
+    /// Sets `azureDisk`.
+    pub fn with_azure_disk(
+        mut self,
+        value: super::core_v1::AzureDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.azure_disk = Some(value);
+        self
+    }
+    /// Sets `photonPersistentDisk`.
+    pub fn with_photon_persistent_disk(
+        mut self,
+        value: super::core_v1::PhotonPersistentDiskVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.photon_persistent_disk = Some(value);
+        self
+    }
+    /// Sets `projected`.
+    pub fn with_projected(
+        mut self,
+        value: super::core_v1::ProjectedVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.projected = Some(value);
+        self
+    }
+    /// Sets `portworxVolume`.
+    pub fn with_portworx_volume(
+        mut self,
+        value: super::core_v1::PortworxVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.portworx_volume = Some(value);
+        self
+    }
+    /// Sets `scaleIO`.
+    pub fn with_scale_io(
+        mut self,
+        value: super::core_v1::ScaleIOVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.scale_io = Some(value);
+        self
+    }
+    /// Sets `storageos`.
+    pub fn with_storageos(
+        mut self,
+        value: super::core_v1::StorageOSVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.storageos = Some(value);
+        self
+    }
+    /// Sets `csi`.
+    pub fn with_csi(
+        mut self,
+        value: super::core_v1::CSIVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.csi = Some(value);
+        self
+    }
+    /// Sets `ephemeral`.
+    pub fn with_ephemeral(
+        mut self,
+        value: super::core_v1::EphemeralVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.ephemeral = Some(value);
+        self
+    }
+    /// Sets `image`.
+    pub fn with_image(
+        mut self,
+        value: super::core_v1::ImageVolumeSourceApplyConfiguration,
+    ) -> Self {
+        self.image = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VolumeStatus`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VolumeStatusApplyConfiguration {
+    /// `image`.
+    #[serde(rename = "image", default, skip_serializing_if = "Option::is_none")]
+    pub image: Option<super::core_v1::ImageVolumeStatusApplyConfiguration>,
+}
+impl VolumeStatusApplyConfiguration {
+    /// Sets `image`.
+    pub fn with_image(
+        mut self,
+        value: super::core_v1::ImageVolumeStatusApplyConfiguration,
+    ) -> Self {
+        self.image = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::VsphereVirtualDiskVolumeSource`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct VsphereVirtualDiskVolumeSourceApplyConfiguration {
+    /// `volumePath`.
+    #[serde(rename = "volumePath", default, skip_serializing_if = "Option::is_none")]
+    pub volume_path: Option<String>,
+    /// `fsType`.
+    #[serde(rename = "fsType", default, skip_serializing_if = "Option::is_none")]
+    pub fs_type: Option<String>,
+    /// `storagePolicyName`.
+    #[serde(
+        rename = "storagePolicyName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub storage_policy_name: Option<String>,
+    /// `storagePolicyID`.
+    #[serde(
+        rename = "storagePolicyID",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub storage_policy_id: Option<String>,
+}
+impl VsphereVirtualDiskVolumeSourceApplyConfiguration {
+    /// Sets `volumePath`.
+    pub fn with_volume_path(mut self, value: impl Into<String>) -> Self {
+        self.volume_path = Some(value.into());
+        self
+    }
+    /// Sets `fsType`.
+    pub fn with_fs_type(mut self, value: impl Into<String>) -> Self {
+        self.fs_type = Some(value.into());
+        self
+    }
+    /// Sets `storagePolicyName`.
+    pub fn with_storage_policy_name(mut self, value: impl Into<String>) -> Self {
+        self.storage_policy_name = Some(value.into());
+        self
+    }
+    /// Sets `storagePolicyID`.
+    pub fn with_storage_policy_id(mut self, value: impl Into<String>) -> Self {
+        self.storage_policy_id = Some(value.into());
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::WeightedPodAffinityTerm`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct WeightedPodAffinityTermApplyConfiguration {
+    /// `weight`.
+    #[serde(rename = "weight", default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<i32>,
+    /// `podAffinityTerm`.
+    #[serde(
+        rename = "podAffinityTerm",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub pod_affinity_term: Option<super::core_v1::PodAffinityTermApplyConfiguration>,
+}
+impl WeightedPodAffinityTermApplyConfiguration {
+    /// Sets `weight`.
+    pub fn with_weight(mut self, value: i32) -> Self {
+        self.weight = Some(value);
+        self
+    }
+    /// Sets `podAffinityTerm`.
+    pub fn with_pod_affinity_term(
+        mut self,
+        value: super::core_v1::PodAffinityTermApplyConfiguration,
+    ) -> Self {
+        self.pod_affinity_term = Some(value);
+        self
+    }
+}
+/// The apply configuration of `::apis::core::v1::WindowsSecurityContextOptions`: every field optional, and only the fields set
+/// are sent, so applying it claims exactly those.
+#[derive(Clone, Debug, Default, ::serde::Serialize, ::serde::Deserialize)]
+pub struct WindowsSecurityContextOptionsApplyConfiguration {
+    /// `gmsaCredentialSpecName`.
+    #[serde(
+        rename = "gmsaCredentialSpecName",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub gmsa_credential_spec_name: Option<String>,
+    /// `gmsaCredentialSpec`.
+    #[serde(
+        rename = "gmsaCredentialSpec",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub gmsa_credential_spec: Option<String>,
+    /// `runAsUserName`.
+    #[serde(rename = "runAsUserName", default, skip_serializing_if = "Option::is_none")]
+    pub run_as_user_name: Option<String>,
+    /// `hostProcess`.
+    #[serde(rename = "hostProcess", default, skip_serializing_if = "Option::is_none")]
+    pub host_process: Option<bool>,
+}
+impl WindowsSecurityContextOptionsApplyConfiguration {
+    /// Sets `gmsaCredentialSpecName`.
+    pub fn with_gmsa_credential_spec_name(mut self, value: impl Into<String>) -> Self {
+        self.gmsa_credential_spec_name = Some(value.into());
+        self
+    }
+    /// Sets `gmsaCredentialSpec`.
+    pub fn with_gmsa_credential_spec(mut self, value: impl Into<String>) -> Self {
+        self.gmsa_credential_spec = Some(value.into());
+        self
+    }
+    /// Sets `runAsUserName`.
+    pub fn with_run_as_user_name(mut self, value: impl Into<String>) -> Self {
+        self.run_as_user_name = Some(value.into());
+        self
+    }
+    /// Sets `hostProcess`.
+    pub fn with_host_process(mut self, value: bool) -> Self {
+        self.host_process = Some(value);
+        self
+    }
 }

@@ -20,20 +20,118 @@
 //! server-side apply claims exactly the fields its manager means. Constructors such as
 //! `apps_v1::deployment(name, namespace)` set apiVersion and kind; `extract_*` rebuild one
 //! manager's configuration from an object's managedFields.
+/// The apply configurations of `admissionregistration.k8s.io/v1`.
+pub mod admissionregistration_v1;
+/// The apply configurations of `admissionregistration.k8s.io/v1alpha1`.
+pub mod admissionregistration_v1alpha1;
+/// The apply configurations of `admissionregistration.k8s.io/v1beta1`.
+pub mod admissionregistration_v1beta1;
 /// The apply configurations of `apiextensions.k8s.io/v1`.
 pub mod apiextensions_v1;
 /// The apply configurations of `apiextensions.k8s.io/v1beta1`.
 pub mod apiextensions_v1beta1;
+/// The apply configurations of `internal.apiserver.k8s.io/v1alpha1`.
+pub mod internal_v1alpha1;
 /// The apply configurations of `apps/v1`.
 pub mod apps_v1;
 /// The apply configurations of `apps/v1beta1`.
 pub mod apps_v1beta1;
 /// The apply configurations of `apps/v1beta2`.
 pub mod apps_v1beta2;
+/// The apply configurations of `authentication.k8s.io/v1`.
+pub mod authentication_v1;
+/// The apply configurations of `authentication.k8s.io/v1alpha1`.
+pub mod authentication_v1alpha1;
+/// The apply configurations of `authentication.k8s.io/v1beta1`.
+pub mod authentication_v1beta1;
+/// The apply configurations of `authorization.k8s.io/v1`.
+pub mod authorization_v1;
+/// The apply configurations of `authorization.k8s.io/v1beta1`.
+pub mod authorization_v1beta1;
+/// The apply configurations of `autoscaling/v1`.
+pub mod autoscaling_v1;
+/// The apply configurations of `autoscaling/v2`.
+pub mod autoscaling_v2;
+/// The apply configurations of `batch/v1`.
+pub mod batch_v1;
+/// The apply configurations of `batch/v1beta1`.
+pub mod batch_v1beta1;
+/// The apply configurations of `certificates.k8s.io/v1`.
+pub mod certificates_v1;
+/// The apply configurations of `certificates.k8s.io/v1alpha1`.
+pub mod certificates_v1alpha1;
+/// The apply configurations of `certificates.k8s.io/v1beta1`.
+pub mod certificates_v1beta1;
+/// The apply configurations of `coordination.k8s.io/v1`.
+pub mod coordination_v1;
+/// The apply configurations of `coordination.k8s.io/v1alpha2`.
+pub mod coordination_v1alpha2;
+/// The apply configurations of `coordination.k8s.io/v1beta1`.
+pub mod coordination_v1beta1;
 /// The apply configurations of `v1`.
 pub mod core_v1;
+/// The apply configurations of `discovery.k8s.io/v1`.
+pub mod discovery_v1;
+/// The apply configurations of `discovery.k8s.io/v1beta1`.
+pub mod discovery_v1beta1;
+/// The apply configurations of `events.k8s.io/v1`.
+pub mod events_v1;
+/// The apply configurations of `events.k8s.io/v1beta1`.
+pub mod events_v1beta1;
+/// The apply configurations of `extensions/v1beta1`.
+pub mod extensions_v1beta1;
+/// The apply configurations of `flowcontrol.apiserver.k8s.io/v1`.
+pub mod flowcontrol_v1;
+/// The apply configurations of `flowcontrol.apiserver.k8s.io/v1beta1`.
+pub mod flowcontrol_v1beta1;
+/// The apply configurations of `flowcontrol.apiserver.k8s.io/v1beta2`.
+pub mod flowcontrol_v1beta2;
+/// The apply configurations of `flowcontrol.apiserver.k8s.io/v1beta3`.
+pub mod flowcontrol_v1beta3;
+/// The apply configurations of `imagepolicy.k8s.io/v1alpha1`.
+pub mod imagepolicy_v1alpha1;
+/// The apply configurations of `networking.k8s.io/v1`.
+pub mod networking_v1;
+/// The apply configurations of `networking.k8s.io/v1beta1`.
+pub mod networking_v1beta1;
+/// The apply configurations of `node.k8s.io/v1`.
+pub mod node_v1;
+/// The apply configurations of `node.k8s.io/v1alpha1`.
+pub mod node_v1alpha1;
+/// The apply configurations of `node.k8s.io/v1beta1`.
+pub mod node_v1beta1;
+/// The apply configurations of `policy/v1`.
+pub mod policy_v1;
+/// The apply configurations of `policy/v1beta1`.
+pub mod policy_v1beta1;
 /// The apply configurations of `rbac.authorization.k8s.io/v1`.
 pub mod rbac_v1;
+/// The apply configurations of `rbac.authorization.k8s.io/v1alpha1`.
+pub mod rbac_v1alpha1;
+/// The apply configurations of `rbac.authorization.k8s.io/v1beta1`.
+pub mod rbac_v1beta1;
+/// The apply configurations of `resource.k8s.io/v1`.
+pub mod resource_v1;
+/// The apply configurations of `resource.k8s.io/v1alpha3`.
+pub mod resource_v1alpha3;
+/// The apply configurations of `resource.k8s.io/v1beta1`.
+pub mod resource_v1beta1;
+/// The apply configurations of `resource.k8s.io/v1beta2`.
+pub mod resource_v1beta2;
+/// The apply configurations of `scheduling.k8s.io/v1`.
+pub mod scheduling_v1;
+/// The apply configurations of `scheduling.k8s.io/v1alpha2`.
+pub mod scheduling_v1alpha2;
+/// The apply configurations of `scheduling.k8s.io/v1beta1`.
+pub mod scheduling_v1beta1;
+/// The apply configurations of `storage.k8s.io/v1`.
+pub mod storage_v1;
+/// The apply configurations of `storage.k8s.io/v1alpha1`.
+pub mod storage_v1alpha1;
+/// The apply configurations of `storage.k8s.io/v1beta1`.
+pub mod storage_v1beta1;
+/// The apply configurations of `storagemigration.k8s.io/v1beta1`.
+pub mod storagemigration_v1beta1;
 /// The apply configurations of `widgets.example.dev/v1`.
 pub mod widgets_v1;
 /// The apply configurations of `widgets.example.dev/v1alpha1`.

@@ -28,6 +28,20 @@ impl AppsV1Client {
     pub fn new(client: ::kube::Client) -> Self {
         Self { client }
     }
+    /// The ControllerRevision client of `namespace` (`""`: reads across all namespaces).
+    pub fn controller_revisions(&self, namespace: &str) -> ControllerRevisionClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
+    /// The DaemonSet client of `namespace` (`""`: reads across all namespaces).
+    pub fn daemon_sets(&self, namespace: &str) -> DaemonSetClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
     /// The Deployment client of `namespace` (`""`: reads across all namespaces).
     pub fn deployments(&self, namespace: &str) -> DeploymentClient {
         ::kube_apimachinery::client::TypedClient::namespaced(
@@ -49,6 +63,57 @@ impl AppsV1Client {
             namespace,
         )
     }
+}
+/// The typed client of `apps/v1` ControllerRevision: the verbs [`ControllerRevisionVerbs`] implements.
+pub type ControllerRevisionClient = ::kube_apimachinery::client::TypedClient<
+    ControllerRevisionVerbs,
+>;
+/// The verbs of `apps/v1` ControllerRevision's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::Verbs for ControllerRevisionVerbs {
+    type Object = ::apis::apps::v1::ControllerRevision;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::apps::v1::ControllerRevision, ::apis::apps::v1::ControllerRevisionList,
+        metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::List for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ControllerRevisionVerbs {
+    type Configuration = crate::applyconfigurations::apps_v1::ControllerRevisionApplyConfiguration;
+}
+/// The typed client of `apps/v1` DaemonSet: the verbs [`DaemonSetVerbs`] implements.
+pub type DaemonSetClient = ::kube_apimachinery::client::TypedClient<DaemonSetVerbs>;
+/// The verbs of `apps/v1` DaemonSet's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum DaemonSetVerbs {}
+impl ::kube_apimachinery::client::Verbs for DaemonSetVerbs {
+    type Object = ::apis::apps::v1::DaemonSet;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::apps::v1::DaemonSet, ::apis::apps::v1::DaemonSetList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Update for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Get for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::List for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for DaemonSetVerbs {
+    type Configuration = crate::applyconfigurations::apps_v1::DaemonSetApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for DaemonSetVerbs {
+    type Configuration = crate::applyconfigurations::apps_v1::DaemonSetApplyConfiguration;
 }
 /// The typed client of `apps/v1` Deployment: the verbs [`DeploymentVerbs`] implements.
 pub type DeploymentClient = ::kube_apimachinery::client::TypedClient<DeploymentVerbs>;
@@ -95,6 +160,15 @@ pub trait DeploymentExt {
     ) -> impl ::core::future::Future<
         Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
     > + Send;
+    /// `+genclient:method=ApplyScale`: apply of the `scale` subresource.
+    fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::autoscaling_v1::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
+    > + Send;
 }
 impl DeploymentExt for DeploymentClient {
     async fn get_scale(
@@ -112,6 +186,15 @@ impl DeploymentExt for DeploymentClient {
     ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
         let body = ::kube_apimachinery::client::body(input)?;
         self.send(|r| r.replace_subresource("scale", name, pp, body)).await
+    }
+    async fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::autoscaling_v1::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
+        let patch = ::kube::api::Patch::Apply(config);
+        self.send(|r| r.patch_subresource("scale", name, pp, &patch)).await
     }
 }
 /// The typed client of `apps/v1` ReplicaSet: the verbs [`ReplicaSetVerbs`] implements.
@@ -159,6 +242,15 @@ pub trait ReplicaSetExt {
     ) -> impl ::core::future::Future<
         Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
     > + Send;
+    /// `+genclient:method=ApplyScale`: apply of the `scale` subresource.
+    fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::autoscaling_v1::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
+    > + Send;
 }
 impl ReplicaSetExt for ReplicaSetClient {
     async fn get_scale(
@@ -176,6 +268,15 @@ impl ReplicaSetExt for ReplicaSetClient {
     ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
         let body = ::kube_apimachinery::client::body(input)?;
         self.send(|r| r.replace_subresource("scale", name, pp, body)).await
+    }
+    async fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::autoscaling_v1::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
+        let patch = ::kube::api::Patch::Apply(config);
+        self.send(|r| r.patch_subresource("scale", name, pp, &patch)).await
     }
 }
 /// The typed client of `apps/v1` StatefulSet: the verbs [`StatefulSetVerbs`] implements.
@@ -223,6 +324,15 @@ pub trait StatefulSetExt {
     ) -> impl ::core::future::Future<
         Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
     > + Send;
+    /// `+genclient:method=ApplyScale`: apply of the `scale` subresource.
+    fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::autoscaling_v1::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
+    > + Send;
 }
 impl StatefulSetExt for StatefulSetClient {
     async fn get_scale(
@@ -240,5 +350,14 @@ impl StatefulSetExt for StatefulSetClient {
     ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
         let body = ::kube_apimachinery::client::body(input)?;
         self.send(|r| r.replace_subresource("scale", name, pp, body)).await
+    }
+    async fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::autoscaling_v1::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
+        let patch = ::kube::api::Patch::Apply(config);
+        self.send(|r| r.patch_subresource("scale", name, pp, &patch)).await
     }
 }

@@ -28,6 +28,13 @@ impl AppsV1beta1Client {
     pub fn new(client: ::kube::Client) -> Self {
         Self { client }
     }
+    /// The ControllerRevision client of `namespace` (`""`: reads across all namespaces).
+    pub fn controller_revisions(&self, namespace: &str) -> ControllerRevisionClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
     /// The Deployment client of `namespace` (`""`: reads across all namespaces).
     pub fn deployments(&self, namespace: &str) -> DeploymentClient {
         ::kube_apimachinery::client::TypedClient::namespaced(
@@ -42,6 +49,31 @@ impl AppsV1beta1Client {
             namespace,
         )
     }
+}
+/// The typed client of `apps/v1beta1` ControllerRevision: the verbs [`ControllerRevisionVerbs`] implements.
+pub type ControllerRevisionClient = ::kube_apimachinery::client::TypedClient<
+    ControllerRevisionVerbs,
+>;
+/// The verbs of `apps/v1beta1` ControllerRevision's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::Verbs for ControllerRevisionVerbs {
+    type Object = ::apis::apps::v1beta1::ControllerRevision;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::apps::v1beta1::ControllerRevision,
+        ::apis::apps::v1beta1::ControllerRevisionList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::List for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ControllerRevisionVerbs {
+    type Configuration = crate::applyconfigurations::apps_v1beta1::ControllerRevisionApplyConfiguration;
 }
 /// The typed client of `apps/v1beta1` Deployment: the verbs [`DeploymentVerbs`] implements.
 pub type DeploymentClient = ::kube_apimachinery::client::TypedClient<DeploymentVerbs>;

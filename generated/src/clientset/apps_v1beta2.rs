@@ -28,6 +28,20 @@ impl AppsV1beta2Client {
     pub fn new(client: ::kube::Client) -> Self {
         Self { client }
     }
+    /// The ControllerRevision client of `namespace` (`""`: reads across all namespaces).
+    pub fn controller_revisions(&self, namespace: &str) -> ControllerRevisionClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
+    /// The DaemonSet client of `namespace` (`""`: reads across all namespaces).
+    pub fn daemon_sets(&self, namespace: &str) -> DaemonSetClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
     /// The Deployment client of `namespace` (`""`: reads across all namespaces).
     pub fn deployments(&self, namespace: &str) -> DeploymentClient {
         ::kube_apimachinery::client::TypedClient::namespaced(
@@ -49,6 +63,57 @@ impl AppsV1beta2Client {
             namespace,
         )
     }
+}
+/// The typed client of `apps/v1beta2` ControllerRevision: the verbs [`ControllerRevisionVerbs`] implements.
+pub type ControllerRevisionClient = ::kube_apimachinery::client::TypedClient<
+    ControllerRevisionVerbs,
+>;
+/// The verbs of `apps/v1beta2` ControllerRevision's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::Verbs for ControllerRevisionVerbs {
+    type Object = ::apis::apps::v1beta2::ControllerRevision;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::apps::v1beta2::ControllerRevision,
+        ::apis::apps::v1beta2::ControllerRevisionList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::List for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ControllerRevisionVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ControllerRevisionVerbs {
+    type Configuration = crate::applyconfigurations::apps_v1beta2::ControllerRevisionApplyConfiguration;
+}
+/// The typed client of `apps/v1beta2` DaemonSet: the verbs [`DaemonSetVerbs`] implements.
+pub type DaemonSetClient = ::kube_apimachinery::client::TypedClient<DaemonSetVerbs>;
+/// The verbs of `apps/v1beta2` DaemonSet's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum DaemonSetVerbs {}
+impl ::kube_apimachinery::client::Verbs for DaemonSetVerbs {
+    type Object = ::apis::apps::v1beta2::DaemonSet;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::apps::v1beta2::DaemonSet, ::apis::apps::v1beta2::DaemonSetList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Update for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Get for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::List for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for DaemonSetVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for DaemonSetVerbs {
+    type Configuration = crate::applyconfigurations::apps_v1beta2::DaemonSetApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for DaemonSetVerbs {
+    type Configuration = crate::applyconfigurations::apps_v1beta2::DaemonSetApplyConfiguration;
 }
 /// The typed client of `apps/v1beta2` Deployment: the verbs [`DeploymentVerbs`] implements.
 pub type DeploymentClient = ::kube_apimachinery::client::TypedClient<DeploymentVerbs>;
@@ -130,4 +195,60 @@ impl ::kube_apimachinery::client::verb::Apply for StatefulSetVerbs {
 }
 impl ::kube_apimachinery::client::verb::ApplyStatus for StatefulSetVerbs {
     type Configuration = crate::applyconfigurations::apps_v1beta2::StatefulSetApplyConfiguration;
+}
+/// The custom methods of `apps/v1beta2` StatefulSet's client (`+genclient:method=`).
+pub trait StatefulSetExt {
+    /// `+genclient:method=GetScale`: get of the `scale` subresource.
+    fn get_scale(
+        &self,
+        name: &str,
+        _gp: &::kube::api::GetParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::apps::v1beta2::Scale>,
+    > + Send;
+    /// `+genclient:method=UpdateScale`: update of the `scale` subresource.
+    fn update_scale(
+        &self,
+        name: &str,
+        input: &::apis::apps::v1beta2::Scale,
+        pp: &::kube::api::PostParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::apps::v1beta2::Scale>,
+    > + Send;
+    /// `+genclient:method=ApplyScale`: apply of the `scale` subresource.
+    fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::apps_v1beta2::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::apps::v1beta2::Scale>,
+    > + Send;
+}
+impl StatefulSetExt for StatefulSetClient {
+    async fn get_scale(
+        &self,
+        name: &str,
+        _gp: &::kube::api::GetParams,
+    ) -> ::kube::Result<::apis::apps::v1beta2::Scale> {
+        self.send(|r| r.get_subresource("scale", name)).await
+    }
+    async fn update_scale(
+        &self,
+        name: &str,
+        input: &::apis::apps::v1beta2::Scale,
+        pp: &::kube::api::PostParams,
+    ) -> ::kube::Result<::apis::apps::v1beta2::Scale> {
+        let body = ::kube_apimachinery::client::body(input)?;
+        self.send(|r| r.replace_subresource("scale", name, pp, body)).await
+    }
+    async fn apply_scale(
+        &self,
+        name: &str,
+        config: &crate::applyconfigurations::apps_v1beta2::ScaleApplyConfiguration,
+        pp: &::kube::api::PatchParams,
+    ) -> ::kube::Result<::apis::apps::v1beta2::Scale> {
+        let patch = ::kube::api::Patch::Apply(config);
+        self.send(|r| r.patch_subresource("scale", name, pp, &patch)).await
+    }
 }

@@ -28,8 +28,19 @@ impl CoreV1Client {
     pub fn new(client: ::kube::Client) -> Self {
         Self { client }
     }
+    /// The ComponentStatus client (cluster-scoped).
+    pub fn component_statuses(&self) -> ComponentStatusClient {
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
+    }
     /// The ConfigMap client of `namespace` (`""`: reads across all namespaces).
     pub fn config_maps(&self, namespace: &str) -> ConfigMapClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
+    /// The Endpoints client of `namespace` (`""`: reads across all namespaces).
+    pub fn endpoints(&self, namespace: &str) -> EndpointsClient {
         ::kube_apimachinery::client::TypedClient::namespaced(
             self.client.clone(),
             namespace,
@@ -42,9 +53,34 @@ impl CoreV1Client {
             namespace,
         )
     }
+    /// The LimitRange client of `namespace` (`""`: reads across all namespaces).
+    pub fn limit_ranges(&self, namespace: &str) -> LimitRangeClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
     /// The Namespace client (cluster-scoped).
     pub fn namespaces(&self) -> NamespaceClient {
         ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
+    }
+    /// The Node client (cluster-scoped).
+    pub fn nodes(&self) -> NodeClient {
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
+    }
+    /// The PersistentVolume client (cluster-scoped).
+    pub fn persistent_volumes(&self) -> PersistentVolumeClient {
+        ::kube_apimachinery::client::TypedClient::cluster(self.client.clone())
+    }
+    /// The PersistentVolumeClaim client of `namespace` (`""`: reads across all namespaces).
+    pub fn persistent_volume_claims(
+        &self,
+        namespace: &str,
+    ) -> PersistentVolumeClaimClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
     }
     /// The Pod client of `namespace` (`""`: reads across all namespaces).
     pub fn pods(&self, namespace: &str) -> PodClient {
@@ -60,6 +96,37 @@ impl CoreV1Client {
             namespace,
         )
     }
+    /// The ReplicationController client of `namespace` (`""`: reads across all namespaces).
+    pub fn replication_controllers(
+        &self,
+        namespace: &str,
+    ) -> ReplicationControllerClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
+    /// The ResourceQuota client of `namespace` (`""`: reads across all namespaces).
+    pub fn resource_quotas(&self, namespace: &str) -> ResourceQuotaClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
+    /// The Secret client of `namespace` (`""`: reads across all namespaces).
+    pub fn secrets(&self, namespace: &str) -> SecretClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
+    /// The Service client of `namespace` (`""`: reads across all namespaces).
+    pub fn services(&self, namespace: &str) -> ServiceClient {
+        ::kube_apimachinery::client::TypedClient::namespaced(
+            self.client.clone(),
+            namespace,
+        )
+    }
     /// The ServiceAccount client of `namespace` (`""`: reads across all namespaces).
     pub fn service_accounts(&self, namespace: &str) -> ServiceAccountClient {
         ::kube_apimachinery::client::TypedClient::namespaced(
@@ -67,6 +134,31 @@ impl CoreV1Client {
             namespace,
         )
     }
+}
+/// The typed client of `v1` ComponentStatus: the verbs [`ComponentStatusVerbs`] implements.
+pub type ComponentStatusClient = ::kube_apimachinery::client::TypedClient<
+    ComponentStatusVerbs,
+>;
+/// The verbs of `v1` ComponentStatus's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::Verbs for ComponentStatusVerbs {
+    type Object = ::apis::core::v1::ComponentStatus;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::ComponentStatus, ::apis::core::v1::ComponentStatusList,
+        metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::List for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ComponentStatusVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ComponentStatusVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ComponentStatusApplyConfiguration;
 }
 /// The typed client of `v1` ConfigMap: the verbs [`ConfigMapVerbs`] implements.
 pub type ConfigMapClient = ::kube_apimachinery::client::TypedClient<ConfigMapVerbs>;
@@ -90,6 +182,28 @@ impl ::kube_apimachinery::client::verb::Patch for ConfigMapVerbs {}
 impl ::kube_apimachinery::client::verb::Apply for ConfigMapVerbs {
     type Configuration = crate::applyconfigurations::core_v1::ConfigMapApplyConfiguration;
 }
+/// The typed client of `v1` Endpoints: the verbs [`EndpointsVerbs`] implements.
+pub type EndpointsClient = ::kube_apimachinery::client::TypedClient<EndpointsVerbs>;
+/// The verbs of `v1` Endpoints's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum EndpointsVerbs {}
+impl ::kube_apimachinery::client::Verbs for EndpointsVerbs {
+    type Object = ::apis::core::v1::Endpoints;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::Endpoints, ::apis::core::v1::EndpointsList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::Update for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::Get for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::List for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for EndpointsVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for EndpointsVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::EndpointsApplyConfiguration;
+}
 /// The typed client of `v1` Event: the verbs [`EventVerbs`] implements.
 pub type EventClient = ::kube_apimachinery::client::TypedClient<EventVerbs>;
 /// The verbs of `v1` Event's client, one trait impl each, as its
@@ -111,6 +225,28 @@ impl ::kube_apimachinery::client::verb::Watch for EventVerbs {}
 impl ::kube_apimachinery::client::verb::Patch for EventVerbs {}
 impl ::kube_apimachinery::client::verb::Apply for EventVerbs {
     type Configuration = crate::applyconfigurations::core_v1::EventApplyConfiguration;
+}
+/// The typed client of `v1` LimitRange: the verbs [`LimitRangeVerbs`] implements.
+pub type LimitRangeClient = ::kube_apimachinery::client::TypedClient<LimitRangeVerbs>;
+/// The verbs of `v1` LimitRange's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum LimitRangeVerbs {}
+impl ::kube_apimachinery::client::Verbs for LimitRangeVerbs {
+    type Object = ::apis::core::v1::LimitRange;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::LimitRange, ::apis::core::v1::LimitRangeList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::Update for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::Get for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::List for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for LimitRangeVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for LimitRangeVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::LimitRangeApplyConfiguration;
 }
 /// The typed client of `v1` Namespace: the verbs [`NamespaceVerbs`] implements.
 pub type NamespaceClient = ::kube_apimachinery::client::TypedClient<NamespaceVerbs>;
@@ -136,6 +272,90 @@ impl ::kube_apimachinery::client::verb::Apply for NamespaceVerbs {
 }
 impl ::kube_apimachinery::client::verb::ApplyStatus for NamespaceVerbs {
     type Configuration = crate::applyconfigurations::core_v1::NamespaceApplyConfiguration;
+}
+/// The typed client of `v1` Node: the verbs [`NodeVerbs`] implements.
+pub type NodeClient = ::kube_apimachinery::client::TypedClient<NodeVerbs>;
+/// The verbs of `v1` Node's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum NodeVerbs {}
+impl ::kube_apimachinery::client::Verbs for NodeVerbs {
+    type Object = ::apis::core::v1::Node;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::Node, ::apis::core::v1::NodeList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::Update for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::Get for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::List for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for NodeVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for NodeVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::NodeApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for NodeVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::NodeApplyConfiguration;
+}
+/// The typed client of `v1` PersistentVolume: the verbs [`PersistentVolumeVerbs`] implements.
+pub type PersistentVolumeClient = ::kube_apimachinery::client::TypedClient<
+    PersistentVolumeVerbs,
+>;
+/// The verbs of `v1` PersistentVolume's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::Verbs for PersistentVolumeVerbs {
+    type Object = ::apis::core::v1::PersistentVolume;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::PersistentVolume, ::apis::core::v1::PersistentVolumeList,
+        metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::Update for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::Get for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::List for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for PersistentVolumeVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for PersistentVolumeVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::PersistentVolumeApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for PersistentVolumeVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::PersistentVolumeApplyConfiguration;
+}
+/// The typed client of `v1` PersistentVolumeClaim: the verbs [`PersistentVolumeClaimVerbs`] implements.
+pub type PersistentVolumeClaimClient = ::kube_apimachinery::client::TypedClient<
+    PersistentVolumeClaimVerbs,
+>;
+/// The verbs of `v1` PersistentVolumeClaim's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::Verbs for PersistentVolumeClaimVerbs {
+    type Object = ::apis::core::v1::PersistentVolumeClaim;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::PersistentVolumeClaim,
+        ::apis::core::v1::PersistentVolumeClaimList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::Update for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::Get for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::List for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for PersistentVolumeClaimVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for PersistentVolumeClaimVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::PersistentVolumeClaimApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for PersistentVolumeClaimVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::PersistentVolumeClaimApplyConfiguration;
 }
 /// The typed client of `v1` Pod: the verbs [`PodVerbs`] implements.
 pub type PodClient = ::kube_apimachinery::client::TypedClient<PodVerbs>;
@@ -163,6 +383,47 @@ impl ::kube_apimachinery::client::verb::Apply for PodVerbs {
 impl ::kube_apimachinery::client::verb::ApplyStatus for PodVerbs {
     type Configuration = crate::applyconfigurations::core_v1::PodApplyConfiguration;
 }
+/// The custom methods of `v1` Pod's client (`+genclient:method=`).
+pub trait PodExt {
+    /// `+genclient:method=UpdateEphemeralContainers`: update of the `ephemeralcontainers` subresource.
+    fn update_ephemeral_containers(
+        &self,
+        name: &str,
+        input: &::apis::core::v1::Pod,
+        pp: &::kube::api::PostParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::core::v1::Pod>,
+    > + Send;
+    /// `+genclient:method=UpdateResize`: update of the `resize` subresource.
+    fn update_resize(
+        &self,
+        name: &str,
+        input: &::apis::core::v1::Pod,
+        pp: &::kube::api::PostParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::core::v1::Pod>,
+    > + Send;
+}
+impl PodExt for PodClient {
+    async fn update_ephemeral_containers(
+        &self,
+        name: &str,
+        input: &::apis::core::v1::Pod,
+        pp: &::kube::api::PostParams,
+    ) -> ::kube::Result<::apis::core::v1::Pod> {
+        let body = ::kube_apimachinery::client::body(input)?;
+        self.send(|r| r.replace_subresource("ephemeralcontainers", name, pp, body)).await
+    }
+    async fn update_resize(
+        &self,
+        name: &str,
+        input: &::apis::core::v1::Pod,
+        pp: &::kube::api::PostParams,
+    ) -> ::kube::Result<::apis::core::v1::Pod> {
+        let body = ::kube_apimachinery::client::body(input)?;
+        self.send(|r| r.replace_subresource("resize", name, pp, body)).await
+    }
+}
 /// The typed client of `v1` PodTemplate: the verbs [`PodTemplateVerbs`] implements.
 pub type PodTemplateClient = ::kube_apimachinery::client::TypedClient<PodTemplateVerbs>;
 /// The verbs of `v1` PodTemplate's client, one trait impl each, as its
@@ -184,6 +445,148 @@ impl ::kube_apimachinery::client::verb::Watch for PodTemplateVerbs {}
 impl ::kube_apimachinery::client::verb::Patch for PodTemplateVerbs {}
 impl ::kube_apimachinery::client::verb::Apply for PodTemplateVerbs {
     type Configuration = crate::applyconfigurations::core_v1::PodTemplateApplyConfiguration;
+}
+/// The typed client of `v1` ReplicationController: the verbs [`ReplicationControllerVerbs`] implements.
+pub type ReplicationControllerClient = ::kube_apimachinery::client::TypedClient<
+    ReplicationControllerVerbs,
+>;
+/// The verbs of `v1` ReplicationController's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::Verbs for ReplicationControllerVerbs {
+    type Object = ::apis::core::v1::ReplicationController;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::ReplicationController,
+        ::apis::core::v1::ReplicationControllerList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::List for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ReplicationControllerVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ReplicationControllerVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ReplicationControllerApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for ReplicationControllerVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ReplicationControllerApplyConfiguration;
+}
+/// The custom methods of `v1` ReplicationController's client (`+genclient:method=`).
+pub trait ReplicationControllerExt {
+    /// `+genclient:method=GetScale`: get of the `scale` subresource.
+    fn get_scale(
+        &self,
+        name: &str,
+        _gp: &::kube::api::GetParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
+    > + Send;
+    /// `+genclient:method=UpdateScale`: update of the `scale` subresource.
+    fn update_scale(
+        &self,
+        name: &str,
+        input: &::apis::autoscaling::v1::Scale,
+        pp: &::kube::api::PostParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::autoscaling::v1::Scale>,
+    > + Send;
+}
+impl ReplicationControllerExt for ReplicationControllerClient {
+    async fn get_scale(
+        &self,
+        name: &str,
+        _gp: &::kube::api::GetParams,
+    ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
+        self.send(|r| r.get_subresource("scale", name)).await
+    }
+    async fn update_scale(
+        &self,
+        name: &str,
+        input: &::apis::autoscaling::v1::Scale,
+        pp: &::kube::api::PostParams,
+    ) -> ::kube::Result<::apis::autoscaling::v1::Scale> {
+        let body = ::kube_apimachinery::client::body(input)?;
+        self.send(|r| r.replace_subresource("scale", name, pp, body)).await
+    }
+}
+/// The typed client of `v1` ResourceQuota: the verbs [`ResourceQuotaVerbs`] implements.
+pub type ResourceQuotaClient = ::kube_apimachinery::client::TypedClient<
+    ResourceQuotaVerbs,
+>;
+/// The verbs of `v1` ResourceQuota's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::Verbs for ResourceQuotaVerbs {
+    type Object = ::apis::core::v1::ResourceQuota;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::ResourceQuota, ::apis::core::v1::ResourceQuotaList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::List for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ResourceQuotaVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ResourceQuotaVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ResourceQuotaApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for ResourceQuotaVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ResourceQuotaApplyConfiguration;
+}
+/// The typed client of `v1` Secret: the verbs [`SecretVerbs`] implements.
+pub type SecretClient = ::kube_apimachinery::client::TypedClient<SecretVerbs>;
+/// The verbs of `v1` Secret's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum SecretVerbs {}
+impl ::kube_apimachinery::client::Verbs for SecretVerbs {
+    type Object = ::apis::core::v1::Secret;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::Secret, ::apis::core::v1::SecretList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::Update for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::DeleteCollection for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::Get for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::List for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for SecretVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for SecretVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::SecretApplyConfiguration;
+}
+/// The typed client of `v1` Service: the verbs [`ServiceVerbs`] implements.
+pub type ServiceClient = ::kube_apimachinery::client::TypedClient<ServiceVerbs>;
+/// The verbs of `v1` Service's client, one trait impl each, as its
+/// `+genclient` tags allow.
+pub enum ServiceVerbs {}
+impl ::kube_apimachinery::client::Verbs for ServiceVerbs {
+    type Object = ::apis::core::v1::Service;
+    ::kube_apimachinery::protobuf_form!(
+        ::apis::core::v1::Service, ::apis::core::v1::ServiceList, metadata
+    );
+}
+impl ::kube_apimachinery::client::verb::Create for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::Update for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::UpdateStatus for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::Delete for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::Get for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::List for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::Watch for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::Patch for ServiceVerbs {}
+impl ::kube_apimachinery::client::verb::Apply for ServiceVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ServiceApplyConfiguration;
+}
+impl ::kube_apimachinery::client::verb::ApplyStatus for ServiceVerbs {
+    type Configuration = crate::applyconfigurations::core_v1::ServiceApplyConfiguration;
 }
 /// The typed client of `v1` ServiceAccount: the verbs [`ServiceAccountVerbs`] implements.
 pub type ServiceAccountClient = ::kube_apimachinery::client::TypedClient<
@@ -208,4 +611,27 @@ impl ::kube_apimachinery::client::verb::Watch for ServiceAccountVerbs {}
 impl ::kube_apimachinery::client::verb::Patch for ServiceAccountVerbs {}
 impl ::kube_apimachinery::client::verb::Apply for ServiceAccountVerbs {
     type Configuration = crate::applyconfigurations::core_v1::ServiceAccountApplyConfiguration;
+}
+/// The custom methods of `v1` ServiceAccount's client (`+genclient:method=`).
+pub trait ServiceAccountExt {
+    /// `+genclient:method=CreateToken`: create of the `token` subresource.
+    fn create_token(
+        &self,
+        name: &str,
+        input: &::apis::authentication::v1::TokenRequest,
+        pp: &::kube::api::PostParams,
+    ) -> impl ::core::future::Future<
+        Output = ::kube::Result<::apis::authentication::v1::TokenRequest>,
+    > + Send;
+}
+impl ServiceAccountExt for ServiceAccountClient {
+    async fn create_token(
+        &self,
+        name: &str,
+        input: &::apis::authentication::v1::TokenRequest,
+        pp: &::kube::api::PostParams,
+    ) -> ::kube::Result<::apis::authentication::v1::TokenRequest> {
+        let body = ::kube_apimachinery::client::body(input)?;
+        self.send(|r| r.create_subresource("token", name, pp, body)).await
+    }
 }

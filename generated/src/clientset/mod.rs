@@ -18,13 +18,62 @@
 //! The typed clientset (client-go's `kubernetes.Clientset`): [`Clientset`] with one client per
 //! served group-version, each with a typed client per `+genclient` kind and exactly the verbs
 //! its tags allow, over `kube::Client`.
+pub mod admissionregistration_v1;
+pub mod admissionregistration_v1alpha1;
+pub mod admissionregistration_v1beta1;
 pub mod apiextensions_v1;
 pub mod apiextensions_v1beta1;
+pub mod internal_v1alpha1;
 pub mod apps_v1;
 pub mod apps_v1beta1;
 pub mod apps_v1beta2;
+pub mod authentication_v1;
+pub mod authentication_v1alpha1;
+pub mod authentication_v1beta1;
+pub mod authorization_v1;
+pub mod authorization_v1beta1;
+pub mod autoscaling_v1;
+pub mod autoscaling_v2;
+pub mod batch_v1;
+pub mod batch_v1beta1;
+pub mod certificates_v1;
+pub mod certificates_v1alpha1;
+pub mod certificates_v1beta1;
+pub mod coordination_v1;
+pub mod coordination_v1alpha2;
+pub mod coordination_v1beta1;
 pub mod core_v1;
+pub mod discovery_v1;
+pub mod discovery_v1beta1;
+pub mod events_v1;
+pub mod events_v1beta1;
+pub mod extensions_v1beta1;
+pub mod flowcontrol_v1;
+pub mod flowcontrol_v1beta1;
+pub mod flowcontrol_v1beta2;
+pub mod flowcontrol_v1beta3;
+pub mod imagepolicy_v1alpha1;
+pub mod networking_v1;
+pub mod networking_v1beta1;
+pub mod node_v1;
+pub mod node_v1alpha1;
+pub mod node_v1beta1;
+pub mod policy_v1;
+pub mod policy_v1beta1;
 pub mod rbac_v1;
+pub mod rbac_v1alpha1;
+pub mod rbac_v1beta1;
+pub mod resource_v1;
+pub mod resource_v1alpha3;
+pub mod resource_v1beta1;
+pub mod resource_v1beta2;
+pub mod scheduling_v1;
+pub mod scheduling_v1alpha2;
+pub mod scheduling_v1beta1;
+pub mod storage_v1;
+pub mod storage_v1alpha1;
+pub mod storage_v1beta1;
+pub mod storagemigration_v1beta1;
 pub mod widgets_v1;
 pub mod widgets_v1alpha1;
 #[cfg(feature = "fake")]
@@ -35,6 +84,13 @@ pub mod prelude {
     pub use super::apps_v1::DeploymentExt as _;
     pub use super::apps_v1::ReplicaSetExt as _;
     pub use super::apps_v1::StatefulSetExt as _;
+    pub use super::apps_v1beta2::StatefulSetExt as _;
+    pub use super::certificates_v1::CertificateSigningRequestExt as _;
+    pub use super::core_v1::PodExt as _;
+    pub use super::core_v1::ReplicationControllerExt as _;
+    pub use super::core_v1::ServiceAccountExt as _;
+    pub use super::extensions_v1beta1::DeploymentExt as _;
+    pub use super::extensions_v1beta1::ReplicaSetExt as _;
 }
 /// The clientset of an API server: cloning it is cheap (the `kube::Client` is shared).
 #[derive(Clone)]
@@ -61,6 +117,28 @@ impl Clientset {
     pub fn client(&self) -> &::kube::Client {
         &self.client
     }
+    /// The `admissionregistration.k8s.io/v1` client.
+    pub fn admissionregistration_v1(
+        &self,
+    ) -> admissionregistration_v1::AdmissionregistrationV1Client {
+        admissionregistration_v1::AdmissionregistrationV1Client::new(self.client.clone())
+    }
+    /// The `admissionregistration.k8s.io/v1alpha1` client.
+    pub fn admissionregistration_v1alpha1(
+        &self,
+    ) -> admissionregistration_v1alpha1::AdmissionregistrationV1alpha1Client {
+        admissionregistration_v1alpha1::AdmissionregistrationV1alpha1Client::new(
+            self.client.clone(),
+        )
+    }
+    /// The `admissionregistration.k8s.io/v1beta1` client.
+    pub fn admissionregistration_v1beta1(
+        &self,
+    ) -> admissionregistration_v1beta1::AdmissionregistrationV1beta1Client {
+        admissionregistration_v1beta1::AdmissionregistrationV1beta1Client::new(
+            self.client.clone(),
+        )
+    }
     /// The `apiextensions.k8s.io/v1` client.
     pub fn apiextensions_v1(&self) -> apiextensions_v1::ApiextensionsV1Client {
         apiextensions_v1::ApiextensionsV1Client::new(self.client.clone())
@@ -70,6 +148,10 @@ impl Clientset {
         &self,
     ) -> apiextensions_v1beta1::ApiextensionsV1beta1Client {
         apiextensions_v1beta1::ApiextensionsV1beta1Client::new(self.client.clone())
+    }
+    /// The `internal.apiserver.k8s.io/v1alpha1` client.
+    pub fn internal_v1alpha1(&self) -> internal_v1alpha1::InternalV1alpha1Client {
+        internal_v1alpha1::InternalV1alpha1Client::new(self.client.clone())
     }
     /// The `apps/v1` client.
     pub fn apps_v1(&self) -> apps_v1::AppsV1Client {
@@ -83,13 +165,211 @@ impl Clientset {
     pub fn apps_v1beta2(&self) -> apps_v1beta2::AppsV1beta2Client {
         apps_v1beta2::AppsV1beta2Client::new(self.client.clone())
     }
+    /// The `authentication.k8s.io/v1` client.
+    pub fn authentication_v1(&self) -> authentication_v1::AuthenticationV1Client {
+        authentication_v1::AuthenticationV1Client::new(self.client.clone())
+    }
+    /// The `authentication.k8s.io/v1alpha1` client.
+    pub fn authentication_v1alpha1(
+        &self,
+    ) -> authentication_v1alpha1::AuthenticationV1alpha1Client {
+        authentication_v1alpha1::AuthenticationV1alpha1Client::new(self.client.clone())
+    }
+    /// The `authentication.k8s.io/v1beta1` client.
+    pub fn authentication_v1beta1(
+        &self,
+    ) -> authentication_v1beta1::AuthenticationV1beta1Client {
+        authentication_v1beta1::AuthenticationV1beta1Client::new(self.client.clone())
+    }
+    /// The `authorization.k8s.io/v1` client.
+    pub fn authorization_v1(&self) -> authorization_v1::AuthorizationV1Client {
+        authorization_v1::AuthorizationV1Client::new(self.client.clone())
+    }
+    /// The `authorization.k8s.io/v1beta1` client.
+    pub fn authorization_v1beta1(
+        &self,
+    ) -> authorization_v1beta1::AuthorizationV1beta1Client {
+        authorization_v1beta1::AuthorizationV1beta1Client::new(self.client.clone())
+    }
+    /// The `autoscaling/v1` client.
+    pub fn autoscaling_v1(&self) -> autoscaling_v1::AutoscalingV1Client {
+        autoscaling_v1::AutoscalingV1Client::new(self.client.clone())
+    }
+    /// The `autoscaling/v2` client.
+    pub fn autoscaling_v2(&self) -> autoscaling_v2::AutoscalingV2Client {
+        autoscaling_v2::AutoscalingV2Client::new(self.client.clone())
+    }
+    /// The `batch/v1` client.
+    pub fn batch_v1(&self) -> batch_v1::BatchV1Client {
+        batch_v1::BatchV1Client::new(self.client.clone())
+    }
+    /// The `batch/v1beta1` client.
+    pub fn batch_v1beta1(&self) -> batch_v1beta1::BatchV1beta1Client {
+        batch_v1beta1::BatchV1beta1Client::new(self.client.clone())
+    }
+    /// The `certificates.k8s.io/v1` client.
+    pub fn certificates_v1(&self) -> certificates_v1::CertificatesV1Client {
+        certificates_v1::CertificatesV1Client::new(self.client.clone())
+    }
+    /// The `certificates.k8s.io/v1alpha1` client.
+    pub fn certificates_v1alpha1(
+        &self,
+    ) -> certificates_v1alpha1::CertificatesV1alpha1Client {
+        certificates_v1alpha1::CertificatesV1alpha1Client::new(self.client.clone())
+    }
+    /// The `certificates.k8s.io/v1beta1` client.
+    pub fn certificates_v1beta1(
+        &self,
+    ) -> certificates_v1beta1::CertificatesV1beta1Client {
+        certificates_v1beta1::CertificatesV1beta1Client::new(self.client.clone())
+    }
+    /// The `coordination.k8s.io/v1` client.
+    pub fn coordination_v1(&self) -> coordination_v1::CoordinationV1Client {
+        coordination_v1::CoordinationV1Client::new(self.client.clone())
+    }
+    /// The `coordination.k8s.io/v1alpha2` client.
+    pub fn coordination_v1alpha2(
+        &self,
+    ) -> coordination_v1alpha2::CoordinationV1alpha2Client {
+        coordination_v1alpha2::CoordinationV1alpha2Client::new(self.client.clone())
+    }
+    /// The `coordination.k8s.io/v1beta1` client.
+    pub fn coordination_v1beta1(
+        &self,
+    ) -> coordination_v1beta1::CoordinationV1beta1Client {
+        coordination_v1beta1::CoordinationV1beta1Client::new(self.client.clone())
+    }
     /// The `v1` client.
     pub fn core_v1(&self) -> core_v1::CoreV1Client {
         core_v1::CoreV1Client::new(self.client.clone())
     }
+    /// The `discovery.k8s.io/v1` client.
+    pub fn discovery_v1(&self) -> discovery_v1::DiscoveryV1Client {
+        discovery_v1::DiscoveryV1Client::new(self.client.clone())
+    }
+    /// The `discovery.k8s.io/v1beta1` client.
+    pub fn discovery_v1beta1(&self) -> discovery_v1beta1::DiscoveryV1beta1Client {
+        discovery_v1beta1::DiscoveryV1beta1Client::new(self.client.clone())
+    }
+    /// The `events.k8s.io/v1` client.
+    pub fn events_v1(&self) -> events_v1::EventsV1Client {
+        events_v1::EventsV1Client::new(self.client.clone())
+    }
+    /// The `events.k8s.io/v1beta1` client.
+    pub fn events_v1beta1(&self) -> events_v1beta1::EventsV1beta1Client {
+        events_v1beta1::EventsV1beta1Client::new(self.client.clone())
+    }
+    /// The `extensions/v1beta1` client.
+    pub fn extensions_v1beta1(&self) -> extensions_v1beta1::ExtensionsV1beta1Client {
+        extensions_v1beta1::ExtensionsV1beta1Client::new(self.client.clone())
+    }
+    /// The `flowcontrol.apiserver.k8s.io/v1` client.
+    pub fn flowcontrol_v1(&self) -> flowcontrol_v1::FlowcontrolV1Client {
+        flowcontrol_v1::FlowcontrolV1Client::new(self.client.clone())
+    }
+    /// The `flowcontrol.apiserver.k8s.io/v1beta1` client.
+    pub fn flowcontrol_v1beta1(&self) -> flowcontrol_v1beta1::FlowcontrolV1beta1Client {
+        flowcontrol_v1beta1::FlowcontrolV1beta1Client::new(self.client.clone())
+    }
+    /// The `flowcontrol.apiserver.k8s.io/v1beta2` client.
+    pub fn flowcontrol_v1beta2(&self) -> flowcontrol_v1beta2::FlowcontrolV1beta2Client {
+        flowcontrol_v1beta2::FlowcontrolV1beta2Client::new(self.client.clone())
+    }
+    /// The `flowcontrol.apiserver.k8s.io/v1beta3` client.
+    pub fn flowcontrol_v1beta3(&self) -> flowcontrol_v1beta3::FlowcontrolV1beta3Client {
+        flowcontrol_v1beta3::FlowcontrolV1beta3Client::new(self.client.clone())
+    }
+    /// The `imagepolicy.k8s.io/v1alpha1` client.
+    pub fn imagepolicy_v1alpha1(
+        &self,
+    ) -> imagepolicy_v1alpha1::ImagepolicyV1alpha1Client {
+        imagepolicy_v1alpha1::ImagepolicyV1alpha1Client::new(self.client.clone())
+    }
+    /// The `networking.k8s.io/v1` client.
+    pub fn networking_v1(&self) -> networking_v1::NetworkingV1Client {
+        networking_v1::NetworkingV1Client::new(self.client.clone())
+    }
+    /// The `networking.k8s.io/v1beta1` client.
+    pub fn networking_v1beta1(&self) -> networking_v1beta1::NetworkingV1beta1Client {
+        networking_v1beta1::NetworkingV1beta1Client::new(self.client.clone())
+    }
+    /// The `node.k8s.io/v1` client.
+    pub fn node_v1(&self) -> node_v1::NodeV1Client {
+        node_v1::NodeV1Client::new(self.client.clone())
+    }
+    /// The `node.k8s.io/v1alpha1` client.
+    pub fn node_v1alpha1(&self) -> node_v1alpha1::NodeV1alpha1Client {
+        node_v1alpha1::NodeV1alpha1Client::new(self.client.clone())
+    }
+    /// The `node.k8s.io/v1beta1` client.
+    pub fn node_v1beta1(&self) -> node_v1beta1::NodeV1beta1Client {
+        node_v1beta1::NodeV1beta1Client::new(self.client.clone())
+    }
+    /// The `policy/v1` client.
+    pub fn policy_v1(&self) -> policy_v1::PolicyV1Client {
+        policy_v1::PolicyV1Client::new(self.client.clone())
+    }
+    /// The `policy/v1beta1` client.
+    pub fn policy_v1beta1(&self) -> policy_v1beta1::PolicyV1beta1Client {
+        policy_v1beta1::PolicyV1beta1Client::new(self.client.clone())
+    }
     /// The `rbac.authorization.k8s.io/v1` client.
     pub fn rbac_v1(&self) -> rbac_v1::RbacV1Client {
         rbac_v1::RbacV1Client::new(self.client.clone())
+    }
+    /// The `rbac.authorization.k8s.io/v1alpha1` client.
+    pub fn rbac_v1alpha1(&self) -> rbac_v1alpha1::RbacV1alpha1Client {
+        rbac_v1alpha1::RbacV1alpha1Client::new(self.client.clone())
+    }
+    /// The `rbac.authorization.k8s.io/v1beta1` client.
+    pub fn rbac_v1beta1(&self) -> rbac_v1beta1::RbacV1beta1Client {
+        rbac_v1beta1::RbacV1beta1Client::new(self.client.clone())
+    }
+    /// The `resource.k8s.io/v1` client.
+    pub fn resource_v1(&self) -> resource_v1::ResourceV1Client {
+        resource_v1::ResourceV1Client::new(self.client.clone())
+    }
+    /// The `resource.k8s.io/v1alpha3` client.
+    pub fn resource_v1alpha3(&self) -> resource_v1alpha3::ResourceV1alpha3Client {
+        resource_v1alpha3::ResourceV1alpha3Client::new(self.client.clone())
+    }
+    /// The `resource.k8s.io/v1beta1` client.
+    pub fn resource_v1beta1(&self) -> resource_v1beta1::ResourceV1beta1Client {
+        resource_v1beta1::ResourceV1beta1Client::new(self.client.clone())
+    }
+    /// The `resource.k8s.io/v1beta2` client.
+    pub fn resource_v1beta2(&self) -> resource_v1beta2::ResourceV1beta2Client {
+        resource_v1beta2::ResourceV1beta2Client::new(self.client.clone())
+    }
+    /// The `scheduling.k8s.io/v1` client.
+    pub fn scheduling_v1(&self) -> scheduling_v1::SchedulingV1Client {
+        scheduling_v1::SchedulingV1Client::new(self.client.clone())
+    }
+    /// The `scheduling.k8s.io/v1alpha2` client.
+    pub fn scheduling_v1alpha2(&self) -> scheduling_v1alpha2::SchedulingV1alpha2Client {
+        scheduling_v1alpha2::SchedulingV1alpha2Client::new(self.client.clone())
+    }
+    /// The `scheduling.k8s.io/v1beta1` client.
+    pub fn scheduling_v1beta1(&self) -> scheduling_v1beta1::SchedulingV1beta1Client {
+        scheduling_v1beta1::SchedulingV1beta1Client::new(self.client.clone())
+    }
+    /// The `storage.k8s.io/v1` client.
+    pub fn storage_v1(&self) -> storage_v1::StorageV1Client {
+        storage_v1::StorageV1Client::new(self.client.clone())
+    }
+    /// The `storage.k8s.io/v1alpha1` client.
+    pub fn storage_v1alpha1(&self) -> storage_v1alpha1::StorageV1alpha1Client {
+        storage_v1alpha1::StorageV1alpha1Client::new(self.client.clone())
+    }
+    /// The `storage.k8s.io/v1beta1` client.
+    pub fn storage_v1beta1(&self) -> storage_v1beta1::StorageV1beta1Client {
+        storage_v1beta1::StorageV1beta1Client::new(self.client.clone())
+    }
+    /// The `storagemigration.k8s.io/v1beta1` client.
+    pub fn storagemigration_v1beta1(
+        &self,
+    ) -> storagemigration_v1beta1::StoragemigrationV1beta1Client {
+        storagemigration_v1beta1::StoragemigrationV1beta1Client::new(self.client.clone())
     }
     /// The `widgets.example.dev/v1` client.
     pub fn widgets_v1(&self) -> widgets_v1::WidgetsV1Client {

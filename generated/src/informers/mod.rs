@@ -19,13 +19,56 @@
 //! informer per kind, reached as `factory.apps().v1().deployments()`, each listing and
 //! watching through the typed clientset and keeping one cache that its listers read; every
 //! consumer of a kind shares its watch. `for_resource` reaches an informer by its resource.
+pub mod admissionregistration_v1;
+pub mod admissionregistration_v1alpha1;
+pub mod admissionregistration_v1beta1;
 pub mod apiextensions_v1;
 pub mod apiextensions_v1beta1;
+pub mod internal_v1alpha1;
 pub mod apps_v1;
 pub mod apps_v1beta1;
 pub mod apps_v1beta2;
+pub mod autoscaling_v1;
+pub mod autoscaling_v2;
+pub mod batch_v1;
+pub mod batch_v1beta1;
+pub mod certificates_v1;
+pub mod certificates_v1alpha1;
+pub mod certificates_v1beta1;
+pub mod coordination_v1;
+pub mod coordination_v1alpha2;
+pub mod coordination_v1beta1;
 pub mod core_v1;
+pub mod discovery_v1;
+pub mod discovery_v1beta1;
+pub mod events_v1;
+pub mod events_v1beta1;
+pub mod extensions_v1beta1;
+pub mod flowcontrol_v1;
+pub mod flowcontrol_v1beta1;
+pub mod flowcontrol_v1beta2;
+pub mod flowcontrol_v1beta3;
+pub mod networking_v1;
+pub mod networking_v1beta1;
+pub mod node_v1;
+pub mod node_v1alpha1;
+pub mod node_v1beta1;
+pub mod policy_v1;
+pub mod policy_v1beta1;
 pub mod rbac_v1;
+pub mod rbac_v1alpha1;
+pub mod rbac_v1beta1;
+pub mod resource_v1;
+pub mod resource_v1alpha3;
+pub mod resource_v1beta1;
+pub mod resource_v1beta2;
+pub mod scheduling_v1;
+pub mod scheduling_v1alpha2;
+pub mod scheduling_v1beta1;
+pub mod storage_v1;
+pub mod storage_v1alpha1;
+pub mod storage_v1beta1;
+pub mod storagemigration_v1beta1;
 pub mod widgets_v1;
 pub mod widgets_v1alpha1;
 /// What an informer's users name: its handlers, what a delete carries, the informer itself, and
@@ -117,6 +160,218 @@ impl SharedInformerFactory {
         ::kube_apimachinery::client::informer::NoInformer,
     > {
         match (&*resource.group, &*resource.version, &*resource.resource) {
+            ("admissionregistration.k8s.io", "v1", "mutatingadmissionpolicies") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1()
+                            .mutating_admission_policies()
+                            .informer(),
+                    ),
+                )
+            }
+            ("admissionregistration.k8s.io", "v1", "mutatingadmissionpolicybindings") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1()
+                            .mutating_admission_policy_bindings()
+                            .informer(),
+                    ),
+                )
+            }
+            ("admissionregistration.k8s.io", "v1", "mutatingwebhookconfigurations") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1()
+                            .mutating_webhook_configurations()
+                            .informer(),
+                    ),
+                )
+            }
+            ("admissionregistration.k8s.io", "v1", "validatingadmissionpolicies") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1()
+                            .validating_admission_policies()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1",
+                "validatingadmissionpolicybindings",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1()
+                            .validating_admission_policy_bindings()
+                            .informer(),
+                    ),
+                )
+            }
+            ("admissionregistration.k8s.io", "v1", "validatingwebhookconfigurations") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1()
+                            .validating_webhook_configurations()
+                            .informer(),
+                    ),
+                )
+            }
+            ("admissionregistration.k8s.io", "v1alpha1", "mutatingadmissionpolicies") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1alpha1()
+                            .mutating_admission_policies()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1alpha1",
+                "mutatingadmissionpolicybindings",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1alpha1()
+                            .mutating_admission_policy_bindings()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1alpha1",
+                "validatingadmissionpolicies",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1alpha1()
+                            .validating_admission_policies()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1alpha1",
+                "validatingadmissionpolicybindings",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1alpha1()
+                            .validating_admission_policy_bindings()
+                            .informer(),
+                    ),
+                )
+            }
+            ("admissionregistration.k8s.io", "v1beta1", "mutatingadmissionpolicies") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1beta1()
+                            .mutating_admission_policies()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1beta1",
+                "mutatingadmissionpolicybindings",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1beta1()
+                            .mutating_admission_policy_bindings()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1beta1",
+                "mutatingwebhookconfigurations",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1beta1()
+                            .mutating_webhook_configurations()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1beta1",
+                "validatingadmissionpolicies",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1beta1()
+                            .validating_admission_policies()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1beta1",
+                "validatingadmissionpolicybindings",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1beta1()
+                            .validating_admission_policy_bindings()
+                            .informer(),
+                    ),
+                )
+            }
+            (
+                "admissionregistration.k8s.io",
+                "v1beta1",
+                "validatingwebhookconfigurations",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .admissionregistration()
+                            .v1beta1()
+                            .validating_webhook_configurations()
+                            .informer(),
+                    ),
+                )
+            }
             ("apiextensions.k8s.io", "v1", "customresourcedefinitions") => {
                 Ok(
                     ::kube_apimachinery::client::informer::GenericInformer::new(
@@ -136,6 +391,27 @@ impl SharedInformerFactory {
                             .v1beta1()
                             .custom_resource_definitions()
                             .informer(),
+                    ),
+                )
+            }
+            ("internal.apiserver.k8s.io", "v1alpha1", "storageversions") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.internal().v1alpha1().storage_versions().informer(),
+                    ),
+                )
+            }
+            ("apps", "v1", "controllerrevisions") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.apps().v1().controller_revisions().informer(),
+                    ),
+                )
+            }
+            ("apps", "v1", "daemonsets") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.apps().v1().daemon_sets().informer(),
                     ),
                 )
             }
@@ -160,6 +436,13 @@ impl SharedInformerFactory {
                     ),
                 )
             }
+            ("apps", "v1beta1", "controllerrevisions") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.apps().v1beta1().controller_revisions().informer(),
+                    ),
+                )
+            }
             ("apps", "v1beta1", "deployments") => {
                 Ok(
                     ::kube_apimachinery::client::informer::GenericInformer::new(
@@ -171,6 +454,20 @@ impl SharedInformerFactory {
                 Ok(
                     ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.apps().v1beta1().stateful_sets().informer(),
+                    ),
+                )
+            }
+            ("apps", "v1beta2", "controllerrevisions") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.apps().v1beta2().controller_revisions().informer(),
+                    ),
+                )
+            }
+            ("apps", "v1beta2", "daemonsets") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.apps().v1beta2().daemon_sets().informer(),
                     ),
                 )
             }
@@ -195,10 +492,134 @@ impl SharedInformerFactory {
                     ),
                 )
             }
+            ("autoscaling", "v1", "horizontalpodautoscalers") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.autoscaling().v1().horizontal_pod_autoscalers().informer(),
+                    ),
+                )
+            }
+            ("autoscaling", "v2", "horizontalpodautoscalers") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.autoscaling().v2().horizontal_pod_autoscalers().informer(),
+                    ),
+                )
+            }
+            ("batch", "v1", "cronjobs") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.batch().v1().cron_jobs().informer(),
+                    ),
+                )
+            }
+            ("batch", "v1", "jobs") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.batch().v1().jobs().informer(),
+                    ),
+                )
+            }
+            ("batch", "v1beta1", "cronjobs") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.batch().v1beta1().cron_jobs().informer(),
+                    ),
+                )
+            }
+            ("certificates.k8s.io", "v1", "certificatesigningrequests") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .certificates()
+                            .v1()
+                            .certificate_signing_requests()
+                            .informer(),
+                    ),
+                )
+            }
+            ("certificates.k8s.io", "v1alpha1", "clustertrustbundles") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.certificates().v1alpha1().cluster_trust_bundles().informer(),
+                    ),
+                )
+            }
+            ("certificates.k8s.io", "v1beta1", "certificatesigningrequests") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .certificates()
+                            .v1beta1()
+                            .certificate_signing_requests()
+                            .informer(),
+                    ),
+                )
+            }
+            ("certificates.k8s.io", "v1beta1", "clustertrustbundles") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.certificates().v1beta1().cluster_trust_bundles().informer(),
+                    ),
+                )
+            }
+            ("certificates.k8s.io", "v1beta1", "podcertificaterequests") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .certificates()
+                            .v1beta1()
+                            .pod_certificate_requests()
+                            .informer(),
+                    ),
+                )
+            }
+            ("coordination.k8s.io", "v1", "leases") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.coordination().v1().leases().informer(),
+                    ),
+                )
+            }
+            ("coordination.k8s.io", "v1alpha2", "leasecandidates") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.coordination().v1alpha2().lease_candidates().informer(),
+                    ),
+                )
+            }
+            ("coordination.k8s.io", "v1beta1", "leases") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.coordination().v1beta1().leases().informer(),
+                    ),
+                )
+            }
+            ("coordination.k8s.io", "v1beta1", "leasecandidates") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.coordination().v1beta1().lease_candidates().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "componentstatuses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().component_statuses().informer(),
+                    ),
+                )
+            }
             ("", "v1", "configmaps") => {
                 Ok(
                     ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().config_maps().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "endpoints") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().endpoints().informer(),
                     ),
                 )
             }
@@ -209,10 +630,38 @@ impl SharedInformerFactory {
                     ),
                 )
             }
+            ("", "v1", "limitranges") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().limit_ranges().informer(),
+                    ),
+                )
+            }
             ("", "v1", "namespaces") => {
                 Ok(
                     ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().namespaces().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "nodes") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().nodes().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "persistentvolumes") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().persistent_volumes().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "persistentvolumeclaims") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().persistent_volume_claims().informer(),
                     ),
                 )
             }
@@ -230,10 +679,283 @@ impl SharedInformerFactory {
                     ),
                 )
             }
+            ("", "v1", "replicationcontrollers") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().replication_controllers().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "resourcequotas") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().resource_quotas().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "secrets") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().secrets().informer(),
+                    ),
+                )
+            }
+            ("", "v1", "services") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.core().v1().services().informer(),
+                    ),
+                )
+            }
             ("", "v1", "serviceaccounts") => {
                 Ok(
                     ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.core().v1().service_accounts().informer(),
+                    ),
+                )
+            }
+            ("discovery.k8s.io", "v1", "endpointslices") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.discovery().v1().endpoint_slices().informer(),
+                    ),
+                )
+            }
+            ("discovery.k8s.io", "v1beta1", "endpointslices") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.discovery().v1beta1().endpoint_slices().informer(),
+                    ),
+                )
+            }
+            ("events.k8s.io", "v1", "events") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.events().v1().events().informer(),
+                    ),
+                )
+            }
+            ("events.k8s.io", "v1beta1", "events") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.events().v1beta1().events().informer(),
+                    ),
+                )
+            }
+            ("extensions", "v1beta1", "daemonsets") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.extensions().v1beta1().daemon_sets().informer(),
+                    ),
+                )
+            }
+            ("extensions", "v1beta1", "deployments") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.extensions().v1beta1().deployments().informer(),
+                    ),
+                )
+            }
+            ("extensions", "v1beta1", "ingresses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.extensions().v1beta1().ingresses().informer(),
+                    ),
+                )
+            }
+            ("extensions", "v1beta1", "networkpolicies") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.extensions().v1beta1().network_policies().informer(),
+                    ),
+                )
+            }
+            ("extensions", "v1beta1", "replicasets") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.extensions().v1beta1().replica_sets().informer(),
+                    ),
+                )
+            }
+            ("flowcontrol.apiserver.k8s.io", "v1", "flowschemas") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.flowcontrol().v1().flow_schemas().informer(),
+                    ),
+                )
+            }
+            ("flowcontrol.apiserver.k8s.io", "v1", "prioritylevelconfigurations") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .flowcontrol()
+                            .v1()
+                            .priority_level_configurations()
+                            .informer(),
+                    ),
+                )
+            }
+            ("flowcontrol.apiserver.k8s.io", "v1beta1", "flowschemas") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.flowcontrol().v1beta1().flow_schemas().informer(),
+                    ),
+                )
+            }
+            (
+                "flowcontrol.apiserver.k8s.io",
+                "v1beta1",
+                "prioritylevelconfigurations",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .flowcontrol()
+                            .v1beta1()
+                            .priority_level_configurations()
+                            .informer(),
+                    ),
+                )
+            }
+            ("flowcontrol.apiserver.k8s.io", "v1beta2", "flowschemas") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.flowcontrol().v1beta2().flow_schemas().informer(),
+                    ),
+                )
+            }
+            (
+                "flowcontrol.apiserver.k8s.io",
+                "v1beta2",
+                "prioritylevelconfigurations",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .flowcontrol()
+                            .v1beta2()
+                            .priority_level_configurations()
+                            .informer(),
+                    ),
+                )
+            }
+            ("flowcontrol.apiserver.k8s.io", "v1beta3", "flowschemas") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.flowcontrol().v1beta3().flow_schemas().informer(),
+                    ),
+                )
+            }
+            (
+                "flowcontrol.apiserver.k8s.io",
+                "v1beta3",
+                "prioritylevelconfigurations",
+            ) => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .flowcontrol()
+                            .v1beta3()
+                            .priority_level_configurations()
+                            .informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1", "ipaddresses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1().ip_addresses().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1", "ingresses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1().ingresses().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1", "ingressclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1().ingress_classes().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1", "networkpolicies") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1().network_policies().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1", "servicecidrs") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1().service_cid_rs().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1beta1", "ipaddresses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1beta1().ip_addresses().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1beta1", "ingresses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1beta1().ingresses().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1beta1", "ingressclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1beta1().ingress_classes().informer(),
+                    ),
+                )
+            }
+            ("networking.k8s.io", "v1beta1", "servicecidrs") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.networking().v1beta1().service_cid_rs().informer(),
+                    ),
+                )
+            }
+            ("node.k8s.io", "v1", "runtimeclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.node().v1().runtime_classes().informer(),
+                    ),
+                )
+            }
+            ("node.k8s.io", "v1alpha1", "runtimeclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.node().v1alpha1().runtime_classes().informer(),
+                    ),
+                )
+            }
+            ("node.k8s.io", "v1beta1", "runtimeclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.node().v1beta1().runtime_classes().informer(),
+                    ),
+                )
+            }
+            ("policy", "v1", "poddisruptionbudgets") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.policy().v1().pod_disruption_budgets().informer(),
+                    ),
+                )
+            }
+            ("policy", "v1beta1", "poddisruptionbudgets") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.policy().v1beta1().pod_disruption_budgets().informer(),
                     ),
                 )
             }
@@ -262,6 +984,315 @@ impl SharedInformerFactory {
                 Ok(
                     ::kube_apimachinery::client::informer::GenericInformer::new(
                         self.rbac().v1().role_bindings().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1alpha1", "clusterroles") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1alpha1().cluster_roles().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1alpha1", "clusterrolebindings") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1alpha1().cluster_role_bindings().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1alpha1", "roles") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1alpha1().roles().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1alpha1", "rolebindings") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1alpha1().role_bindings().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1beta1", "clusterroles") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1beta1().cluster_roles().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1beta1", "clusterrolebindings") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1beta1().cluster_role_bindings().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1beta1", "roles") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1beta1().roles().informer(),
+                    ),
+                )
+            }
+            ("rbac.authorization.k8s.io", "v1beta1", "rolebindings") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.rbac().v1beta1().role_bindings().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1", "deviceclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1().device_classes().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1", "resourceclaims") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1().resource_claims().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1", "resourceclaimtemplates") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1().resource_claim_templates().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1", "resourceslices") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1().resource_slices().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1alpha3", "devicetaintrules") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1alpha3().device_taint_rules().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1alpha3", "resourcepoolstatusrequests") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .resource()
+                            .v1alpha3()
+                            .resource_pool_status_requests()
+                            .informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta1", "deviceclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta1().device_classes().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta1", "resourceclaims") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta1().resource_claims().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta1", "resourceclaimtemplates") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta1().resource_claim_templates().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta1", "resourceslices") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta1().resource_slices().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta2", "deviceclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta2().device_classes().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta2", "devicetaintrules") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta2().device_taint_rules().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta2", "resourceclaims") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta2().resource_claims().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta2", "resourceclaimtemplates") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta2().resource_claim_templates().informer(),
+                    ),
+                )
+            }
+            ("resource.k8s.io", "v1beta2", "resourceslices") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.resource().v1beta2().resource_slices().informer(),
+                    ),
+                )
+            }
+            ("scheduling.k8s.io", "v1", "priorityclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.scheduling().v1().priority_classes().informer(),
+                    ),
+                )
+            }
+            ("scheduling.k8s.io", "v1alpha2", "podgroups") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.scheduling().v1alpha2().pod_groups().informer(),
+                    ),
+                )
+            }
+            ("scheduling.k8s.io", "v1alpha2", "workloads") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.scheduling().v1alpha2().workloads().informer(),
+                    ),
+                )
+            }
+            ("scheduling.k8s.io", "v1beta1", "priorityclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.scheduling().v1beta1().priority_classes().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1", "csidrivers") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1().csi_drivers().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1", "csinodes") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1().csi_nodes().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1", "csistoragecapacities") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1().csi_storage_capacities().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1", "storageclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1().storage_classes().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1", "volumeattachments") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1().volume_attachments().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1", "volumeattributesclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1().volume_attributes_classes().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1alpha1", "csistoragecapacities") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1alpha1().csi_storage_capacities().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1alpha1", "volumeattachments") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1alpha1().volume_attachments().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1alpha1", "volumeattributesclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1alpha1().volume_attributes_classes().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1beta1", "csidrivers") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1beta1().csi_drivers().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1beta1", "csinodes") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1beta1().csi_nodes().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1beta1", "csistoragecapacities") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1beta1().csi_storage_capacities().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1beta1", "storageclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1beta1().storage_classes().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1beta1", "volumeattachments") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1beta1().volume_attachments().informer(),
+                    ),
+                )
+            }
+            ("storage.k8s.io", "v1beta1", "volumeattributesclasses") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self.storage().v1beta1().volume_attributes_classes().informer(),
+                    ),
+                )
+            }
+            ("storagemigration.k8s.io", "v1beta1", "storageversionmigrations") => {
+                Ok(
+                    ::kube_apimachinery::client::informer::GenericInformer::new(
+                        self
+                            .storagemigration()
+                            .v1beta1()
+                            .storage_version_migrations()
+                            .informer(),
                     ),
                 )
             }
@@ -302,6 +1333,12 @@ impl SharedInformerFactory {
             }
         }
     }
+    /// The informers of the `admissionregistration.k8s.io` group.
+    pub fn admissionregistration(&self) -> AdmissionregistrationInformers {
+        AdmissionregistrationInformers {
+            factory: self.clone(),
+        }
+    }
     /// The informers of the `apiextensions.k8s.io` group.
     pub fn apiextensions(&self) -> ApiextensionsInformers {
         ApiextensionsInformers {
@@ -314,9 +1351,81 @@ impl SharedInformerFactory {
             factory: self.clone(),
         }
     }
+    /// The informers of the `autoscaling` group.
+    pub fn autoscaling(&self) -> AutoscalingInformers {
+        AutoscalingInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `batch` group.
+    pub fn batch(&self) -> BatchInformers {
+        BatchInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `certificates.k8s.io` group.
+    pub fn certificates(&self) -> CertificatesInformers {
+        CertificatesInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `coordination.k8s.io` group.
+    pub fn coordination(&self) -> CoordinationInformers {
+        CoordinationInformers {
+            factory: self.clone(),
+        }
+    }
     /// The informers of the `core` group.
     pub fn core(&self) -> CoreInformers {
         CoreInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `discovery.k8s.io` group.
+    pub fn discovery(&self) -> DiscoveryInformers {
+        DiscoveryInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `events.k8s.io` group.
+    pub fn events(&self) -> EventsInformers {
+        EventsInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `extensions` group.
+    pub fn extensions(&self) -> ExtensionsInformers {
+        ExtensionsInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `flowcontrol.apiserver.k8s.io` group.
+    pub fn flowcontrol(&self) -> FlowcontrolInformers {
+        FlowcontrolInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `internal.apiserver.k8s.io` group.
+    pub fn internal(&self) -> InternalInformers {
+        InternalInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `networking.k8s.io` group.
+    pub fn networking(&self) -> NetworkingInformers {
+        NetworkingInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `node.k8s.io` group.
+    pub fn node(&self) -> NodeInformers {
+        NodeInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `policy` group.
+    pub fn policy(&self) -> PolicyInformers {
+        PolicyInformers {
             factory: self.clone(),
         }
     }
@@ -326,11 +1435,65 @@ impl SharedInformerFactory {
             factory: self.clone(),
         }
     }
+    /// The informers of the `resource.k8s.io` group.
+    pub fn resource(&self) -> ResourceInformers {
+        ResourceInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `scheduling.k8s.io` group.
+    pub fn scheduling(&self) -> SchedulingInformers {
+        SchedulingInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `storage.k8s.io` group.
+    pub fn storage(&self) -> StorageInformers {
+        StorageInformers {
+            factory: self.clone(),
+        }
+    }
+    /// The informers of the `storagemigration.k8s.io` group.
+    pub fn storagemigration(&self) -> StoragemigrationInformers {
+        StoragemigrationInformers {
+            factory: self.clone(),
+        }
+    }
     /// The informers of the `widgets.example.dev` group.
     pub fn widgets(&self) -> WidgetsInformers {
         WidgetsInformers {
             factory: self.clone(),
         }
+    }
+}
+/// The informers of the `admissionregistration.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct AdmissionregistrationInformers {
+    factory: SharedInformerFactory,
+}
+impl AdmissionregistrationInformers {
+    /// The informers of `admissionregistration.k8s.io/v1`.
+    pub fn v1(&self) -> admissionregistration_v1::AdmissionregistrationV1Informers {
+        admissionregistration_v1::AdmissionregistrationV1Informers::new(
+            self.factory.clone(),
+        )
+    }
+    /// The informers of `admissionregistration.k8s.io/v1alpha1`.
+    pub fn v1alpha1(
+        &self,
+    ) -> admissionregistration_v1alpha1::AdmissionregistrationV1alpha1Informers {
+        admissionregistration_v1alpha1::AdmissionregistrationV1alpha1Informers::new(
+            self.factory.clone(),
+        )
+    }
+    /// The informers of `admissionregistration.k8s.io/v1beta1`.
+    pub fn v1beta1(
+        &self,
+    ) -> admissionregistration_v1beta1::AdmissionregistrationV1beta1Informers {
+        admissionregistration_v1beta1::AdmissionregistrationV1beta1Informers::new(
+            self.factory.clone(),
+        )
     }
 }
 /// The informers of the `apiextensions.k8s.io` group, one accessor per version (client-go's
@@ -369,6 +1532,78 @@ impl AppsInformers {
         apps_v1beta2::AppsV1beta2Informers::new(self.factory.clone())
     }
 }
+/// The informers of the `autoscaling` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct AutoscalingInformers {
+    factory: SharedInformerFactory,
+}
+impl AutoscalingInformers {
+    /// The informers of `autoscaling/v1`.
+    pub fn v1(&self) -> autoscaling_v1::AutoscalingV1Informers {
+        autoscaling_v1::AutoscalingV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `autoscaling/v2`.
+    pub fn v2(&self) -> autoscaling_v2::AutoscalingV2Informers {
+        autoscaling_v2::AutoscalingV2Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `batch` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct BatchInformers {
+    factory: SharedInformerFactory,
+}
+impl BatchInformers {
+    /// The informers of `batch/v1`.
+    pub fn v1(&self) -> batch_v1::BatchV1Informers {
+        batch_v1::BatchV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `batch/v1beta1`.
+    pub fn v1beta1(&self) -> batch_v1beta1::BatchV1beta1Informers {
+        batch_v1beta1::BatchV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `certificates.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct CertificatesInformers {
+    factory: SharedInformerFactory,
+}
+impl CertificatesInformers {
+    /// The informers of `certificates.k8s.io/v1`.
+    pub fn v1(&self) -> certificates_v1::CertificatesV1Informers {
+        certificates_v1::CertificatesV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `certificates.k8s.io/v1alpha1`.
+    pub fn v1alpha1(&self) -> certificates_v1alpha1::CertificatesV1alpha1Informers {
+        certificates_v1alpha1::CertificatesV1alpha1Informers::new(self.factory.clone())
+    }
+    /// The informers of `certificates.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> certificates_v1beta1::CertificatesV1beta1Informers {
+        certificates_v1beta1::CertificatesV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `coordination.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct CoordinationInformers {
+    factory: SharedInformerFactory,
+}
+impl CoordinationInformers {
+    /// The informers of `coordination.k8s.io/v1`.
+    pub fn v1(&self) -> coordination_v1::CoordinationV1Informers {
+        coordination_v1::CoordinationV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `coordination.k8s.io/v1alpha2`.
+    pub fn v1alpha2(&self) -> coordination_v1alpha2::CoordinationV1alpha2Informers {
+        coordination_v1alpha2::CoordinationV1alpha2Informers::new(self.factory.clone())
+    }
+    /// The informers of `coordination.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> coordination_v1beta1::CoordinationV1beta1Informers {
+        coordination_v1beta1::CoordinationV1beta1Informers::new(self.factory.clone())
+    }
+}
 /// The informers of the `core` group, one accessor per version (client-go's
 /// group `Interface` of informer-gen).
 #[derive(Clone)]
@@ -381,6 +1616,138 @@ impl CoreInformers {
         core_v1::CoreV1Informers::new(self.factory.clone())
     }
 }
+/// The informers of the `discovery.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct DiscoveryInformers {
+    factory: SharedInformerFactory,
+}
+impl DiscoveryInformers {
+    /// The informers of `discovery.k8s.io/v1`.
+    pub fn v1(&self) -> discovery_v1::DiscoveryV1Informers {
+        discovery_v1::DiscoveryV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `discovery.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> discovery_v1beta1::DiscoveryV1beta1Informers {
+        discovery_v1beta1::DiscoveryV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `events.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct EventsInformers {
+    factory: SharedInformerFactory,
+}
+impl EventsInformers {
+    /// The informers of `events.k8s.io/v1`.
+    pub fn v1(&self) -> events_v1::EventsV1Informers {
+        events_v1::EventsV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `events.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> events_v1beta1::EventsV1beta1Informers {
+        events_v1beta1::EventsV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `extensions` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct ExtensionsInformers {
+    factory: SharedInformerFactory,
+}
+impl ExtensionsInformers {
+    /// The informers of `extensions/v1beta1`.
+    pub fn v1beta1(&self) -> extensions_v1beta1::ExtensionsV1beta1Informers {
+        extensions_v1beta1::ExtensionsV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `flowcontrol.apiserver.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct FlowcontrolInformers {
+    factory: SharedInformerFactory,
+}
+impl FlowcontrolInformers {
+    /// The informers of `flowcontrol.apiserver.k8s.io/v1`.
+    pub fn v1(&self) -> flowcontrol_v1::FlowcontrolV1Informers {
+        flowcontrol_v1::FlowcontrolV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `flowcontrol.apiserver.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> flowcontrol_v1beta1::FlowcontrolV1beta1Informers {
+        flowcontrol_v1beta1::FlowcontrolV1beta1Informers::new(self.factory.clone())
+    }
+    /// The informers of `flowcontrol.apiserver.k8s.io/v1beta2`.
+    pub fn v1beta2(&self) -> flowcontrol_v1beta2::FlowcontrolV1beta2Informers {
+        flowcontrol_v1beta2::FlowcontrolV1beta2Informers::new(self.factory.clone())
+    }
+    /// The informers of `flowcontrol.apiserver.k8s.io/v1beta3`.
+    pub fn v1beta3(&self) -> flowcontrol_v1beta3::FlowcontrolV1beta3Informers {
+        flowcontrol_v1beta3::FlowcontrolV1beta3Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `internal.apiserver.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct InternalInformers {
+    factory: SharedInformerFactory,
+}
+impl InternalInformers {
+    /// The informers of `internal.apiserver.k8s.io/v1alpha1`.
+    pub fn v1alpha1(&self) -> internal_v1alpha1::InternalV1alpha1Informers {
+        internal_v1alpha1::InternalV1alpha1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `networking.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct NetworkingInformers {
+    factory: SharedInformerFactory,
+}
+impl NetworkingInformers {
+    /// The informers of `networking.k8s.io/v1`.
+    pub fn v1(&self) -> networking_v1::NetworkingV1Informers {
+        networking_v1::NetworkingV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `networking.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> networking_v1beta1::NetworkingV1beta1Informers {
+        networking_v1beta1::NetworkingV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `node.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct NodeInformers {
+    factory: SharedInformerFactory,
+}
+impl NodeInformers {
+    /// The informers of `node.k8s.io/v1`.
+    pub fn v1(&self) -> node_v1::NodeV1Informers {
+        node_v1::NodeV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `node.k8s.io/v1alpha1`.
+    pub fn v1alpha1(&self) -> node_v1alpha1::NodeV1alpha1Informers {
+        node_v1alpha1::NodeV1alpha1Informers::new(self.factory.clone())
+    }
+    /// The informers of `node.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> node_v1beta1::NodeV1beta1Informers {
+        node_v1beta1::NodeV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `policy` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct PolicyInformers {
+    factory: SharedInformerFactory,
+}
+impl PolicyInformers {
+    /// The informers of `policy/v1`.
+    pub fn v1(&self) -> policy_v1::PolicyV1Informers {
+        policy_v1::PolicyV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `policy/v1beta1`.
+    pub fn v1beta1(&self) -> policy_v1beta1::PolicyV1beta1Informers {
+        policy_v1beta1::PolicyV1beta1Informers::new(self.factory.clone())
+    }
+}
 /// The informers of the `rbac.authorization.k8s.io` group, one accessor per version (client-go's
 /// group `Interface` of informer-gen).
 #[derive(Clone)]
@@ -391,6 +1758,92 @@ impl RbacInformers {
     /// The informers of `rbac.authorization.k8s.io/v1`.
     pub fn v1(&self) -> rbac_v1::RbacV1Informers {
         rbac_v1::RbacV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `rbac.authorization.k8s.io/v1alpha1`.
+    pub fn v1alpha1(&self) -> rbac_v1alpha1::RbacV1alpha1Informers {
+        rbac_v1alpha1::RbacV1alpha1Informers::new(self.factory.clone())
+    }
+    /// The informers of `rbac.authorization.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> rbac_v1beta1::RbacV1beta1Informers {
+        rbac_v1beta1::RbacV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `resource.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct ResourceInformers {
+    factory: SharedInformerFactory,
+}
+impl ResourceInformers {
+    /// The informers of `resource.k8s.io/v1`.
+    pub fn v1(&self) -> resource_v1::ResourceV1Informers {
+        resource_v1::ResourceV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `resource.k8s.io/v1alpha3`.
+    pub fn v1alpha3(&self) -> resource_v1alpha3::ResourceV1alpha3Informers {
+        resource_v1alpha3::ResourceV1alpha3Informers::new(self.factory.clone())
+    }
+    /// The informers of `resource.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> resource_v1beta1::ResourceV1beta1Informers {
+        resource_v1beta1::ResourceV1beta1Informers::new(self.factory.clone())
+    }
+    /// The informers of `resource.k8s.io/v1beta2`.
+    pub fn v1beta2(&self) -> resource_v1beta2::ResourceV1beta2Informers {
+        resource_v1beta2::ResourceV1beta2Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `scheduling.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct SchedulingInformers {
+    factory: SharedInformerFactory,
+}
+impl SchedulingInformers {
+    /// The informers of `scheduling.k8s.io/v1`.
+    pub fn v1(&self) -> scheduling_v1::SchedulingV1Informers {
+        scheduling_v1::SchedulingV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `scheduling.k8s.io/v1alpha2`.
+    pub fn v1alpha2(&self) -> scheduling_v1alpha2::SchedulingV1alpha2Informers {
+        scheduling_v1alpha2::SchedulingV1alpha2Informers::new(self.factory.clone())
+    }
+    /// The informers of `scheduling.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> scheduling_v1beta1::SchedulingV1beta1Informers {
+        scheduling_v1beta1::SchedulingV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `storage.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct StorageInformers {
+    factory: SharedInformerFactory,
+}
+impl StorageInformers {
+    /// The informers of `storage.k8s.io/v1`.
+    pub fn v1(&self) -> storage_v1::StorageV1Informers {
+        storage_v1::StorageV1Informers::new(self.factory.clone())
+    }
+    /// The informers of `storage.k8s.io/v1alpha1`.
+    pub fn v1alpha1(&self) -> storage_v1alpha1::StorageV1alpha1Informers {
+        storage_v1alpha1::StorageV1alpha1Informers::new(self.factory.clone())
+    }
+    /// The informers of `storage.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> storage_v1beta1::StorageV1beta1Informers {
+        storage_v1beta1::StorageV1beta1Informers::new(self.factory.clone())
+    }
+}
+/// The informers of the `storagemigration.k8s.io` group, one accessor per version (client-go's
+/// group `Interface` of informer-gen).
+#[derive(Clone)]
+pub struct StoragemigrationInformers {
+    factory: SharedInformerFactory,
+}
+impl StoragemigrationInformers {
+    /// The informers of `storagemigration.k8s.io/v1beta1`.
+    pub fn v1beta1(&self) -> storagemigration_v1beta1::StoragemigrationV1beta1Informers {
+        storagemigration_v1beta1::StoragemigrationV1beta1Informers::new(
+            self.factory.clone(),
+        )
     }
 }
 /// The informers of the `widgets.example.dev` group, one accessor per version (client-go's

@@ -1,14 +1,16 @@
 //! One Go struct field as Rust, in this project's conventions: a kind's TypeMeta flattened and
 //! its metadata plain; embedded structs flattened; `omitempty` fields `Option` and skipped when
-//! unset; pointers `Option`, required unless `+optional`; JSON names kept with `rename` where
-//! serde's camelCase differs; the protobuf number and Go's patch struct tags as tag lines.
+//! unset (Go value scalars `+k8s:zeroIsUnset`); pointers `Option`, required unless `+optional`;
+//! JSON names kept with `rename` where serde's camelCase differs; the protobuf number and Go's
+//! patch struct tags as tag lines.
 
 use super::go::literal::{struct_tag, tag_value};
 use super::go::{Field, TypeExpr, TypeKind, is_tag_line, tag_name};
 use super::names;
-use super::resolve::{FileCx, META, TYPE_META};
+use super::resolve::{FileCx, MAX_WIDTH, META, TYPE_META};
 use super::tags;
 use crate::diag::Diagnostic;
+use crate::model::tags::name as tag;
 
 /// Whether `ty` (or what it points to) is meta/v1's `name`.
 pub fn is_meta(cx: &FileCx<'_, '_>, ty: &TypeExpr, name: &str) -> bool {
@@ -136,6 +138,11 @@ pub fn field(
     }
     let time = is_meta(cx, &f.ty, "Time") || is_meta(cx, &f.ty, "MicroTime");
     let rust = if omitempty {
+        // Go holds a non-pointer field as a value whose zero means unset, and gogo-protobuf writes
+        // it even then; a Rust `Option` reads that zero as unset only when told so.
+        if !ptr && cx.is_scalar(&f.ty) && !written.iter().any(|t| t == tag::ZERO_IS_UNSET) {
+            doc.push(format!("+{}", tag::ZERO_IS_UNSET));
+        }
         attrs.push("default".into());
         attrs.push("skip_serializing_if = \"Option::is_none\"".into());
         format!("Option<{base}>")
@@ -157,7 +164,19 @@ pub fn field(
     };
     out.extend(docs(&doc, IND));
     if !attrs.is_empty() {
-        out.push(format!("{IND}#[serde({})]", attrs.join(", ")));
+        let args = attrs.join(", ");
+        // rustfmt keeps an attribute's arguments on one line up to `attr_fn_like_width`, 70% of
+        // the line width, and writes one a line past it.
+        if args.len() <= MAX_WIDTH * 7 / 10 {
+            out.push(format!("{IND}#[serde({args})]"));
+        } else {
+            out.push(format!("{IND}#[serde("));
+            let last = attrs.len() - 1;
+            for (i, a) in attrs.iter().enumerate() {
+                out.push(format!("{IND}    {a}{}", if i == last { "" } else { "," }));
+            }
+            out.push(format!("{IND})]"));
+        }
     }
     out.push(format!("{IND}pub {name}: {rust},"));
     Ok((out, 1))
@@ -165,27 +184,23 @@ pub fn field(
 
 /// Doc comment lines.
 pub fn docs(lines: &[String], indent: &str) -> Vec<String> {
-    lines
-        .iter()
-        .map(|l| {
-            if l.is_empty() {
-                format!("{indent}///")
-            } else {
-                format!("{indent}/// {l}")
-            }
-        })
-        .collect()
+    comment(lines, &format!("{indent}///"))
 }
 
 /// Plain comment lines.
 pub fn plain(lines: &[String], indent: &str) -> Vec<String> {
+    comment(lines, &format!("{indent}//"))
+}
+
+/// Comment lines after `marker`, as Go wrote them (tabs kept: OpenAPI descriptions are Go's text).
+fn comment(lines: &[String], marker: &str) -> Vec<String> {
     lines
         .iter()
         .map(|l| {
             if l.is_empty() {
-                format!("{indent}//")
+                marker.to_string()
             } else {
-                format!("{indent}// {l}")
+                format!("{marker} {l}")
             }
         })
         .collect()

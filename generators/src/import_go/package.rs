@@ -92,6 +92,19 @@ pub fn types_rs(index: &Index<'_>, pkg: &Package, counts: &mut Counts, diags: &m
         "//! The types of Go package `{}`, field for field as Go serializes them.",
         pkg.import_path
     ));
+    // Go's doc comments are Go's doc syntax, not Markdown (lists without indented continuations,
+    // tabs before code blocks): they stay as Go wrote them, because OpenAPI's descriptions are
+    // Go's text, and clippy's Markdown lints are off for them.
+    out.extend(
+        [
+            "#![allow(",
+            "    clippy::doc_lazy_continuation,",
+            "    clippy::doc_overindented_list_items,",
+            "    clippy::tabs_in_doc_comments",
+            ")]",
+        ]
+        .map(String::from),
+    );
     let uses = uses.lines();
     if !uses.is_empty() {
         out.push(String::new());

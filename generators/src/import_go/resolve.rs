@@ -100,6 +100,10 @@ pub enum Shape {
     Alias,
 }
 
+/// The line width rustfmt formats this repository to (rustfmt.toml), which the importer's
+/// `use` lines keep, so that `cargo fmt` leaves imported files as they are written.
+pub const MAX_WIDTH: usize = 120;
+
 /// Every package's declared types and constants, and where each package lives in Rust.
 pub struct Index<'a> {
     /// Import path -> the package.
@@ -252,7 +256,8 @@ impl Uses {
         }
     }
 
-    /// The `use` lines: std, then other crates, then this crate, each block sorted.
+    /// The `use` lines: std, then other crates, then this crate, each block sorted, a long one
+    /// wrapped at [`MAX_WIDTH`] as rustfmt wraps it.
     pub fn lines(&self) -> Vec<String> {
         let mut modules: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
         for path in self.names.values() {
@@ -262,7 +267,27 @@ impl Uses {
         }
         let line = |module: &str, names: &[&str]| match names {
             [one] => format!("use {module}::{one};"),
-            many => format!("use {module}::{{{}}};", many.join(", ")),
+            many => {
+                let flat = format!("use {module}::{{{}}};", many.join(", "));
+                if flat.len() <= MAX_WIDTH {
+                    return flat;
+                }
+                // Wrapped as rustfmt wraps it, so that `cargo fmt` leaves the file alone: the
+                // names packed four spaces in, each line within the width, a trailing comma.
+                let mut lines = vec![format!("use {module}::{{")];
+                let mut current = String::from("   ");
+                for name in many {
+                    if current.len() > 3 && current.len() + 1 + name.len() + 1 > MAX_WIDTH {
+                        lines.push(std::mem::replace(&mut current, String::from("   ")));
+                    }
+                    current.push(' ');
+                    current.push_str(name);
+                    current.push(',');
+                }
+                lines.push(current);
+                lines.push("};".into());
+                lines.join("\n")
+            }
         };
         let mut blocks: [Vec<String>; 3] = Default::default();
         if self.map {
@@ -380,6 +405,34 @@ impl FileCx<'_, '_> {
     }
 }
 
+impl FileCx<'_, '_> {
+    /// Whether Go type `ty` holds a string, number or bool (through declared types such as
+    /// `type Protocol string` and apimachinery's `types.UID`), and is not a string enum, whose
+    /// empty value the runtime already reads as unset.
+    pub fn is_scalar(&self, ty: &TypeExpr) -> bool {
+        let TypeKind::Named { package, name } = &ty.kind else {
+            return false;
+        };
+        let path = match package {
+            None if primitive(name).is_some() => return true,
+            None => self.import_path,
+            Some(local) => match self.imports.get(local) {
+                Some(path) => path.as_str(),
+                None => return false,
+            },
+        };
+        if let Some((_, _, rust)) = APIMACHINERY.iter().find(|(p, n, _)| *p == path && n == name) {
+            return *rust == "String";
+        }
+        match self.index.types.get(&(path, name.as_str())) {
+            Some((decl, Shape::Alias)) => {
+                matches!(&decl.ty.kind, TypeKind::Named { package: None, name } if primitive(name).is_some())
+            }
+            _ => false,
+        }
+    }
+}
+
 impl Index<'_> {
     /// The Rust module of Go package `path`: imported in this run, mapped by `--extern`, or
     /// k8s.io/api's package in k8s-openapi.
@@ -410,4 +463,29 @@ fn unmapped(at: &TypeExpr, path: &str, name: &str, why: &str) -> Diagnostic {
         .help(format!(
             "import `{path}` in the same run, or name its Rust module with `--extern {path}=<rust path>`"
         ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Uses;
+
+    #[test]
+    fn a_long_use_line_is_wrapped_as_rustfmt_wraps_it() {
+        let mut uses = Uses::default();
+        for name in [
+            "Condition",
+            "DeleteOptions",
+            "LabelSelector",
+            "ListMeta",
+            "ObjectMeta",
+            "Time",
+        ] {
+            uses.name(&format!("k8s_openapi::apimachinery::pkg::apis::meta::v1::{name}"));
+        }
+        uses.name("kube_core::TypeMeta");
+        assert_eq!(
+            uses.lines().join("\n"),
+            "use k8s_openapi::apimachinery::pkg::apis::meta::v1::{\n    Condition, DeleteOptions, LabelSelector, ListMeta, ObjectMeta, Time,\n};\nuse kube_core::TypeMeta;"
+        );
+    }
 }

@@ -15,6 +15,7 @@ const TYPES: &str = r#"package v1
 import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // +genclient
@@ -40,7 +41,13 @@ type WidgetSpec struct {
 	Template *corev1.PodTemplateSpec `json:"template" protobuf:"bytes,2,opt,name=template"`
 	Shape `json:",inline"`
 	HostIP string `json:"hostIP,omitempty" protobuf:"bytes,3,opt,name=hostIP"`
+	Owner types.UID `json:"owner,omitempty" protobuf:"bytes,4,opt,name=owner"`
+	Nickname *string `json:"nickname,omitempty" protobuf:"bytes,5,opt,name=nickname"`
+	Colour Colour `json:"colour,omitempty" protobuf:"bytes,6,opt,name=colour"`
 }
+
+// Colour is a string without constants.
+type Colour string
 
 // Shape is embedded.
 type Shape struct {
@@ -93,7 +100,11 @@ fn a_go_package_becomes_a_tagged_rust_package() {
         "    /// +optional\n    /// +protobuf=1\n    #[serde(default)]\n    pub metadata: ObjectMeta,",
         "    /// Template for its pods.\n    /// +protobuf=2\n    /// +required\n    pub template: Option<PodTemplateSpec>,",
         "    #[serde(flatten)]\n    pub shape: Shape,",
-        "    #[serde(rename = \"hostIP\", default, skip_serializing_if = \"Option::is_none\")]\n    pub host_ip: Option<String>,",
+        // Go's value scalars read their zero as unset; a pointer and a string enum need no tag.
+        "    /// +protobuf=3\n    /// +k8s:zeroIsUnset\n    #[serde(rename = \"hostIP\", default, skip_serializing_if = \"Option::is_none\")]\n    pub host_ip: Option<String>,",
+        "    /// +protobuf=4\n    /// +k8s:zeroIsUnset\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub owner: Option<String>,",
+        "    /// +protobuf=5\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub nickname: Option<String>,",
+        "    /// +protobuf=6\n    /// +k8s:zeroIsUnset\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub colour: Option<Colour>,",
         "    #[default]\n    #[serde(rename = \"Small\")]\n    SizeSmall,",
         "    #[serde(rename = \"Large\")]\n    SizeLarge,",
         // defaulter-gen's reference to a constant carries the constant's value.
@@ -102,6 +113,7 @@ fn a_go_package_becomes_a_tagged_rust_package() {
     ] {
         assert!(types.contains(want), "missing {want:?} in\n{types}");
     }
+    assert_eq!(types.matches("+k8s:zeroIsUnset").count(), 3, "{types}");
     assert!(!types.contains("Ignored"), "generated Go is never read");
     assert!(module.contains("//! Package v1 holds the widget API.\n//! +k8s:deepcopy-gen=package\n//! +groupName=example.com\n//! +k8s:openapi-model-package=com.example.widgets.apis.v1\n"), "{module}");
     assert!(read(&dir.join("src/apis/mod.rs")).contains("pub mod v1;"));

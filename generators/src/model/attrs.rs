@@ -467,6 +467,9 @@ pub struct FieldAttrs {
     pub declarative: Vec<super::declarative::Validation>,
     /// `+protobuf=<number>`: the field's protobuf field number.
     pub protobuf: Option<u32>,
+    /// `+k8s:zeroIsUnset`: an `Option` of a scalar that Go holds as a value, not a pointer. Go
+    /// writes it to protobuf even when zero, and its zero means unset, so a zero read is `None`.
+    pub zero_is_unset: bool,
 }
 
 impl FieldAttrs {
@@ -489,6 +492,7 @@ impl FieldAttrs {
             validations: validation::schema(tags),
             declarative: super::declarative::of(tags),
             protobuf: tags.value(tag::PROTOBUF).and_then(|v| v.parse().ok()),
+            zero_is_unset: tags.has(tag::ZERO_IS_UNSET),
         }
     }
 

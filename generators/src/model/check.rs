@@ -18,6 +18,7 @@ pub fn check(universe: &Universe, diags: &mut Diagnostics) {
         let mut resources: BTreeMap<&str, &Type> = BTreeMap::new();
         for ty in pkg.types.values() {
             check_enum_tag(ty, diags);
+            check_zero_is_unset(ty, diags);
             check_serde(universe, ty, diags);
             check_list_tags(universe, ty, diags);
             check_defaults(universe, ty, diags);
@@ -426,6 +427,38 @@ fn check_enum_tag(ty: &Type, diags: &mut Diagnostics) {
             .label("not a string enum")
             .help("`+enum` marks an enum whose variants carry no data; each variant is one JSON string"),
         );
+    }
+}
+
+/// `+k8s:zeroIsUnset` reads a zero as `None`, which needs an `Option` of a value with a zero: a
+/// string or a number or bool (a string enum's empty string already reads as `None`).
+fn check_zero_is_unset(ty: &Type, diags: &mut Diagnostics) {
+    for f in ty.fields().iter().filter(|f| f.attrs.zero_is_unset) {
+        let TypeRef::Option(inner) = &f.ty else {
+            diags.push(
+                Diagnostic::error(
+                    &f.tags.loc(tag::ZERO_IS_UNSET, &f.loc),
+                    format!("`+{}` is on `{}`, which is not an `Option`", tag::ZERO_IS_UNSET, f.name),
+                )
+                .label("not optional")
+                .help("the tag says Go's zero value reads as unset; a plain field keeps its zero as it is, so remove the tag"),
+            );
+            continue;
+        };
+        if !matches!(inner.as_ref(), TypeRef::String | TypeRef::Primitive(_)) {
+            diags.push(
+                Diagnostic::error(
+                    &f.tags.loc(tag::ZERO_IS_UNSET, &f.loc),
+                    format!(
+                        "`+{}` is on `{}`, whose value is not a string, number or bool",
+                        tag::ZERO_IS_UNSET,
+                        f.name
+                    ),
+                )
+                .label("no zero value")
+                .help("only scalars have Go's zero value that means unset; remove the tag"),
+            );
+        }
     }
 }
 

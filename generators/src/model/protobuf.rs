@@ -79,6 +79,8 @@ pub struct MessageField {
     /// Whether it is a map of lists, whose values go-to-protobuf wraps in a message (a map of a
     /// Go named slice type, `map[string]ExtraValue`).
     pub list_map: bool,
+    /// Whether a zero read is unset (`+k8s:zeroIsUnset`: Go holds the field as a value).
+    pub zero_is_unset: bool,
 }
 
 /// Whether a field type is a map of lists (maybe optional).
@@ -269,6 +271,7 @@ fn numbers(ty: &Type, fields: &[Field], diags: &mut Diagnostics) -> Vec<MessageF
             number,
             tagged,
             list_map: is_list_map(&f.ty),
+            zero_is_unset: f.attrs.zero_is_unset,
         });
     }
     out.sort_by_key(|f| f.number);

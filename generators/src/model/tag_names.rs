@@ -40,6 +40,7 @@ pub const PATCH_MERGE_KEY: &str = "patchMergeKey";
 pub const ENUM: &str = "enum";
 pub const FEATURE_GATE: &str = "featureGate";
 pub const NULLABLE: &str = "nullable";
+pub const ZERO_IS_UNSET: &str = "k8s:zeroIsUnset";
 pub const UNION: &str = "union";
 pub const UNION_DISCRIMINATOR: &str = "unionDiscriminator";
 pub const UNION_DEPRECATED: &str = "unionDeprecated";

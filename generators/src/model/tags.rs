@@ -149,6 +149,7 @@ static TABLE: &[Spec] = &[
     spec(n::ENUM, None, Some(Flag), None, false),
     spec(n::FEATURE_GATE, None, None, Some(Text), true),
     spec(n::NULLABLE, None, None, Some(Flag), false),
+    spec(n::ZERO_IS_UNSET, None, None, Some(Flag), false),
     spec(n::UNION, None, Some(Flag), None, false),
     spec(n::UNION_DISCRIMINATOR, None, None, Some(Flag), false),
     spec(n::UNION_DEPRECATED, None, None, Some(Flag), false),

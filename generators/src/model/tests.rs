@@ -687,3 +687,26 @@ fn upstream_oddities_are_warnings() {
         Some("scale")
     );
 }
+
+#[test]
+fn zero_is_unset_is_read_on_options_of_scalars_only() {
+    let types = "pub type Host = String;\n#[derive(serde::Serialize)]\npub struct A {\n\
+                 /// +k8s:zeroIsUnset\npub host: Option<Host>,\n\
+                 /// +k8s:zeroIsUnset\npub port: Option<i32>,\n\
+                 /// +k8s:zeroIsUnset\npub plain: String,\n\
+                 /// +k8s:zeroIsUnset\npub items: Option<Vec<String>>,\n}\n";
+    let (u, errors) = package("", types);
+    let a = &u.packages["crate::g::v1"].types["A"];
+    let tagged: Vec<bool> = a.fields().iter().map(|f| f.attrs.zero_is_unset).collect();
+    assert_eq!(tagged, [true, true, true, true]);
+    assert_eq!(errors.len(), 2, "{errors:#?}");
+    assert!(
+        errors[0].contains("types.rs:10:5") && errors[0].contains("`plain`, which is not an `Option`"),
+        "{errors:#?}"
+    );
+    assert!(
+        errors[1].contains("types.rs:12:5")
+            && errors[1].contains("`items`, whose value is not a string, number or bool"),
+        "{errors:#?}"
+    );
+}

@@ -34,7 +34,7 @@ fn child_of(d: &Deployment) -> ConfigMap {
     serde_json::from_value(json!({
         "apiVersion": "v1", "kind": "ConfigMap",
         "metadata": {"name": name, "ownerReferences": [owner]},
-        "data": {"replicas": d.spec.replicas.unwrap_or(1).to_string()},
+        "data": {"replicas": d.spec.as_ref().and_then(|s| s.replicas).unwrap_or(1).to_string()},
     }))
     .unwrap()
 }

@@ -86,10 +86,7 @@ fn webhook() -> (u16, String, Arc<AtomicUsize>) {
 /// A server of every group but the widgets, which come as a run-time CRD.
 async fn server_without_widgets() -> Api {
     let mut scheme = kube_apimachinery::Scheme::new();
-    apis::core::install::install(&mut scheme).unwrap();
-    apis::apps::install::install(&mut scheme).unwrap();
-    apis::apiextensions::install::install(&mut scheme).unwrap();
-    apis::autoscaling::install::install(&mut scheme).unwrap();
+    apis::install_kubernetes(&mut scheme).unwrap();
     let server = Arc::new(kube_apiserver::server(
         scheme,
         Arc::new(MemoryStorage::default()),

@@ -28,34 +28,40 @@ async fn objects_are_stored_under_registry_keys_in_the_storage_version() {
     let post = |path: &str, body: serde_json::Value| client.post(format!("{}{path}", server.url)).json(&body).send();
     let ns = serde_json::json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "ns"}});
     assert_eq!(post("/api/v1/namespaces", ns).await.unwrap().status(), 201);
-    let mut d = serde_json::json!({"apiVersion": "apps/v1beta1", "kind": "Deployment", "metadata": {"name": "web"},
-        "spec": {"template": {"metadata": {"labels": {"app": "web"}}, "spec": {"containers": [{"name": "c", "image": "i"}]}}}});
-    let created = post("/apis/apps/v1beta1/namespaces/ns/deployments", d.clone())
+    let mut d = serde_json::json!({"apiVersion": "autoscaling/v1", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "web"},
+        "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}, "maxReplicas": 3,
+                 "targetCPUUtilizationPercentage": 70}});
+    let created = post("/apis/autoscaling/v1/namespaces/ns/horizontalpodautoscalers", d.clone())
         .await
         .unwrap();
     assert_eq!(created.status(), 201);
     let created: serde_json::Value = created.json().await.unwrap();
-    // Stored as apps/v1 (the group's preferred version) under Kubernetes' key, without resourceVersion,
-    // which is the key's mod revision.
+    // Stored as autoscaling/v2 (the group's preferred version) under the registry key, without
+    // resourceVersion, which is the key's mod revision.
     let store = EtcdStorage::new(cluster.endpoints()).unwrap();
     let kv = store
-        .get("/registry/apps/deployments/ns/web")
+        .get("/registry/autoscaling/horizontalpodautoscalers/ns/web")
         .await
         .unwrap()
         .expect("the key");
     let stored: serde_json::Value = serde_json::from_slice(&kv.value).unwrap();
-    assert_eq!(stored["apiVersion"], "apps/v1");
+    assert_eq!(stored["apiVersion"], "autoscaling/v2");
+    assert_eq!(
+        stored["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"], 70,
+        "v1's CPU target is v2's metric"
+    );
     assert!(stored["metadata"].get("resourceVersion").is_none());
     assert_eq!(created["metadata"]["resourceVersion"], kv.mod_revision.to_string());
     assert_eq!(
-        created["apiVersion"], "apps/v1beta1",
+        created["apiVersion"], "autoscaling/v1",
         "answered in the request's version"
     );
+    assert_eq!(created["spec"]["targetCPUUtilizationPercentage"], 70);
     // A stale update is a Conflict, as etcd's compare-and-swap refuses it.
     d["metadata"]["resourceVersion"] = serde_json::json!("1");
     let stale = client
         .put(format!(
-            "{}/apis/apps/v1beta1/namespaces/ns/deployments/web",
+            "{}/apis/autoscaling/v1/namespaces/ns/horizontalpodautoscalers/web",
             server.url
         ))
         .json(&d)

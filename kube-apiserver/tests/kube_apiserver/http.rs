@@ -267,7 +267,7 @@ async fn updates_are_optimistic_and_status_is_its_own_subresource() {
         after["metadata"]["generation"], 2,
         "a status update is not a spec change"
     );
-    // generateName, dry run, and an apps/v1beta1 body stored and read back as apps/v1.
+    // generateName, dry run, and no apps/v1beta1.
     let mut generated = deployment("");
     generated["metadata"] = json!({"generateName": "web-"});
     let (_, g) = api
@@ -288,6 +288,7 @@ async fn updates_are_optimistic_and_status_is_its_own_subresource() {
         StatusCode::NOT_FOUND,
         "a dry run stores nothing"
     );
+    // apps/v1beta1 is not served, as Kubernetes stopped serving it in 1.16.
     let mut old = deployment("old");
     old["apiVersion"] = json!("apps/v1beta1");
     let (code, _) = api
@@ -298,18 +299,7 @@ async fn updates_are_optimistic_and_status_is_its_own_subresource() {
             old.to_string(),
         )
         .await;
-    assert_eq!(code, StatusCode::CREATED);
-    let (_, v1) = api.get(&format!("{DEPLOYMENTS}/old")).await;
-    assert_eq!(v1["apiVersion"], "apps/v1");
-    // v1beta1 defaults: one replica, revisionHistoryLimit 2, progressDeadlineSeconds 600.
-    assert_eq!(
-        (
-            v1["spec"]["replicas"].clone(),
-            v1["spec"]["revisionHistoryLimit"].clone()
-        ),
-        (json!(1), json!(2)),
-        "{v1}"
-    );
+    assert_eq!(code, StatusCode::NOT_FOUND);
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -660,7 +650,7 @@ async fn aggregated_discovery_lists_every_group_in_one_document() {
         .iter()
         .map(|v| v["version"].as_str().unwrap())
         .collect();
-    assert_eq!(versions, ["v1", "v1beta2", "v1beta1"], "most preferred first");
+    assert_eq!(versions, ["v1"], "apps/v1beta1 and v1beta2 are no longer served");
     let deployments = apps["versions"][0]["resources"]
         .as_array()
         .unwrap()

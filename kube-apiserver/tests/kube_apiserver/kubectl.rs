@@ -33,13 +33,19 @@ fn discovery_lists_every_group_and_resource() {
     let versions = k.ok(&["api-versions"]);
     for gv in [
         "apps/v1",
-        "apps/v1beta1",
-        "apps/v1beta2",
+        "batch/v1",
+        "coordination.k8s.io/v1",
+        "events.k8s.io/v1",
         "v1",
         "apiextensions.k8s.io/v1",
         "widgets.example.dev/v1",
+        "widgets.example.dev/v1alpha1",
     ] {
         assert!(versions.lines().any(|l| l == gv), "{gv} in {versions}");
+    }
+    // Removed versions are never served, Kubernetes' own betas only when --runtime-config asks.
+    for gv in ["apps/v1beta1", "apps/v1beta2", "resource.k8s.io/v1beta2"] {
+        assert!(!versions.lines().any(|l| l == gv), "{gv} in {versions}");
     }
     let resources = k.ok(&["api-resources", "--no-headers"]);
     let row = |name: &str| {
@@ -107,12 +113,15 @@ fn crud(k: Kubectl) {
         namespaces.starts_with("default") && namespaces.contains("Active"),
         "{namespaces}"
     );
-    // A deprecated version warns, as the lifecycle generator recorded it.
+    // apps/v1beta1 went in Kubernetes 1.16, as its lifecycle records.
     let old = k.run(&["get", "deployments.v1beta1.apps"]);
-    let warning = String::from_utf8_lossy(&old.stderr);
+    assert!(!old.status.success(), "{}", String::from_utf8_lossy(&old.stdout));
+    // A deprecated version still served warns, as the lifecycle generator recorded it.
+    let deprecated = k.run(&["get", "widgets.v1alpha1.widgets.example.dev"]);
+    let warning = String::from_utf8_lossy(&deprecated.stderr);
     assert!(
         warning.contains(
-            "Warning: apps/v1beta1 Deployment is deprecated in v1.8+, unavailable in v1.16+; use apps/v1 Deployment"
+            "Warning: widgets.example.dev/v1alpha1 Widget is deprecated in v1.34+, unavailable in v1.37+; use widgets.example.dev/v1 Widget"
         ),
         "{warning}"
     );

@@ -307,27 +307,29 @@ async fn a_widget_is_checked_as_its_crd_states() {
     );
 }
 
+/// Declarative rules ratchet: a value an older server stored passes an update that leaves it
+/// alone. (A Deployment's replicas are checked by Kubernetes' hand-written validation, which
+/// does not ratchet; the Widget's `+k8s:validation:minimum=0` is declarative.)
 #[tokio::test(flavor = "multi_thread")]
 async fn an_invalid_object_stored_before_the_rule_can_still_be_updated() {
     // Written straight into storage, as an object stored by an older server would be.
     let storage = Arc::new(MemoryStorage::default());
-    let mut old = deployment("legacy");
-    old["metadata"]["namespace"] = json!("ns");
-    old["metadata"]["uid"] = json!("5b0c6f1e-0000-4000-8000-000000000001");
-    old["spec"]["replicas"] = json!(-5);
+    let old = json!({"apiVersion": "widgets.example.dev/v1", "kind": "Widget",
+        "metadata": {"name": "legacy", "namespace": "ns", "uid": "5b0c6f1e-0000-4000-8000-000000000001"},
+        "spec": {"image": "i", "replicas": -5}});
     storage
         .create(
-            "/registry/apps/deployments/ns/legacy",
+            "/registry/widgets.example.dev/widgets/ns/legacy",
             bytes::Bytes::from(serde_json::to_vec(&old).unwrap()),
         )
         .await
         .unwrap();
     let api = Api::on(support::start_on(storage)).await;
-    let one = format!("{DEPLOYMENTS}/legacy");
+    let one = "/apis/widgets.example.dev/v1/namespaces/ns/widgets/legacy";
     let (code, status) = api
         .send(
             "PATCH",
-            &one,
+            one,
             "application/merge-patch+json",
             json!({"metadata": {"labels": {"touched": "yes"}}}).to_string(),
         )
@@ -340,7 +342,7 @@ async fn an_invalid_object_stored_before_the_rule_can_still_be_updated() {
     let (code, status) = api
         .send(
             "PATCH",
-            &one,
+            one,
             "application/merge-patch+json",
             json!({"spec": {"replicas": -4}}).to_string(),
         )
@@ -350,6 +352,7 @@ async fn an_invalid_object_stored_before_the_rule_can_still_be_updated() {
         StatusCode::UNPROCESSABLE_ENTITY,
         "a changed one does not: {status}"
     );
+    assert_eq!(status["details"]["causes"][0]["field"], "spec.replicas", "{status}");
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -61,10 +61,11 @@ impl<'a> Codec<'a> {
     }
 
     /// Decodes one object from JSON, YAML or protobuf, defaults it, and converts it to its group's
-    /// internal version. The input must hold exactly one document that is not a `List`.
+    /// hub: the internal version, or the preferred version of a group without one
+    /// ([`Scheme::hub_kind`]). The input must hold exactly one document that is not a `List`.
     pub fn decode(&self, bytes: &[u8]) -> Result<Box<dyn Object>, DecodeError> {
         let external = self.decode_one(bytes)?;
-        self.convert(external.as_ref(), &internal_version(external.as_ref()))
+        self.convert(external.as_ref(), &self.hub_version(external.as_ref()))
     }
 
     /// Decodes one object as [`Codec::decode`] does, but converts it to `target` instead (through
@@ -161,10 +162,10 @@ impl<'a> Codec<'a> {
         Ok(objects)
     }
 
-    /// Decodes an already parsed object: defaults it and converts it to its internal version.
+    /// Decodes an already parsed object: defaults it and converts it to its group's hub.
     pub fn decode_value(&self, value: &Value) -> Result<Box<dyn Object>, DecodeError> {
         let external = self.decode_external(value, true)?;
-        self.convert(external.as_ref(), &internal_version(external.as_ref()))
+        self.convert(external.as_ref(), &self.hub_version(external.as_ref()))
     }
 
     /// Converts `obj` to `target` (through the internal version), sets its `apiVersion` and `kind`,
@@ -282,6 +283,18 @@ impl<'a> Codec<'a> {
     }
 
     /// Converts a decoded object, naming both versions when that fails.
+    /// The version `obj`'s group converts through ([`Scheme::hub_kind`]); the internal version for
+    /// an object without a kind, whose conversion then reports it.
+    fn hub_version(&self, obj: &dyn Object) -> GroupVersion {
+        match obj.group_version_kind() {
+            Some(gvk) => self.scheme.hub_kind(&gvk).group_version(),
+            None => GroupVersion {
+                group: String::new().into(),
+                version: API_VERSION_INTERNAL.into(),
+            },
+        }
+    }
+
     fn convert(&self, obj: &dyn Object, target: &GroupVersion) -> Result<Box<dyn Object>, DecodeError> {
         self.scheme
             .convert_to_version(obj, target)
@@ -290,15 +303,6 @@ impl<'a> Codec<'a> {
                 target: target.clone(),
                 source: Box::new(source),
             })
-    }
-}
-
-/// The internal version of `obj`'s group.
-fn internal_version(obj: &dyn Object) -> GroupVersion {
-    let group = obj.group_version_kind().map(|gvk| gvk.group).unwrap_or_default();
-    GroupVersion {
-        group,
-        version: API_VERSION_INTERNAL.into(),
     }
 }
 

@@ -66,7 +66,7 @@ impl Codec<'_> {
                 // from unset ones.
                 let external = self.decode_external(obj, false).map_err(|e| format!("{}: {e}", at()))?;
                 let internal = self
-                    .convert(external.as_ref(), &super::internal_version(external.as_ref()))
+                    .convert(external.as_ref(), &self.hub_version(external.as_ref()))
                     .map_err(|e| format!("{}: {e}", at()))?;
                 self.encode_value(internal.as_ref(), &target)
                     .map_err(|e| format!("{}: {e}", at()))

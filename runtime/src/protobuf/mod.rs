@@ -15,6 +15,7 @@
 
 mod core;
 mod envelope;
+mod go_value;
 mod list_map;
 mod meta;
 mod scalar;
@@ -22,6 +23,7 @@ mod scalar;
 mod tests;
 
 pub use envelope::{CONTENT_TYPE, MAGIC, Unknown, is_protobuf};
+pub use go_value::GoValue;
 pub use list_map::ListMap;
 pub use prost::encoding::WireType;
 
@@ -86,6 +88,43 @@ pub trait Field {
     fn is_unset(&self) -> bool {
         false
     }
+
+    /// Reads one occurrence of the field into an `Option` of the value: into the value it holds,
+    /// or a new one, which stays unset where [`Field::is_unset`] says so.
+    fn merge_option(
+        slot: &mut Option<Self>,
+        wire_type: WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> Result<(), DecodeError>
+    where
+        Self: Sized,
+    {
+        let value = slot.get_or_insert_with(Self::empty);
+        value.merge(wire_type, buf, depth)?;
+        if value.is_unset() {
+            *slot = None;
+        }
+        Ok(())
+    }
+}
+
+/// [`Field::merge_option`] for a string enum without an empty value: Go writes an unset string
+/// field as `""`, which an `Option` of the enum reads as unset, not as the enum's first value
+/// (a Deployment's `strategy: {}` from kubectl must still be defaulted to `RollingUpdate`).
+pub fn merge_string_enum_option<T: Field>(
+    slot: &mut Option<T>,
+    wire_type: WireType,
+    buf: &mut &[u8],
+    depth: u32,
+) -> Result<(), DecodeError> {
+    let mut peek = *buf;
+    if take_str(wire_type, &mut peek)?.is_empty() {
+        *buf = peek;
+        *slot = None;
+        return Ok(());
+    }
+    slot.get_or_insert_with(T::empty).merge(wire_type, buf, depth)
 }
 
 /// The message's bytes, without envelope.
@@ -210,7 +249,7 @@ pub fn merge_message_field<M: Message>(
 /// Implements [`Message`] and [`Field`] for a struct, the whole of protobuf-gen's output per
 /// struct: each entry is a field number and the Rust field (a name, or an index for a tuple
 /// struct), written through [`Field`], or through [`ListMap`] when marked `as ListMap` (Go's maps
-/// of named slices).
+/// of named slices), or [`GoValue`] when marked `as GoValue` (Go's value fields, zero is unset).
 ///
 /// ```ignore
 /// kube_apimachinery::protobuf_message!(crate::apps::v1::types::DaemonSet { 1 => metadata, 2 => spec, 3 => status });
@@ -224,17 +263,26 @@ macro_rules! protobuf_message {
     (@encode [ListMap] $v:expr, $n:literal, $buf:ident) => {
         $crate::protobuf::ListMap::encode_field(&$v, $n, $buf)
     };
+    (@encode [GoValue] $v:expr, $n:literal, $buf:ident) => {
+        $crate::protobuf::GoValue::encode_field(&$v, $n, $buf)
+    };
     (@len [] $v:expr, $n:literal) => {
         $crate::protobuf::Field::field_len(&$v, $n)
     };
     (@len [ListMap] $v:expr, $n:literal) => {
         $crate::protobuf::ListMap::field_len(&$v, $n)
     };
+    (@len [GoValue] $v:expr, $n:literal) => {
+        $crate::protobuf::GoValue::field_len(&$v, $n)
+    };
     (@merge [] $v:expr, $wire:ident, $buf:ident, $depth:ident) => {
         $crate::protobuf::Field::merge(&mut $v, $wire, $buf, $depth)
     };
     (@merge [ListMap] $v:expr, $wire:ident, $buf:ident, $depth:ident) => {
         $crate::protobuf::ListMap::merge(&mut $v, $wire, $buf, $depth)
+    };
+    (@merge [GoValue] $v:expr, $wire:ident, $buf:ident, $depth:ident) => {
+        $crate::protobuf::GoValue::merge(&mut $v, $wire, $buf, $depth)
     };
     ($ty:ty {}) => {
         impl $crate::protobuf::Message for $ty {

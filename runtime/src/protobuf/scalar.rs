@@ -183,12 +183,7 @@ impl<T: Field> Field for Option<T> {
     }
 
     fn merge(&mut self, wire_type: WireType, buf: &mut &[u8], depth: u32) -> Result<(), DecodeError> {
-        let value = self.get_or_insert_with(T::empty);
-        value.merge(wire_type, buf, depth)?;
-        if value.is_unset() {
-            *self = None;
-        }
-        Ok(())
+        T::merge_option(self, wire_type, buf, depth)
     }
 
     fn empty() -> Self {

@@ -5,19 +5,47 @@
 use super::Scheme;
 use crate::{ApiLifecycle, GroupVersionKind, Object, Release};
 
-/// A deprecation warning for `kind` as of a release, `None` when it is not deprecated then.
-pub(crate) type WarningFn = fn(&GroupVersionKind, Release) -> Option<String>;
+/// What the scheme keeps of a kind's lifecycle.
+#[derive(Clone, Copy)]
+pub(crate) struct Lifecycle {
+    /// The deprecation warning for the kind as of a release, `None` when not deprecated then.
+    warning: fn(&GroupVersionKind, Release) -> Option<String>,
+    /// The release from which the kind is no longer served.
+    removed: Option<Release>,
+}
+
+impl std::fmt::Debug for Lifecycle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Lifecycle")
+            .field("removed", &self.removed)
+            .finish_non_exhaustive()
+    }
+}
 
 impl Scheme {
     /// Records that `gvk` (registered as `T`) has `T`'s API lifecycle.
     pub fn add_api_lifecycle<T: Object + ApiLifecycle>(&mut self, gvk: GroupVersionKind) {
-        self.lifecycles.insert(gvk, T::deprecation_warning);
+        let lifecycle = Lifecycle {
+            warning: T::deprecation_warning,
+            removed: T::api_lifecycle_removed(),
+        };
+        self.lifecycles.insert(gvk, lifecycle);
+    }
+
+    /// Whether `gvk` is no longer served as of release `current` (its lifecycle's `removed`
+    /// release has come): kube-apiserver leaves such kinds out of what it serves
+    /// (`ResourceExpirationEvaluator.RemoveDeletedKinds`), whatever `--runtime-config` says.
+    pub fn is_removed(&self, gvk: &GroupVersionKind, current: Release) -> bool {
+        self.lifecycles
+            .get(gvk)
+            .and_then(|l| l.removed)
+            .is_some_and(|removed| removed <= current)
     }
 
     /// The warning a server sends with responses about `gvk` when release `current` has
     /// deprecated it (`apps/v1beta1 Deployment is deprecated in v1.8+, unavailable in v1.16+; use
     /// apps/v1 Deployment`); `None` when it is not deprecated or has no recorded lifecycle.
     pub fn deprecation_warning(&self, gvk: &GroupVersionKind, current: Release) -> Option<String> {
-        self.lifecycles.get(gvk).and_then(|w| w(gvk, current))
+        self.lifecycles.get(gvk).and_then(|l| (l.warning)(gvk, current))
     }
 }

@@ -17,18 +17,22 @@ use std::collections::BTreeMap;
 #[serde(rename_all = "camelCase")]
 pub struct JSONSchemaProps {
     /// +protobuf=1
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
     /// +protobuf=2
+    /// +k8s:zeroIsUnset
     #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
     pub schema: Option<String>,
     /// +protobuf=3
     #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
     pub ref_: Option<String>,
     /// +protobuf=4
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// +protobuf=5
+    /// +k8s:zeroIsUnset
     #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
     pub type_: Option<String>,
     /// format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
@@ -58,9 +62,11 @@ pub struct JSONSchemaProps {
     /// - duration: a duration string like "22 ns" as parsed by Golang time.ParseDuration or compatible with Scala duration format
     /// - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
     /// +protobuf=6
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub format: Option<String>,
     /// +protobuf=7
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
     /// default is a default value for undefined object fields.
@@ -77,6 +83,7 @@ pub struct JSONSchemaProps {
     )]
     pub maximum: Option<f64>,
     /// +protobuf=10
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_maximum: Option<bool>,
     /// +protobuf=11
@@ -87,6 +94,7 @@ pub struct JSONSchemaProps {
     )]
     pub minimum: Option<f64>,
     /// +protobuf=12
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exclusive_minimum: Option<bool>,
     /// +protobuf=13
@@ -96,6 +104,7 @@ pub struct JSONSchemaProps {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_length: Option<i64>,
     /// +protobuf=15
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<String>,
     /// +protobuf=16
@@ -105,6 +114,7 @@ pub struct JSONSchemaProps {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_items: Option<i64>,
     /// +protobuf=18
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unique_items: Option<bool>,
     /// +protobuf=19
@@ -171,6 +181,7 @@ pub struct JSONSchemaProps {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub example: Option<JSON>,
     /// +protobuf=37
+    /// +k8s:zeroIsUnset
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nullable: Option<bool>,
     /// x-kubernetes-preserve-unknown-fields stops the API server
@@ -194,6 +205,7 @@ pub struct JSONSchemaProps {
     /// is allowed to be true, but does not have to be if the object
     /// is fully specified (up to kind, apiVersion, metadata).
     /// +protobuf=39
+    /// +k8s:zeroIsUnset
     #[serde(
         rename = "x-kubernetes-embedded-resource",
         default,
@@ -214,6 +226,7 @@ pub struct JSONSchemaProps {
     ///      - type: string
     ///    - ... zero or more
     /// +protobuf=40
+    /// +k8s:zeroIsUnset
     #[serde(
         rename = "x-kubernetes-int-or-string",
         default,

@@ -1,9 +1,9 @@
 //! Hand-written validation of apps/v1, as Kubernetes' pkg/apis/apps/validation checks its
 //! workloads: a Deployment's selector (not empty, matching the template's labels, immutable),
 //! strategy and rolling-update bounds, progress deadline and restart policy; a ReplicaSet's
-//! selector; a StatefulSet's selector, policies and the fields an update may not change. The
-//! generated `validate_*` call these beside the declarative rules (replicas, revisionHistoryLimit
-//! and minReadySeconds at least 0) and the pod template's validation.
+//! selector; a StatefulSet's selector, policies and the fields an update may not change; counts
+//! and seconds at least 0. The generated `validate_*` call these beside k8s.io/api's declarative
+//! rules and the pod template's validation.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +11,10 @@ use k8s_openapi::apimachinery::pkg::apis::meta::v1::LabelSelector;
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
 use kube_apimachinery::validation::{ErrorList, FieldError, Operation, Path, json_value};
 
-use super::{Deployment, DeploymentStrategy, ReplicaSet, StatefulSet};
+use super::{
+    Deployment, DeploymentStrategy, DeploymentStrategyType, ReplicaSet, StatefulSet, StatefulSetUpdateStrategyType,
+};
+use crate::core::v1::RestartPolicy;
 
 /// The checks of `ValidateDeployment` and `ValidateDeploymentUpdate` that no tag states.
 pub fn validate_custom_deployment(
@@ -21,26 +24,40 @@ pub fn validate_custom_deployment(
     old: Option<&Deployment>,
 ) -> ErrorList {
     let spec_path = path.child("spec");
-    let spec = &obj.spec;
+    let default_spec = super::DeploymentSpec::default();
+    let spec = obj.spec.as_ref().unwrap_or(&default_spec);
     let mut errs = ErrorList::new();
+    nonnegative(&mut errs, &spec_path, "replicas", spec.replicas);
+    nonnegative(&mut errs, &spec_path, "minReadySeconds", spec.min_ready_seconds);
+    nonnegative(
+        &mut errs,
+        &spec_path,
+        "revisionHistoryLimit",
+        spec.revision_history_limit,
+    );
+    nonnegative(
+        &mut errs,
+        &spec_path,
+        "progressDeadlineSeconds",
+        spec.progress_deadline_seconds,
+    );
     let selector_path = spec_path.child("selector");
     let template_path = spec_path.child("template");
     let labels = spec.template.metadata.as_ref().and_then(|m| m.labels.as_ref());
     errs.extend(selector_errors(
         &selector_path,
         &template_path,
-        &spec.selector,
+        spec.selector.as_ref(),
         labels,
         "deployment",
     ));
-    if let Some(policy) = spec.template.spec.as_ref().map(|s| s.restart_policy.as_str())
-        && !policy.is_empty()
-        && policy != "Always"
+    if let Some(policy) = spec.template.spec.as_ref().and_then(|s| s.restart_policy.as_ref())
+        && *policy != RestartPolicy::RestartPolicyAlways
     {
         let spec = template_path.child("spec");
         errs.push(FieldError::not_supported(
             &spec.child("restartPolicy"),
-            policy,
+            json_value(policy),
             &["Always"],
         ));
     }
@@ -49,7 +66,7 @@ pub fn validate_custom_deployment(
     }
     if let Some(deadline) = spec.progress_deadline_seconds
         && deadline >= 0
-        && deadline <= spec.min_ready_seconds
+        && deadline <= spec.min_ready_seconds.unwrap_or(0)
     {
         errs.push(FieldError::invalid(
             &spec_path.child("progressDeadlineSeconds"),
@@ -58,7 +75,7 @@ pub fn validate_custom_deployment(
         ));
     }
     if let Some(old) = old.filter(|_| op.is_update())
-        && old.spec.selector != spec.selector
+        && old.spec.as_ref().and_then(|s| s.selector.as_ref()) != spec.selector.as_ref()
     {
         errs.push(FieldError::invalid(
             &selector_path,
@@ -80,19 +97,24 @@ pub fn validate_custom_replica_set(
     let spec_path = path.child("spec");
     let selector_path = spec_path.child("selector");
     let template_path = spec_path.child("template");
+    let selector = obj.spec.as_ref().and_then(|s| s.selector.as_ref());
     let labels = obj
         .spec
-        .template
         .as_ref()
+        .and_then(|s| s.template.as_ref())
         .and_then(|t| t.metadata.as_ref())
         .and_then(|m| m.labels.as_ref());
-    let mut errs = selector_errors(&selector_path, &template_path, &obj.spec.selector, labels, "deployment");
+    let mut errs = selector_errors(&selector_path, &template_path, selector, labels, "deployment");
+    if let Some(spec) = &obj.spec {
+        nonnegative(&mut errs, &spec_path, "replicas", spec.replicas);
+        nonnegative(&mut errs, &spec_path, "minReadySeconds", spec.min_ready_seconds);
+    }
     if let Some(old) = old.filter(|_| op.is_update())
-        && old.spec.selector != obj.spec.selector
+        && old.spec.as_ref().and_then(|s| s.selector.as_ref()) != selector
     {
         errs.push(FieldError::invalid(
             &selector_path,
-            json_value(&obj.spec.selector),
+            json_value(&selector),
             "field is immutable",
         ));
     }
@@ -108,38 +130,38 @@ pub fn validate_custom_stateful_set(
     old: Option<&StatefulSet>,
 ) -> ErrorList {
     let spec_path = path.child("spec");
-    let spec = &obj.spec;
+    let default_spec = super::StatefulSetSpec::default();
+    let spec = obj.spec.as_ref().unwrap_or(&default_spec);
     let selector_path = spec_path.child("selector");
     let template_path = spec_path.child("template");
     let labels = spec.template.metadata.as_ref().and_then(|m| m.labels.as_ref());
-    let mut errs = selector_errors(&selector_path, &template_path, &spec.selector, labels, "statefulset");
-    let policy = spec.pod_management_policy.as_str();
-    if !policy.is_empty() && !["OrderedReady", "Parallel"].contains(&policy) {
-        errs.push(FieldError::not_supported(
-            &spec_path.child("podManagementPolicy"),
-            policy,
-            &["OrderedReady", "Parallel"],
+    let mut errs = selector_errors(
+        &selector_path,
+        &template_path,
+        spec.selector.as_ref(),
+        labels,
+        "statefulset",
+    );
+    nonnegative(&mut errs, &spec_path, "replicas", spec.replicas);
+    nonnegative(&mut errs, &spec_path, "minReadySeconds", spec.min_ready_seconds);
+    nonnegative(
+        &mut errs,
+        &spec_path,
+        "revisionHistoryLimit",
+        spec.revision_history_limit,
+    );
+    if let Some(strategy) = &spec.update_strategy
+        && strategy.type_ == Some(StatefulSetUpdateStrategyType::OnDeleteStatefulSetStrategyType)
+        && strategy.rolling_update.is_some()
+    {
+        errs.push(FieldError::invalid(
+            &spec_path.child("updateStrategy").child("rollingUpdate"),
+            json_value(&strategy.rolling_update),
+            "only allowed for updateStrategy 'RollingUpdate'",
         ));
     }
-    if let Some(strategy) = &spec.update_strategy {
-        let strategy_path = spec_path.child("updateStrategy");
-        match strategy.type_.as_str() {
-            "" | "RollingUpdate" => {}
-            "OnDelete" if strategy.rolling_update.is_some() => errs.push(FieldError::invalid(
-                &strategy_path.child("rollingUpdate"),
-                json_value(&strategy.rolling_update),
-                "only allowed for updateStrategy 'RollingUpdate'",
-            )),
-            "OnDelete" => {}
-            other => errs.push(FieldError::not_supported(
-                &strategy_path,
-                other,
-                &["OnDelete", "RollingUpdate"],
-            )),
-        }
-    }
     if let Some(old) = old.filter(|_| op.is_update()) {
-        let o = &old.spec;
+        let o = old.spec.as_ref().unwrap_or(&default_spec);
         let changed = o.selector != spec.selector
             || o.service_name != spec.service_name
             || o.pod_management_policy != spec.pod_management_policy
@@ -154,14 +176,28 @@ pub fn validate_custom_stateful_set(
     errs
 }
 
+/// `ValidateNonnegativeField`: a count or a number of seconds is at least 0.
+fn nonnegative(errs: &mut ErrorList, spec: &Path<'_>, field: &str, value: Option<i32>) {
+    if let Some(v) = value.filter(|v| *v < 0) {
+        errs.push(FieldError::invalid(
+            &spec.child(field),
+            i64::from(v),
+            "must be greater than or equal to 0",
+        ));
+    }
+}
+
 /// A workload's selector: not empty, and selecting its own template's labels.
 pub fn selector_errors(
     path: &Path<'_>,
     template: &Path<'_>,
-    selector: &LabelSelector,
+    selector: Option<&LabelSelector>,
     labels: Option<&BTreeMap<String, String>>,
     kind: &str,
 ) -> ErrorList {
+    let Some(selector) = selector else {
+        return vec![FieldError::required(path, "")];
+    };
     let empty = selector.match_labels.as_ref().is_none_or(BTreeMap::is_empty)
         && selector.match_expressions.as_ref().is_none_or(Vec::is_empty);
     if empty {
@@ -209,13 +245,12 @@ pub fn matches(selector: &LabelSelector, labels: &BTreeMap<String, String>) -> b
 fn strategy_errors(path: &Path<'_>, strategy: &DeploymentStrategy) -> ErrorList {
     let mut errs = ErrorList::new();
     let rolling_path = path.child("rollingUpdate");
-    match strategy.type_.as_str() {
-        "Recreate" if strategy.rolling_update.is_some() => errs.push(FieldError::forbidden(
-            &rolling_path,
-            "may not be specified when strategy `type` is 'Recreate'",
-        )),
-        "Recreate" | "" => {}
-        "RollingUpdate" => {
+    match strategy.type_ {
+        Some(DeploymentStrategyType::RecreateDeploymentStrategyType) if strategy.rolling_update.is_some() => errs.push(
+            FieldError::forbidden(&rolling_path, "may not be specified when strategy `type` is 'Recreate'"),
+        ),
+        Some(DeploymentStrategyType::RecreateDeploymentStrategyType) | None => {}
+        Some(DeploymentStrategyType::RollingUpdateDeploymentStrategyType) => {
             let Some(rolling) = &strategy.rolling_update else {
                 return errs;
             };
@@ -234,11 +269,6 @@ fn strategy_errors(path: &Path<'_>, strategy: &DeploymentStrategy) -> ErrorList 
                 ));
             }
         }
-        other => errs.push(FieldError::not_supported(
-            &path.child("type"),
-            other,
-            &["Recreate", "RollingUpdate"],
-        )),
     }
     errs
 }

@@ -1,14 +1,20 @@
-//! The v1 version of the autoscaling API group: how its objects are serialized to storage and network.
+//! The v1 version of the autoscaling API group, imported from k8s.io/api autoscaling/v1. Both v1
+//! and v2 are served; a v1 HorizontalPodAutoscaler converts to and from v2, the group's hub, by
+//! the conversions written here (as Kubernetes writes them by hand).
+//!
 //! +k8s:deepcopy-gen=package
 //! +k8s:protobuf-gen=package
 //! +k8s:openapi-gen=true
-//! +groupName=autoscaling
-//! +k8s:conversion-gen=crate::autoscaling
-//! +k8s:conversion-gen-external-types=crate::autoscaling::v1
-//! +k8s:defaulter-gen=TypeMeta
 //! +k8s:prerelease-lifecycle-gen=true
+//! +k8s:openapi-model-package=io.k8s.api.autoscaling.v1
+//! +groupName=autoscaling
+//! +k8s:validation-gen=TypeMeta
 
+// The importer's types (`cargo xtask import-go`, docs/codegen.md); the conversion of the
+// HorizontalPodAutoscaler to and from autoscaling/v2 is written here.
+mod conversion;
 mod types;
+pub use conversion::*;
 pub use types::*;
 
 #[rustfmt::skip]
@@ -19,13 +25,9 @@ mod zz_generated_deepcopy;
 mod zz_generated_register;
 pub use zz_generated_register::*;
 #[rustfmt::skip]
-#[path = "../../../../generated/apis/autoscaling/v1/zz_generated_conversion.rs"]
-mod zz_generated_conversion;
-pub use zz_generated_conversion::*;
-#[rustfmt::skip]
-#[path = "../../../../generated/apis/autoscaling/v1/zz_generated_defaults.rs"]
-mod zz_generated_defaults;
-pub use zz_generated_defaults::*;
+#[path = "../../../../generated/apis/autoscaling/v1/zz_generated_validations.rs"]
+mod zz_generated_validations;
+pub use zz_generated_validations::*;
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/autoscaling/v1/zz_generated_prerelease_lifecycle.rs"]
 mod zz_generated_prerelease_lifecycle;

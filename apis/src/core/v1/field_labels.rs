@@ -55,24 +55,3 @@ fn namespace_field_labels(label: &str, value: &str) -> Result<(String, String), 
         _ => default_meta_v1_field_selector_conversion(label, value),
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn pods_and_namespaces_select_on_their_indexed_fields_only() {
-        let mut scheme = Scheme::new();
-        add_field_label_conversions(&mut scheme);
-        let pod = SCHEME_GROUP_VERSION.with_kind("Pod");
-        assert_eq!(
-            scheme.convert_field_label(&pod, "status.phase", "Running").unwrap(),
-            ("status.phase".to_string(), "Running".to_string())
-        );
-        assert!(scheme.convert_field_label(&pod, "metadata.name", "p").is_ok());
-        assert!(scheme.convert_field_label(&pod, "spec.containers", "x").is_err());
-        let ns = SCHEME_GROUP_VERSION.with_kind("Namespace");
-        assert!(scheme.convert_field_label(&ns, "status.phase", "Active").is_ok());
-        assert!(scheme.convert_field_label(&ns, "spec.nodeName", "n").is_err());
-    }
-}

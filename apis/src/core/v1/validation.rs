@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 
 use kube_apimachinery::validation::{ErrorList, FieldError, Operation, Path, content};
 
-use super::{ConfigMap, Container, Event, PodSpec};
+use super::{ConfigMap, Container, Event, PodSpec, Protocol};
 
 /// The most a ConfigMap's data and binary data may hold together (`core.MaxSecretSize`).
 pub const MAX_CONFIG_MAP_SIZE: u64 = 1024 * 1024;
@@ -29,14 +29,6 @@ pub fn validate_custom_pod_spec(op: &Operation, path: &Path<'_>, obj: &PodSpec, 
     for (i, c) in obj.init_containers.iter().flatten().enumerate() {
         errs.extend(container_errors(&init.index(i), c, &mut names));
     }
-    let policy = obj.restart_policy.as_str();
-    if !policy.is_empty() && !["Always", "OnFailure", "Never"].contains(&policy) {
-        errs.push(FieldError::not_supported(
-            &path.child("restartPolicy"),
-            policy,
-            &["Always", "Never", "OnFailure"],
-        ));
-    }
     let _ = (op, old);
     errs
 }
@@ -55,7 +47,7 @@ fn container_errors(path: &Path<'_>, c: &Container, names: &mut BTreeSet<String>
             errs.push(FieldError::duplicate(&name, c.name.as_str()));
         }
     }
-    if c.image.trim().is_empty() {
+    if c.image.as_deref().unwrap_or_default().trim().is_empty() {
         errs.push(FieldError::required(&path.child("image"), ""));
     }
     let ports = path.child("ports");
@@ -72,25 +64,18 @@ fn container_errors(path: &Path<'_>, c: &Container, names: &mut BTreeSet<String>
                 "must be between 1 and 65535, inclusive",
             ));
         }
-        if p.host_port != 0 && !(1..=65535).contains(&p.host_port) {
+        if let Some(host_port) = p.host_port.filter(|p| !(1..=65535).contains(p) && *p != 0) {
             errs.push(FieldError::invalid(
                 &at.child("hostPort"),
-                i64::from(p.host_port),
+                i64::from(host_port),
                 "must be between 1 and 65535, inclusive",
             ));
         }
-        let protocol = if p.protocol.is_empty() {
-            "TCP"
-        } else {
-            p.protocol.as_str()
+        let protocol = match p.protocol {
+            None | Some(Protocol::ProtocolTCP) => "TCP",
+            Some(Protocol::ProtocolUDP) => "UDP",
+            Some(Protocol::ProtocolSCTP) => "SCTP",
         };
-        if !["SCTP", "TCP", "UDP"].contains(&protocol) {
-            errs.push(FieldError::not_supported(
-                &at.child("protocol"),
-                protocol,
-                &["SCTP", "TCP", "UDP"],
-            ));
-        }
         if !seen.insert((p.container_port, protocol.to_string())) {
             errs.push(FieldError::duplicate(
                 &at,
@@ -198,7 +183,7 @@ const EVENT_NOTE_LIMIT: usize = 1024;
 pub fn validate_custom_event(op: &Operation, path: &Path<'_>, obj: &Event, old: Option<&Event>) -> ErrorList {
     let mut errs = ErrorList::new();
     let namespace = obj.metadata.namespace.as_deref().unwrap_or("");
-    let involved = obj.involved_object.namespace.as_str();
+    let involved = obj.involved_object.namespace.as_deref().unwrap_or_default();
     let mismatch = || {
         FieldError::invalid(
             &path.child("involvedObject").child("namespace"),

@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 /// +genclient
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.0
-/// +k8s:prerelease-lifecycle-gen:deprecated=1.3
+/// +k8s:prerelease-lifecycle-gen:deprecated=1.34
 /// +k8s:prerelease-lifecycle-gen:replacement=widgets.example.dev,v1,Widget
 /// +k8s:crd-gen:subresource:status
 /// +k8s:crd-gen:subresource:scale=specpath=.spec.replicas,statuspath=.status.replicas,selectorpath=.status.selector
@@ -156,7 +156,7 @@ pub struct WidgetStatus {
 /// +genclient:nonNamespaced
 /// +k8s:deepcopy-gen:interfaces=runtime::Object
 /// +k8s:prerelease-lifecycle-gen:introduced=1.0
-/// +k8s:prerelease-lifecycle-gen:deprecated=1.3
+/// +k8s:prerelease-lifecycle-gen:deprecated=1.34
 /// +k8s:prerelease-lifecycle-gen:replacement=widgets.example.dev,v1,WidgetClass
 /// +k8s:crd-gen:printcolumn=name=Controller,type=string,jsonPath=.spec.controller
 /// +k8s:crd-gen:printcolumn=name=Age,type=date,jsonPath=.metadata.creationTimestamp

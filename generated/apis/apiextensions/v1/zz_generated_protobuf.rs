@@ -77,17 +77,19 @@
     crate::apiextensions::v1::types_jsonschema::JSON { 1 => 0 }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apiextensions::v1::types_jsonschema::JSONSchemaProps { 1 => id, 2 => schema,
-    3 => ref_, 4 => description, 5 => type_, 6 => format, 7 => title, 8 => default, 9 =>
-    maximum, 10 => exclusive_maximum, 11 => minimum, 12 => exclusive_minimum, 13 =>
-    max_length, 14 => min_length, 15 => pattern, 16 => max_items, 17 => min_items, 18 =>
-    unique_items, 19 => multiple_of, 20 => enum_, 21 => max_properties, 22 =>
-    min_properties, 23 => required, 24 => items, 25 => all_of, 26 => one_of, 27 =>
-    any_of, 28 => not, 29 => properties, 30 => additional_properties, 31 =>
-    pattern_properties, 32 => dependencies, 33 => additional_items, 34 => definitions, 35
-    => external_docs, 36 => example, 37 => nullable, 38 => x_preserve_unknown_fields, 39
-    => x_embedded_resource, 40 => x_int_or_string, 41 => x_list_map_keys, 42 =>
-    x_list_type, 43 => x_map_type, 44 => x_validations }
+    crate::apiextensions::v1::types_jsonschema::JSONSchemaProps { 1 => id as GoValue, 2
+    => schema as GoValue, 3 => ref_, 4 => description as GoValue, 5 => type_ as GoValue,
+    6 => format as GoValue, 7 => title as GoValue, 8 => default, 9 => maximum, 10 =>
+    exclusive_maximum as GoValue, 11 => minimum, 12 => exclusive_minimum as GoValue, 13
+    => max_length, 14 => min_length, 15 => pattern as GoValue, 16 => max_items, 17 =>
+    min_items, 18 => unique_items as GoValue, 19 => multiple_of, 20 => enum_, 21 =>
+    max_properties, 22 => min_properties, 23 => required, 24 => items, 25 => all_of, 26
+    => one_of, 27 => any_of, 28 => not, 29 => properties, 30 => additional_properties, 31
+    => pattern_properties, 32 => dependencies, 33 => additional_items, 34 => definitions,
+    35 => external_docs, 36 => example, 37 => nullable as GoValue, 38 =>
+    x_preserve_unknown_fields, 39 => x_embedded_resource as GoValue, 40 =>
+    x_int_or_string as GoValue, 41 => x_list_map_keys, 42 => x_list_type, 43 =>
+    x_map_type, 44 => x_validations }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apiextensions::v1::types_jsonschema::JSONSchemaPropsOrArray { 1 => schema, 2

@@ -22,6 +22,14 @@ pub fn register_defaults(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_type_defaulting_func::<
+            crate::apps::v1::types::DaemonSet,
+        >(set_object_defaults_daemon_set);
+    scheme
+        .add_type_defaulting_func::<
+            crate::apps::v1::types::DaemonSetList,
+        >(set_object_defaults_daemon_set_list);
+    scheme
+        .add_type_defaulting_func::<
             crate::apps::v1::types::Deployment,
         >(set_object_defaults_deployment);
     scheme
@@ -46,10 +54,32 @@ pub fn register_defaults(
         >(set_object_defaults_stateful_set_list);
     ::core::result::Result::Ok(())
 }
+/// Applies every default of `DaemonSet`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_daemon_set(obj: &mut crate::apps::v1::types::DaemonSet) {
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::apps::v1::set_object_defaults_daemon_set_spec(v0);
+    }
+}
+/// Applies every default of `DaemonSetList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_daemon_set_list(
+    obj: &mut crate::apps::v1::types::DaemonSetList,
+) {
+    for v0 in obj.items.iter_mut() {
+        crate::apps::v1::set_object_defaults_daemon_set(v0);
+    }
+}
+/// Applies every default of `DaemonSetSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_daemon_set_spec(
+    obj: &mut crate::apps::v1::types::DaemonSetSpec,
+) {
+    crate::core::v1::set_object_defaults_pod_template_spec(&mut obj.template);
+}
 /// Applies every default of `Deployment`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_deployment(obj: &mut crate::apps::v1::types::Deployment) {
     crate::apps::v1::set_defaults_deployment(obj);
-    crate::apps::v1::set_object_defaults_deployment_spec(&mut obj.spec);
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::apps::v1::set_object_defaults_deployment_spec(v0);
+    }
 }
 /// Applies every default of `DeploymentList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_deployment_list(
@@ -68,7 +98,9 @@ pub fn set_object_defaults_deployment_spec(
 /// Applies every default of `ReplicaSet`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_replica_set(obj: &mut crate::apps::v1::types::ReplicaSet) {
     crate::apps::v1::set_defaults_replica_set(obj);
-    crate::apps::v1::set_object_defaults_replica_set_spec(&mut obj.spec);
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::apps::v1::set_object_defaults_replica_set_spec(v0);
+    }
 }
 /// Applies every default of `ReplicaSetList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_replica_set_list(
@@ -89,7 +121,9 @@ pub fn set_object_defaults_replica_set_spec(
 /// Applies every default of `StatefulSet`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_stateful_set(obj: &mut crate::apps::v1::types::StatefulSet) {
     crate::apps::v1::set_defaults_stateful_set(obj);
-    crate::apps::v1::set_object_defaults_stateful_set_spec(&mut obj.spec);
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::apps::v1::set_object_defaults_stateful_set_spec(v0);
+    }
 }
 /// Applies every default of `StatefulSetList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_stateful_set_list(

@@ -16,6 +16,79 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::apps::v1`.
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::ControllerRevision {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 9)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::apps::v1::types::ControllerRevisionList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 9)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::DaemonSet {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 9)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::DaemonSetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 9)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::Deployment {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 9)
@@ -128,6 +201,40 @@ impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1::types::StatefulSetLi
 pub fn register_lifecycles(
     scheme: &mut ::kube_apimachinery::Scheme,
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::ControllerRevision,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ControllerRevision",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::ControllerRevisionList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ControllerRevisionList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::DaemonSet,
+        >(::kube_apimachinery::GroupVersionKind::from_static("apps", "v1", "DaemonSet"));
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1::types::DaemonSetList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "DaemonSetList",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::apps::v1::types::Deployment,

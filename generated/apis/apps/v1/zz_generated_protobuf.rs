@@ -16,46 +16,300 @@
 // @generated
 
 ::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::ControllerRevision { 1 => metadata, 2 => data, 3 => revision
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::ControllerRevisionList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::DaemonSet { 1 => metadata, 2 => spec, 3 => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::DaemonSetCondition { 1 => type_, 2 => status, 3 =>
+    last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::DaemonSetList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::DaemonSetSpec { 1 => selector, 2 => template, 3 =>
+    update_strategy, 4 => min_ready_seconds as GoValue, 6 => revision_history_limit }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::DaemonSetStatus { 1 => current_number_scheduled, 2 =>
+    number_misscheduled, 3 => desired_number_scheduled, 4 => number_ready, 5 =>
+    observed_generation as GoValue, 6 => updated_number_scheduled as GoValue, 7 =>
+    number_available as GoValue, 8 => number_unavailable as GoValue, 9 =>
+    collision_count, 10 => conditions }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::DaemonSetUpdateStrategy { 1 => type_, 2 => rolling_update }
+);
+/// The value's protobuf string: its JSON string.
+fn daemon_set_update_strategy_type_protobuf_str(
+    value: &crate::apps::v1::types::DaemonSetUpdateStrategyType,
+) -> &'static str {
+    match value {
+        crate::apps::v1::types::DaemonSetUpdateStrategyType::RollingUpdateDaemonSetStrategyType => {
+            "RollingUpdate"
+        }
+        crate::apps::v1::types::DaemonSetUpdateStrategyType::OnDeleteDaemonSetStrategyType => {
+            "OnDelete"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::apps::v1::types::DaemonSetUpdateStrategyType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            daemon_set_update_strategy_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            daemon_set_update_strategy_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "RollingUpdate" => {
+                crate::apps::v1::types::DaemonSetUpdateStrategyType::RollingUpdateDaemonSetStrategyType
+            }
+            "OnDelete" => {
+                crate::apps::v1::types::DaemonSetUpdateStrategyType::OnDeleteDaemonSetStrategyType
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "DaemonSetUpdateStrategyType", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::Deployment { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1::types::DeploymentCondition { 1 => type_, 2 => status, 4 => reason,
-    5 => message, 6 => last_update_time, 7 => last_transition_time }
+    crate::apps::v1::types::DeploymentCondition { 1 => type_, 2 => status, 4 => reason
+    as GoValue, 5 => message as GoValue, 6 => last_update_time, 7 => last_transition_time
+    }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::DeploymentList { 1 => metadata, 2 => items }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
-    template, 4 => strategy, 5 => min_ready_seconds, 6 => revision_history_limit, 7 =>
-    paused, 9 => progress_deadline_seconds }
+    template, 4 => strategy, 5 => min_ready_seconds as GoValue, 6 =>
+    revision_history_limit, 7 => paused as GoValue, 9 => progress_deadline_seconds }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1::types::DeploymentStatus { 1 => observed_generation, 2 => replicas,
-    3 => updated_replicas, 4 => available_replicas, 5 => unavailable_replicas, 6 =>
-    conditions, 7 => ready_replicas, 8 => collision_count, 9 => terminating_replicas }
+    crate::apps::v1::types::DeploymentStatus { 1 => observed_generation as GoValue, 2 =>
+    replicas as GoValue, 3 => updated_replicas as GoValue, 4 => available_replicas as
+    GoValue, 5 => unavailable_replicas as GoValue, 6 => conditions, 7 => ready_replicas
+    as GoValue, 8 => collision_count, 9 => terminating_replicas }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::DeploymentStrategy { 1 => type_, 2 => rolling_update }
 );
+/// The value's protobuf string: its JSON string.
+fn deployment_strategy_type_protobuf_str(
+    value: &crate::apps::v1::types::DeploymentStrategyType,
+) -> &'static str {
+    match value {
+        crate::apps::v1::types::DeploymentStrategyType::RecreateDeploymentStrategyType => {
+            "Recreate"
+        }
+        crate::apps::v1::types::DeploymentStrategyType::RollingUpdateDeploymentStrategyType => {
+            "RollingUpdate"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::apps::v1::types::DeploymentStrategyType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            deployment_strategy_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            deployment_strategy_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Recreate" => {
+                crate::apps::v1::types::DeploymentStrategyType::RecreateDeploymentStrategyType
+            }
+            "RollingUpdate" => {
+                crate::apps::v1::types::DeploymentStrategyType::RollingUpdateDeploymentStrategyType
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "DeploymentStrategyType", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn pod_management_policy_type_protobuf_str(
+    value: &crate::apps::v1::types::PodManagementPolicyType,
+) -> &'static str {
+    match value {
+        crate::apps::v1::types::PodManagementPolicyType::OrderedReadyPodManagement => {
+            "OrderedReady"
+        }
+        crate::apps::v1::types::PodManagementPolicyType::ParallelPodManagement => {
+            "Parallel"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::apps::v1::types::PodManagementPolicyType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            pod_management_policy_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            pod_management_policy_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "OrderedReady" => {
+                crate::apps::v1::types::PodManagementPolicyType::OrderedReadyPodManagement
+            }
+            "Parallel" => {
+                crate::apps::v1::types::PodManagementPolicyType::ParallelPodManagement
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PodManagementPolicyType", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::ReplicaSet { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::ReplicaSetCondition { 1 => type_, 2 => status, 3 =>
-    last_transition_time, 4 => reason, 5 => message }
+    last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::ReplicaSetList { 1 => metadata, 2 => items }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::ReplicaSetSpec { 1 => replicas, 2 => selector, 3 =>
-    template, 4 => min_ready_seconds }
+    template, 4 => min_ready_seconds as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::ReplicaSetStatus { 1 => replicas, 2 =>
-    fully_labeled_replicas, 3 => observed_generation, 4 => ready_replicas, 5 =>
-    available_replicas, 6 => conditions, 7 => terminating_replicas }
+    fully_labeled_replicas as GoValue, 3 => observed_generation as GoValue, 4 =>
+    ready_replicas as GoValue, 5 => available_replicas as GoValue, 6 => conditions, 7 =>
+    terminating_replicas }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1::types::RollingUpdateDaemonSet { 1 => max_unavailable, 2 =>
+    max_surge }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::RollingUpdateDeployment { 1 => max_unavailable, 2 =>
@@ -70,7 +324,7 @@
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::StatefulSetCondition { 1 => type_, 2 => status, 3 =>
-    last_transition_time, 4 => reason, 5 => message }
+    last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::StatefulSetList { 1 => metadata, 2 => items }
@@ -80,21 +334,94 @@
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::StatefulSetPersistentVolumeClaimRetentionPolicy { 1 =>
-    when_deleted, 2 => when_scaled }
+    when_deleted as GoValue, 2 => when_scaled as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::StatefulSetSpec { 1 => replicas, 2 => selector, 3 =>
     template, 4 => volume_claim_templates, 5 => service_name, 6 => pod_management_policy,
-    7 => update_strategy, 8 => revision_history_limit, 9 => min_ready_seconds, 10 =>
-    persistent_volume_claim_retention_policy, 11 => ordinals }
+    7 => update_strategy, 8 => revision_history_limit, 9 => min_ready_seconds as GoValue,
+    10 => persistent_volume_claim_retention_policy, 11 => ordinals }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1::types::StatefulSetStatus { 1 => observed_generation, 2 => replicas,
-    3 => ready_replicas, 4 => current_replicas, 5 => updated_replicas, 6 =>
-    current_revision, 7 => update_revision, 9 => collision_count, 10 => conditions, 11 =>
-    available_replicas }
+    crate::apps::v1::types::StatefulSetStatus { 1 => observed_generation as GoValue, 2
+    => replicas, 3 => ready_replicas as GoValue, 4 => current_replicas as GoValue, 5 =>
+    updated_replicas as GoValue, 6 => current_revision as GoValue, 7 => update_revision
+    as GoValue, 9 => collision_count, 10 => conditions, 11 => available_replicas }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1::types::StatefulSetUpdateStrategy { 1 => type_, 2 => rolling_update
     }
 );
+/// The value's protobuf string: its JSON string.
+fn stateful_set_update_strategy_type_protobuf_str(
+    value: &crate::apps::v1::types::StatefulSetUpdateStrategyType,
+) -> &'static str {
+    match value {
+        crate::apps::v1::types::StatefulSetUpdateStrategyType::RollingUpdateStatefulSetStrategyType => {
+            "RollingUpdate"
+        }
+        crate::apps::v1::types::StatefulSetUpdateStrategyType::OnDeleteStatefulSetStrategyType => {
+            "OnDelete"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::apps::v1::types::StatefulSetUpdateStrategyType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            stateful_set_update_strategy_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            stateful_set_update_strategy_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "RollingUpdate" => {
+                crate::apps::v1::types::StatefulSetUpdateStrategyType::RollingUpdateStatefulSetStrategyType
+            }
+            "OnDelete" => {
+                crate::apps::v1::types::StatefulSetUpdateStrategyType::OnDeleteStatefulSetStrategyType
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "StatefulSetUpdateStrategyType",
+                            other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}

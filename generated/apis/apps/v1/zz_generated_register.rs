@@ -28,7 +28,6 @@ pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachin
     &[
         add_known_types,
         add_rest_mappings,
-        super::zz_generated_conversion::register_conversions,
         super::zz_generated_defaults::register_defaults,
         super::zz_generated_validations::register_validations,
         super::zz_generated_prerelease_lifecycle::register_lifecycles,
@@ -44,6 +43,38 @@ pub fn add_to_scheme(
 pub fn add_known_types(
     scheme: &mut ::kube_apimachinery::Scheme,
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1::types::ControllerRevision,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ControllerRevision"),
+            &["apiVersion", "data", "kind", "metadata", "revision"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1::types::ControllerRevision>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1::types::ControllerRevisionList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ControllerRevisionList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1::types::ControllerRevisionList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1::types::DaemonSet,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("DaemonSet"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1::types::DaemonSet>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1::types::DaemonSetList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("DaemonSetList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1::types::DaemonSetList>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1::types::Deployment,
@@ -110,13 +141,53 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "apps",
             version: "v1",
+            resource: "controllerrevisions",
+            kind: "ControllerRevision",
+            list_kind: ::core::option::Option::Some("ControllerRevisionList"),
+            singular: "controllerrevision",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "apps",
+            version: "v1",
+            resource: "daemonsets",
+            kind: "DaemonSet",
+            list_kind: ::core::option::Option::Some("DaemonSetList"),
+            singular: "daemonset",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "apps",
+                    version: "v1",
+                    kind: "DaemonSet",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "apps",
+            version: "v1",
             resource: "deployments",
             kind: "Deployment",
             list_kind: ::core::option::Option::Some("DeploymentList"),
             singular: "deployment",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["deploy"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -150,8 +221,8 @@ pub fn add_rest_mappings(
             list_kind: ::core::option::Option::Some("ReplicaSetList"),
             singular: "replicaset",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["rs"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -185,8 +256,8 @@ pub fn add_rest_mappings(
             list_kind: ::core::option::Option::Some("StatefulSetList"),
             singular: "statefulset",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["sts"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -212,6 +283,46 @@ pub fn add_rest_mappings(
             generation: true,
         })?;
     ::core::result::Result::Ok(())
+}
+impl ::k8s_openapi::Resource for crate::apps::v1::types::ControllerRevision {
+    const API_VERSION: &'static str = "apps/v1";
+    const GROUP: &'static str = "apps";
+    const KIND: &'static str = "ControllerRevision";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "controllerrevisions";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::apps::v1::types::ControllerRevision {
+    const LIST_KIND: &'static str = "ControllerRevisionList";
+}
+impl ::k8s_openapi::Metadata for crate::apps::v1::types::ControllerRevision {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::apps::v1::types::DaemonSet {
+    const API_VERSION: &'static str = "apps/v1";
+    const GROUP: &'static str = "apps";
+    const KIND: &'static str = "DaemonSet";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "daemonsets";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::apps::v1::types::DaemonSet {
+    const LIST_KIND: &'static str = "DaemonSetList";
+}
+impl ::k8s_openapi::Metadata for crate::apps::v1::types::DaemonSet {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
 }
 impl ::k8s_openapi::Resource for crate::apps::v1::types::Deployment {
     const API_VERSION: &'static str = "apps/v1";

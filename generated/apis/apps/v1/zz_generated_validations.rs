@@ -22,6 +22,34 @@ pub fn register_validations(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_validation_func::<
+            crate::apps::v1::types::DaemonSet,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_daemon_set(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
+            },
+        );
+    scheme
+        .add_validation_func::<
+            crate::apps::v1::types::DaemonSetList,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_daemon_set_list(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
+            },
+        );
+    scheme
+        .add_validation_func::<
             crate::apps::v1::types::Deployment,
         >(
             &["/"],
@@ -106,6 +134,104 @@ pub fn register_validations(
         );
     ::core::result::Result::Ok(())
 }
+/// Validates `DaemonSet` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_daemon_set(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::apps::v1::types::DaemonSet,
+    old: ::core::option::Option<&crate::apps::v1::types::DaemonSet>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    'v3: {
+        let path = &path.child("spec");
+        let v = &obj.spec;
+        let o = old.map(|o| &o.spec);
+        if op.unchanged(v, o) {
+            break 'v3;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v3;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        errs.extend(crate::apps::v1::validate_daemon_set_spec(op, path, v, o));
+    }
+    errs
+}
+/// Validates `DaemonSetList` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_daemon_set_list(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::apps::v1::types::DaemonSetList,
+    old: ::core::option::Option<&crate::apps::v1::types::DaemonSetList>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    'v3: {
+        let path = &path.child("items");
+        let v = &obj.items;
+        let o = old.map(|o| &o.items);
+        if op.unchanged(v, o) {
+            break 'v3;
+        }
+        {
+            let olist = o;
+            for (i, v) in v.iter().enumerate() {
+                let path = &path.index(i);
+                let o = olist.and_then(|l| l.iter().find(|_| false));
+                if op.is_update() && o.is_some_and(|o| o == v) {
+                    continue;
+                }
+                errs.extend(crate::apps::v1::validate_daemon_set(op, path, v, o));
+            }
+        }
+    }
+    errs
+}
+/// Validates `DaemonSetSpec` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_daemon_set_spec(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::apps::v1::types::DaemonSetSpec,
+    old: ::core::option::Option<&crate::apps::v1::types::DaemonSetSpec>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    'v2: {
+        let path = &path.child("template");
+        let v = &obj.template;
+        let o = old.map(|o| &o.template);
+        if op.unchanged(v, o) {
+            break 'v2;
+        }
+        errs.extend(crate::core::v1::validate_pod_template_spec(op, path, v, o));
+    }
+    errs
+}
 /// Validates `Deployment` against its declarative rules and those of every nested type.
 #[allow(
     unused_variables,
@@ -130,6 +256,10 @@ pub fn validate_deployment(
         if op.unchanged(v, o) {
             break 'v3;
         }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v3;
+        };
+        let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::apps::v1::validate_deployment_spec(op, path, v, o));
     }
     errs.extend(crate::apps::v1::validate_custom_deployment(op, path, obj, old));
@@ -190,28 +320,6 @@ pub fn validate_deployment_spec(
     old: ::core::option::Option<&crate::apps::v1::types::DeploymentSpec>,
 ) -> ::kube_apimachinery::validation::ErrorList {
     let mut errs = ::kube_apimachinery::validation::ErrorList::new();
-    'v1: {
-        let path = &path.child("replicas");
-        let v = &obj.replicas;
-        let o = old.map(|o| &o.replicas);
-        if op.unchanged(v, o) {
-            break 'v1;
-        }
-        if !::kube_apimachinery::validation::Presence::is_set(v) {
-            break 'v1;
-        }
-        let ::core::option::Option::Some(v) = v.as_ref() else {
-            break 'v1;
-        };
-        let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
-    }
     'v3: {
         let path = &path.child("template");
         let v = &obj.template;
@@ -220,65 +328,6 @@ pub fn validate_deployment_spec(
             break 'v3;
         }
         errs.extend(crate::core::v1::validate_pod_template_spec(op, path, v, o));
-    }
-    'v5: {
-        let path = &path.child("minReadySeconds");
-        let v = &obj.min_ready_seconds;
-        let o = old.map(|o| &o.min_ready_seconds);
-        if op.unchanged(v, o) {
-            break 'v5;
-        }
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
-    }
-    'v6: {
-        let path = &path.child("revisionHistoryLimit");
-        let v = &obj.revision_history_limit;
-        let o = old.map(|o| &o.revision_history_limit);
-        if op.unchanged(v, o) {
-            break 'v6;
-        }
-        if !::kube_apimachinery::validation::Presence::is_set(v) {
-            break 'v6;
-        }
-        let ::core::option::Option::Some(v) = v.as_ref() else {
-            break 'v6;
-        };
-        let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
-    }
-    'v8: {
-        let path = &path.child("progressDeadlineSeconds");
-        let v = &obj.progress_deadline_seconds;
-        let o = old.map(|o| &o.progress_deadline_seconds);
-        if op.unchanged(v, o) {
-            break 'v8;
-        }
-        if !::kube_apimachinery::validation::Presence::is_set(v) {
-            break 'v8;
-        }
-        let ::core::option::Option::Some(v) = v.as_ref() else {
-            break 'v8;
-        };
-        let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
     }
     errs
 }
@@ -306,6 +355,10 @@ pub fn validate_replica_set(
         if op.unchanged(v, o) {
             break 'v3;
         }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v3;
+        };
+        let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::apps::v1::validate_replica_set_spec(op, path, v, o));
     }
     errs.extend(crate::apps::v1::validate_custom_replica_set(op, path, obj, old));
@@ -366,43 +419,6 @@ pub fn validate_replica_set_spec(
     old: ::core::option::Option<&crate::apps::v1::types::ReplicaSetSpec>,
 ) -> ::kube_apimachinery::validation::ErrorList {
     let mut errs = ::kube_apimachinery::validation::ErrorList::new();
-    'v1: {
-        let path = &path.child("replicas");
-        let v = &obj.replicas;
-        let o = old.map(|o| &o.replicas);
-        if op.unchanged(v, o) {
-            break 'v1;
-        }
-        if !::kube_apimachinery::validation::Presence::is_set(v) {
-            break 'v1;
-        }
-        let ::core::option::Option::Some(v) = v.as_ref() else {
-            break 'v1;
-        };
-        let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
-    }
-    'v2: {
-        let path = &path.child("minReadySeconds");
-        let v = &obj.min_ready_seconds;
-        let o = old.map(|o| &o.min_ready_seconds);
-        if op.unchanged(v, o) {
-            break 'v2;
-        }
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
-    }
     'v4: {
         let path = &path.child("template");
         let v = &obj.template;
@@ -442,6 +458,10 @@ pub fn validate_stateful_set(
         if op.unchanged(v, o) {
             break 'v3;
         }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v3;
+        };
+        let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::apps::v1::validate_stateful_set_spec(op, path, v, o));
     }
     errs.extend(crate::apps::v1::validate_custom_stateful_set(op, path, obj, old));
@@ -502,28 +522,6 @@ pub fn validate_stateful_set_spec(
     old: ::core::option::Option<&crate::apps::v1::types::StatefulSetSpec>,
 ) -> ::kube_apimachinery::validation::ErrorList {
     let mut errs = ::kube_apimachinery::validation::ErrorList::new();
-    'v1: {
-        let path = &path.child("replicas");
-        let v = &obj.replicas;
-        let o = old.map(|o| &o.replicas);
-        if op.unchanged(v, o) {
-            break 'v1;
-        }
-        if !::kube_apimachinery::validation::Presence::is_set(v) {
-            break 'v1;
-        }
-        let ::core::option::Option::Some(v) = v.as_ref() else {
-            break 'v1;
-        };
-        let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
-    }
     'v3: {
         let path = &path.child("template");
         let v = &obj.template;
@@ -532,43 +530,6 @@ pub fn validate_stateful_set_spec(
             break 'v3;
         }
         errs.extend(crate::core::v1::validate_pod_template_spec(op, path, v, o));
-    }
-    'v8: {
-        let path = &path.child("revisionHistoryLimit");
-        let v = &obj.revision_history_limit;
-        let o = old.map(|o| &o.revision_history_limit);
-        if op.unchanged(v, o) {
-            break 'v8;
-        }
-        if !::kube_apimachinery::validation::Presence::is_set(v) {
-            break 'v8;
-        }
-        let ::core::option::Option::Some(v) = v.as_ref() else {
-            break 'v8;
-        };
-        let o = o.and_then(|o| o.as_ref());
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
-    }
-    'v9: {
-        let path = &path.child("minReadySeconds");
-        let v = &obj.min_ready_seconds;
-        let o = old.map(|o| &o.min_ready_seconds);
-        if op.unchanged(v, o) {
-            break 'v9;
-        }
-        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
-            path,
-            *v as i64,
-            0i64,
-        ) {
-            errs.push(e);
-        }
     }
     errs
 }

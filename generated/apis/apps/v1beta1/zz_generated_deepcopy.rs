@@ -16,6 +16,47 @@
 // @generated
 
 //! Deep copies (`Clone`) and `runtime::Object` impls for `crate::apps::v1beta1`.
+impl ::core::clone::Clone for crate::apps::v1beta1::types::ControllerRevision {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            data: ::core::clone::Clone::clone(&self.data),
+            revision: self.revision,
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.data, &source.data);
+        self.revision = source.revision;
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta1::types::ControllerRevision, type_meta = type_meta, object_meta
+    = metadata
+);
+impl ::core::clone::Clone for crate::apps::v1beta1::types::ControllerRevisionList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta1::types::ControllerRevisionList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::v1beta1::types::Deployment {
     #[inline]
     fn clone(&self) -> Self {
@@ -87,6 +128,30 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentList {
 ::kube_apimachinery::impl_object!(
     crate::apps::v1beta1::types::DeploymentList, type_meta = type_meta
 );
+impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentRollback {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            name: ::core::clone::Clone::clone(&self.name),
+            updated_annotations: ::core::clone::Clone::clone(&self.updated_annotations),
+            rollback_to: ::core::clone::Clone::clone(&self.rollback_to),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(
+            &mut self.updated_annotations,
+            &source.updated_annotations,
+        );
+        ::core::clone::Clone::clone_from(&mut self.rollback_to, &source.rollback_to);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta1::types::DeploymentRollback, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -95,11 +160,11 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentSpec {
             selector: ::core::clone::Clone::clone(&self.selector),
             template: ::core::clone::Clone::clone(&self.template),
             strategy: ::core::clone::Clone::clone(&self.strategy),
-            min_ready_seconds: self.min_ready_seconds,
+            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            paused: self.paused,
+            paused: ::core::clone::Clone::clone(&self.paused),
             rollback_to: ::core::clone::Clone::clone(&self.rollback_to),
             progress_deadline_seconds: ::core::clone::Clone::clone(
                 &self.progress_deadline_seconds,
@@ -112,12 +177,15 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentSpec {
         ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
         ::core::clone::Clone::clone_from(&mut self.strategy, &source.strategy);
-        self.min_ready_seconds = source.min_ready_seconds;
+        ::core::clone::Clone::clone_from(
+            &mut self.min_ready_seconds,
+            &source.min_ready_seconds,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        self.paused = source.paused;
+        ::core::clone::Clone::clone_from(&mut self.paused, &source.paused);
         ::core::clone::Clone::clone_from(&mut self.rollback_to, &source.rollback_to);
         ::core::clone::Clone::clone_from(
             &mut self.progress_deadline_seconds,
@@ -129,12 +197,14 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentStatus {
     #[inline]
     fn clone(&self) -> Self {
         Self {
-            observed_generation: self.observed_generation,
-            replicas: self.replicas,
-            updated_replicas: self.updated_replicas,
-            ready_replicas: self.ready_replicas,
-            available_replicas: self.available_replicas,
-            unavailable_replicas: self.unavailable_replicas,
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            replicas: ::core::clone::Clone::clone(&self.replicas),
+            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
+            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
+            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
+            unavailable_replicas: ::core::clone::Clone::clone(
+                &self.unavailable_replicas,
+            ),
             terminating_replicas: ::core::clone::Clone::clone(
                 &self.terminating_replicas,
             ),
@@ -144,12 +214,27 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentStatus {
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        self.observed_generation = source.observed_generation;
-        self.replicas = source.replicas;
-        self.updated_replicas = source.updated_replicas;
-        self.ready_replicas = source.ready_replicas;
-        self.available_replicas = source.available_replicas;
-        self.unavailable_replicas = source.unavailable_replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
+        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
+        ::core::clone::Clone::clone_from(
+            &mut self.updated_replicas,
+            &source.updated_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.ready_replicas,
+            &source.ready_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.available_replicas,
+            &source.available_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.unavailable_replicas,
+            &source.unavailable_replicas,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.terminating_replicas,
             &source.terminating_replicas,
@@ -181,11 +266,13 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::DeploymentStrategy {
 impl ::core::clone::Clone for crate::apps::v1beta1::types::RollbackConfig {
     #[inline]
     fn clone(&self) -> Self {
-        Self { revision: self.revision }
+        Self {
+            revision: ::core::clone::Clone::clone(&self.revision),
+        }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        self.revision = source.revision;
+        ::core::clone::Clone::clone_from(&mut self.revision, &source.revision);
     }
 }
 impl ::core::clone::Clone for crate::apps::v1beta1::types::RollingUpdateDeployment {
@@ -220,6 +307,58 @@ for crate::apps::v1beta1::types::RollingUpdateStatefulSetStrategy {
         ::core::clone::Clone::clone_from(
             &mut self.max_unavailable,
             &source.max_unavailable,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta1::types::Scale {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta1::types::Scale, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::apps::v1beta1::types::ScaleSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            replicas: ::core::clone::Clone::clone(&self.replicas),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta1::types::ScaleStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            replicas: self.replicas,
+            selector: ::core::clone::Clone::clone(&self.selector),
+            target_selector: ::core::clone::Clone::clone(&self.target_selector),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.replicas = source.replicas;
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(
+            &mut self.target_selector,
+            &source.target_selector,
         );
     }
 }
@@ -292,13 +431,11 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetList {
 impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetOrdinals {
     #[inline]
     fn clone(&self) -> Self {
-        Self {
-            start: ::core::clone::Clone::clone(&self.start),
-        }
+        Self { start: self.start }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        ::core::clone::Clone::clone_from(&mut self.start, &source.start);
+        self.start = source.start;
     }
 }
 impl ::core::clone::Clone
@@ -334,7 +471,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetSpec {
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            min_ready_seconds: self.min_ready_seconds,
+            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
             persistent_volume_claim_retention_policy: ::core::clone::Clone::clone(
                 &self.persistent_volume_claim_retention_policy,
             ),
@@ -363,7 +500,10 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetSpec {
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        self.min_ready_seconds = source.min_ready_seconds;
+        ::core::clone::Clone::clone_from(
+            &mut self.min_ready_seconds,
+            &source.min_ready_seconds,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.persistent_volume_claim_retention_policy,
             &source.persistent_volume_claim_retention_policy,
@@ -377,14 +517,14 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetStatus {
         Self {
             observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
             replicas: self.replicas,
-            ready_replicas: self.ready_replicas,
-            current_replicas: self.current_replicas,
-            updated_replicas: self.updated_replicas,
+            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
+            current_replicas: ::core::clone::Clone::clone(&self.current_replicas),
+            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
             current_revision: ::core::clone::Clone::clone(&self.current_revision),
             update_revision: ::core::clone::Clone::clone(&self.update_revision),
             collision_count: ::core::clone::Clone::clone(&self.collision_count),
             conditions: ::core::clone::Clone::clone(&self.conditions),
-            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
+            available_replicas: self.available_replicas,
         }
     }
     #[inline]
@@ -394,9 +534,18 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetStatus {
             &source.observed_generation,
         );
         self.replicas = source.replicas;
-        self.ready_replicas = source.ready_replicas;
-        self.current_replicas = source.current_replicas;
-        self.updated_replicas = source.updated_replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.ready_replicas,
+            &source.ready_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.current_replicas,
+            &source.current_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.updated_replicas,
+            &source.updated_replicas,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.current_revision,
             &source.current_revision,
@@ -410,10 +559,7 @@ impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetStatus {
             &source.collision_count,
         );
         ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
-        ::core::clone::Clone::clone_from(
-            &mut self.available_replicas,
-            &source.available_replicas,
-        );
+        self.available_replicas = source.available_replicas;
     }
 }
 impl ::core::clone::Clone for crate::apps::v1beta1::types::StatefulSetUpdateStrategy {

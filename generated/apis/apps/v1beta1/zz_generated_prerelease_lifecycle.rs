@@ -16,6 +16,56 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::apps::v1beta1`.
+impl ::kube_apimachinery::ApiLifecycle
+for crate::apps::v1beta1::types::ControllerRevision {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 7)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 8))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ControllerRevision",
+            ),
+        )
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::apps::v1beta1::types::ControllerRevisionList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 7)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 8))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ControllerRevisionList",
+            ),
+        )
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta1::types::Deployment {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 6)
@@ -60,6 +110,55 @@ impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta1::types::Deployme
                 "apps",
                 "v1",
                 "DeploymentList",
+            ),
+        )
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::apps::v1beta1::types::DeploymentRollback {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 6)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 8))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "DeploymentRollback",
+            ),
+        )
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta1::types::Scale {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 6)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 8))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "autoscaling",
+                "v1",
+                "Scale",
             ),
         )
     }
@@ -118,6 +217,26 @@ pub fn register_lifecycles(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
+            crate::apps::v1beta1::types::ControllerRevision,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta1",
+                "ControllerRevision",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta1::types::ControllerRevisionList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta1",
+                "ControllerRevisionList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
             crate::apps::v1beta1::types::Deployment,
         >(
             ::kube_apimachinery::GroupVersionKind::from_static(
@@ -134,6 +253,26 @@ pub fn register_lifecycles(
                 "apps",
                 "v1beta1",
                 "DeploymentList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta1::types::DeploymentRollback,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta1",
+                "DeploymentRollback",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta1::types::Scale,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta1",
+                "Scale",
             ),
         );
     scheme

@@ -16,31 +16,45 @@
 // @generated
 
 ::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta1::types::ControllerRevision { 1 => metadata, 2 => data, 3 =>
+    revision }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta1::types::ControllerRevisionList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::Deployment { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::DeploymentCondition { 1 => type_, 2 => status, 4 =>
-    reason, 5 => message, 6 => last_update_time, 7 => last_transition_time }
+    reason as GoValue, 5 => message as GoValue, 6 => last_update_time, 7 =>
+    last_transition_time }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::DeploymentList { 1 => metadata, 2 => items }
 );
 ::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta1::types::DeploymentRollback { 1 => name, 2 =>
+    updated_annotations, 3 => rollback_to }
+);
+::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
-    template, 4 => strategy, 5 => min_ready_seconds, 6 => revision_history_limit, 7 =>
-    paused, 8 => rollback_to, 9 => progress_deadline_seconds }
+    template, 4 => strategy, 5 => min_ready_seconds as GoValue, 6 =>
+    revision_history_limit, 7 => paused as GoValue, 8 => rollback_to, 9 =>
+    progress_deadline_seconds }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta1::types::DeploymentStatus { 1 => observed_generation, 2 =>
-    replicas, 3 => updated_replicas, 4 => available_replicas, 5 => unavailable_replicas,
-    6 => conditions, 7 => ready_replicas, 8 => collision_count, 9 => terminating_replicas
-    }
+    crate::apps::v1beta1::types::DeploymentStatus { 1 => observed_generation as GoValue,
+    2 => replicas as GoValue, 3 => updated_replicas as GoValue, 4 => available_replicas
+    as GoValue, 5 => unavailable_replicas as GoValue, 6 => conditions, 7 =>
+    ready_replicas as GoValue, 8 => collision_count, 9 => terminating_replicas }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta1::types::DeploymentStrategy { 1 => type_, 2 => rolling_update }
+    crate::apps::v1beta1::types::DeploymentStrategy { 1 => type_ as GoValue, 2 =>
+    rolling_update }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta1::types::RollbackConfig { 1 => revision }
+    crate::apps::v1beta1::types::RollbackConfig { 1 => revision as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::RollingUpdateDeployment { 1 => max_unavailable, 2 =>
@@ -51,11 +65,21 @@
     max_unavailable }
 );
 ::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta1::types::Scale { 1 => metadata, 2 => spec, 3 => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta1::types::ScaleSpec { 1 => replicas as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta1::types::ScaleStatus { 1 => replicas, 2 => selector, 3 =>
+    target_selector as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::StatefulSet { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::StatefulSetCondition { 1 => type_, 2 => status, 3 =>
-    last_transition_time, 4 => reason, 5 => message }
+    last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::StatefulSetList { 1 => metadata, 2 => items }
@@ -65,21 +89,21 @@
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::StatefulSetPersistentVolumeClaimRetentionPolicy { 1 =>
-    when_deleted, 2 => when_scaled }
+    when_deleted as GoValue, 2 => when_scaled as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::StatefulSetSpec { 1 => replicas, 2 => selector, 3 =>
-    template, 4 => volume_claim_templates, 5 => service_name, 6 => pod_management_policy,
-    7 => update_strategy, 8 => revision_history_limit, 9 => min_ready_seconds, 10 =>
-    persistent_volume_claim_retention_policy, 11 => ordinals }
+    template, 4 => volume_claim_templates, 5 => service_name, 6 => pod_management_policy
+    as GoValue, 7 => update_strategy, 8 => revision_history_limit, 9 => min_ready_seconds
+    as GoValue, 10 => persistent_volume_claim_retention_policy, 11 => ordinals }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta1::types::StatefulSetStatus { 1 => observed_generation, 2 =>
-    replicas, 3 => ready_replicas, 4 => current_replicas, 5 => updated_replicas, 6 =>
-    current_revision, 7 => update_revision, 9 => collision_count, 10 => conditions, 11 =>
-    available_replicas }
+    replicas, 3 => ready_replicas as GoValue, 4 => current_replicas as GoValue, 5 =>
+    updated_replicas as GoValue, 6 => current_revision as GoValue, 7 => update_revision
+    as GoValue, 9 => collision_count, 10 => conditions, 11 => available_replicas }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta1::types::StatefulSetUpdateStrategy { 1 => type_, 2 =>
+    crate::apps::v1beta1::types::StatefulSetUpdateStrategy { 1 => type_ as GoValue, 2 =>
     rolling_update }
 );

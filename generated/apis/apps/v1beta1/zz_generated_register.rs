@@ -29,7 +29,7 @@ pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachin
         add_known_types,
         add_rest_mappings,
         super::zz_generated_conversion::register_conversions,
-        super::zz_generated_defaults::register_defaults,
+        super::zz_generated_validations::register_validations,
         super::zz_generated_prerelease_lifecycle::register_lifecycles,
     ],
 );
@@ -43,6 +43,22 @@ pub fn add_to_scheme(
 pub fn add_known_types(
     scheme: &mut ::kube_apimachinery::Scheme,
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta1::types::ControllerRevision,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ControllerRevision"),
+            &["apiVersion", "data", "kind", "metadata", "revision"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::ControllerRevision>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta1::types::ControllerRevisionList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ControllerRevisionList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::ControllerRevisionList>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta1::types::Deployment,
@@ -59,6 +75,22 @@ pub fn add_known_types(
             &["apiVersion", "items", "kind", "metadata"],
         )?;
     scheme.add_protobuf::<crate::apps::v1beta1::types::DeploymentList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta1::types::DeploymentRollback,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("DeploymentRollback"),
+            &["apiVersion", "kind", "name", "rollbackTo", "updatedAnnotations"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::DeploymentRollback>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta1::types::Scale,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Scale"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta1::types::Scale>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta1::types::StatefulSet,
@@ -93,13 +125,29 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "apps",
             version: "v1beta1",
+            resource: "controllerrevisions",
+            kind: "ControllerRevision",
+            list_kind: ::core::option::Option::Some("ControllerRevisionList"),
+            singular: "controllerrevision",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "apps",
+            version: "v1beta1",
             resource: "deployments",
             kind: "Deployment",
             list_kind: ::core::option::Option::Some("DeploymentList"),
             singular: "deployment",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["deploy"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -122,8 +170,8 @@ pub fn add_rest_mappings(
             list_kind: ::core::option::Option::Some("StatefulSetList"),
             singular: "statefulset",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["sts"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -139,6 +187,27 @@ pub fn add_rest_mappings(
         })?;
     ::core::result::Result::Ok(())
 }
+impl ::k8s_openapi::Resource for crate::apps::v1beta1::types::ControllerRevision {
+    const API_VERSION: &'static str = "apps/v1beta1";
+    const GROUP: &'static str = "apps";
+    const KIND: &'static str = "ControllerRevision";
+    const VERSION: &'static str = "v1beta1";
+    const URL_PATH_SEGMENT: &'static str = "controllerrevisions";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource
+for crate::apps::v1beta1::types::ControllerRevision {
+    const LIST_KIND: &'static str = "ControllerRevisionList";
+}
+impl ::k8s_openapi::Metadata for crate::apps::v1beta1::types::ControllerRevision {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
 impl ::k8s_openapi::Resource for crate::apps::v1beta1::types::Deployment {
     const API_VERSION: &'static str = "apps/v1beta1";
     const GROUP: &'static str = "apps";
@@ -151,6 +220,23 @@ impl ::k8s_openapi::ListableResource for crate::apps::v1beta1::types::Deployment
     const LIST_KIND: &'static str = "DeploymentList";
 }
 impl ::k8s_openapi::Metadata for crate::apps::v1beta1::types::Deployment {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::apps::v1beta1::types::Scale {
+    const API_VERSION: &'static str = "apps/v1beta1";
+    const GROUP: &'static str = "apps";
+    const KIND: &'static str = "Scale";
+    const VERSION: &'static str = "v1beta1";
+    const URL_PATH_SEGMENT: &'static str = "scale";
+    type Scope = ::k8s_openapi::SubResourceScope;
+}
+impl ::k8s_openapi::Metadata for crate::apps::v1beta1::types::Scale {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata

@@ -16,6 +16,208 @@
 // @generated
 
 //! Deep copies (`Clone`) and `runtime::Object` impls for `crate::apps::v1beta2`.
+impl ::core::clone::Clone for crate::apps::v1beta2::types::ControllerRevision {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            data: ::core::clone::Clone::clone(&self.data),
+            revision: self.revision,
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.data, &source.data);
+        self.revision = source.revision;
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta2::types::ControllerRevision, type_meta = type_meta, object_meta
+    = metadata
+);
+impl ::core::clone::Clone for crate::apps::v1beta2::types::ControllerRevisionList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta2::types::ControllerRevisionList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::apps::v1beta2::types::DaemonSet {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta2::types::DaemonSet, type_meta = type_meta, object_meta =
+    metadata
+);
+impl ::core::clone::Clone for crate::apps::v1beta2::types::DaemonSetCondition {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            status: ::core::clone::Clone::clone(&self.status),
+            last_transition_time: ::core::clone::Clone::clone(
+                &self.last_transition_time,
+            ),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_transition_time,
+            &source.last_transition_time,
+        );
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta2::types::DaemonSetList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta2::types::DaemonSetList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::apps::v1beta2::types::DaemonSetSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            selector: ::core::clone::Clone::clone(&self.selector),
+            template: ::core::clone::Clone::clone(&self.template),
+            update_strategy: ::core::clone::Clone::clone(&self.update_strategy),
+            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
+            revision_history_limit: ::core::clone::Clone::clone(
+                &self.revision_history_limit,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(&mut self.template, &source.template);
+        ::core::clone::Clone::clone_from(
+            &mut self.update_strategy,
+            &source.update_strategy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.min_ready_seconds,
+            &source.min_ready_seconds,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.revision_history_limit,
+            &source.revision_history_limit,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta2::types::DaemonSetStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            current_number_scheduled: self.current_number_scheduled,
+            number_misscheduled: self.number_misscheduled,
+            desired_number_scheduled: self.desired_number_scheduled,
+            number_ready: self.number_ready,
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            updated_number_scheduled: ::core::clone::Clone::clone(
+                &self.updated_number_scheduled,
+            ),
+            number_available: ::core::clone::Clone::clone(&self.number_available),
+            number_unavailable: ::core::clone::Clone::clone(&self.number_unavailable),
+            collision_count: ::core::clone::Clone::clone(&self.collision_count),
+            conditions: ::core::clone::Clone::clone(&self.conditions),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.current_number_scheduled = source.current_number_scheduled;
+        self.number_misscheduled = source.number_misscheduled;
+        self.desired_number_scheduled = source.desired_number_scheduled;
+        self.number_ready = source.number_ready;
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.updated_number_scheduled,
+            &source.updated_number_scheduled,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.number_available,
+            &source.number_available,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.number_unavailable,
+            &source.number_unavailable,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.collision_count,
+            &source.collision_count,
+        );
+        ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta2::types::DaemonSetUpdateStrategy {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            rolling_update: ::core::clone::Clone::clone(&self.rolling_update),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(
+            &mut self.rolling_update,
+            &source.rolling_update,
+        );
+    }
+}
 impl ::core::clone::Clone for crate::apps::v1beta2::types::Deployment {
     #[inline]
     fn clone(&self) -> Self {
@@ -95,11 +297,11 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::DeploymentSpec {
             selector: ::core::clone::Clone::clone(&self.selector),
             template: ::core::clone::Clone::clone(&self.template),
             strategy: ::core::clone::Clone::clone(&self.strategy),
-            min_ready_seconds: self.min_ready_seconds,
+            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            paused: self.paused,
+            paused: ::core::clone::Clone::clone(&self.paused),
             progress_deadline_seconds: ::core::clone::Clone::clone(
                 &self.progress_deadline_seconds,
             ),
@@ -111,12 +313,15 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::DeploymentSpec {
         ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
         ::core::clone::Clone::clone_from(&mut self.strategy, &source.strategy);
-        self.min_ready_seconds = source.min_ready_seconds;
+        ::core::clone::Clone::clone_from(
+            &mut self.min_ready_seconds,
+            &source.min_ready_seconds,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        self.paused = source.paused;
+        ::core::clone::Clone::clone_from(&mut self.paused, &source.paused);
         ::core::clone::Clone::clone_from(
             &mut self.progress_deadline_seconds,
             &source.progress_deadline_seconds,
@@ -127,12 +332,14 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::DeploymentStatus {
     #[inline]
     fn clone(&self) -> Self {
         Self {
-            observed_generation: self.observed_generation,
-            replicas: self.replicas,
-            updated_replicas: self.updated_replicas,
-            ready_replicas: self.ready_replicas,
-            available_replicas: self.available_replicas,
-            unavailable_replicas: self.unavailable_replicas,
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            replicas: ::core::clone::Clone::clone(&self.replicas),
+            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
+            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
+            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
+            unavailable_replicas: ::core::clone::Clone::clone(
+                &self.unavailable_replicas,
+            ),
             terminating_replicas: ::core::clone::Clone::clone(
                 &self.terminating_replicas,
             ),
@@ -142,12 +349,27 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::DeploymentStatus {
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        self.observed_generation = source.observed_generation;
-        self.replicas = source.replicas;
-        self.updated_replicas = source.updated_replicas;
-        self.ready_replicas = source.ready_replicas;
-        self.available_replicas = source.available_replicas;
-        self.unavailable_replicas = source.unavailable_replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
+        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
+        ::core::clone::Clone::clone_from(
+            &mut self.updated_replicas,
+            &source.updated_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.ready_replicas,
+            &source.ready_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.available_replicas,
+            &source.available_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.unavailable_replicas,
+            &source.unavailable_replicas,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.terminating_replicas,
             &source.terminating_replicas,
@@ -247,7 +469,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::ReplicaSetSpec {
     fn clone(&self) -> Self {
         Self {
             replicas: ::core::clone::Clone::clone(&self.replicas),
-            min_ready_seconds: self.min_ready_seconds,
+            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
             selector: ::core::clone::Clone::clone(&self.selector),
             template: ::core::clone::Clone::clone(&self.template),
         }
@@ -255,7 +477,10 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::ReplicaSetSpec {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
-        self.min_ready_seconds = source.min_ready_seconds;
+        ::core::clone::Clone::clone_from(
+            &mut self.min_ready_seconds,
+            &source.min_ready_seconds,
+        );
         ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
         ::core::clone::Clone::clone_from(&mut self.template, &source.template);
     }
@@ -265,28 +490,59 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::ReplicaSetStatus {
     fn clone(&self) -> Self {
         Self {
             replicas: self.replicas,
-            fully_labeled_replicas: self.fully_labeled_replicas,
-            ready_replicas: self.ready_replicas,
-            available_replicas: self.available_replicas,
+            fully_labeled_replicas: ::core::clone::Clone::clone(
+                &self.fully_labeled_replicas,
+            ),
+            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
+            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
             terminating_replicas: ::core::clone::Clone::clone(
                 &self.terminating_replicas,
             ),
-            observed_generation: self.observed_generation,
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
             conditions: ::core::clone::Clone::clone(&self.conditions),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         self.replicas = source.replicas;
-        self.fully_labeled_replicas = source.fully_labeled_replicas;
-        self.ready_replicas = source.ready_replicas;
-        self.available_replicas = source.available_replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.fully_labeled_replicas,
+            &source.fully_labeled_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.ready_replicas,
+            &source.ready_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.available_replicas,
+            &source.available_replicas,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.terminating_replicas,
             &source.terminating_replicas,
         );
-        self.observed_generation = source.observed_generation;
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
         ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta2::types::RollingUpdateDaemonSet {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            max_unavailable: ::core::clone::Clone::clone(&self.max_unavailable),
+            max_surge: ::core::clone::Clone::clone(&self.max_surge),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.max_unavailable,
+            &source.max_unavailable,
+        );
+        ::core::clone::Clone::clone_from(&mut self.max_surge, &source.max_surge);
     }
 }
 impl ::core::clone::Clone for crate::apps::v1beta2::types::RollingUpdateDeployment {
@@ -321,6 +577,58 @@ for crate::apps::v1beta2::types::RollingUpdateStatefulSetStrategy {
         ::core::clone::Clone::clone_from(
             &mut self.max_unavailable,
             &source.max_unavailable,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta2::types::Scale {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::apps::v1beta2::types::Scale, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::apps::v1beta2::types::ScaleSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            replicas: ::core::clone::Clone::clone(&self.replicas),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
+    }
+}
+impl ::core::clone::Clone for crate::apps::v1beta2::types::ScaleStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            replicas: self.replicas,
+            selector: ::core::clone::Clone::clone(&self.selector),
+            target_selector: ::core::clone::Clone::clone(&self.target_selector),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.replicas = source.replicas;
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(
+            &mut self.target_selector,
+            &source.target_selector,
         );
     }
 }
@@ -393,13 +701,11 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetList {
 impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetOrdinals {
     #[inline]
     fn clone(&self) -> Self {
-        Self {
-            start: ::core::clone::Clone::clone(&self.start),
-        }
+        Self { start: self.start }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        ::core::clone::Clone::clone_from(&mut self.start, &source.start);
+        self.start = source.start;
     }
 }
 impl ::core::clone::Clone
@@ -435,7 +741,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetSpec {
             revision_history_limit: ::core::clone::Clone::clone(
                 &self.revision_history_limit,
             ),
-            min_ready_seconds: self.min_ready_seconds,
+            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
             persistent_volume_claim_retention_policy: ::core::clone::Clone::clone(
                 &self.persistent_volume_claim_retention_policy,
             ),
@@ -464,7 +770,10 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetSpec {
             &mut self.revision_history_limit,
             &source.revision_history_limit,
         );
-        self.min_ready_seconds = source.min_ready_seconds;
+        ::core::clone::Clone::clone_from(
+            &mut self.min_ready_seconds,
+            &source.min_ready_seconds,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.persistent_volume_claim_retention_policy,
             &source.persistent_volume_claim_retention_policy,
@@ -476,25 +785,37 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetStatus {
     #[inline]
     fn clone(&self) -> Self {
         Self {
-            observed_generation: self.observed_generation,
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
             replicas: self.replicas,
-            ready_replicas: self.ready_replicas,
-            current_replicas: self.current_replicas,
-            updated_replicas: self.updated_replicas,
+            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
+            current_replicas: ::core::clone::Clone::clone(&self.current_replicas),
+            updated_replicas: ::core::clone::Clone::clone(&self.updated_replicas),
             current_revision: ::core::clone::Clone::clone(&self.current_revision),
             update_revision: ::core::clone::Clone::clone(&self.update_revision),
             collision_count: ::core::clone::Clone::clone(&self.collision_count),
             conditions: ::core::clone::Clone::clone(&self.conditions),
-            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
+            available_replicas: self.available_replicas,
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        self.observed_generation = source.observed_generation;
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
         self.replicas = source.replicas;
-        self.ready_replicas = source.ready_replicas;
-        self.current_replicas = source.current_replicas;
-        self.updated_replicas = source.updated_replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.ready_replicas,
+            &source.ready_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.current_replicas,
+            &source.current_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.updated_replicas,
+            &source.updated_replicas,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.current_revision,
             &source.current_revision,
@@ -508,10 +829,7 @@ impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetStatus {
             &source.collision_count,
         );
         ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
-        ::core::clone::Clone::clone_from(
-            &mut self.available_replicas,
-            &source.available_replicas,
-        );
+        self.available_replicas = source.available_replicas;
     }
 }
 impl ::core::clone::Clone for crate::apps::v1beta2::types::StatefulSetUpdateStrategy {

@@ -16,6 +16,100 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::apps::v1beta2`.
+impl ::kube_apimachinery::ApiLifecycle
+for crate::apps::v1beta2::types::ControllerRevision {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 8)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 9))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ControllerRevision",
+            ),
+        )
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::apps::v1beta2::types::ControllerRevisionList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 8)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 9))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "ControllerRevisionList",
+            ),
+        )
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::DaemonSet {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 8)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 9))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static("apps", "v1", "DaemonSet"),
+        )
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::DaemonSetList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 8)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 9))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1",
+                "DaemonSetList",
+            ),
+        )
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::Deployment {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
@@ -112,6 +206,30 @@ impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::ReplicaS
         )
     }
 }
+impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::Scale {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 8)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::Some((1, 9))
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::Some((1, 16))
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::Some(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "autoscaling",
+                "v1",
+                "Scale",
+            ),
+        )
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::apps::v1beta2::types::StatefulSet {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 8)
@@ -166,6 +284,46 @@ pub fn register_lifecycles(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
+            crate::apps::v1beta2::types::ControllerRevision,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "ControllerRevision",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::ControllerRevisionList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "ControllerRevisionList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::DaemonSet,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "DaemonSet",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::DaemonSetList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "DaemonSetList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
             crate::apps::v1beta2::types::Deployment,
         >(
             ::kube_apimachinery::GroupVersionKind::from_static(
@@ -202,6 +360,16 @@ pub fn register_lifecycles(
                 "apps",
                 "v1beta2",
                 "ReplicaSetList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::apps::v1beta2::types::Scale,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "apps",
+                "v1beta2",
+                "Scale",
             ),
         );
     scheme

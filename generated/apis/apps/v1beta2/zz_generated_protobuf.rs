@@ -16,47 +16,86 @@
 // @generated
 
 ::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::ControllerRevision { 1 => metadata, 2 => data, 3 =>
+    revision }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::ControllerRevisionList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::DaemonSet { 1 => metadata, 2 => spec, 3 => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::DaemonSetCondition { 1 => type_, 2 => status, 3 =>
+    last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::DaemonSetList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::DaemonSetSpec { 1 => selector, 2 => template, 3 =>
+    update_strategy, 4 => min_ready_seconds as GoValue, 6 => revision_history_limit }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::DaemonSetStatus { 1 => current_number_scheduled, 2 =>
+    number_misscheduled, 3 => desired_number_scheduled, 4 => number_ready, 5 =>
+    observed_generation as GoValue, 6 => updated_number_scheduled as GoValue, 7 =>
+    number_available as GoValue, 8 => number_unavailable as GoValue, 9 =>
+    collision_count, 10 => conditions }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::DaemonSetUpdateStrategy { 1 => type_ as GoValue, 2 =>
+    rolling_update }
+);
+::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::Deployment { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::DeploymentCondition { 1 => type_, 2 => status, 4 =>
-    reason, 5 => message, 6 => last_update_time, 7 => last_transition_time }
+    reason as GoValue, 5 => message as GoValue, 6 => last_update_time, 7 =>
+    last_transition_time }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::DeploymentList { 1 => metadata, 2 => items }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::DeploymentSpec { 1 => replicas, 2 => selector, 3 =>
-    template, 4 => strategy, 5 => min_ready_seconds, 6 => revision_history_limit, 7 =>
-    paused, 9 => progress_deadline_seconds }
+    template, 4 => strategy, 5 => min_ready_seconds as GoValue, 6 =>
+    revision_history_limit, 7 => paused as GoValue, 9 => progress_deadline_seconds }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta2::types::DeploymentStatus { 1 => observed_generation, 2 =>
-    replicas, 3 => updated_replicas, 4 => available_replicas, 5 => unavailable_replicas,
-    6 => conditions, 7 => ready_replicas, 8 => collision_count, 9 => terminating_replicas
-    }
+    crate::apps::v1beta2::types::DeploymentStatus { 1 => observed_generation as GoValue,
+    2 => replicas as GoValue, 3 => updated_replicas as GoValue, 4 => available_replicas
+    as GoValue, 5 => unavailable_replicas as GoValue, 6 => conditions, 7 =>
+    ready_replicas as GoValue, 8 => collision_count, 9 => terminating_replicas }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta2::types::DeploymentStrategy { 1 => type_, 2 => rolling_update }
+    crate::apps::v1beta2::types::DeploymentStrategy { 1 => type_ as GoValue, 2 =>
+    rolling_update }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::ReplicaSet { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::ReplicaSetCondition { 1 => type_, 2 => status, 3 =>
-    last_transition_time, 4 => reason, 5 => message }
+    last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::ReplicaSetList { 1 => metadata, 2 => items }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::ReplicaSetSpec { 1 => replicas, 2 => selector, 3 =>
-    template, 4 => min_ready_seconds }
+    template, 4 => min_ready_seconds as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::ReplicaSetStatus { 1 => replicas, 2 =>
-    fully_labeled_replicas, 3 => observed_generation, 4 => ready_replicas, 5 =>
-    available_replicas, 6 => conditions, 7 => terminating_replicas }
+    fully_labeled_replicas as GoValue, 3 => observed_generation as GoValue, 4 =>
+    ready_replicas as GoValue, 5 => available_replicas as GoValue, 6 => conditions, 7 =>
+    terminating_replicas }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::RollingUpdateDaemonSet { 1 => max_unavailable, 2 =>
+    max_surge }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::RollingUpdateDeployment { 1 => max_unavailable, 2 =>
@@ -67,11 +106,21 @@
     max_unavailable }
 );
 ::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::Scale { 1 => metadata, 2 => spec, 3 => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::ScaleSpec { 1 => replicas as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::apps::v1beta2::types::ScaleStatus { 1 => replicas, 2 => selector, 3 =>
+    target_selector as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::StatefulSet { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::StatefulSetCondition { 1 => type_, 2 => status, 3 =>
-    last_transition_time, 4 => reason, 5 => message }
+    last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::StatefulSetList { 1 => metadata, 2 => items }
@@ -81,21 +130,22 @@
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::StatefulSetPersistentVolumeClaimRetentionPolicy { 1 =>
-    when_deleted, 2 => when_scaled }
+    when_deleted as GoValue, 2 => when_scaled as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::apps::v1beta2::types::StatefulSetSpec { 1 => replicas, 2 => selector, 3 =>
-    template, 4 => volume_claim_templates, 5 => service_name, 6 => pod_management_policy,
-    7 => update_strategy, 8 => revision_history_limit, 9 => min_ready_seconds, 10 =>
-    persistent_volume_claim_retention_policy, 11 => ordinals }
+    template, 4 => volume_claim_templates, 5 => service_name, 6 => pod_management_policy
+    as GoValue, 7 => update_strategy, 8 => revision_history_limit, 9 => min_ready_seconds
+    as GoValue, 10 => persistent_volume_claim_retention_policy, 11 => ordinals }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta2::types::StatefulSetStatus { 1 => observed_generation, 2 =>
-    replicas, 3 => ready_replicas, 4 => current_replicas, 5 => updated_replicas, 6 =>
-    current_revision, 7 => update_revision, 9 => collision_count, 10 => conditions, 11 =>
+    crate::apps::v1beta2::types::StatefulSetStatus { 1 => observed_generation as
+    GoValue, 2 => replicas, 3 => ready_replicas as GoValue, 4 => current_replicas as
+    GoValue, 5 => updated_replicas as GoValue, 6 => current_revision as GoValue, 7 =>
+    update_revision as GoValue, 9 => collision_count, 10 => conditions, 11 =>
     available_replicas }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::apps::v1beta2::types::StatefulSetUpdateStrategy { 1 => type_, 2 =>
+    crate::apps::v1beta2::types::StatefulSetUpdateStrategy { 1 => type_ as GoValue, 2 =>
     rolling_update }
 );

@@ -29,7 +29,7 @@ pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachin
         add_known_types,
         add_rest_mappings,
         super::zz_generated_conversion::register_conversions,
-        super::zz_generated_defaults::register_defaults,
+        super::zz_generated_validations::register_validations,
         super::zz_generated_prerelease_lifecycle::register_lifecycles,
     ],
 );
@@ -43,6 +43,38 @@ pub fn add_to_scheme(
 pub fn add_known_types(
     scheme: &mut ::kube_apimachinery::Scheme,
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta2::types::ControllerRevision,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ControllerRevision"),
+            &["apiVersion", "data", "kind", "metadata", "revision"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::ControllerRevision>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta2::types::ControllerRevisionList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ControllerRevisionList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::ControllerRevisionList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta2::types::DaemonSet,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("DaemonSet"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::DaemonSet>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::apps::v1beta2::types::DaemonSetList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("DaemonSetList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::DaemonSetList>();
     scheme
         .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::Deployment,
@@ -77,6 +109,14 @@ pub fn add_known_types(
     scheme.add_protobuf::<crate::apps::v1beta2::types::ReplicaSetList>();
     scheme
         .add_known_type_serde_keys::<
+            crate::apps::v1beta2::types::Scale,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Scale"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::apps::v1beta2::types::Scale>();
+    scheme
+        .add_known_type_serde_keys::<
             crate::apps::v1beta2::types::StatefulSet,
         >(
             SCHEME_GROUP_VERSION.with_kind("StatefulSet"),
@@ -109,13 +149,53 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "apps",
             version: "v1beta2",
+            resource: "controllerrevisions",
+            kind: "ControllerRevision",
+            list_kind: ::core::option::Option::Some("ControllerRevisionList"),
+            singular: "controllerrevision",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "apps",
+            version: "v1beta2",
+            resource: "daemonsets",
+            kind: "DaemonSet",
+            list_kind: ::core::option::Option::Some("DaemonSetList"),
+            singular: "daemonset",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "apps",
+                    version: "v1beta2",
+                    kind: "DaemonSet",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "apps",
+            version: "v1beta2",
             resource: "deployments",
             kind: "Deployment",
             list_kind: ::core::option::Option::Some("DeploymentList"),
             singular: "deployment",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["deploy"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -138,8 +218,8 @@ pub fn add_rest_mappings(
             list_kind: ::core::option::Option::Some("ReplicaSetList"),
             singular: "replicaset",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["rs"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -162,8 +242,8 @@ pub fn add_rest_mappings(
             list_kind: ::core::option::Option::Some("StatefulSetList"),
             singular: "statefulset",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["sts"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -172,12 +252,64 @@ pub fn add_rest_mappings(
                     kind: "StatefulSet",
                     scale: ::core::option::Option::None,
                 },
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "scale",
+                    group: "apps",
+                    version: "v1beta2",
+                    kind: "Scale",
+                    scale: ::core::option::Option::Some(::kube_apimachinery::ScalePaths {
+                        spec_replicas: ".spec.replicas",
+                        status_replicas: ".status.replicas",
+                        label_selector: ::core::option::Option::Some(".spec.selector"),
+                    }),
+                },
             ],
             storage_version: "v1",
             printer_columns: &[],
             generation: true,
         })?;
     ::core::result::Result::Ok(())
+}
+impl ::k8s_openapi::Resource for crate::apps::v1beta2::types::ControllerRevision {
+    const API_VERSION: &'static str = "apps/v1beta2";
+    const GROUP: &'static str = "apps";
+    const KIND: &'static str = "ControllerRevision";
+    const VERSION: &'static str = "v1beta2";
+    const URL_PATH_SEGMENT: &'static str = "controllerrevisions";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource
+for crate::apps::v1beta2::types::ControllerRevision {
+    const LIST_KIND: &'static str = "ControllerRevisionList";
+}
+impl ::k8s_openapi::Metadata for crate::apps::v1beta2::types::ControllerRevision {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::apps::v1beta2::types::DaemonSet {
+    const API_VERSION: &'static str = "apps/v1beta2";
+    const GROUP: &'static str = "apps";
+    const KIND: &'static str = "DaemonSet";
+    const VERSION: &'static str = "v1beta2";
+    const URL_PATH_SEGMENT: &'static str = "daemonsets";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::apps::v1beta2::types::DaemonSet {
+    const LIST_KIND: &'static str = "DaemonSetList";
+}
+impl ::k8s_openapi::Metadata for crate::apps::v1beta2::types::DaemonSet {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
 }
 impl ::k8s_openapi::Resource for crate::apps::v1beta2::types::Deployment {
     const API_VERSION: &'static str = "apps/v1beta2";
@@ -211,6 +343,23 @@ impl ::k8s_openapi::ListableResource for crate::apps::v1beta2::types::ReplicaSet
     const LIST_KIND: &'static str = "ReplicaSetList";
 }
 impl ::k8s_openapi::Metadata for crate::apps::v1beta2::types::ReplicaSet {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::apps::v1beta2::types::Scale {
+    const API_VERSION: &'static str = "apps/v1beta2";
+    const GROUP: &'static str = "apps";
+    const KIND: &'static str = "Scale";
+    const VERSION: &'static str = "v1beta2";
+    const URL_PATH_SEGMENT: &'static str = "scale";
+    type Scope = ::k8s_openapi::SubResourceScope;
+}
+impl ::k8s_openapi::Metadata for crate::apps::v1beta2::types::Scale {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata

@@ -16,6 +16,454 @@
 // @generated
 
 //! Deep copies (`Clone`) and `runtime::Object` impls for `crate::autoscaling::v1`.
+impl ::core::clone::Clone
+for crate::autoscaling::v1::types::ContainerResourceMetricSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            target_average_utilization: ::core::clone::Clone::clone(
+                &self.target_average_utilization,
+            ),
+            target_average_value: ::core::clone::Clone::clone(
+                &self.target_average_value,
+            ),
+            container: ::core::clone::Clone::clone(&self.container),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(
+            &mut self.target_average_utilization,
+            &source.target_average_utilization,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.target_average_value,
+            &source.target_average_value,
+        );
+        ::core::clone::Clone::clone_from(&mut self.container, &source.container);
+    }
+}
+impl ::core::clone::Clone
+for crate::autoscaling::v1::types::ContainerResourceMetricStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            current_average_utilization: ::core::clone::Clone::clone(
+                &self.current_average_utilization,
+            ),
+            current_average_value: ::core::clone::Clone::clone(
+                &self.current_average_value,
+            ),
+            container: ::core::clone::Clone::clone(&self.container),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(
+            &mut self.current_average_utilization,
+            &source.current_average_utilization,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.current_average_value,
+            &source.current_average_value,
+        );
+        ::core::clone::Clone::clone_from(&mut self.container, &source.container);
+    }
+}
+impl ::core::clone::Clone
+for crate::autoscaling::v1::types::CrossVersionObjectReference {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            kind: ::core::clone::Clone::clone(&self.kind),
+            name: ::core::clone::Clone::clone(&self.name),
+            api_version: ::core::clone::Clone::clone(&self.api_version),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.kind, &source.kind);
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.api_version, &source.api_version);
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::ExternalMetricSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            metric_name: ::core::clone::Clone::clone(&self.metric_name),
+            metric_selector: ::core::clone::Clone::clone(&self.metric_selector),
+            target_value: ::core::clone::Clone::clone(&self.target_value),
+            target_average_value: ::core::clone::Clone::clone(&self.target_average_value),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.metric_name, &source.metric_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.metric_selector,
+            &source.metric_selector,
+        );
+        ::core::clone::Clone::clone_from(&mut self.target_value, &source.target_value);
+        ::core::clone::Clone::clone_from(
+            &mut self.target_average_value,
+            &source.target_average_value,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::ExternalMetricStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            metric_name: ::core::clone::Clone::clone(&self.metric_name),
+            metric_selector: ::core::clone::Clone::clone(&self.metric_selector),
+            current_value: ::core::clone::Clone::clone(&self.current_value),
+            current_average_value: ::core::clone::Clone::clone(
+                &self.current_average_value,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.metric_name, &source.metric_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.metric_selector,
+            &source.metric_selector,
+        );
+        ::core::clone::Clone::clone_from(&mut self.current_value, &source.current_value);
+        ::core::clone::Clone::clone_from(
+            &mut self.current_average_value,
+            &source.current_average_value,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::HorizontalPodAutoscaler {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::autoscaling::v1::types::HorizontalPodAutoscaler, type_meta = type_meta,
+    object_meta = metadata
+);
+impl ::core::clone::Clone
+for crate::autoscaling::v1::types::HorizontalPodAutoscalerCondition {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            status: ::core::clone::Clone::clone(&self.status),
+            last_transition_time: ::core::clone::Clone::clone(
+                &self.last_transition_time,
+            ),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_transition_time,
+            &source.last_transition_time,
+        );
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone
+for crate::autoscaling::v1::types::HorizontalPodAutoscalerList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::autoscaling::v1::types::HorizontalPodAutoscalerList, type_meta = type_meta
+);
+impl ::core::clone::Clone
+for crate::autoscaling::v1::types::HorizontalPodAutoscalerSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            scale_target_ref: ::core::clone::Clone::clone(&self.scale_target_ref),
+            min_replicas: ::core::clone::Clone::clone(&self.min_replicas),
+            max_replicas: self.max_replicas,
+            target_cpu_utilization_percentage: ::core::clone::Clone::clone(
+                &self.target_cpu_utilization_percentage,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.scale_target_ref,
+            &source.scale_target_ref,
+        );
+        ::core::clone::Clone::clone_from(&mut self.min_replicas, &source.min_replicas);
+        self.max_replicas = source.max_replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.target_cpu_utilization_percentage,
+            &source.target_cpu_utilization_percentage,
+        );
+    }
+}
+impl ::core::clone::Clone
+for crate::autoscaling::v1::types::HorizontalPodAutoscalerStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            last_scale_time: ::core::clone::Clone::clone(&self.last_scale_time),
+            current_replicas: self.current_replicas,
+            desired_replicas: self.desired_replicas,
+            current_cpu_utilization_percentage: ::core::clone::Clone::clone(
+                &self.current_cpu_utilization_percentage,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.last_scale_time,
+            &source.last_scale_time,
+        );
+        self.current_replicas = source.current_replicas;
+        self.desired_replicas = source.desired_replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.current_cpu_utilization_percentage,
+            &source.current_cpu_utilization_percentage,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::MetricSourceType {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ObjectMetricSourceType => Self::ObjectMetricSourceType,
+            Self::PodsMetricSourceType => Self::PodsMetricSourceType,
+            Self::ResourceMetricSourceType => Self::ResourceMetricSourceType,
+            Self::ContainerResourceMetricSourceType => {
+                Self::ContainerResourceMetricSourceType
+            }
+            Self::ExternalMetricSourceType => Self::ExternalMetricSourceType,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::MetricSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            object: ::core::clone::Clone::clone(&self.object),
+            pods: ::core::clone::Clone::clone(&self.pods),
+            resource: ::core::clone::Clone::clone(&self.resource),
+            container_resource: ::core::clone::Clone::clone(&self.container_resource),
+            external: ::core::clone::Clone::clone(&self.external),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.object, &source.object);
+        ::core::clone::Clone::clone_from(&mut self.pods, &source.pods);
+        ::core::clone::Clone::clone_from(&mut self.resource, &source.resource);
+        ::core::clone::Clone::clone_from(
+            &mut self.container_resource,
+            &source.container_resource,
+        );
+        ::core::clone::Clone::clone_from(&mut self.external, &source.external);
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::MetricStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            object: ::core::clone::Clone::clone(&self.object),
+            pods: ::core::clone::Clone::clone(&self.pods),
+            resource: ::core::clone::Clone::clone(&self.resource),
+            container_resource: ::core::clone::Clone::clone(&self.container_resource),
+            external: ::core::clone::Clone::clone(&self.external),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.object, &source.object);
+        ::core::clone::Clone::clone_from(&mut self.pods, &source.pods);
+        ::core::clone::Clone::clone_from(&mut self.resource, &source.resource);
+        ::core::clone::Clone::clone_from(
+            &mut self.container_resource,
+            &source.container_resource,
+        );
+        ::core::clone::Clone::clone_from(&mut self.external, &source.external);
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::ObjectMetricSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            target: ::core::clone::Clone::clone(&self.target),
+            metric_name: ::core::clone::Clone::clone(&self.metric_name),
+            target_value: ::core::clone::Clone::clone(&self.target_value),
+            selector: ::core::clone::Clone::clone(&self.selector),
+            average_value: ::core::clone::Clone::clone(&self.average_value),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.target, &source.target);
+        ::core::clone::Clone::clone_from(&mut self.metric_name, &source.metric_name);
+        ::core::clone::Clone::clone_from(&mut self.target_value, &source.target_value);
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(&mut self.average_value, &source.average_value);
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::ObjectMetricStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            target: ::core::clone::Clone::clone(&self.target),
+            metric_name: ::core::clone::Clone::clone(&self.metric_name),
+            current_value: ::core::clone::Clone::clone(&self.current_value),
+            selector: ::core::clone::Clone::clone(&self.selector),
+            average_value: ::core::clone::Clone::clone(&self.average_value),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.target, &source.target);
+        ::core::clone::Clone::clone_from(&mut self.metric_name, &source.metric_name);
+        ::core::clone::Clone::clone_from(&mut self.current_value, &source.current_value);
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(&mut self.average_value, &source.average_value);
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::PodsMetricSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            metric_name: ::core::clone::Clone::clone(&self.metric_name),
+            target_average_value: ::core::clone::Clone::clone(
+                &self.target_average_value,
+            ),
+            selector: ::core::clone::Clone::clone(&self.selector),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.metric_name, &source.metric_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.target_average_value,
+            &source.target_average_value,
+        );
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::PodsMetricStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            metric_name: ::core::clone::Clone::clone(&self.metric_name),
+            current_average_value: ::core::clone::Clone::clone(
+                &self.current_average_value,
+            ),
+            selector: ::core::clone::Clone::clone(&self.selector),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.metric_name, &source.metric_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.current_average_value,
+            &source.current_average_value,
+        );
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::ResourceMetricSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            target_average_utilization: ::core::clone::Clone::clone(
+                &self.target_average_utilization,
+            ),
+            target_average_value: ::core::clone::Clone::clone(&self.target_average_value),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(
+            &mut self.target_average_utilization,
+            &source.target_average_utilization,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.target_average_value,
+            &source.target_average_value,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::autoscaling::v1::types::ResourceMetricStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            current_average_utilization: ::core::clone::Clone::clone(
+                &self.current_average_utilization,
+            ),
+            current_average_value: ::core::clone::Clone::clone(
+                &self.current_average_value,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(
+            &mut self.current_average_utilization,
+            &source.current_average_utilization,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.current_average_value,
+            &source.current_average_value,
+        );
+    }
+}
 impl ::core::clone::Clone for crate::autoscaling::v1::types::Scale {
     #[inline]
     fn clone(&self) -> Self {
@@ -40,11 +488,13 @@ impl ::core::clone::Clone for crate::autoscaling::v1::types::Scale {
 impl ::core::clone::Clone for crate::autoscaling::v1::types::ScaleSpec {
     #[inline]
     fn clone(&self) -> Self {
-        Self { replicas: self.replicas }
+        Self {
+            replicas: ::core::clone::Clone::clone(&self.replicas),
+        }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
-        self.replicas = source.replicas;
+        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
     }
 }
 impl ::core::clone::Clone for crate::autoscaling::v1::types::ScaleStatus {

@@ -16,6 +16,44 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::autoscaling::v1`.
+impl ::kube_apimachinery::ApiLifecycle
+for crate::autoscaling::v1::types::HorizontalPodAutoscaler {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 2)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::autoscaling::v1::types::HorizontalPodAutoscalerList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 2)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::autoscaling::v1::types::Scale {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 2)
@@ -38,6 +76,26 @@ impl ::kube_apimachinery::ApiLifecycle for crate::autoscaling::v1::types::Scale 
 pub fn register_lifecycles(
     scheme: &mut ::kube_apimachinery::Scheme,
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_api_lifecycle::<
+            crate::autoscaling::v1::types::HorizontalPodAutoscaler,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "autoscaling",
+                "v1",
+                "HorizontalPodAutoscaler",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::autoscaling::v1::types::HorizontalPodAutoscalerList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "autoscaling",
+                "v1",
+                "HorizontalPodAutoscalerList",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::autoscaling::v1::types::Scale,

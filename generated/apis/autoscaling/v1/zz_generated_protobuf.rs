@@ -16,11 +16,173 @@
 // @generated
 
 ::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ContainerResourceMetricSource { 1 => name, 2 =>
+    target_average_utilization, 3 => target_average_value, 5 => container }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ContainerResourceMetricStatus { 1 => name, 2 =>
+    current_average_utilization, 3 => current_average_value, 4 => container }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::CrossVersionObjectReference { 1 => kind, 2 => name, 3
+    => api_version as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ExternalMetricSource { 1 => metric_name, 2 =>
+    metric_selector, 3 => target_value, 4 => target_average_value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ExternalMetricStatus { 1 => metric_name, 2 =>
+    metric_selector, 3 => current_value, 4 => current_average_value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::HorizontalPodAutoscaler { 1 => metadata, 2 => spec, 3
+    => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::HorizontalPodAutoscalerCondition { 1 => type_, 2 =>
+    status, 3 => last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::HorizontalPodAutoscalerList { 1 => metadata, 2 =>
+    items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::HorizontalPodAutoscalerSpec { 1 => scale_target_ref,
+    2 => min_replicas, 3 => max_replicas, 4 => target_cpu_utilization_percentage }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::HorizontalPodAutoscalerStatus { 1 =>
+    observed_generation, 2 => last_scale_time, 3 => current_replicas, 4 =>
+    desired_replicas, 5 => current_cpu_utilization_percentage }
+);
+/// The value's protobuf string: its JSON string.
+fn metric_source_type_protobuf_str(
+    value: &crate::autoscaling::v1::types::MetricSourceType,
+) -> &'static str {
+    match value {
+        crate::autoscaling::v1::types::MetricSourceType::ObjectMetricSourceType => {
+            "Object"
+        }
+        crate::autoscaling::v1::types::MetricSourceType::PodsMetricSourceType => "Pods",
+        crate::autoscaling::v1::types::MetricSourceType::ResourceMetricSourceType => {
+            "Resource"
+        }
+        crate::autoscaling::v1::types::MetricSourceType::ContainerResourceMetricSourceType => {
+            "ContainerResource"
+        }
+        crate::autoscaling::v1::types::MetricSourceType::ExternalMetricSourceType => {
+            "External"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::autoscaling::v1::types::MetricSourceType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            metric_source_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            metric_source_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Object" => {
+                crate::autoscaling::v1::types::MetricSourceType::ObjectMetricSourceType
+            }
+            "Pods" => {
+                crate::autoscaling::v1::types::MetricSourceType::PodsMetricSourceType
+            }
+            "Resource" => {
+                crate::autoscaling::v1::types::MetricSourceType::ResourceMetricSourceType
+            }
+            "ContainerResource" => {
+                crate::autoscaling::v1::types::MetricSourceType::ContainerResourceMetricSourceType
+            }
+            "External" => {
+                crate::autoscaling::v1::types::MetricSourceType::ExternalMetricSourceType
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "MetricSourceType", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::MetricSpec { 1 => type_, 2 => object, 3 => pods, 4 =>
+    resource, 5 => external, 7 => container_resource }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::MetricStatus { 1 => type_, 2 => object, 3 => pods, 4
+    => resource, 5 => external, 7 => container_resource }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ObjectMetricSource { 1 => target, 2 => metric_name, 3
+    => target_value, 4 => selector, 5 => average_value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ObjectMetricStatus { 1 => target, 2 => metric_name, 3
+    => current_value, 4 => selector, 5 => average_value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::PodsMetricSource { 1 => metric_name, 2 =>
+    target_average_value, 3 => selector }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::PodsMetricStatus { 1 => metric_name, 2 =>
+    current_average_value, 3 => selector }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ResourceMetricSource { 1 => name, 2 =>
+    target_average_utilization, 3 => target_average_value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::autoscaling::v1::types::ResourceMetricStatus { 1 => name, 2 =>
+    current_average_utilization, 3 => current_average_value }
+);
+::kube_apimachinery::protobuf_message!(
     crate::autoscaling::v1::types::Scale { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::autoscaling::v1::types::ScaleSpec { 1 => replicas }
+    crate::autoscaling::v1::types::ScaleSpec { 1 => replicas as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::autoscaling::v1::types::ScaleStatus { 1 => replicas, 2 => selector }
+    crate::autoscaling::v1::types::ScaleStatus { 1 => replicas, 2 => selector as GoValue
+    }
 );

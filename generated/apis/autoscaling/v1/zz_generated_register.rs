@@ -27,8 +27,8 @@ pub const SCHEME_GROUP_VERSION: ::kube_apimachinery::GroupVersion = ::kube_apima
 pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachinery::SchemeBuilder::from_fns(
     &[
         add_known_types,
-        super::zz_generated_conversion::register_conversions,
-        super::zz_generated_defaults::register_defaults,
+        add_rest_mappings,
+        super::zz_generated_validations::register_validations,
         super::zz_generated_prerelease_lifecycle::register_lifecycles,
     ],
 );
@@ -42,6 +42,22 @@ pub fn add_to_scheme(
 pub fn add_known_types(
     scheme: &mut ::kube_apimachinery::Scheme,
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_known_type_serde_keys::<
+            crate::autoscaling::v1::types::HorizontalPodAutoscaler,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("HorizontalPodAutoscaler"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::autoscaling::v1::types::HorizontalPodAutoscaler>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::autoscaling::v1::types::HorizontalPodAutoscalerList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("HorizontalPodAutoscalerList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::autoscaling::v1::types::HorizontalPodAutoscalerList>();
     scheme
         .add_known_type_serde_keys::<
             crate::autoscaling::v1::types::Scale,
@@ -59,6 +75,57 @@ pub fn resource(resource: &str) -> ::kube_apimachinery::GroupResource {
 /// A group-qualified kind of this package's group.
 pub fn kind(kind: &str) -> ::kube_apimachinery::GroupKind {
     ::kube_apimachinery::GroupKind::new(GROUP_NAME, kind)
+}
+/// Records how each resource of this package is served.
+pub fn add_rest_mappings(
+    scheme: &mut ::kube_apimachinery::Scheme,
+) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "autoscaling",
+            version: "v1",
+            resource: "horizontalpodautoscalers",
+            kind: "HorizontalPodAutoscaler",
+            list_kind: ::core::option::Option::Some("HorizontalPodAutoscalerList"),
+            singular: "horizontalpodautoscaler",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "autoscaling",
+                    version: "v1",
+                    kind: "HorizontalPodAutoscaler",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v2",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    ::core::result::Result::Ok(())
+}
+impl ::k8s_openapi::Resource for crate::autoscaling::v1::types::HorizontalPodAutoscaler {
+    const API_VERSION: &'static str = "autoscaling/v1";
+    const GROUP: &'static str = "autoscaling";
+    const KIND: &'static str = "HorizontalPodAutoscaler";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "horizontalpodautoscalers";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource
+for crate::autoscaling::v1::types::HorizontalPodAutoscaler {
+    const LIST_KIND: &'static str = "HorizontalPodAutoscalerList";
+}
+impl ::k8s_openapi::Metadata for crate::autoscaling::v1::types::HorizontalPodAutoscaler {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
 }
 impl ::k8s_openapi::Resource for crate::autoscaling::v1::types::Scale {
     const API_VERSION: &'static str = "autoscaling/v1";

@@ -16,6 +16,496 @@
 // @generated
 
 //! Deep copies (`Clone`) and `runtime::Object` impls for `crate::core::v1`.
+impl ::core::clone::Clone for crate::core::v1::types::AWSElasticBlockStoreVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_id: ::core::clone::Clone::clone(&self.volume_id),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            partition: ::core::clone::Clone::clone(&self.partition),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_id, &source.volume_id);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.partition, &source.partition);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Affinity {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            node_affinity: ::core::clone::Clone::clone(&self.node_affinity),
+            pod_affinity: ::core::clone::Clone::clone(&self.pod_affinity),
+            pod_anti_affinity: ::core::clone::Clone::clone(&self.pod_anti_affinity),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.node_affinity, &source.node_affinity);
+        ::core::clone::Clone::clone_from(&mut self.pod_affinity, &source.pod_affinity);
+        ::core::clone::Clone::clone_from(
+            &mut self.pod_anti_affinity,
+            &source.pod_anti_affinity,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AppArmorProfile {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            localhost_profile: ::core::clone::Clone::clone(&self.localhost_profile),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(
+            &mut self.localhost_profile,
+            &source.localhost_profile,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AppArmorProfileType {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::AppArmorProfileTypeUnconfined => Self::AppArmorProfileTypeUnconfined,
+            Self::AppArmorProfileTypeRuntimeDefault => {
+                Self::AppArmorProfileTypeRuntimeDefault
+            }
+            Self::AppArmorProfileTypeLocalhost => Self::AppArmorProfileTypeLocalhost,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AttachedVolume {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            device_path: ::core::clone::Clone::clone(&self.device_path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.device_path, &source.device_path);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AvoidPods {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            prefer_avoid_pods: ::core::clone::Clone::clone(&self.prefer_avoid_pods),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.prefer_avoid_pods,
+            &source.prefer_avoid_pods,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AzureDataDiskCachingMode {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::AzureDataDiskCachingNone => Self::AzureDataDiskCachingNone,
+            Self::AzureDataDiskCachingReadOnly => Self::AzureDataDiskCachingReadOnly,
+            Self::AzureDataDiskCachingReadWrite => Self::AzureDataDiskCachingReadWrite,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AzureDataDiskKind {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::AzureSharedBlobDisk => Self::AzureSharedBlobDisk,
+            Self::AzureDedicatedBlobDisk => Self::AzureDedicatedBlobDisk,
+            Self::AzureManagedDisk => Self::AzureManagedDisk,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AzureDiskVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            disk_name: ::core::clone::Clone::clone(&self.disk_name),
+            disk_uri: ::core::clone::Clone::clone(&self.disk_uri),
+            caching_mode: ::core::clone::Clone::clone(&self.caching_mode),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            kind: ::core::clone::Clone::clone(&self.kind),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.disk_name, &source.disk_name);
+        ::core::clone::Clone::clone_from(&mut self.disk_uri, &source.disk_uri);
+        ::core::clone::Clone::clone_from(&mut self.caching_mode, &source.caching_mode);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.kind, &source.kind);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AzureFilePersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            secret_name: ::core::clone::Clone::clone(&self.secret_name),
+            share_name: ::core::clone::Clone::clone(&self.share_name),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            secret_namespace: ::core::clone::Clone::clone(&self.secret_namespace),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.secret_name, &source.secret_name);
+        ::core::clone::Clone::clone_from(&mut self.share_name, &source.share_name);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(
+            &mut self.secret_namespace,
+            &source.secret_namespace,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::AzureFileVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            secret_name: ::core::clone::Clone::clone(&self.secret_name),
+            share_name: ::core::clone::Clone::clone(&self.share_name),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.secret_name, &source.secret_name);
+        ::core::clone::Clone::clone_from(&mut self.share_name, &source.share_name);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Binding {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            target: ::core::clone::Clone::clone(&self.target),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.target, &source.target);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::Binding, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::CSIPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            driver: ::core::clone::Clone::clone(&self.driver),
+            volume_handle: ::core::clone::Clone::clone(&self.volume_handle),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            volume_attributes: ::core::clone::Clone::clone(&self.volume_attributes),
+            controller_publish_secret_ref: ::core::clone::Clone::clone(
+                &self.controller_publish_secret_ref,
+            ),
+            node_stage_secret_ref: ::core::clone::Clone::clone(
+                &self.node_stage_secret_ref,
+            ),
+            node_publish_secret_ref: ::core::clone::Clone::clone(
+                &self.node_publish_secret_ref,
+            ),
+            controller_expand_secret_ref: ::core::clone::Clone::clone(
+                &self.controller_expand_secret_ref,
+            ),
+            node_expand_secret_ref: ::core::clone::Clone::clone(
+                &self.node_expand_secret_ref,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.driver, &source.driver);
+        ::core::clone::Clone::clone_from(&mut self.volume_handle, &source.volume_handle);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_attributes,
+            &source.volume_attributes,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.controller_publish_secret_ref,
+            &source.controller_publish_secret_ref,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.node_stage_secret_ref,
+            &source.node_stage_secret_ref,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.node_publish_secret_ref,
+            &source.node_publish_secret_ref,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.controller_expand_secret_ref,
+            &source.controller_expand_secret_ref,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.node_expand_secret_ref,
+            &source.node_expand_secret_ref,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::CSIVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            driver: ::core::clone::Clone::clone(&self.driver),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            volume_attributes: ::core::clone::Clone::clone(&self.volume_attributes),
+            node_publish_secret_ref: ::core::clone::Clone::clone(
+                &self.node_publish_secret_ref,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.driver, &source.driver);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_attributes,
+            &source.volume_attributes,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.node_publish_secret_ref,
+            &source.node_publish_secret_ref,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Capabilities {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            add: ::core::clone::Clone::clone(&self.add),
+            drop: ::core::clone::Clone::clone(&self.drop),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.add, &source.add);
+        ::core::clone::Clone::clone_from(&mut self.drop, &source.drop);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::CephFSPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            monitors: ::core::clone::Clone::clone(&self.monitors),
+            path: ::core::clone::Clone::clone(&self.path),
+            user: ::core::clone::Clone::clone(&self.user),
+            secret_file: ::core::clone::Clone::clone(&self.secret_file),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.monitors, &source.monitors);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.user, &source.user);
+        ::core::clone::Clone::clone_from(&mut self.secret_file, &source.secret_file);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::CephFSVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            monitors: ::core::clone::Clone::clone(&self.monitors),
+            path: ::core::clone::Clone::clone(&self.path),
+            user: ::core::clone::Clone::clone(&self.user),
+            secret_file: ::core::clone::Clone::clone(&self.secret_file),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.monitors, &source.monitors);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.user, &source.user);
+        ::core::clone::Clone::clone_from(&mut self.secret_file, &source.secret_file);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::CinderPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_id: ::core::clone::Clone::clone(&self.volume_id),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_id, &source.volume_id);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::CinderVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_id: ::core::clone::Clone::clone(&self.volume_id),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_id, &source.volume_id);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ClaimResourceStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PersistentVolumeClaimControllerResizeInProgress => {
+                Self::PersistentVolumeClaimControllerResizeInProgress
+            }
+            Self::PersistentVolumeClaimControllerResizeInfeasible => {
+                Self::PersistentVolumeClaimControllerResizeInfeasible
+            }
+            Self::PersistentVolumeClaimNodeResizePending => {
+                Self::PersistentVolumeClaimNodeResizePending
+            }
+            Self::PersistentVolumeClaimNodeResizeInProgress => {
+                Self::PersistentVolumeClaimNodeResizeInProgress
+            }
+            Self::PersistentVolumeClaimNodeResizeInfeasible => {
+                Self::PersistentVolumeClaimNodeResizeInfeasible
+            }
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ClientIPConfig {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            timeout_seconds: ::core::clone::Clone::clone(&self.timeout_seconds),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.timeout_seconds,
+            &source.timeout_seconds,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ClusterTrustBundleProjection {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            signer_name: ::core::clone::Clone::clone(&self.signer_name),
+            label_selector: ::core::clone::Clone::clone(&self.label_selector),
+            optional: ::core::clone::Clone::clone(&self.optional),
+            path: ::core::clone::Clone::clone(&self.path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.signer_name, &source.signer_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.label_selector,
+            &source.label_selector,
+        );
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ComponentCondition {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            status: ::core::clone::Clone::clone(&self.status),
+            message: ::core::clone::Clone::clone(&self.message),
+            error: ::core::clone::Clone::clone(&self.error),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+        ::core::clone::Clone::clone_from(&mut self.error, &source.error);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ComponentStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            conditions: ::core::clone::Clone::clone(&self.conditions),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ComponentStatus, type_meta = type_meta, object_meta =
+    metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::ComponentStatusList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ComponentStatusList, type_meta = type_meta
+);
 impl ::core::clone::Clone for crate::core::v1::types::ConfigMap {
     #[inline]
     fn clone(&self) -> Self {
@@ -39,6 +529,46 @@ impl ::core::clone::Clone for crate::core::v1::types::ConfigMap {
 ::kube_apimachinery::impl_object!(
     crate::core::v1::types::ConfigMap, type_meta = type_meta, object_meta = metadata
 );
+impl ::core::clone::Clone for crate::core::v1::types::ConfigMapEnvSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            local_object_reference: ::core::clone::Clone::clone(
+                &self.local_object_reference,
+            ),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.local_object_reference,
+            &source.local_object_reference,
+        );
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ConfigMapKeySelector {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            local_object_reference: ::core::clone::Clone::clone(
+                &self.local_object_reference,
+            ),
+            key: ::core::clone::Clone::clone(&self.key),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.local_object_reference,
+            &source.local_object_reference,
+        );
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::ConfigMapList {
     #[inline]
     fn clone(&self) -> Self {
@@ -58,6 +588,76 @@ impl ::core::clone::Clone for crate::core::v1::types::ConfigMapList {
 ::kube_apimachinery::impl_object!(
     crate::core::v1::types::ConfigMapList, type_meta = type_meta
 );
+impl ::core::clone::Clone for crate::core::v1::types::ConfigMapNodeConfigSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            namespace: ::core::clone::Clone::clone(&self.namespace),
+            name: ::core::clone::Clone::clone(&self.name),
+            uid: ::core::clone::Clone::clone(&self.uid),
+            resource_version: ::core::clone::Clone::clone(&self.resource_version),
+            kubelet_config_key: ::core::clone::Clone::clone(&self.kubelet_config_key),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.namespace, &source.namespace);
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.uid, &source.uid);
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_version,
+            &source.resource_version,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.kubelet_config_key,
+            &source.kubelet_config_key,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ConfigMapProjection {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            local_object_reference: ::core::clone::Clone::clone(
+                &self.local_object_reference,
+            ),
+            items: ::core::clone::Clone::clone(&self.items),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.local_object_reference,
+            &source.local_object_reference,
+        );
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ConfigMapVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            local_object_reference: ::core::clone::Clone::clone(
+                &self.local_object_reference,
+            ),
+            items: ::core::clone::Clone::clone(&self.items),
+            default_mode: ::core::clone::Clone::clone(&self.default_mode),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.local_object_reference,
+            &source.local_object_reference,
+        );
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+        ::core::clone::Clone::clone_from(&mut self.default_mode, &source.default_mode);
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::Container {
     #[inline]
     fn clone(&self) -> Self {
@@ -68,8 +668,20 @@ impl ::core::clone::Clone for crate::core::v1::types::Container {
             args: ::core::clone::Clone::clone(&self.args),
             working_dir: ::core::clone::Clone::clone(&self.working_dir),
             ports: ::core::clone::Clone::clone(&self.ports),
+            env_from: ::core::clone::Clone::clone(&self.env_from),
             env: ::core::clone::Clone::clone(&self.env),
             resources: ::core::clone::Clone::clone(&self.resources),
+            resize_policy: ::core::clone::Clone::clone(&self.resize_policy),
+            restart_policy: ::core::clone::Clone::clone(&self.restart_policy),
+            restart_policy_rules: ::core::clone::Clone::clone(
+                &self.restart_policy_rules,
+            ),
+            volume_mounts: ::core::clone::Clone::clone(&self.volume_mounts),
+            volume_devices: ::core::clone::Clone::clone(&self.volume_devices),
+            liveness_probe: ::core::clone::Clone::clone(&self.liveness_probe),
+            readiness_probe: ::core::clone::Clone::clone(&self.readiness_probe),
+            startup_probe: ::core::clone::Clone::clone(&self.startup_probe),
+            lifecycle: ::core::clone::Clone::clone(&self.lifecycle),
             termination_message_path: ::core::clone::Clone::clone(
                 &self.termination_message_path,
             ),
@@ -77,6 +689,10 @@ impl ::core::clone::Clone for crate::core::v1::types::Container {
                 &self.termination_message_policy,
             ),
             image_pull_policy: ::core::clone::Clone::clone(&self.image_pull_policy),
+            security_context: ::core::clone::Clone::clone(&self.security_context),
+            stdin: ::core::clone::Clone::clone(&self.stdin),
+            stdin_once: ::core::clone::Clone::clone(&self.stdin_once),
+            tty: ::core::clone::Clone::clone(&self.tty),
         }
     }
     #[inline]
@@ -87,8 +703,33 @@ impl ::core::clone::Clone for crate::core::v1::types::Container {
         ::core::clone::Clone::clone_from(&mut self.args, &source.args);
         ::core::clone::Clone::clone_from(&mut self.working_dir, &source.working_dir);
         ::core::clone::Clone::clone_from(&mut self.ports, &source.ports);
+        ::core::clone::Clone::clone_from(&mut self.env_from, &source.env_from);
         ::core::clone::Clone::clone_from(&mut self.env, &source.env);
         ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+        ::core::clone::Clone::clone_from(&mut self.resize_policy, &source.resize_policy);
+        ::core::clone::Clone::clone_from(
+            &mut self.restart_policy,
+            &source.restart_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.restart_policy_rules,
+            &source.restart_policy_rules,
+        );
+        ::core::clone::Clone::clone_from(&mut self.volume_mounts, &source.volume_mounts);
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_devices,
+            &source.volume_devices,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.liveness_probe,
+            &source.liveness_probe,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.readiness_probe,
+            &source.readiness_probe,
+        );
+        ::core::clone::Clone::clone_from(&mut self.startup_probe, &source.startup_probe);
+        ::core::clone::Clone::clone_from(&mut self.lifecycle, &source.lifecycle);
         ::core::clone::Clone::clone_from(
             &mut self.termination_message_path,
             &source.termination_message_path,
@@ -101,6 +742,46 @@ impl ::core::clone::Clone for crate::core::v1::types::Container {
             &mut self.image_pull_policy,
             &source.image_pull_policy,
         );
+        ::core::clone::Clone::clone_from(
+            &mut self.security_context,
+            &source.security_context,
+        );
+        ::core::clone::Clone::clone_from(&mut self.stdin, &source.stdin);
+        ::core::clone::Clone::clone_from(&mut self.stdin_once, &source.stdin_once);
+        ::core::clone::Clone::clone_from(&mut self.tty, &source.tty);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerExtendedResourceRequest {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            container_name: ::core::clone::Clone::clone(&self.container_name),
+            resource_name: ::core::clone::Clone::clone(&self.resource_name),
+            request_name: ::core::clone::Clone::clone(&self.request_name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.container_name,
+            &source.container_name,
+        );
+        ::core::clone::Clone::clone_from(&mut self.resource_name, &source.resource_name);
+        ::core::clone::Clone::clone_from(&mut self.request_name, &source.request_name);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerImage {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            names: ::core::clone::Clone::clone(&self.names),
+            size_bytes: ::core::clone::Clone::clone(&self.size_bytes),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.names, &source.names);
+        ::core::clone::Clone::clone_from(&mut self.size_bytes, &source.size_bytes);
     }
 }
 impl ::core::clone::Clone for crate::core::v1::types::ContainerPort {
@@ -108,7 +789,7 @@ impl ::core::clone::Clone for crate::core::v1::types::ContainerPort {
     fn clone(&self) -> Self {
         Self {
             name: ::core::clone::Clone::clone(&self.name),
-            host_port: self.host_port,
+            host_port: ::core::clone::Clone::clone(&self.host_port),
             container_port: self.container_port,
             protocol: ::core::clone::Clone::clone(&self.protocol),
             host_ip: ::core::clone::Clone::clone(&self.host_ip),
@@ -117,10 +798,375 @@ impl ::core::clone::Clone for crate::core::v1::types::ContainerPort {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.name, &source.name);
-        self.host_port = source.host_port;
+        ::core::clone::Clone::clone_from(&mut self.host_port, &source.host_port);
         self.container_port = source.container_port;
         ::core::clone::Clone::clone_from(&mut self.protocol, &source.protocol);
         ::core::clone::Clone::clone_from(&mut self.host_ip, &source.host_ip);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerResizePolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            resource_name: ::core::clone::Clone::clone(&self.resource_name),
+            restart_policy: ::core::clone::Clone::clone(&self.restart_policy),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.resource_name, &source.resource_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.restart_policy,
+            &source.restart_policy,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerRestartRule {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            action: ::core::clone::Clone::clone(&self.action),
+            exit_codes: ::core::clone::Clone::clone(&self.exit_codes),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.action, &source.action);
+        ::core::clone::Clone::clone_from(&mut self.exit_codes, &source.exit_codes);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerRestartRuleOnExitCodes {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            operator: ::core::clone::Clone::clone(&self.operator),
+            values: ::core::clone::Clone::clone(&self.values),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.operator, &source.operator);
+        ::core::clone::Clone::clone_from(&mut self.values, &source.values);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerState {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            waiting: ::core::clone::Clone::clone(&self.waiting),
+            running: ::core::clone::Clone::clone(&self.running),
+            terminated: ::core::clone::Clone::clone(&self.terminated),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.waiting, &source.waiting);
+        ::core::clone::Clone::clone_from(&mut self.running, &source.running);
+        ::core::clone::Clone::clone_from(&mut self.terminated, &source.terminated);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerStateRunning {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            started_at: ::core::clone::Clone::clone(&self.started_at),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.started_at, &source.started_at);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerStateTerminated {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            exit_code: self.exit_code,
+            signal: ::core::clone::Clone::clone(&self.signal),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+            started_at: ::core::clone::Clone::clone(&self.started_at),
+            finished_at: ::core::clone::Clone::clone(&self.finished_at),
+            container_id: ::core::clone::Clone::clone(&self.container_id),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.exit_code = source.exit_code;
+        ::core::clone::Clone::clone_from(&mut self.signal, &source.signal);
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+        ::core::clone::Clone::clone_from(&mut self.started_at, &source.started_at);
+        ::core::clone::Clone::clone_from(&mut self.finished_at, &source.finished_at);
+        ::core::clone::Clone::clone_from(&mut self.container_id, &source.container_id);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerStateWaiting {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            state: ::core::clone::Clone::clone(&self.state),
+            last_state: ::core::clone::Clone::clone(&self.last_state),
+            ready: self.ready,
+            restart_count: self.restart_count,
+            image: ::core::clone::Clone::clone(&self.image),
+            image_id: ::core::clone::Clone::clone(&self.image_id),
+            container_id: ::core::clone::Clone::clone(&self.container_id),
+            started: ::core::clone::Clone::clone(&self.started),
+            allocated_resources: ::core::clone::Clone::clone(&self.allocated_resources),
+            resources: ::core::clone::Clone::clone(&self.resources),
+            volume_mounts: ::core::clone::Clone::clone(&self.volume_mounts),
+            user: ::core::clone::Clone::clone(&self.user),
+            allocated_resources_status: ::core::clone::Clone::clone(
+                &self.allocated_resources_status,
+            ),
+            stop_signal: ::core::clone::Clone::clone(&self.stop_signal),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.state, &source.state);
+        ::core::clone::Clone::clone_from(&mut self.last_state, &source.last_state);
+        self.ready = source.ready;
+        self.restart_count = source.restart_count;
+        ::core::clone::Clone::clone_from(&mut self.image, &source.image);
+        ::core::clone::Clone::clone_from(&mut self.image_id, &source.image_id);
+        ::core::clone::Clone::clone_from(&mut self.container_id, &source.container_id);
+        ::core::clone::Clone::clone_from(&mut self.started, &source.started);
+        ::core::clone::Clone::clone_from(
+            &mut self.allocated_resources,
+            &source.allocated_resources,
+        );
+        ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+        ::core::clone::Clone::clone_from(&mut self.volume_mounts, &source.volume_mounts);
+        ::core::clone::Clone::clone_from(&mut self.user, &source.user);
+        ::core::clone::Clone::clone_from(
+            &mut self.allocated_resources_status,
+            &source.allocated_resources_status,
+        );
+        ::core::clone::Clone::clone_from(&mut self.stop_signal, &source.stop_signal);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ContainerUser {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            linux: ::core::clone::Clone::clone(&self.linux),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.linux, &source.linux);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::DNSPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::DNSClusterFirstWithHostNet => Self::DNSClusterFirstWithHostNet,
+            Self::DNSClusterFirst => Self::DNSClusterFirst,
+            Self::DNSDefault => Self::DNSDefault,
+            Self::DNSNone => Self::DNSNone,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::DaemonEndpoint {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self { port: self.port }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.port = source.port;
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::DownwardAPIProjection {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::DownwardAPIVolumeFile {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            path: ::core::clone::Clone::clone(&self.path),
+            field_ref: ::core::clone::Clone::clone(&self.field_ref),
+            resource_field_ref: ::core::clone::Clone::clone(&self.resource_field_ref),
+            mode: ::core::clone::Clone::clone(&self.mode),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.field_ref, &source.field_ref);
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_field_ref,
+            &source.resource_field_ref,
+        );
+        ::core::clone::Clone::clone_from(&mut self.mode, &source.mode);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::DownwardAPIVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            items: ::core::clone::Clone::clone(&self.items),
+            default_mode: ::core::clone::Clone::clone(&self.default_mode),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+        ::core::clone::Clone::clone_from(&mut self.default_mode, &source.default_mode);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::EmptyDirVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            medium: ::core::clone::Clone::clone(&self.medium),
+            size_limit: ::core::clone::Clone::clone(&self.size_limit),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.medium, &source.medium);
+        ::core::clone::Clone::clone_from(&mut self.size_limit, &source.size_limit);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::EndpointAddress {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            ip: ::core::clone::Clone::clone(&self.ip),
+            hostname: ::core::clone::Clone::clone(&self.hostname),
+            node_name: ::core::clone::Clone::clone(&self.node_name),
+            target_ref: ::core::clone::Clone::clone(&self.target_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.ip, &source.ip);
+        ::core::clone::Clone::clone_from(&mut self.hostname, &source.hostname);
+        ::core::clone::Clone::clone_from(&mut self.node_name, &source.node_name);
+        ::core::clone::Clone::clone_from(&mut self.target_ref, &source.target_ref);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::EndpointPort {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            port: self.port,
+            protocol: ::core::clone::Clone::clone(&self.protocol),
+            app_protocol: ::core::clone::Clone::clone(&self.app_protocol),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        self.port = source.port;
+        ::core::clone::Clone::clone_from(&mut self.protocol, &source.protocol);
+        ::core::clone::Clone::clone_from(&mut self.app_protocol, &source.app_protocol);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::EndpointSubset {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            addresses: ::core::clone::Clone::clone(&self.addresses),
+            not_ready_addresses: ::core::clone::Clone::clone(&self.not_ready_addresses),
+            ports: ::core::clone::Clone::clone(&self.ports),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.addresses, &source.addresses);
+        ::core::clone::Clone::clone_from(
+            &mut self.not_ready_addresses,
+            &source.not_ready_addresses,
+        );
+        ::core::clone::Clone::clone_from(&mut self.ports, &source.ports);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Endpoints {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            subsets: ::core::clone::Clone::clone(&self.subsets),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.subsets, &source.subsets);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::Endpoints, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::EndpointsList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::EndpointsList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::EnvFromSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            prefix: ::core::clone::Clone::clone(&self.prefix),
+            config_map_ref: ::core::clone::Clone::clone(&self.config_map_ref),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.prefix, &source.prefix);
+        ::core::clone::Clone::clone_from(
+            &mut self.config_map_ref,
+            &source.config_map_ref,
+        );
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
     }
 }
 impl ::core::clone::Clone for crate::core::v1::types::EnvVar {
@@ -129,15 +1175,180 @@ impl ::core::clone::Clone for crate::core::v1::types::EnvVar {
         Self {
             name: ::core::clone::Clone::clone(&self.name),
             value: ::core::clone::Clone::clone(&self.value),
+            value_from: ::core::clone::Clone::clone(&self.value_from),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.name, &source.name);
         ::core::clone::Clone::clone_from(&mut self.value, &source.value);
+        ::core::clone::Clone::clone_from(&mut self.value_from, &source.value_from);
     }
 }
-impl ::core::clone::Clone for crate::core::v1::event::Event {
+impl ::core::clone::Clone for crate::core::v1::types::EnvVarSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            field_ref: ::core::clone::Clone::clone(&self.field_ref),
+            resource_field_ref: ::core::clone::Clone::clone(&self.resource_field_ref),
+            config_map_key_ref: ::core::clone::Clone::clone(&self.config_map_key_ref),
+            secret_key_ref: ::core::clone::Clone::clone(&self.secret_key_ref),
+            file_key_ref: ::core::clone::Clone::clone(&self.file_key_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.field_ref, &source.field_ref);
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_field_ref,
+            &source.resource_field_ref,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.config_map_key_ref,
+            &source.config_map_key_ref,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.secret_key_ref,
+            &source.secret_key_ref,
+        );
+        ::core::clone::Clone::clone_from(&mut self.file_key_ref, &source.file_key_ref);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::EphemeralContainer {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            ephemeral_container_common: ::core::clone::Clone::clone(
+                &self.ephemeral_container_common,
+            ),
+            target_container_name: ::core::clone::Clone::clone(
+                &self.target_container_name,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.ephemeral_container_common,
+            &source.ephemeral_container_common,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.target_container_name,
+            &source.target_container_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::EphemeralContainerCommon {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            image: ::core::clone::Clone::clone(&self.image),
+            command: ::core::clone::Clone::clone(&self.command),
+            args: ::core::clone::Clone::clone(&self.args),
+            working_dir: ::core::clone::Clone::clone(&self.working_dir),
+            ports: ::core::clone::Clone::clone(&self.ports),
+            env_from: ::core::clone::Clone::clone(&self.env_from),
+            env: ::core::clone::Clone::clone(&self.env),
+            resources: ::core::clone::Clone::clone(&self.resources),
+            resize_policy: ::core::clone::Clone::clone(&self.resize_policy),
+            restart_policy: ::core::clone::Clone::clone(&self.restart_policy),
+            restart_policy_rules: ::core::clone::Clone::clone(
+                &self.restart_policy_rules,
+            ),
+            volume_mounts: ::core::clone::Clone::clone(&self.volume_mounts),
+            volume_devices: ::core::clone::Clone::clone(&self.volume_devices),
+            liveness_probe: ::core::clone::Clone::clone(&self.liveness_probe),
+            readiness_probe: ::core::clone::Clone::clone(&self.readiness_probe),
+            startup_probe: ::core::clone::Clone::clone(&self.startup_probe),
+            lifecycle: ::core::clone::Clone::clone(&self.lifecycle),
+            termination_message_path: ::core::clone::Clone::clone(
+                &self.termination_message_path,
+            ),
+            termination_message_policy: ::core::clone::Clone::clone(
+                &self.termination_message_policy,
+            ),
+            image_pull_policy: ::core::clone::Clone::clone(&self.image_pull_policy),
+            security_context: ::core::clone::Clone::clone(&self.security_context),
+            stdin: ::core::clone::Clone::clone(&self.stdin),
+            stdin_once: ::core::clone::Clone::clone(&self.stdin_once),
+            tty: ::core::clone::Clone::clone(&self.tty),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.image, &source.image);
+        ::core::clone::Clone::clone_from(&mut self.command, &source.command);
+        ::core::clone::Clone::clone_from(&mut self.args, &source.args);
+        ::core::clone::Clone::clone_from(&mut self.working_dir, &source.working_dir);
+        ::core::clone::Clone::clone_from(&mut self.ports, &source.ports);
+        ::core::clone::Clone::clone_from(&mut self.env_from, &source.env_from);
+        ::core::clone::Clone::clone_from(&mut self.env, &source.env);
+        ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+        ::core::clone::Clone::clone_from(&mut self.resize_policy, &source.resize_policy);
+        ::core::clone::Clone::clone_from(
+            &mut self.restart_policy,
+            &source.restart_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.restart_policy_rules,
+            &source.restart_policy_rules,
+        );
+        ::core::clone::Clone::clone_from(&mut self.volume_mounts, &source.volume_mounts);
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_devices,
+            &source.volume_devices,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.liveness_probe,
+            &source.liveness_probe,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.readiness_probe,
+            &source.readiness_probe,
+        );
+        ::core::clone::Clone::clone_from(&mut self.startup_probe, &source.startup_probe);
+        ::core::clone::Clone::clone_from(&mut self.lifecycle, &source.lifecycle);
+        ::core::clone::Clone::clone_from(
+            &mut self.termination_message_path,
+            &source.termination_message_path,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.termination_message_policy,
+            &source.termination_message_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.image_pull_policy,
+            &source.image_pull_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.security_context,
+            &source.security_context,
+        );
+        ::core::clone::Clone::clone_from(&mut self.stdin, &source.stdin);
+        ::core::clone::Clone::clone_from(&mut self.stdin_once, &source.stdin_once);
+        ::core::clone::Clone::clone_from(&mut self.tty, &source.tty);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::EphemeralVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_claim_template: ::core::clone::Clone::clone(
+                &self.volume_claim_template,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_claim_template,
+            &source.volume_claim_template,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Event {
     #[inline]
     fn clone(&self) -> Self {
         Self {
@@ -195,9 +1406,9 @@ impl ::core::clone::Clone for crate::core::v1::event::Event {
     }
 }
 ::kube_apimachinery::impl_object!(
-    crate::core::v1::event::Event, type_meta = type_meta, object_meta = metadata
+    crate::core::v1::types::Event, type_meta = type_meta, object_meta = metadata
 );
-impl ::core::clone::Clone for crate::core::v1::event::EventList {
+impl ::core::clone::Clone for crate::core::v1::types::EventList {
     #[inline]
     fn clone(&self) -> Self {
         Self {
@@ -214,9 +1425,9 @@ impl ::core::clone::Clone for crate::core::v1::event::EventList {
     }
 }
 ::kube_apimachinery::impl_object!(
-    crate::core::v1::event::EventList, type_meta = type_meta
+    crate::core::v1::types::EventList, type_meta = type_meta
 );
-impl ::core::clone::Clone for crate::core::v1::event::EventSeries {
+impl ::core::clone::Clone for crate::core::v1::types::EventSeries {
     #[inline]
     fn clone(&self) -> Self {
         Self {
@@ -233,7 +1444,7 @@ impl ::core::clone::Clone for crate::core::v1::event::EventSeries {
         );
     }
 }
-impl ::core::clone::Clone for crate::core::v1::event::EventSource {
+impl ::core::clone::Clone for crate::core::v1::types::EventSource {
     #[inline]
     fn clone(&self) -> Self {
         Self {
@@ -247,6 +1458,614 @@ impl ::core::clone::Clone for crate::core::v1::event::EventSource {
         ::core::clone::Clone::clone_from(&mut self.host, &source.host);
     }
 }
+impl ::core::clone::Clone for crate::core::v1::types::ExecAction {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            command: ::core::clone::Clone::clone(&self.command),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.command, &source.command);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::FCVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            target_wwns: ::core::clone::Clone::clone(&self.target_wwns),
+            lun: ::core::clone::Clone::clone(&self.lun),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            wwids: ::core::clone::Clone::clone(&self.wwids),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.target_wwns, &source.target_wwns);
+        ::core::clone::Clone::clone_from(&mut self.lun, &source.lun);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.wwids, &source.wwids);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::FileKeySelector {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_name: ::core::clone::Clone::clone(&self.volume_name),
+            path: ::core::clone::Clone::clone(&self.path),
+            key: ::core::clone::Clone::clone(&self.key),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_name, &source.volume_name);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::FlexPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            driver: ::core::clone::Clone::clone(&self.driver),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            options: ::core::clone::Clone::clone(&self.options),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.driver, &source.driver);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.options, &source.options);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::FlexVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            driver: ::core::clone::Clone::clone(&self.driver),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            options: ::core::clone::Clone::clone(&self.options),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.driver, &source.driver);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.options, &source.options);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::FlockerVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            dataset_name: ::core::clone::Clone::clone(&self.dataset_name),
+            dataset_uuid: ::core::clone::Clone::clone(&self.dataset_uuid),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.dataset_name, &source.dataset_name);
+        ::core::clone::Clone::clone_from(&mut self.dataset_uuid, &source.dataset_uuid);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::GCEPersistentDiskVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            pd_name: ::core::clone::Clone::clone(&self.pd_name),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            partition: ::core::clone::Clone::clone(&self.partition),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.pd_name, &source.pd_name);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.partition, &source.partition);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::GRPCAction {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            port: self.port,
+            service: ::core::clone::Clone::clone(&self.service),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.port = source.port;
+        ::core::clone::Clone::clone_from(&mut self.service, &source.service);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::GitRepoVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            repository: ::core::clone::Clone::clone(&self.repository),
+            revision: ::core::clone::Clone::clone(&self.revision),
+            directory: ::core::clone::Clone::clone(&self.directory),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.repository, &source.repository);
+        ::core::clone::Clone::clone_from(&mut self.revision, &source.revision);
+        ::core::clone::Clone::clone_from(&mut self.directory, &source.directory);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::GlusterfsPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            endpoints: ::core::clone::Clone::clone(&self.endpoints),
+            path: ::core::clone::Clone::clone(&self.path),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            endpoints_namespace: ::core::clone::Clone::clone(&self.endpoints_namespace),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.endpoints, &source.endpoints);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(
+            &mut self.endpoints_namespace,
+            &source.endpoints_namespace,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::GlusterfsVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            endpoints: ::core::clone::Clone::clone(&self.endpoints),
+            path: ::core::clone::Clone::clone(&self.path),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.endpoints, &source.endpoints);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::HTTPGetAction {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            path: ::core::clone::Clone::clone(&self.path),
+            port: ::core::clone::Clone::clone(&self.port),
+            host: ::core::clone::Clone::clone(&self.host),
+            scheme: ::core::clone::Clone::clone(&self.scheme),
+            http_headers: ::core::clone::Clone::clone(&self.http_headers),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.port, &source.port);
+        ::core::clone::Clone::clone_from(&mut self.host, &source.host);
+        ::core::clone::Clone::clone_from(&mut self.scheme, &source.scheme);
+        ::core::clone::Clone::clone_from(&mut self.http_headers, &source.http_headers);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::HTTPHeader {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            value: ::core::clone::Clone::clone(&self.value),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.value, &source.value);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::HostAlias {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            ip: ::core::clone::Clone::clone(&self.ip),
+            hostnames: ::core::clone::Clone::clone(&self.hostnames),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.ip, &source.ip);
+        ::core::clone::Clone::clone_from(&mut self.hostnames, &source.hostnames);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::HostIP {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            ip: ::core::clone::Clone::clone(&self.ip),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.ip, &source.ip);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::HostPathType {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::HostPathUnset => Self::HostPathUnset,
+            Self::HostPathDirectoryOrCreate => Self::HostPathDirectoryOrCreate,
+            Self::HostPathDirectory => Self::HostPathDirectory,
+            Self::HostPathFileOrCreate => Self::HostPathFileOrCreate,
+            Self::HostPathFile => Self::HostPathFile,
+            Self::HostPathSocket => Self::HostPathSocket,
+            Self::HostPathCharDev => Self::HostPathCharDev,
+            Self::HostPathBlockDev => Self::HostPathBlockDev,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::HostPathVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            path: ::core::clone::Clone::clone(&self.path),
+            type_: ::core::clone::Clone::clone(&self.type_),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::IPFamily {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::IPv4Protocol => Self::IPv4Protocol,
+            Self::IPv6Protocol => Self::IPv6Protocol,
+            Self::IPFamilyUnknown => Self::IPFamilyUnknown,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::IPFamilyPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::IPFamilyPolicySingleStack => Self::IPFamilyPolicySingleStack,
+            Self::IPFamilyPolicyPreferDualStack => Self::IPFamilyPolicyPreferDualStack,
+            Self::IPFamilyPolicyRequireDualStack => Self::IPFamilyPolicyRequireDualStack,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ISCSIPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            target_portal: ::core::clone::Clone::clone(&self.target_portal),
+            iqn: ::core::clone::Clone::clone(&self.iqn),
+            lun: self.lun,
+            iscsi_interface: ::core::clone::Clone::clone(&self.iscsi_interface),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            portals: ::core::clone::Clone::clone(&self.portals),
+            chap_auth_discovery: ::core::clone::Clone::clone(&self.chap_auth_discovery),
+            chap_auth_session: ::core::clone::Clone::clone(&self.chap_auth_session),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            initiator_name: ::core::clone::Clone::clone(&self.initiator_name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.target_portal, &source.target_portal);
+        ::core::clone::Clone::clone_from(&mut self.iqn, &source.iqn);
+        self.lun = source.lun;
+        ::core::clone::Clone::clone_from(
+            &mut self.iscsi_interface,
+            &source.iscsi_interface,
+        );
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.portals, &source.portals);
+        ::core::clone::Clone::clone_from(
+            &mut self.chap_auth_discovery,
+            &source.chap_auth_discovery,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.chap_auth_session,
+            &source.chap_auth_session,
+        );
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(
+            &mut self.initiator_name,
+            &source.initiator_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ISCSIVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            target_portal: ::core::clone::Clone::clone(&self.target_portal),
+            iqn: ::core::clone::Clone::clone(&self.iqn),
+            lun: self.lun,
+            iscsi_interface: ::core::clone::Clone::clone(&self.iscsi_interface),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            portals: ::core::clone::Clone::clone(&self.portals),
+            chap_auth_discovery: ::core::clone::Clone::clone(&self.chap_auth_discovery),
+            chap_auth_session: ::core::clone::Clone::clone(&self.chap_auth_session),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            initiator_name: ::core::clone::Clone::clone(&self.initiator_name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.target_portal, &source.target_portal);
+        ::core::clone::Clone::clone_from(&mut self.iqn, &source.iqn);
+        self.lun = source.lun;
+        ::core::clone::Clone::clone_from(
+            &mut self.iscsi_interface,
+            &source.iscsi_interface,
+        );
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.portals, &source.portals);
+        ::core::clone::Clone::clone_from(
+            &mut self.chap_auth_discovery,
+            &source.chap_auth_discovery,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.chap_auth_session,
+            &source.chap_auth_session,
+        );
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(
+            &mut self.initiator_name,
+            &source.initiator_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ImageVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            reference: ::core::clone::Clone::clone(&self.reference),
+            pull_policy: ::core::clone::Clone::clone(&self.pull_policy),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.reference, &source.reference);
+        ::core::clone::Clone::clone_from(&mut self.pull_policy, &source.pull_policy);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ImageVolumeStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            image_ref: ::core::clone::Clone::clone(&self.image_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.image_ref, &source.image_ref);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::KeyToPath {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            key: ::core::clone::Clone::clone(&self.key),
+            path: ::core::clone::Clone::clone(&self.path),
+            mode: ::core::clone::Clone::clone(&self.mode),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.mode, &source.mode);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Lifecycle {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            post_start: ::core::clone::Clone::clone(&self.post_start),
+            pre_stop: ::core::clone::Clone::clone(&self.pre_stop),
+            stop_signal: ::core::clone::Clone::clone(&self.stop_signal),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.post_start, &source.post_start);
+        ::core::clone::Clone::clone_from(&mut self.pre_stop, &source.pre_stop);
+        ::core::clone::Clone::clone_from(&mut self.stop_signal, &source.stop_signal);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::LifecycleHandler {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            exec: ::core::clone::Clone::clone(&self.exec),
+            http_get: ::core::clone::Clone::clone(&self.http_get),
+            tcp_socket: ::core::clone::Clone::clone(&self.tcp_socket),
+            sleep: ::core::clone::Clone::clone(&self.sleep),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.exec, &source.exec);
+        ::core::clone::Clone::clone_from(&mut self.http_get, &source.http_get);
+        ::core::clone::Clone::clone_from(&mut self.tcp_socket, &source.tcp_socket);
+        ::core::clone::Clone::clone_from(&mut self.sleep, &source.sleep);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::LimitRange {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::LimitRange, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::LimitRangeItem {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            max: ::core::clone::Clone::clone(&self.max),
+            min: ::core::clone::Clone::clone(&self.min),
+            default: ::core::clone::Clone::clone(&self.default),
+            default_request: ::core::clone::Clone::clone(&self.default_request),
+            max_limit_request_ratio: ::core::clone::Clone::clone(
+                &self.max_limit_request_ratio,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.max, &source.max);
+        ::core::clone::Clone::clone_from(&mut self.min, &source.min);
+        ::core::clone::Clone::clone_from(&mut self.default, &source.default);
+        ::core::clone::Clone::clone_from(
+            &mut self.default_request,
+            &source.default_request,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.max_limit_request_ratio,
+            &source.max_limit_request_ratio,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::LimitRangeList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::LimitRangeList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::LimitRangeSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            limits: ::core::clone::Clone::clone(&self.limits),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.limits, &source.limits);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::LinuxContainerUser {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            uid: self.uid,
+            gid: self.gid,
+            supplemental_groups: ::core::clone::Clone::clone(&self.supplemental_groups),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.uid = source.uid;
+        self.gid = source.gid;
+        ::core::clone::Clone::clone_from(
+            &mut self.supplemental_groups,
+            &source.supplemental_groups,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::List {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(crate::core::v1::types::List, type_meta = type_meta);
+impl ::core::clone::Clone for crate::core::v1::types::LoadBalancerIngress {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            ip: ::core::clone::Clone::clone(&self.ip),
+            hostname: ::core::clone::Clone::clone(&self.hostname),
+            ip_mode: ::core::clone::Clone::clone(&self.ip_mode),
+            ports: ::core::clone::Clone::clone(&self.ports),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.ip, &source.ip);
+        ::core::clone::Clone::clone_from(&mut self.hostname, &source.hostname);
+        ::core::clone::Clone::clone_from(&mut self.ip_mode, &source.ip_mode);
+        ::core::clone::Clone::clone_from(&mut self.ports, &source.ports);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::LoadBalancerStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            ingress: ::core::clone::Clone::clone(&self.ingress),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.ingress, &source.ingress);
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::LocalObjectReference {
     #[inline]
     fn clone(&self) -> Self {
@@ -257,6 +2076,67 @@ impl ::core::clone::Clone for crate::core::v1::types::LocalObjectReference {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::LocalVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            path: ::core::clone::Clone::clone(&self.path),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ModifyVolumeStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            target_volume_attributes_class_name: ::core::clone::Clone::clone(
+                &self.target_volume_attributes_class_name,
+            ),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.target_volume_attributes_class_name,
+            &source.target_volume_attributes_class_name,
+        );
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::MountPropagationMode {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::MountPropagationNone => Self::MountPropagationNone,
+            Self::MountPropagationHostToContainer => {
+                Self::MountPropagationHostToContainer
+            }
+            Self::MountPropagationBidirectional => Self::MountPropagationBidirectional,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NFSVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            server: ::core::clone::Clone::clone(&self.server),
+            path: ::core::clone::Clone::clone(&self.path),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.server, &source.server);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
     }
 }
 impl ::core::clone::Clone for crate::core::v1::types::Namespace {
@@ -280,6 +2160,31 @@ impl ::core::clone::Clone for crate::core::v1::types::Namespace {
 ::kube_apimachinery::impl_object!(
     crate::core::v1::types::Namespace, type_meta = type_meta, object_meta = metadata
 );
+impl ::core::clone::Clone for crate::core::v1::types::NamespaceCondition {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            status: ::core::clone::Clone::clone(&self.status),
+            last_transition_time: ::core::clone::Clone::clone(
+                &self.last_transition_time,
+            ),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_transition_time,
+            &source.last_transition_time,
+        );
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::NamespaceList {
     #[inline]
     fn clone(&self) -> Self {
@@ -299,6 +2204,15 @@ impl ::core::clone::Clone for crate::core::v1::types::NamespaceList {
 ::kube_apimachinery::impl_object!(
     crate::core::v1::types::NamespaceList, type_meta = type_meta
 );
+impl ::core::clone::Clone for crate::core::v1::types::NamespacePhase {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::NamespaceActive => Self::NamespaceActive,
+            Self::NamespaceTerminating => Self::NamespaceTerminating,
+        }
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::NamespaceSpec {
     #[inline]
     fn clone(&self) -> Self {
@@ -316,14 +2230,494 @@ impl ::core::clone::Clone for crate::core::v1::types::NamespaceStatus {
     fn clone(&self) -> Self {
         Self {
             phase: ::core::clone::Clone::clone(&self.phase),
+            conditions: ::core::clone::Clone::clone(&self.conditions),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.phase, &source.phase);
+        ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
     }
 }
-impl ::core::clone::Clone for crate::core::v1::service_account::ObjectReference {
+impl ::core::clone::Clone for crate::core::v1::types::Node {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::Node, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::NodeAddress {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            address: ::core::clone::Clone::clone(&self.address),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.address, &source.address);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeAffinity {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            required_during_scheduling_ignored_during_execution: ::core::clone::Clone::clone(
+                &self.required_during_scheduling_ignored_during_execution,
+            ),
+            preferred_during_scheduling_ignored_during_execution: ::core::clone::Clone::clone(
+                &self.preferred_during_scheduling_ignored_during_execution,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.required_during_scheduling_ignored_during_execution,
+            &source.required_during_scheduling_ignored_during_execution,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.preferred_during_scheduling_ignored_during_execution,
+            &source.preferred_during_scheduling_ignored_during_execution,
+        );
+    }
+}
+impl ::core::clone::Clone
+for crate::core::v1::types::NodeAllocatableResourceClaimStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            resource_claim_name: ::core::clone::Clone::clone(&self.resource_claim_name),
+            containers: ::core::clone::Clone::clone(&self.containers),
+            resources: ::core::clone::Clone::clone(&self.resources),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_claim_name,
+            &source.resource_claim_name,
+        );
+        ::core::clone::Clone::clone_from(&mut self.containers, &source.containers);
+        ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeCondition {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            status: ::core::clone::Clone::clone(&self.status),
+            last_heartbeat_time: ::core::clone::Clone::clone(&self.last_heartbeat_time),
+            last_transition_time: ::core::clone::Clone::clone(
+                &self.last_transition_time,
+            ),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_heartbeat_time,
+            &source.last_heartbeat_time,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.last_transition_time,
+            &source.last_transition_time,
+        );
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeConfigSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            config_map: ::core::clone::Clone::clone(&self.config_map),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.config_map, &source.config_map);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeConfigStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            assigned: ::core::clone::Clone::clone(&self.assigned),
+            active: ::core::clone::Clone::clone(&self.active),
+            last_known_good: ::core::clone::Clone::clone(&self.last_known_good),
+            error: ::core::clone::Clone::clone(&self.error),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.assigned, &source.assigned);
+        ::core::clone::Clone::clone_from(&mut self.active, &source.active);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_known_good,
+            &source.last_known_good,
+        );
+        ::core::clone::Clone::clone_from(&mut self.error, &source.error);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeDaemonEndpoints {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            kubelet_endpoint: ::core::clone::Clone::clone(&self.kubelet_endpoint),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.kubelet_endpoint,
+            &source.kubelet_endpoint,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeFeatures {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            supplemental_groups_policy: ::core::clone::Clone::clone(
+                &self.supplemental_groups_policy,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.supplemental_groups_policy,
+            &source.supplemental_groups_policy,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeInclusionPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::NodeInclusionPolicyIgnore => Self::NodeInclusionPolicyIgnore,
+            Self::NodeInclusionPolicyHonor => Self::NodeInclusionPolicyHonor,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::NodeList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::NodePhase {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::NodePending => Self::NodePending,
+            Self::NodeRunning => Self::NodeRunning,
+            Self::NodeTerminated => Self::NodeTerminated,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeProxyOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            path: ::core::clone::Clone::clone(&self.path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::NodeProxyOptions, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::NodeRuntimeHandler {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            features: ::core::clone::Clone::clone(&self.features),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.features, &source.features);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeRuntimeHandlerFeatures {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            recursive_read_only_mounts: ::core::clone::Clone::clone(
+                &self.recursive_read_only_mounts,
+            ),
+            user_namespaces: ::core::clone::Clone::clone(&self.user_namespaces),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.recursive_read_only_mounts,
+            &source.recursive_read_only_mounts,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.user_namespaces,
+            &source.user_namespaces,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeSelector {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            node_selector_terms: ::core::clone::Clone::clone(&self.node_selector_terms),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.node_selector_terms,
+            &source.node_selector_terms,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeSelectorOperator {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::NodeSelectorOpIn => Self::NodeSelectorOpIn,
+            Self::NodeSelectorOpNotIn => Self::NodeSelectorOpNotIn,
+            Self::NodeSelectorOpExists => Self::NodeSelectorOpExists,
+            Self::NodeSelectorOpDoesNotExist => Self::NodeSelectorOpDoesNotExist,
+            Self::NodeSelectorOpGt => Self::NodeSelectorOpGt,
+            Self::NodeSelectorOpLt => Self::NodeSelectorOpLt,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeSelectorRequirement {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            key: ::core::clone::Clone::clone(&self.key),
+            operator: ::core::clone::Clone::clone(&self.operator),
+            values: ::core::clone::Clone::clone(&self.values),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.operator, &source.operator);
+        ::core::clone::Clone::clone_from(&mut self.values, &source.values);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeSelectorTerm {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            match_expressions: ::core::clone::Clone::clone(&self.match_expressions),
+            match_fields: ::core::clone::Clone::clone(&self.match_fields),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.match_expressions,
+            &source.match_expressions,
+        );
+        ::core::clone::Clone::clone_from(&mut self.match_fields, &source.match_fields);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            pod_cidr: ::core::clone::Clone::clone(&self.pod_cidr),
+            pod_cidrs: ::core::clone::Clone::clone(&self.pod_cidrs),
+            provider_id: ::core::clone::Clone::clone(&self.provider_id),
+            unschedulable: ::core::clone::Clone::clone(&self.unschedulable),
+            taints: ::core::clone::Clone::clone(&self.taints),
+            config_source: ::core::clone::Clone::clone(&self.config_source),
+            external_id: ::core::clone::Clone::clone(&self.external_id),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.pod_cidr, &source.pod_cidr);
+        ::core::clone::Clone::clone_from(&mut self.pod_cidrs, &source.pod_cidrs);
+        ::core::clone::Clone::clone_from(&mut self.provider_id, &source.provider_id);
+        ::core::clone::Clone::clone_from(&mut self.unschedulable, &source.unschedulable);
+        ::core::clone::Clone::clone_from(&mut self.taints, &source.taints);
+        ::core::clone::Clone::clone_from(&mut self.config_source, &source.config_source);
+        ::core::clone::Clone::clone_from(&mut self.external_id, &source.external_id);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            capacity: ::core::clone::Clone::clone(&self.capacity),
+            allocatable: ::core::clone::Clone::clone(&self.allocatable),
+            phase: ::core::clone::Clone::clone(&self.phase),
+            conditions: ::core::clone::Clone::clone(&self.conditions),
+            addresses: ::core::clone::Clone::clone(&self.addresses),
+            daemon_endpoints: ::core::clone::Clone::clone(&self.daemon_endpoints),
+            node_info: ::core::clone::Clone::clone(&self.node_info),
+            images: ::core::clone::Clone::clone(&self.images),
+            volumes_in_use: ::core::clone::Clone::clone(&self.volumes_in_use),
+            volumes_attached: ::core::clone::Clone::clone(&self.volumes_attached),
+            config: ::core::clone::Clone::clone(&self.config),
+            runtime_handlers: ::core::clone::Clone::clone(&self.runtime_handlers),
+            features: ::core::clone::Clone::clone(&self.features),
+            declared_features: ::core::clone::Clone::clone(&self.declared_features),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.capacity, &source.capacity);
+        ::core::clone::Clone::clone_from(&mut self.allocatable, &source.allocatable);
+        ::core::clone::Clone::clone_from(&mut self.phase, &source.phase);
+        ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
+        ::core::clone::Clone::clone_from(&mut self.addresses, &source.addresses);
+        ::core::clone::Clone::clone_from(
+            &mut self.daemon_endpoints,
+            &source.daemon_endpoints,
+        );
+        ::core::clone::Clone::clone_from(&mut self.node_info, &source.node_info);
+        ::core::clone::Clone::clone_from(&mut self.images, &source.images);
+        ::core::clone::Clone::clone_from(
+            &mut self.volumes_in_use,
+            &source.volumes_in_use,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.volumes_attached,
+            &source.volumes_attached,
+        );
+        ::core::clone::Clone::clone_from(&mut self.config, &source.config);
+        ::core::clone::Clone::clone_from(
+            &mut self.runtime_handlers,
+            &source.runtime_handlers,
+        );
+        ::core::clone::Clone::clone_from(&mut self.features, &source.features);
+        ::core::clone::Clone::clone_from(
+            &mut self.declared_features,
+            &source.declared_features,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeSwapStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            capacity: ::core::clone::Clone::clone(&self.capacity),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.capacity, &source.capacity);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::NodeSystemInfo {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            machine_id: ::core::clone::Clone::clone(&self.machine_id),
+            system_uuid: ::core::clone::Clone::clone(&self.system_uuid),
+            boot_id: ::core::clone::Clone::clone(&self.boot_id),
+            kernel_version: ::core::clone::Clone::clone(&self.kernel_version),
+            os_image: ::core::clone::Clone::clone(&self.os_image),
+            container_runtime_version: ::core::clone::Clone::clone(
+                &self.container_runtime_version,
+            ),
+            kubelet_version: ::core::clone::Clone::clone(&self.kubelet_version),
+            kube_proxy_version: ::core::clone::Clone::clone(&self.kube_proxy_version),
+            operating_system: ::core::clone::Clone::clone(&self.operating_system),
+            architecture: ::core::clone::Clone::clone(&self.architecture),
+            swap: ::core::clone::Clone::clone(&self.swap),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.machine_id, &source.machine_id);
+        ::core::clone::Clone::clone_from(&mut self.system_uuid, &source.system_uuid);
+        ::core::clone::Clone::clone_from(&mut self.boot_id, &source.boot_id);
+        ::core::clone::Clone::clone_from(
+            &mut self.kernel_version,
+            &source.kernel_version,
+        );
+        ::core::clone::Clone::clone_from(&mut self.os_image, &source.os_image);
+        ::core::clone::Clone::clone_from(
+            &mut self.container_runtime_version,
+            &source.container_runtime_version,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.kubelet_version,
+            &source.kubelet_version,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.kube_proxy_version,
+            &source.kube_proxy_version,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.operating_system,
+            &source.operating_system,
+        );
+        ::core::clone::Clone::clone_from(&mut self.architecture, &source.architecture);
+        ::core::clone::Clone::clone_from(&mut self.swap, &source.swap);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ObjectFieldSelector {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            api_version: ::core::clone::Clone::clone(&self.api_version),
+            field_path: ::core::clone::Clone::clone(&self.field_path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.api_version, &source.api_version);
+        ::core::clone::Clone::clone_from(&mut self.field_path, &source.field_path);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ObjectReference {
     #[inline]
     fn clone(&self) -> Self {
         Self {
@@ -350,6 +2744,457 @@ impl ::core::clone::Clone for crate::core::v1::service_account::ObjectReference 
         ::core::clone::Clone::clone_from(&mut self.field_path, &source.field_path);
     }
 }
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ObjectReference, fields = (api_version, kind)
+);
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolume {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PersistentVolume, type_meta = type_meta, object_meta =
+    metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeAccessMode {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ReadWriteOnce => Self::ReadWriteOnce,
+            Self::ReadOnlyMany => Self::ReadOnlyMany,
+            Self::ReadWriteMany => Self::ReadWriteMany,
+            Self::ReadWriteOncePod => Self::ReadWriteOncePod,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaim {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PersistentVolumeClaim, type_meta = type_meta, object_meta =
+    metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaimCondition {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            status: ::core::clone::Clone::clone(&self.status),
+            last_probe_time: ::core::clone::Clone::clone(&self.last_probe_time),
+            last_transition_time: ::core::clone::Clone::clone(
+                &self.last_transition_time,
+            ),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_probe_time,
+            &source.last_probe_time,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.last_transition_time,
+            &source.last_transition_time,
+        );
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaimList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PersistentVolumeClaimList, type_meta = type_meta
+);
+impl ::core::clone::Clone
+for crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PersistentVolumeClaimModifyVolumePending => {
+                Self::PersistentVolumeClaimModifyVolumePending
+            }
+            Self::PersistentVolumeClaimModifyVolumeInProgress => {
+                Self::PersistentVolumeClaimModifyVolumeInProgress
+            }
+            Self::PersistentVolumeClaimModifyVolumeInfeasible => {
+                Self::PersistentVolumeClaimModifyVolumeInfeasible
+            }
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaimPhase {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ClaimPending => Self::ClaimPending,
+            Self::ClaimBound => Self::ClaimBound,
+            Self::ClaimLost => Self::ClaimLost,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaimSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            access_modes: ::core::clone::Clone::clone(&self.access_modes),
+            selector: ::core::clone::Clone::clone(&self.selector),
+            resources: ::core::clone::Clone::clone(&self.resources),
+            volume_name: ::core::clone::Clone::clone(&self.volume_name),
+            storage_class_name: ::core::clone::Clone::clone(&self.storage_class_name),
+            volume_mode: ::core::clone::Clone::clone(&self.volume_mode),
+            data_source: ::core::clone::Clone::clone(&self.data_source),
+            data_source_ref: ::core::clone::Clone::clone(&self.data_source_ref),
+            volume_attributes_class_name: ::core::clone::Clone::clone(
+                &self.volume_attributes_class_name,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.access_modes, &source.access_modes);
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+        ::core::clone::Clone::clone_from(&mut self.volume_name, &source.volume_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.storage_class_name,
+            &source.storage_class_name,
+        );
+        ::core::clone::Clone::clone_from(&mut self.volume_mode, &source.volume_mode);
+        ::core::clone::Clone::clone_from(&mut self.data_source, &source.data_source);
+        ::core::clone::Clone::clone_from(
+            &mut self.data_source_ref,
+            &source.data_source_ref,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_attributes_class_name,
+            &source.volume_attributes_class_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaimStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            phase: ::core::clone::Clone::clone(&self.phase),
+            access_modes: ::core::clone::Clone::clone(&self.access_modes),
+            capacity: ::core::clone::Clone::clone(&self.capacity),
+            conditions: ::core::clone::Clone::clone(&self.conditions),
+            allocated_resources: ::core::clone::Clone::clone(&self.allocated_resources),
+            allocated_resource_statuses: ::core::clone::Clone::clone(
+                &self.allocated_resource_statuses,
+            ),
+            current_volume_attributes_class_name: ::core::clone::Clone::clone(
+                &self.current_volume_attributes_class_name,
+            ),
+            modify_volume_status: ::core::clone::Clone::clone(&self.modify_volume_status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.phase, &source.phase);
+        ::core::clone::Clone::clone_from(&mut self.access_modes, &source.access_modes);
+        ::core::clone::Clone::clone_from(&mut self.capacity, &source.capacity);
+        ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
+        ::core::clone::Clone::clone_from(
+            &mut self.allocated_resources,
+            &source.allocated_resources,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.allocated_resource_statuses,
+            &source.allocated_resource_statuses,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.current_volume_attributes_class_name,
+            &source.current_volume_attributes_class_name,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.modify_volume_status,
+            &source.modify_volume_status,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaimTemplate {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeClaimVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            claim_name: ::core::clone::Clone::clone(&self.claim_name),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.claim_name, &source.claim_name);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PersistentVolumeList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeMode {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PersistentVolumeBlock => Self::PersistentVolumeBlock,
+            Self::PersistentVolumeFilesystem => Self::PersistentVolumeFilesystem,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumePhase {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::VolumePending => Self::VolumePending,
+            Self::VolumeAvailable => Self::VolumeAvailable,
+            Self::VolumeBound => Self::VolumeBound,
+            Self::VolumeReleased => Self::VolumeReleased,
+            Self::VolumeFailed => Self::VolumeFailed,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeReclaimPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PersistentVolumeReclaimRecycle => Self::PersistentVolumeReclaimRecycle,
+            Self::PersistentVolumeReclaimDelete => Self::PersistentVolumeReclaimDelete,
+            Self::PersistentVolumeReclaimRetain => Self::PersistentVolumeReclaimRetain,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            gce_persistent_disk: ::core::clone::Clone::clone(&self.gce_persistent_disk),
+            aws_elastic_block_store: ::core::clone::Clone::clone(
+                &self.aws_elastic_block_store,
+            ),
+            host_path: ::core::clone::Clone::clone(&self.host_path),
+            glusterfs: ::core::clone::Clone::clone(&self.glusterfs),
+            nfs: ::core::clone::Clone::clone(&self.nfs),
+            rbd: ::core::clone::Clone::clone(&self.rbd),
+            iscsi: ::core::clone::Clone::clone(&self.iscsi),
+            cinder: ::core::clone::Clone::clone(&self.cinder),
+            cephfs: ::core::clone::Clone::clone(&self.cephfs),
+            fc: ::core::clone::Clone::clone(&self.fc),
+            flocker: ::core::clone::Clone::clone(&self.flocker),
+            flex_volume: ::core::clone::Clone::clone(&self.flex_volume),
+            azure_file: ::core::clone::Clone::clone(&self.azure_file),
+            vsphere_volume: ::core::clone::Clone::clone(&self.vsphere_volume),
+            quobyte: ::core::clone::Clone::clone(&self.quobyte),
+            azure_disk: ::core::clone::Clone::clone(&self.azure_disk),
+            photon_persistent_disk: ::core::clone::Clone::clone(
+                &self.photon_persistent_disk,
+            ),
+            portworx_volume: ::core::clone::Clone::clone(&self.portworx_volume),
+            scale_io: ::core::clone::Clone::clone(&self.scale_io),
+            local: ::core::clone::Clone::clone(&self.local),
+            storageos: ::core::clone::Clone::clone(&self.storageos),
+            csi: ::core::clone::Clone::clone(&self.csi),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.gce_persistent_disk,
+            &source.gce_persistent_disk,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.aws_elastic_block_store,
+            &source.aws_elastic_block_store,
+        );
+        ::core::clone::Clone::clone_from(&mut self.host_path, &source.host_path);
+        ::core::clone::Clone::clone_from(&mut self.glusterfs, &source.glusterfs);
+        ::core::clone::Clone::clone_from(&mut self.nfs, &source.nfs);
+        ::core::clone::Clone::clone_from(&mut self.rbd, &source.rbd);
+        ::core::clone::Clone::clone_from(&mut self.iscsi, &source.iscsi);
+        ::core::clone::Clone::clone_from(&mut self.cinder, &source.cinder);
+        ::core::clone::Clone::clone_from(&mut self.cephfs, &source.cephfs);
+        ::core::clone::Clone::clone_from(&mut self.fc, &source.fc);
+        ::core::clone::Clone::clone_from(&mut self.flocker, &source.flocker);
+        ::core::clone::Clone::clone_from(&mut self.flex_volume, &source.flex_volume);
+        ::core::clone::Clone::clone_from(&mut self.azure_file, &source.azure_file);
+        ::core::clone::Clone::clone_from(
+            &mut self.vsphere_volume,
+            &source.vsphere_volume,
+        );
+        ::core::clone::Clone::clone_from(&mut self.quobyte, &source.quobyte);
+        ::core::clone::Clone::clone_from(&mut self.azure_disk, &source.azure_disk);
+        ::core::clone::Clone::clone_from(
+            &mut self.photon_persistent_disk,
+            &source.photon_persistent_disk,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.portworx_volume,
+            &source.portworx_volume,
+        );
+        ::core::clone::Clone::clone_from(&mut self.scale_io, &source.scale_io);
+        ::core::clone::Clone::clone_from(&mut self.local, &source.local);
+        ::core::clone::Clone::clone_from(&mut self.storageos, &source.storageos);
+        ::core::clone::Clone::clone_from(&mut self.csi, &source.csi);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            capacity: ::core::clone::Clone::clone(&self.capacity),
+            persistent_volume_source: ::core::clone::Clone::clone(
+                &self.persistent_volume_source,
+            ),
+            access_modes: ::core::clone::Clone::clone(&self.access_modes),
+            claim_ref: ::core::clone::Clone::clone(&self.claim_ref),
+            persistent_volume_reclaim_policy: ::core::clone::Clone::clone(
+                &self.persistent_volume_reclaim_policy,
+            ),
+            storage_class_name: ::core::clone::Clone::clone(&self.storage_class_name),
+            mount_options: ::core::clone::Clone::clone(&self.mount_options),
+            volume_mode: ::core::clone::Clone::clone(&self.volume_mode),
+            node_affinity: ::core::clone::Clone::clone(&self.node_affinity),
+            volume_attributes_class_name: ::core::clone::Clone::clone(
+                &self.volume_attributes_class_name,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.capacity, &source.capacity);
+        ::core::clone::Clone::clone_from(
+            &mut self.persistent_volume_source,
+            &source.persistent_volume_source,
+        );
+        ::core::clone::Clone::clone_from(&mut self.access_modes, &source.access_modes);
+        ::core::clone::Clone::clone_from(&mut self.claim_ref, &source.claim_ref);
+        ::core::clone::Clone::clone_from(
+            &mut self.persistent_volume_reclaim_policy,
+            &source.persistent_volume_reclaim_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.storage_class_name,
+            &source.storage_class_name,
+        );
+        ::core::clone::Clone::clone_from(&mut self.mount_options, &source.mount_options);
+        ::core::clone::Clone::clone_from(&mut self.volume_mode, &source.volume_mode);
+        ::core::clone::Clone::clone_from(&mut self.node_affinity, &source.node_affinity);
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_attributes_class_name,
+            &source.volume_attributes_class_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PersistentVolumeStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            phase: ::core::clone::Clone::clone(&self.phase),
+            message: ::core::clone::Clone::clone(&self.message),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            last_phase_transition_time: ::core::clone::Clone::clone(
+                &self.last_phase_transition_time,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.phase, &source.phase);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_phase_transition_time,
+            &source.last_phase_transition_time,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PhotonPersistentDiskVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            pd_id: ::core::clone::Clone::clone(&self.pd_id),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.pd_id, &source.pd_id);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::Pod {
     #[inline]
     fn clone(&self) -> Self {
@@ -371,12 +3216,161 @@ impl ::core::clone::Clone for crate::core::v1::types::Pod {
 ::kube_apimachinery::impl_object!(
     crate::core::v1::types::Pod, type_meta = type_meta, object_meta = metadata
 );
+impl ::core::clone::Clone for crate::core::v1::types::PodAffinity {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            required_during_scheduling_ignored_during_execution: ::core::clone::Clone::clone(
+                &self.required_during_scheduling_ignored_during_execution,
+            ),
+            preferred_during_scheduling_ignored_during_execution: ::core::clone::Clone::clone(
+                &self.preferred_during_scheduling_ignored_during_execution,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.required_during_scheduling_ignored_during_execution,
+            &source.required_during_scheduling_ignored_during_execution,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.preferred_during_scheduling_ignored_during_execution,
+            &source.preferred_during_scheduling_ignored_during_execution,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodAffinityTerm {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            label_selector: ::core::clone::Clone::clone(&self.label_selector),
+            namespaces: ::core::clone::Clone::clone(&self.namespaces),
+            topology_key: ::core::clone::Clone::clone(&self.topology_key),
+            namespace_selector: ::core::clone::Clone::clone(&self.namespace_selector),
+            match_label_keys: ::core::clone::Clone::clone(&self.match_label_keys),
+            mismatch_label_keys: ::core::clone::Clone::clone(&self.mismatch_label_keys),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.label_selector,
+            &source.label_selector,
+        );
+        ::core::clone::Clone::clone_from(&mut self.namespaces, &source.namespaces);
+        ::core::clone::Clone::clone_from(&mut self.topology_key, &source.topology_key);
+        ::core::clone::Clone::clone_from(
+            &mut self.namespace_selector,
+            &source.namespace_selector,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.match_label_keys,
+            &source.match_label_keys,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.mismatch_label_keys,
+            &source.mismatch_label_keys,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodAntiAffinity {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            required_during_scheduling_ignored_during_execution: ::core::clone::Clone::clone(
+                &self.required_during_scheduling_ignored_during_execution,
+            ),
+            preferred_during_scheduling_ignored_during_execution: ::core::clone::Clone::clone(
+                &self.preferred_during_scheduling_ignored_during_execution,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.required_during_scheduling_ignored_during_execution,
+            &source.required_during_scheduling_ignored_during_execution,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.preferred_during_scheduling_ignored_during_execution,
+            &source.preferred_during_scheduling_ignored_during_execution,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodAttachOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            stdin: ::core::clone::Clone::clone(&self.stdin),
+            stdout: ::core::clone::Clone::clone(&self.stdout),
+            stderr: ::core::clone::Clone::clone(&self.stderr),
+            tty: ::core::clone::Clone::clone(&self.tty),
+            container: ::core::clone::Clone::clone(&self.container),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.stdin, &source.stdin);
+        ::core::clone::Clone::clone_from(&mut self.stdout, &source.stdout);
+        ::core::clone::Clone::clone_from(&mut self.stderr, &source.stderr);
+        ::core::clone::Clone::clone_from(&mut self.tty, &source.tty);
+        ::core::clone::Clone::clone_from(&mut self.container, &source.container);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodAttachOptions, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::PodCertificateProjection {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            signer_name: ::core::clone::Clone::clone(&self.signer_name),
+            key_type: ::core::clone::Clone::clone(&self.key_type),
+            max_expiration_seconds: ::core::clone::Clone::clone(
+                &self.max_expiration_seconds,
+            ),
+            credential_bundle_path: ::core::clone::Clone::clone(
+                &self.credential_bundle_path,
+            ),
+            key_path: ::core::clone::Clone::clone(&self.key_path),
+            certificate_chain_path: ::core::clone::Clone::clone(
+                &self.certificate_chain_path,
+            ),
+            user_annotations: ::core::clone::Clone::clone(&self.user_annotations),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.signer_name, &source.signer_name);
+        ::core::clone::Clone::clone_from(&mut self.key_type, &source.key_type);
+        ::core::clone::Clone::clone_from(
+            &mut self.max_expiration_seconds,
+            &source.max_expiration_seconds,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.credential_bundle_path,
+            &source.credential_bundle_path,
+        );
+        ::core::clone::Clone::clone_from(&mut self.key_path, &source.key_path);
+        ::core::clone::Clone::clone_from(
+            &mut self.certificate_chain_path,
+            &source.certificate_chain_path,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.user_annotations,
+            &source.user_annotations,
+        );
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::PodCondition {
     #[inline]
     fn clone(&self) -> Self {
         Self {
             type_: ::core::clone::Clone::clone(&self.type_),
-            observed_generation: self.observed_generation,
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
             status: ::core::clone::Clone::clone(&self.status),
             last_probe_time: ::core::clone::Clone::clone(&self.last_probe_time),
             last_transition_time: ::core::clone::Clone::clone(
@@ -389,7 +3383,10 @@ impl ::core::clone::Clone for crate::core::v1::types::PodCondition {
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
-        self.observed_generation = source.observed_generation;
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
         ::core::clone::Clone::clone_from(&mut self.status, &source.status);
         ::core::clone::Clone::clone_from(
             &mut self.last_probe_time,
@@ -401,6 +3398,92 @@ impl ::core::clone::Clone for crate::core::v1::types::PodCondition {
         );
         ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
         ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodDNSConfig {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            nameservers: ::core::clone::Clone::clone(&self.nameservers),
+            searches: ::core::clone::Clone::clone(&self.searches),
+            options: ::core::clone::Clone::clone(&self.options),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.nameservers, &source.nameservers);
+        ::core::clone::Clone::clone_from(&mut self.searches, &source.searches);
+        ::core::clone::Clone::clone_from(&mut self.options, &source.options);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodDNSConfigOption {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            value: ::core::clone::Clone::clone(&self.value),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.value, &source.value);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodExecOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            stdin: ::core::clone::Clone::clone(&self.stdin),
+            stdout: ::core::clone::Clone::clone(&self.stdout),
+            stderr: ::core::clone::Clone::clone(&self.stderr),
+            tty: ::core::clone::Clone::clone(&self.tty),
+            container: ::core::clone::Clone::clone(&self.container),
+            command: ::core::clone::Clone::clone(&self.command),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.stdin, &source.stdin);
+        ::core::clone::Clone::clone_from(&mut self.stdout, &source.stdout);
+        ::core::clone::Clone::clone_from(&mut self.stderr, &source.stderr);
+        ::core::clone::Clone::clone_from(&mut self.tty, &source.tty);
+        ::core::clone::Clone::clone_from(&mut self.container, &source.container);
+        ::core::clone::Clone::clone_from(&mut self.command, &source.command);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodExecOptions, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::PodExtendedResourceClaimStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            request_mappings: ::core::clone::Clone::clone(&self.request_mappings),
+            resource_claim_name: ::core::clone::Clone::clone(&self.resource_claim_name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.request_mappings,
+            &source.request_mappings,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_claim_name,
+            &source.resource_claim_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodFSGroupChangePolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::FSGroupChangeOnRootMismatch => Self::FSGroupChangeOnRootMismatch,
+            Self::FSGroupChangeAlways => Self::FSGroupChangeAlways,
+        }
     }
 }
 impl ::core::clone::Clone for crate::core::v1::types::PodIP {
@@ -440,37 +3523,285 @@ impl ::core::clone::Clone for crate::core::v1::types::PodLogOptions {
         Self {
             type_meta: ::core::clone::Clone::clone(&self.type_meta),
             container: ::core::clone::Clone::clone(&self.container),
-            follow: self.follow,
-            previous: self.previous,
+            follow: ::core::clone::Clone::clone(&self.follow),
+            previous: ::core::clone::Clone::clone(&self.previous),
             since_seconds: ::core::clone::Clone::clone(&self.since_seconds),
             since_time: ::core::clone::Clone::clone(&self.since_time),
-            timestamps: self.timestamps,
+            timestamps: ::core::clone::Clone::clone(&self.timestamps),
             tail_lines: ::core::clone::Clone::clone(&self.tail_lines),
             limit_bytes: ::core::clone::Clone::clone(&self.limit_bytes),
+            insecure_skip_tls_verify_backend: ::core::clone::Clone::clone(
+                &self.insecure_skip_tls_verify_backend,
+            ),
+            stream: ::core::clone::Clone::clone(&self.stream),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
         ::core::clone::Clone::clone_from(&mut self.container, &source.container);
-        self.follow = source.follow;
-        self.previous = source.previous;
+        ::core::clone::Clone::clone_from(&mut self.follow, &source.follow);
+        ::core::clone::Clone::clone_from(&mut self.previous, &source.previous);
         ::core::clone::Clone::clone_from(&mut self.since_seconds, &source.since_seconds);
         ::core::clone::Clone::clone_from(&mut self.since_time, &source.since_time);
-        self.timestamps = source.timestamps;
+        ::core::clone::Clone::clone_from(&mut self.timestamps, &source.timestamps);
         ::core::clone::Clone::clone_from(&mut self.tail_lines, &source.tail_lines);
         ::core::clone::Clone::clone_from(&mut self.limit_bytes, &source.limit_bytes);
+        ::core::clone::Clone::clone_from(
+            &mut self.insecure_skip_tls_verify_backend,
+            &source.insecure_skip_tls_verify_backend,
+        );
+        ::core::clone::Clone::clone_from(&mut self.stream, &source.stream);
     }
 }
 ::kube_apimachinery::impl_object!(
     crate::core::v1::types::PodLogOptions, type_meta = type_meta
 );
+impl ::core::clone::Clone for crate::core::v1::types::PodOS {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodPhase {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PodPending => Self::PodPending,
+            Self::PodRunning => Self::PodRunning,
+            Self::PodSucceeded => Self::PodSucceeded,
+            Self::PodFailed => Self::PodFailed,
+            Self::PodUnknown => Self::PodUnknown,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodPortForwardOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            ports: ::core::clone::Clone::clone(&self.ports),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.ports, &source.ports);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodPortForwardOptions, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::PodProxyOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            path: ::core::clone::Clone::clone(&self.path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodProxyOptions, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::PodQOSClass {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PodQOSGuaranteed => Self::PodQOSGuaranteed,
+            Self::PodQOSBurstable => Self::PodQOSBurstable,
+            Self::PodQOSBestEffort => Self::PodQOSBestEffort,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodReadinessGate {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            condition_type: ::core::clone::Clone::clone(&self.condition_type),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.condition_type,
+            &source.condition_type,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodResourceClaim {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            resource_claim_name: ::core::clone::Clone::clone(&self.resource_claim_name),
+            resource_claim_template_name: ::core::clone::Clone::clone(
+                &self.resource_claim_template_name,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_claim_name,
+            &source.resource_claim_name,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_claim_template_name,
+            &source.resource_claim_template_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodResourceClaimStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            resource_claim_name: ::core::clone::Clone::clone(&self.resource_claim_name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_claim_name,
+            &source.resource_claim_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodSchedulingGate {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodSchedulingGroup {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            pod_group_name: ::core::clone::Clone::clone(&self.pod_group_name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.pod_group_name,
+            &source.pod_group_name,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodSecurityContext {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            se_linux_options: ::core::clone::Clone::clone(&self.se_linux_options),
+            windows_options: ::core::clone::Clone::clone(&self.windows_options),
+            run_as_user: ::core::clone::Clone::clone(&self.run_as_user),
+            run_as_group: ::core::clone::Clone::clone(&self.run_as_group),
+            run_as_non_root: ::core::clone::Clone::clone(&self.run_as_non_root),
+            supplemental_groups: ::core::clone::Clone::clone(&self.supplemental_groups),
+            supplemental_groups_policy: ::core::clone::Clone::clone(
+                &self.supplemental_groups_policy,
+            ),
+            fs_group: ::core::clone::Clone::clone(&self.fs_group),
+            sysctls: ::core::clone::Clone::clone(&self.sysctls),
+            fs_group_change_policy: ::core::clone::Clone::clone(
+                &self.fs_group_change_policy,
+            ),
+            seccomp_profile: ::core::clone::Clone::clone(&self.seccomp_profile),
+            app_armor_profile: ::core::clone::Clone::clone(&self.app_armor_profile),
+            se_linux_change_policy: ::core::clone::Clone::clone(
+                &self.se_linux_change_policy,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.se_linux_options,
+            &source.se_linux_options,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.windows_options,
+            &source.windows_options,
+        );
+        ::core::clone::Clone::clone_from(&mut self.run_as_user, &source.run_as_user);
+        ::core::clone::Clone::clone_from(&mut self.run_as_group, &source.run_as_group);
+        ::core::clone::Clone::clone_from(
+            &mut self.run_as_non_root,
+            &source.run_as_non_root,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.supplemental_groups,
+            &source.supplemental_groups,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.supplemental_groups_policy,
+            &source.supplemental_groups_policy,
+        );
+        ::core::clone::Clone::clone_from(&mut self.fs_group, &source.fs_group);
+        ::core::clone::Clone::clone_from(&mut self.sysctls, &source.sysctls);
+        ::core::clone::Clone::clone_from(
+            &mut self.fs_group_change_policy,
+            &source.fs_group_change_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.seccomp_profile,
+            &source.seccomp_profile,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.app_armor_profile,
+            &source.app_armor_profile,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.se_linux_change_policy,
+            &source.se_linux_change_policy,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PodSignature {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            pod_controller: ::core::clone::Clone::clone(&self.pod_controller),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.pod_controller,
+            &source.pod_controller,
+        );
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
     #[inline]
     fn clone(&self) -> Self {
         Self {
+            volumes: ::core::clone::Clone::clone(&self.volumes),
             init_containers: ::core::clone::Clone::clone(&self.init_containers),
             containers: ::core::clone::Clone::clone(&self.containers),
+            ephemeral_containers: ::core::clone::Clone::clone(
+                &self.ephemeral_containers,
+            ),
             restart_policy: ::core::clone::Clone::clone(&self.restart_policy),
             termination_grace_period_seconds: ::core::clone::Clone::clone(
                 &self.termination_grace_period_seconds,
@@ -483,24 +3814,62 @@ impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
             service_account_name: ::core::clone::Clone::clone(
                 &self.service_account_name,
             ),
+            service_account: ::core::clone::Clone::clone(&self.service_account),
             automount_service_account_token: ::core::clone::Clone::clone(
                 &self.automount_service_account_token,
             ),
             node_name: ::core::clone::Clone::clone(&self.node_name),
-            host_network: self.host_network,
+            host_network: ::core::clone::Clone::clone(&self.host_network),
+            host_pid: ::core::clone::Clone::clone(&self.host_pid),
+            host_ipc: ::core::clone::Clone::clone(&self.host_ipc),
+            share_process_namespace: ::core::clone::Clone::clone(
+                &self.share_process_namespace,
+            ),
+            security_context: ::core::clone::Clone::clone(&self.security_context),
             image_pull_secrets: ::core::clone::Clone::clone(&self.image_pull_secrets),
+            hostname: ::core::clone::Clone::clone(&self.hostname),
+            subdomain: ::core::clone::Clone::clone(&self.subdomain),
+            affinity: ::core::clone::Clone::clone(&self.affinity),
             scheduler_name: ::core::clone::Clone::clone(&self.scheduler_name),
+            tolerations: ::core::clone::Clone::clone(&self.tolerations),
+            host_aliases: ::core::clone::Clone::clone(&self.host_aliases),
             priority_class_name: ::core::clone::Clone::clone(&self.priority_class_name),
             priority: ::core::clone::Clone::clone(&self.priority),
+            dns_config: ::core::clone::Clone::clone(&self.dns_config),
+            readiness_gates: ::core::clone::Clone::clone(&self.readiness_gates),
+            runtime_class_name: ::core::clone::Clone::clone(&self.runtime_class_name),
+            enable_service_links: ::core::clone::Clone::clone(
+                &self.enable_service_links,
+            ),
+            preemption_policy: ::core::clone::Clone::clone(&self.preemption_policy),
+            overhead: ::core::clone::Clone::clone(&self.overhead),
+            topology_spread_constraints: ::core::clone::Clone::clone(
+                &self.topology_spread_constraints,
+            ),
+            set_hostname_as_fqdn: ::core::clone::Clone::clone(
+                &self.set_hostname_as_fqdn,
+            ),
+            os: ::core::clone::Clone::clone(&self.os),
+            host_users: ::core::clone::Clone::clone(&self.host_users),
+            scheduling_gates: ::core::clone::Clone::clone(&self.scheduling_gates),
+            resource_claims: ::core::clone::Clone::clone(&self.resource_claims),
+            resources: ::core::clone::Clone::clone(&self.resources),
+            hostname_override: ::core::clone::Clone::clone(&self.hostname_override),
+            scheduling_group: ::core::clone::Clone::clone(&self.scheduling_group),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volumes, &source.volumes);
         ::core::clone::Clone::clone_from(
             &mut self.init_containers,
             &source.init_containers,
         );
         ::core::clone::Clone::clone_from(&mut self.containers, &source.containers);
+        ::core::clone::Clone::clone_from(
+            &mut self.ephemeral_containers,
+            &source.ephemeral_containers,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.restart_policy,
             &source.restart_policy,
@@ -520,52 +3889,199 @@ impl ::core::clone::Clone for crate::core::v1::types::PodSpec {
             &source.service_account_name,
         );
         ::core::clone::Clone::clone_from(
+            &mut self.service_account,
+            &source.service_account,
+        );
+        ::core::clone::Clone::clone_from(
             &mut self.automount_service_account_token,
             &source.automount_service_account_token,
         );
         ::core::clone::Clone::clone_from(&mut self.node_name, &source.node_name);
-        self.host_network = source.host_network;
+        ::core::clone::Clone::clone_from(&mut self.host_network, &source.host_network);
+        ::core::clone::Clone::clone_from(&mut self.host_pid, &source.host_pid);
+        ::core::clone::Clone::clone_from(&mut self.host_ipc, &source.host_ipc);
+        ::core::clone::Clone::clone_from(
+            &mut self.share_process_namespace,
+            &source.share_process_namespace,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.security_context,
+            &source.security_context,
+        );
         ::core::clone::Clone::clone_from(
             &mut self.image_pull_secrets,
             &source.image_pull_secrets,
         );
+        ::core::clone::Clone::clone_from(&mut self.hostname, &source.hostname);
+        ::core::clone::Clone::clone_from(&mut self.subdomain, &source.subdomain);
+        ::core::clone::Clone::clone_from(&mut self.affinity, &source.affinity);
         ::core::clone::Clone::clone_from(
             &mut self.scheduler_name,
             &source.scheduler_name,
         );
+        ::core::clone::Clone::clone_from(&mut self.tolerations, &source.tolerations);
+        ::core::clone::Clone::clone_from(&mut self.host_aliases, &source.host_aliases);
         ::core::clone::Clone::clone_from(
             &mut self.priority_class_name,
             &source.priority_class_name,
         );
         ::core::clone::Clone::clone_from(&mut self.priority, &source.priority);
+        ::core::clone::Clone::clone_from(&mut self.dns_config, &source.dns_config);
+        ::core::clone::Clone::clone_from(
+            &mut self.readiness_gates,
+            &source.readiness_gates,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.runtime_class_name,
+            &source.runtime_class_name,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.enable_service_links,
+            &source.enable_service_links,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.preemption_policy,
+            &source.preemption_policy,
+        );
+        ::core::clone::Clone::clone_from(&mut self.overhead, &source.overhead);
+        ::core::clone::Clone::clone_from(
+            &mut self.topology_spread_constraints,
+            &source.topology_spread_constraints,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.set_hostname_as_fqdn,
+            &source.set_hostname_as_fqdn,
+        );
+        ::core::clone::Clone::clone_from(&mut self.os, &source.os);
+        ::core::clone::Clone::clone_from(&mut self.host_users, &source.host_users);
+        ::core::clone::Clone::clone_from(
+            &mut self.scheduling_gates,
+            &source.scheduling_gates,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_claims,
+            &source.resource_claims,
+        );
+        ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+        ::core::clone::Clone::clone_from(
+            &mut self.hostname_override,
+            &source.hostname_override,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.scheduling_group,
+            &source.scheduling_group,
+        );
     }
 }
 impl ::core::clone::Clone for crate::core::v1::types::PodStatus {
     #[inline]
     fn clone(&self) -> Self {
         Self {
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
             phase: ::core::clone::Clone::clone(&self.phase),
             conditions: ::core::clone::Clone::clone(&self.conditions),
             message: ::core::clone::Clone::clone(&self.message),
             reason: ::core::clone::Clone::clone(&self.reason),
+            nominated_node_name: ::core::clone::Clone::clone(&self.nominated_node_name),
             host_ip: ::core::clone::Clone::clone(&self.host_ip),
+            host_ips: ::core::clone::Clone::clone(&self.host_ips),
             pod_ip: ::core::clone::Clone::clone(&self.pod_ip),
             pod_ips: ::core::clone::Clone::clone(&self.pod_ips),
             start_time: ::core::clone::Clone::clone(&self.start_time),
+            init_container_statuses: ::core::clone::Clone::clone(
+                &self.init_container_statuses,
+            ),
+            container_statuses: ::core::clone::Clone::clone(&self.container_statuses),
+            qos_class: ::core::clone::Clone::clone(&self.qos_class),
+            ephemeral_container_statuses: ::core::clone::Clone::clone(
+                &self.ephemeral_container_statuses,
+            ),
+            resize: ::core::clone::Clone::clone(&self.resize),
+            resource_claim_statuses: ::core::clone::Clone::clone(
+                &self.resource_claim_statuses,
+            ),
+            extended_resource_claim_status: ::core::clone::Clone::clone(
+                &self.extended_resource_claim_status,
+            ),
+            allocated_resources: ::core::clone::Clone::clone(&self.allocated_resources),
+            resources: ::core::clone::Clone::clone(&self.resources),
+            node_allocatable_resource_claim_statuses: ::core::clone::Clone::clone(
+                &self.node_allocatable_resource_claim_statuses,
+            ),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
         ::core::clone::Clone::clone_from(&mut self.phase, &source.phase);
         ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
         ::core::clone::Clone::clone_from(&mut self.message, &source.message);
         ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(
+            &mut self.nominated_node_name,
+            &source.nominated_node_name,
+        );
         ::core::clone::Clone::clone_from(&mut self.host_ip, &source.host_ip);
+        ::core::clone::Clone::clone_from(&mut self.host_ips, &source.host_ips);
         ::core::clone::Clone::clone_from(&mut self.pod_ip, &source.pod_ip);
         ::core::clone::Clone::clone_from(&mut self.pod_ips, &source.pod_ips);
         ::core::clone::Clone::clone_from(&mut self.start_time, &source.start_time);
+        ::core::clone::Clone::clone_from(
+            &mut self.init_container_statuses,
+            &source.init_container_statuses,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.container_statuses,
+            &source.container_statuses,
+        );
+        ::core::clone::Clone::clone_from(&mut self.qos_class, &source.qos_class);
+        ::core::clone::Clone::clone_from(
+            &mut self.ephemeral_container_statuses,
+            &source.ephemeral_container_statuses,
+        );
+        ::core::clone::Clone::clone_from(&mut self.resize, &source.resize);
+        ::core::clone::Clone::clone_from(
+            &mut self.resource_claim_statuses,
+            &source.resource_claim_statuses,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.extended_resource_claim_status,
+            &source.extended_resource_claim_status,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.allocated_resources,
+            &source.allocated_resources,
+        );
+        ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+        ::core::clone::Clone::clone_from(
+            &mut self.node_allocatable_resource_claim_statuses,
+            &source.node_allocatable_resource_claim_statuses,
+        );
     }
 }
+impl ::core::clone::Clone for crate::core::v1::types::PodStatusResult {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::PodStatusResult, type_meta = type_meta, object_meta =
+    metadata
+);
 impl ::core::clone::Clone for crate::core::v1::types::PodTemplate {
     #[inline]
     fn clone(&self) -> Self {
@@ -618,21 +4134,993 @@ impl ::core::clone::Clone for crate::core::v1::types::PodTemplateSpec {
         ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
     }
 }
+impl ::core::clone::Clone for crate::core::v1::types::PortStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            port: self.port,
+            protocol: ::core::clone::Clone::clone(&self.protocol),
+            error: ::core::clone::Clone::clone(&self.error),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.port = source.port;
+        ::core::clone::Clone::clone_from(&mut self.protocol, &source.protocol);
+        ::core::clone::Clone::clone_from(&mut self.error, &source.error);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PortworxVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_id: ::core::clone::Clone::clone(&self.volume_id),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_id, &source.volume_id);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Preconditions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            uid: ::core::clone::Clone::clone(&self.uid),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.uid, &source.uid);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PreemptionPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PreemptLowerPriority => Self::PreemptLowerPriority,
+            Self::PreemptNever => Self::PreemptNever,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PreferAvoidPodsEntry {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            pod_signature: ::core::clone::Clone::clone(&self.pod_signature),
+            eviction_time: ::core::clone::Clone::clone(&self.eviction_time),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.pod_signature, &source.pod_signature);
+        ::core::clone::Clone::clone_from(&mut self.eviction_time, &source.eviction_time);
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PreferredSchedulingTerm {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            weight: self.weight,
+            preference: ::core::clone::Clone::clone(&self.preference),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.weight = source.weight;
+        ::core::clone::Clone::clone_from(&mut self.preference, &source.preference);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Probe {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            probe_handler: ::core::clone::Clone::clone(&self.probe_handler),
+            initial_delay_seconds: ::core::clone::Clone::clone(
+                &self.initial_delay_seconds,
+            ),
+            timeout_seconds: ::core::clone::Clone::clone(&self.timeout_seconds),
+            period_seconds: ::core::clone::Clone::clone(&self.period_seconds),
+            success_threshold: ::core::clone::Clone::clone(&self.success_threshold),
+            failure_threshold: ::core::clone::Clone::clone(&self.failure_threshold),
+            termination_grace_period_seconds: ::core::clone::Clone::clone(
+                &self.termination_grace_period_seconds,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.probe_handler, &source.probe_handler);
+        ::core::clone::Clone::clone_from(
+            &mut self.initial_delay_seconds,
+            &source.initial_delay_seconds,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.timeout_seconds,
+            &source.timeout_seconds,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.period_seconds,
+            &source.period_seconds,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.success_threshold,
+            &source.success_threshold,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.failure_threshold,
+            &source.failure_threshold,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.termination_grace_period_seconds,
+            &source.termination_grace_period_seconds,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ProbeHandler {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            exec: ::core::clone::Clone::clone(&self.exec),
+            http_get: ::core::clone::Clone::clone(&self.http_get),
+            tcp_socket: ::core::clone::Clone::clone(&self.tcp_socket),
+            grpc: ::core::clone::Clone::clone(&self.grpc),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.exec, &source.exec);
+        ::core::clone::Clone::clone_from(&mut self.http_get, &source.http_get);
+        ::core::clone::Clone::clone_from(&mut self.tcp_socket, &source.tcp_socket);
+        ::core::clone::Clone::clone_from(&mut self.grpc, &source.grpc);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ProcMountType {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::DefaultProcMount => Self::DefaultProcMount,
+            Self::UnmaskedProcMount => Self::UnmaskedProcMount,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ProjectedVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            sources: ::core::clone::Clone::clone(&self.sources),
+            default_mode: ::core::clone::Clone::clone(&self.default_mode),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.sources, &source.sources);
+        ::core::clone::Clone::clone_from(&mut self.default_mode, &source.default_mode);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Protocol {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ProtocolTCP => Self::ProtocolTCP,
+            Self::ProtocolUDP => Self::ProtocolUDP,
+            Self::ProtocolSCTP => Self::ProtocolSCTP,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::PullPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::PullAlways => Self::PullAlways,
+            Self::PullNever => Self::PullNever,
+            Self::PullIfNotPresent => Self::PullIfNotPresent,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::QuobyteVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            registry: ::core::clone::Clone::clone(&self.registry),
+            volume: ::core::clone::Clone::clone(&self.volume),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            user: ::core::clone::Clone::clone(&self.user),
+            group: ::core::clone::Clone::clone(&self.group),
+            tenant: ::core::clone::Clone::clone(&self.tenant),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.registry, &source.registry);
+        ::core::clone::Clone::clone_from(&mut self.volume, &source.volume);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.user, &source.user);
+        ::core::clone::Clone::clone_from(&mut self.group, &source.group);
+        ::core::clone::Clone::clone_from(&mut self.tenant, &source.tenant);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::RBDPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            monitors: ::core::clone::Clone::clone(&self.monitors),
+            image: ::core::clone::Clone::clone(&self.image),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            pool: ::core::clone::Clone::clone(&self.pool),
+            user: ::core::clone::Clone::clone(&self.user),
+            keyring: ::core::clone::Clone::clone(&self.keyring),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.monitors, &source.monitors);
+        ::core::clone::Clone::clone_from(&mut self.image, &source.image);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.pool, &source.pool);
+        ::core::clone::Clone::clone_from(&mut self.user, &source.user);
+        ::core::clone::Clone::clone_from(&mut self.keyring, &source.keyring);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::RBDVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            monitors: ::core::clone::Clone::clone(&self.monitors),
+            image: ::core::clone::Clone::clone(&self.image),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            pool: ::core::clone::Clone::clone(&self.pool),
+            user: ::core::clone::Clone::clone(&self.user),
+            keyring: ::core::clone::Clone::clone(&self.keyring),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.monitors, &source.monitors);
+        ::core::clone::Clone::clone_from(&mut self.image, &source.image);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.pool, &source.pool);
+        ::core::clone::Clone::clone_from(&mut self.user, &source.user);
+        ::core::clone::Clone::clone_from(&mut self.keyring, &source.keyring);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::RangeAllocation {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            range: ::core::clone::Clone::clone(&self.range),
+            data: ::core::clone::Clone::clone(&self.data),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.range, &source.range);
+        ::core::clone::Clone::clone_from(&mut self.data, &source.data);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::RangeAllocation, type_meta = type_meta, object_meta =
+    metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::ReplicationController {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ReplicationController, type_meta = type_meta, object_meta =
+    metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::ReplicationControllerCondition {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            status: ::core::clone::Clone::clone(&self.status),
+            last_transition_time: ::core::clone::Clone::clone(
+                &self.last_transition_time,
+            ),
+            reason: ::core::clone::Clone::clone(&self.reason),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+        ::core::clone::Clone::clone_from(
+            &mut self.last_transition_time,
+            &source.last_transition_time,
+        );
+        ::core::clone::Clone::clone_from(&mut self.reason, &source.reason);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ReplicationControllerList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ReplicationControllerList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::ReplicationControllerSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            replicas: ::core::clone::Clone::clone(&self.replicas),
+            min_ready_seconds: ::core::clone::Clone::clone(&self.min_ready_seconds),
+            selector: ::core::clone::Clone::clone(&self.selector),
+            template: ::core::clone::Clone::clone(&self.template),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.replicas, &source.replicas);
+        ::core::clone::Clone::clone_from(
+            &mut self.min_ready_seconds,
+            &source.min_ready_seconds,
+        );
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(&mut self.template, &source.template);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ReplicationControllerStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            replicas: self.replicas,
+            fully_labeled_replicas: ::core::clone::Clone::clone(
+                &self.fully_labeled_replicas,
+            ),
+            ready_replicas: ::core::clone::Clone::clone(&self.ready_replicas),
+            available_replicas: ::core::clone::Clone::clone(&self.available_replicas),
+            observed_generation: ::core::clone::Clone::clone(&self.observed_generation),
+            conditions: ::core::clone::Clone::clone(&self.conditions),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.replicas = source.replicas;
+        ::core::clone::Clone::clone_from(
+            &mut self.fully_labeled_replicas,
+            &source.fully_labeled_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.ready_replicas,
+            &source.ready_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.available_replicas,
+            &source.available_replicas,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.observed_generation,
+            &source.observed_generation,
+        );
+        ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ResourceClaim {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            request: ::core::clone::Clone::clone(&self.request),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.request, &source.request);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ResourceFieldSelector {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            container_name: ::core::clone::Clone::clone(&self.container_name),
+            resource: ::core::clone::Clone::clone(&self.resource),
+            divisor: ::core::clone::Clone::clone(&self.divisor),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.container_name,
+            &source.container_name,
+        );
+        ::core::clone::Clone::clone_from(&mut self.resource, &source.resource);
+        ::core::clone::Clone::clone_from(&mut self.divisor, &source.divisor);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ResourceHealth {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            resource_id: ::core::clone::Clone::clone(&self.resource_id),
+            health: ::core::clone::Clone::clone(&self.health),
+            message: ::core::clone::Clone::clone(&self.message),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.resource_id, &source.resource_id);
+        ::core::clone::Clone::clone_from(&mut self.health, &source.health);
+        ::core::clone::Clone::clone_from(&mut self.message, &source.message);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ResourceQuota {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ResourceQuota, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::ResourceQuotaList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ResourceQuotaList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::ResourceQuotaScope {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ResourceQuotaScopeTerminating => Self::ResourceQuotaScopeTerminating,
+            Self::ResourceQuotaScopeNotTerminating => {
+                Self::ResourceQuotaScopeNotTerminating
+            }
+            Self::ResourceQuotaScopeBestEffort => Self::ResourceQuotaScopeBestEffort,
+            Self::ResourceQuotaScopeNotBestEffort => {
+                Self::ResourceQuotaScopeNotBestEffort
+            }
+            Self::ResourceQuotaScopePriorityClass => {
+                Self::ResourceQuotaScopePriorityClass
+            }
+            Self::ResourceQuotaScopeCrossNamespacePodAffinity => {
+                Self::ResourceQuotaScopeCrossNamespacePodAffinity
+            }
+            Self::ResourceQuotaScopeVolumeAttributesClass => {
+                Self::ResourceQuotaScopeVolumeAttributesClass
+            }
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ResourceQuotaSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            hard: ::core::clone::Clone::clone(&self.hard),
+            scopes: ::core::clone::Clone::clone(&self.scopes),
+            scope_selector: ::core::clone::Clone::clone(&self.scope_selector),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.hard, &source.hard);
+        ::core::clone::Clone::clone_from(&mut self.scopes, &source.scopes);
+        ::core::clone::Clone::clone_from(
+            &mut self.scope_selector,
+            &source.scope_selector,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ResourceQuotaStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            hard: ::core::clone::Clone::clone(&self.hard),
+            used: ::core::clone::Clone::clone(&self.used),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.hard, &source.hard);
+        ::core::clone::Clone::clone_from(&mut self.used, &source.used);
+    }
+}
 impl ::core::clone::Clone for crate::core::v1::types::ResourceRequirements {
     #[inline]
     fn clone(&self) -> Self {
         Self {
             limits: ::core::clone::Clone::clone(&self.limits),
             requests: ::core::clone::Clone::clone(&self.requests),
+            claims: ::core::clone::Clone::clone(&self.claims),
         }
     }
     #[inline]
     fn clone_from(&mut self, source: &Self) {
         ::core::clone::Clone::clone_from(&mut self.limits, &source.limits);
         ::core::clone::Clone::clone_from(&mut self.requests, &source.requests);
+        ::core::clone::Clone::clone_from(&mut self.claims, &source.claims);
     }
 }
-impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccount {
+impl ::core::clone::Clone for crate::core::v1::types::ResourceStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            resources: ::core::clone::Clone::clone(&self.resources),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.resources, &source.resources);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::RestartPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::RestartPolicyAlways => Self::RestartPolicyAlways,
+            Self::RestartPolicyOnFailure => Self::RestartPolicyOnFailure,
+            Self::RestartPolicyNever => Self::RestartPolicyNever,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SELinuxOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            user: ::core::clone::Clone::clone(&self.user),
+            role: ::core::clone::Clone::clone(&self.role),
+            type_: ::core::clone::Clone::clone(&self.type_),
+            level: ::core::clone::Clone::clone(&self.level),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.user, &source.user);
+        ::core::clone::Clone::clone_from(&mut self.role, &source.role);
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.level, &source.level);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ScaleIOPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            gateway: ::core::clone::Clone::clone(&self.gateway),
+            system: ::core::clone::Clone::clone(&self.system),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            ssl_enabled: ::core::clone::Clone::clone(&self.ssl_enabled),
+            protection_domain: ::core::clone::Clone::clone(&self.protection_domain),
+            storage_pool: ::core::clone::Clone::clone(&self.storage_pool),
+            storage_mode: ::core::clone::Clone::clone(&self.storage_mode),
+            volume_name: ::core::clone::Clone::clone(&self.volume_name),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.gateway, &source.gateway);
+        ::core::clone::Clone::clone_from(&mut self.system, &source.system);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.ssl_enabled, &source.ssl_enabled);
+        ::core::clone::Clone::clone_from(
+            &mut self.protection_domain,
+            &source.protection_domain,
+        );
+        ::core::clone::Clone::clone_from(&mut self.storage_pool, &source.storage_pool);
+        ::core::clone::Clone::clone_from(&mut self.storage_mode, &source.storage_mode);
+        ::core::clone::Clone::clone_from(&mut self.volume_name, &source.volume_name);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ScaleIOVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            gateway: ::core::clone::Clone::clone(&self.gateway),
+            system: ::core::clone::Clone::clone(&self.system),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+            ssl_enabled: ::core::clone::Clone::clone(&self.ssl_enabled),
+            protection_domain: ::core::clone::Clone::clone(&self.protection_domain),
+            storage_pool: ::core::clone::Clone::clone(&self.storage_pool),
+            storage_mode: ::core::clone::Clone::clone(&self.storage_mode),
+            volume_name: ::core::clone::Clone::clone(&self.volume_name),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.gateway, &source.gateway);
+        ::core::clone::Clone::clone_from(&mut self.system, &source.system);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+        ::core::clone::Clone::clone_from(&mut self.ssl_enabled, &source.ssl_enabled);
+        ::core::clone::Clone::clone_from(
+            &mut self.protection_domain,
+            &source.protection_domain,
+        );
+        ::core::clone::Clone::clone_from(&mut self.storage_pool, &source.storage_pool);
+        ::core::clone::Clone::clone_from(&mut self.storage_mode, &source.storage_mode);
+        ::core::clone::Clone::clone_from(&mut self.volume_name, &source.volume_name);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ScopeSelector {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            match_expressions: ::core::clone::Clone::clone(&self.match_expressions),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.match_expressions,
+            &source.match_expressions,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ScopeSelectorOperator {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ScopeSelectorOpIn => Self::ScopeSelectorOpIn,
+            Self::ScopeSelectorOpNotIn => Self::ScopeSelectorOpNotIn,
+            Self::ScopeSelectorOpExists => Self::ScopeSelectorOpExists,
+            Self::ScopeSelectorOpDoesNotExist => Self::ScopeSelectorOpDoesNotExist,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ScopedResourceSelectorRequirement {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            scope_name: ::core::clone::Clone::clone(&self.scope_name),
+            operator: ::core::clone::Clone::clone(&self.operator),
+            values: ::core::clone::Clone::clone(&self.values),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.scope_name, &source.scope_name);
+        ::core::clone::Clone::clone_from(&mut self.operator, &source.operator);
+        ::core::clone::Clone::clone_from(&mut self.values, &source.values);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SeccompProfile {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_: ::core::clone::Clone::clone(&self.type_),
+            localhost_profile: ::core::clone::Clone::clone(&self.localhost_profile),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(
+            &mut self.localhost_profile,
+            &source.localhost_profile,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SeccompProfileType {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::SeccompProfileTypeUnconfined => Self::SeccompProfileTypeUnconfined,
+            Self::SeccompProfileTypeRuntimeDefault => {
+                Self::SeccompProfileTypeRuntimeDefault
+            }
+            Self::SeccompProfileTypeLocalhost => Self::SeccompProfileTypeLocalhost,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Secret {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            immutable: ::core::clone::Clone::clone(&self.immutable),
+            data: ::core::clone::Clone::clone(&self.data),
+            string_data: ::core::clone::Clone::clone(&self.string_data),
+            type_: ::core::clone::Clone::clone(&self.type_),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.immutable, &source.immutable);
+        ::core::clone::Clone::clone_from(&mut self.data, &source.data);
+        ::core::clone::Clone::clone_from(&mut self.string_data, &source.string_data);
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::Secret, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::SecretEnvSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            local_object_reference: ::core::clone::Clone::clone(
+                &self.local_object_reference,
+            ),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.local_object_reference,
+            &source.local_object_reference,
+        );
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SecretKeySelector {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            local_object_reference: ::core::clone::Clone::clone(
+                &self.local_object_reference,
+            ),
+            key: ::core::clone::Clone::clone(&self.key),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.local_object_reference,
+            &source.local_object_reference,
+        );
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SecretList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::SecretList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::SecretProjection {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            local_object_reference: ::core::clone::Clone::clone(
+                &self.local_object_reference,
+            ),
+            items: ::core::clone::Clone::clone(&self.items),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.local_object_reference,
+            &source.local_object_reference,
+        );
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SecretReference {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            namespace: ::core::clone::Clone::clone(&self.namespace),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.namespace, &source.namespace);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SecretVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            secret_name: ::core::clone::Clone::clone(&self.secret_name),
+            items: ::core::clone::Clone::clone(&self.items),
+            default_mode: ::core::clone::Clone::clone(&self.default_mode),
+            optional: ::core::clone::Clone::clone(&self.optional),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.secret_name, &source.secret_name);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+        ::core::clone::Clone::clone_from(&mut self.default_mode, &source.default_mode);
+        ::core::clone::Clone::clone_from(&mut self.optional, &source.optional);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SecurityContext {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            capabilities: ::core::clone::Clone::clone(&self.capabilities),
+            privileged: ::core::clone::Clone::clone(&self.privileged),
+            se_linux_options: ::core::clone::Clone::clone(&self.se_linux_options),
+            windows_options: ::core::clone::Clone::clone(&self.windows_options),
+            run_as_user: ::core::clone::Clone::clone(&self.run_as_user),
+            run_as_group: ::core::clone::Clone::clone(&self.run_as_group),
+            run_as_non_root: ::core::clone::Clone::clone(&self.run_as_non_root),
+            read_only_root_filesystem: ::core::clone::Clone::clone(
+                &self.read_only_root_filesystem,
+            ),
+            allow_privilege_escalation: ::core::clone::Clone::clone(
+                &self.allow_privilege_escalation,
+            ),
+            proc_mount: ::core::clone::Clone::clone(&self.proc_mount),
+            seccomp_profile: ::core::clone::Clone::clone(&self.seccomp_profile),
+            app_armor_profile: ::core::clone::Clone::clone(&self.app_armor_profile),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.capabilities, &source.capabilities);
+        ::core::clone::Clone::clone_from(&mut self.privileged, &source.privileged);
+        ::core::clone::Clone::clone_from(
+            &mut self.se_linux_options,
+            &source.se_linux_options,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.windows_options,
+            &source.windows_options,
+        );
+        ::core::clone::Clone::clone_from(&mut self.run_as_user, &source.run_as_user);
+        ::core::clone::Clone::clone_from(&mut self.run_as_group, &source.run_as_group);
+        ::core::clone::Clone::clone_from(
+            &mut self.run_as_non_root,
+            &source.run_as_non_root,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.read_only_root_filesystem,
+            &source.read_only_root_filesystem,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.allow_privilege_escalation,
+            &source.allow_privilege_escalation,
+        );
+        ::core::clone::Clone::clone_from(&mut self.proc_mount, &source.proc_mount);
+        ::core::clone::Clone::clone_from(
+            &mut self.seccomp_profile,
+            &source.seccomp_profile,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.app_armor_profile,
+            &source.app_armor_profile,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SerializedReference {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            reference: ::core::clone::Clone::clone(&self.reference),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.reference, &source.reference);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::SerializedReference, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::Service {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            spec: ::core::clone::Clone::clone(&self.spec),
+            status: ::core::clone::Clone::clone(&self.status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.spec, &source.spec);
+        ::core::clone::Clone::clone_from(&mut self.status, &source.status);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::Service, type_meta = type_meta, object_meta = metadata
+);
+impl ::core::clone::Clone for crate::core::v1::types::ServiceAccount {
     #[inline]
     fn clone(&self) -> Self {
         Self {
@@ -661,10 +5149,10 @@ impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccount {
     }
 }
 ::kube_apimachinery::impl_object!(
-    crate::core::v1::service_account::ServiceAccount, type_meta = type_meta, object_meta
-    = metadata
+    crate::core::v1::types::ServiceAccount, type_meta = type_meta, object_meta =
+    metadata
 );
-impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccountList {
+impl ::core::clone::Clone for crate::core::v1::types::ServiceAccountList {
     #[inline]
     fn clone(&self) -> Self {
         Self {
@@ -681,5 +5169,938 @@ impl ::core::clone::Clone for crate::core::v1::service_account::ServiceAccountLi
     }
 }
 ::kube_apimachinery::impl_object!(
-    crate::core::v1::service_account::ServiceAccountList, type_meta = type_meta
+    crate::core::v1::types::ServiceAccountList, type_meta = type_meta
 );
+impl ::core::clone::Clone for crate::core::v1::types::ServiceAccountTokenProjection {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            audience: ::core::clone::Clone::clone(&self.audience),
+            expiration_seconds: ::core::clone::Clone::clone(&self.expiration_seconds),
+            path: ::core::clone::Clone::clone(&self.path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.audience, &source.audience);
+        ::core::clone::Clone::clone_from(
+            &mut self.expiration_seconds,
+            &source.expiration_seconds,
+        );
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ServiceAffinity {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ServiceAffinityClientIP => Self::ServiceAffinityClientIP,
+            Self::ServiceAffinityNone => Self::ServiceAffinityNone,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ServiceExternalTrafficPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ServiceExternalTrafficPolicyCluster => {
+                Self::ServiceExternalTrafficPolicyCluster
+            }
+            Self::ServiceExternalTrafficPolicyLocal => {
+                Self::ServiceExternalTrafficPolicyLocal
+            }
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ServiceInternalTrafficPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ServiceInternalTrafficPolicyCluster => {
+                Self::ServiceInternalTrafficPolicyCluster
+            }
+            Self::ServiceInternalTrafficPolicyLocal => {
+                Self::ServiceInternalTrafficPolicyLocal
+            }
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ServiceList {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            metadata: ::core::clone::Clone::clone(&self.metadata),
+            items: ::core::clone::Clone::clone(&self.items),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.metadata, &source.metadata);
+        ::core::clone::Clone::clone_from(&mut self.items, &source.items);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ServiceList, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::ServicePort {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            protocol: ::core::clone::Clone::clone(&self.protocol),
+            app_protocol: ::core::clone::Clone::clone(&self.app_protocol),
+            port: self.port,
+            target_port: ::core::clone::Clone::clone(&self.target_port),
+            node_port: ::core::clone::Clone::clone(&self.node_port),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.protocol, &source.protocol);
+        ::core::clone::Clone::clone_from(&mut self.app_protocol, &source.app_protocol);
+        self.port = source.port;
+        ::core::clone::Clone::clone_from(&mut self.target_port, &source.target_port);
+        ::core::clone::Clone::clone_from(&mut self.node_port, &source.node_port);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ServiceProxyOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            type_meta: ::core::clone::Clone::clone(&self.type_meta),
+            path: ::core::clone::Clone::clone(&self.path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.type_meta, &source.type_meta);
+        ::core::clone::Clone::clone_from(&mut self.path, &source.path);
+    }
+}
+::kube_apimachinery::impl_object!(
+    crate::core::v1::types::ServiceProxyOptions, type_meta = type_meta
+);
+impl ::core::clone::Clone for crate::core::v1::types::ServiceSpec {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            ports: ::core::clone::Clone::clone(&self.ports),
+            selector: ::core::clone::Clone::clone(&self.selector),
+            cluster_ip: ::core::clone::Clone::clone(&self.cluster_ip),
+            cluster_ips: ::core::clone::Clone::clone(&self.cluster_ips),
+            type_: ::core::clone::Clone::clone(&self.type_),
+            external_ips: ::core::clone::Clone::clone(&self.external_ips),
+            session_affinity: ::core::clone::Clone::clone(&self.session_affinity),
+            load_balancer_ip: ::core::clone::Clone::clone(&self.load_balancer_ip),
+            load_balancer_source_ranges: ::core::clone::Clone::clone(
+                &self.load_balancer_source_ranges,
+            ),
+            external_name: ::core::clone::Clone::clone(&self.external_name),
+            external_traffic_policy: ::core::clone::Clone::clone(
+                &self.external_traffic_policy,
+            ),
+            health_check_node_port: ::core::clone::Clone::clone(
+                &self.health_check_node_port,
+            ),
+            publish_not_ready_addresses: ::core::clone::Clone::clone(
+                &self.publish_not_ready_addresses,
+            ),
+            session_affinity_config: ::core::clone::Clone::clone(
+                &self.session_affinity_config,
+            ),
+            ip_families: ::core::clone::Clone::clone(&self.ip_families),
+            ip_family_policy: ::core::clone::Clone::clone(&self.ip_family_policy),
+            allocate_load_balancer_node_ports: ::core::clone::Clone::clone(
+                &self.allocate_load_balancer_node_ports,
+            ),
+            load_balancer_class: ::core::clone::Clone::clone(&self.load_balancer_class),
+            internal_traffic_policy: ::core::clone::Clone::clone(
+                &self.internal_traffic_policy,
+            ),
+            traffic_distribution: ::core::clone::Clone::clone(&self.traffic_distribution),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.ports, &source.ports);
+        ::core::clone::Clone::clone_from(&mut self.selector, &source.selector);
+        ::core::clone::Clone::clone_from(&mut self.cluster_ip, &source.cluster_ip);
+        ::core::clone::Clone::clone_from(&mut self.cluster_ips, &source.cluster_ips);
+        ::core::clone::Clone::clone_from(&mut self.type_, &source.type_);
+        ::core::clone::Clone::clone_from(&mut self.external_ips, &source.external_ips);
+        ::core::clone::Clone::clone_from(
+            &mut self.session_affinity,
+            &source.session_affinity,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.load_balancer_ip,
+            &source.load_balancer_ip,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.load_balancer_source_ranges,
+            &source.load_balancer_source_ranges,
+        );
+        ::core::clone::Clone::clone_from(&mut self.external_name, &source.external_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.external_traffic_policy,
+            &source.external_traffic_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.health_check_node_port,
+            &source.health_check_node_port,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.publish_not_ready_addresses,
+            &source.publish_not_ready_addresses,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.session_affinity_config,
+            &source.session_affinity_config,
+        );
+        ::core::clone::Clone::clone_from(&mut self.ip_families, &source.ip_families);
+        ::core::clone::Clone::clone_from(
+            &mut self.ip_family_policy,
+            &source.ip_family_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.allocate_load_balancer_node_ports,
+            &source.allocate_load_balancer_node_ports,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.load_balancer_class,
+            &source.load_balancer_class,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.internal_traffic_policy,
+            &source.internal_traffic_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.traffic_distribution,
+            &source.traffic_distribution,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ServiceStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            load_balancer: ::core::clone::Clone::clone(&self.load_balancer),
+            conditions: ::core::clone::Clone::clone(&self.conditions),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.load_balancer, &source.load_balancer);
+        ::core::clone::Clone::clone_from(&mut self.conditions, &source.conditions);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::ServiceType {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::ServiceTypeClusterIP => Self::ServiceTypeClusterIP,
+            Self::ServiceTypeNodePort => Self::ServiceTypeNodePort,
+            Self::ServiceTypeLoadBalancer => Self::ServiceTypeLoadBalancer,
+            Self::ServiceTypeExternalName => Self::ServiceTypeExternalName,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SessionAffinityConfig {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            client_ip: ::core::clone::Clone::clone(&self.client_ip),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.client_ip, &source.client_ip);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Signal {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::SIGABRT => Self::SIGABRT,
+            Self::SIGALRM => Self::SIGALRM,
+            Self::SIGBUS => Self::SIGBUS,
+            Self::SIGCHLD => Self::SIGCHLD,
+            Self::SIGCLD => Self::SIGCLD,
+            Self::SIGCONT => Self::SIGCONT,
+            Self::SIGFPE => Self::SIGFPE,
+            Self::SIGHUP => Self::SIGHUP,
+            Self::SIGILL => Self::SIGILL,
+            Self::SIGINT => Self::SIGINT,
+            Self::SIGIO => Self::SIGIO,
+            Self::SIGIOT => Self::SIGIOT,
+            Self::SIGKILL => Self::SIGKILL,
+            Self::SIGPIPE => Self::SIGPIPE,
+            Self::SIGPOLL => Self::SIGPOLL,
+            Self::SIGPROF => Self::SIGPROF,
+            Self::SIGPWR => Self::SIGPWR,
+            Self::SIGQUIT => Self::SIGQUIT,
+            Self::SIGSEGV => Self::SIGSEGV,
+            Self::SIGSTKFLT => Self::SIGSTKFLT,
+            Self::SIGSTOP => Self::SIGSTOP,
+            Self::SIGSYS => Self::SIGSYS,
+            Self::SIGTERM => Self::SIGTERM,
+            Self::SIGTRAP => Self::SIGTRAP,
+            Self::SIGTSTP => Self::SIGTSTP,
+            Self::SIGTTIN => Self::SIGTTIN,
+            Self::SIGTTOU => Self::SIGTTOU,
+            Self::SIGURG => Self::SIGURG,
+            Self::SIGUSR1 => Self::SIGUSR1,
+            Self::SIGUSR2 => Self::SIGUSR2,
+            Self::SIGVTALRM => Self::SIGVTALRM,
+            Self::SIGWINCH => Self::SIGWINCH,
+            Self::SIGXCPU => Self::SIGXCPU,
+            Self::SIGXFSZ => Self::SIGXFSZ,
+            Self::SIGRTMIN => Self::SIGRTMIN,
+            Self::SIGRTMINPLUS1 => Self::SIGRTMINPLUS1,
+            Self::SIGRTMINPLUS2 => Self::SIGRTMINPLUS2,
+            Self::SIGRTMINPLUS3 => Self::SIGRTMINPLUS3,
+            Self::SIGRTMINPLUS4 => Self::SIGRTMINPLUS4,
+            Self::SIGRTMINPLUS5 => Self::SIGRTMINPLUS5,
+            Self::SIGRTMINPLUS6 => Self::SIGRTMINPLUS6,
+            Self::SIGRTMINPLUS7 => Self::SIGRTMINPLUS7,
+            Self::SIGRTMINPLUS8 => Self::SIGRTMINPLUS8,
+            Self::SIGRTMINPLUS9 => Self::SIGRTMINPLUS9,
+            Self::SIGRTMINPLUS10 => Self::SIGRTMINPLUS10,
+            Self::SIGRTMINPLUS11 => Self::SIGRTMINPLUS11,
+            Self::SIGRTMINPLUS12 => Self::SIGRTMINPLUS12,
+            Self::SIGRTMINPLUS13 => Self::SIGRTMINPLUS13,
+            Self::SIGRTMINPLUS14 => Self::SIGRTMINPLUS14,
+            Self::SIGRTMINPLUS15 => Self::SIGRTMINPLUS15,
+            Self::SIGRTMAXMINUS14 => Self::SIGRTMAXMINUS14,
+            Self::SIGRTMAXMINUS13 => Self::SIGRTMAXMINUS13,
+            Self::SIGRTMAXMINUS12 => Self::SIGRTMAXMINUS12,
+            Self::SIGRTMAXMINUS11 => Self::SIGRTMAXMINUS11,
+            Self::SIGRTMAXMINUS10 => Self::SIGRTMAXMINUS10,
+            Self::SIGRTMAXMINUS9 => Self::SIGRTMAXMINUS9,
+            Self::SIGRTMAXMINUS8 => Self::SIGRTMAXMINUS8,
+            Self::SIGRTMAXMINUS7 => Self::SIGRTMAXMINUS7,
+            Self::SIGRTMAXMINUS6 => Self::SIGRTMAXMINUS6,
+            Self::SIGRTMAXMINUS5 => Self::SIGRTMAXMINUS5,
+            Self::SIGRTMAXMINUS4 => Self::SIGRTMAXMINUS4,
+            Self::SIGRTMAXMINUS3 => Self::SIGRTMAXMINUS3,
+            Self::SIGRTMAXMINUS2 => Self::SIGRTMAXMINUS2,
+            Self::SIGRTMAXMINUS1 => Self::SIGRTMAXMINUS1,
+            Self::SIGRTMAX => Self::SIGRTMAX,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SleepAction {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self { seconds: self.seconds }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.seconds = source.seconds;
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::StorageOSPersistentVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_name: ::core::clone::Clone::clone(&self.volume_name),
+            volume_namespace: ::core::clone::Clone::clone(&self.volume_namespace),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_name, &source.volume_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_namespace,
+            &source.volume_namespace,
+        );
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::StorageOSVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_name: ::core::clone::Clone::clone(&self.volume_name),
+            volume_namespace: ::core::clone::Clone::clone(&self.volume_namespace),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            secret_ref: ::core::clone::Clone::clone(&self.secret_ref),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_name, &source.volume_name);
+        ::core::clone::Clone::clone_from(
+            &mut self.volume_namespace,
+            &source.volume_namespace,
+        );
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(&mut self.secret_ref, &source.secret_ref);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::SupplementalGroupsPolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::SupplementalGroupsPolicyMerge => Self::SupplementalGroupsPolicyMerge,
+            Self::SupplementalGroupsPolicyStrict => Self::SupplementalGroupsPolicyStrict,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Sysctl {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            value: ::core::clone::Clone::clone(&self.value),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.value, &source.value);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TCPSocketAction {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            port: ::core::clone::Clone::clone(&self.port),
+            host: ::core::clone::Clone::clone(&self.host),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.port, &source.port);
+        ::core::clone::Clone::clone_from(&mut self.host, &source.host);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Taint {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            key: ::core::clone::Clone::clone(&self.key),
+            value: ::core::clone::Clone::clone(&self.value),
+            effect: ::core::clone::Clone::clone(&self.effect),
+            time_added: ::core::clone::Clone::clone(&self.time_added),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.value, &source.value);
+        ::core::clone::Clone::clone_from(&mut self.effect, &source.effect);
+        ::core::clone::Clone::clone_from(&mut self.time_added, &source.time_added);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TaintEffect {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::TaintEffectNoSchedule => Self::TaintEffectNoSchedule,
+            Self::TaintEffectPreferNoSchedule => Self::TaintEffectPreferNoSchedule,
+            Self::TaintEffectNoExecute => Self::TaintEffectNoExecute,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TerminationMessagePolicy {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::TerminationMessageReadFile => Self::TerminationMessageReadFile,
+            Self::TerminationMessageFallbackToLogsOnError => {
+                Self::TerminationMessageFallbackToLogsOnError
+            }
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Toleration {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            key: ::core::clone::Clone::clone(&self.key),
+            operator: ::core::clone::Clone::clone(&self.operator),
+            value: ::core::clone::Clone::clone(&self.value),
+            effect: ::core::clone::Clone::clone(&self.effect),
+            toleration_seconds: ::core::clone::Clone::clone(&self.toleration_seconds),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.operator, &source.operator);
+        ::core::clone::Clone::clone_from(&mut self.value, &source.value);
+        ::core::clone::Clone::clone_from(&mut self.effect, &source.effect);
+        ::core::clone::Clone::clone_from(
+            &mut self.toleration_seconds,
+            &source.toleration_seconds,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TolerationOperator {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::TolerationOpExists => Self::TolerationOpExists,
+            Self::TolerationOpEqual => Self::TolerationOpEqual,
+            Self::TolerationOpLt => Self::TolerationOpLt,
+            Self::TolerationOpGt => Self::TolerationOpGt,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TopologySelectorLabelRequirement {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            key: ::core::clone::Clone::clone(&self.key),
+            values: ::core::clone::Clone::clone(&self.values),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.key, &source.key);
+        ::core::clone::Clone::clone_from(&mut self.values, &source.values);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TopologySelectorTerm {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            match_label_expressions: ::core::clone::Clone::clone(
+                &self.match_label_expressions,
+            ),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.match_label_expressions,
+            &source.match_label_expressions,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TopologySpreadConstraint {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            max_skew: self.max_skew,
+            topology_key: ::core::clone::Clone::clone(&self.topology_key),
+            when_unsatisfiable: ::core::clone::Clone::clone(&self.when_unsatisfiable),
+            label_selector: ::core::clone::Clone::clone(&self.label_selector),
+            min_domains: ::core::clone::Clone::clone(&self.min_domains),
+            node_affinity_policy: ::core::clone::Clone::clone(
+                &self.node_affinity_policy,
+            ),
+            node_taints_policy: ::core::clone::Clone::clone(&self.node_taints_policy),
+            match_label_keys: ::core::clone::Clone::clone(&self.match_label_keys),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.max_skew = source.max_skew;
+        ::core::clone::Clone::clone_from(&mut self.topology_key, &source.topology_key);
+        ::core::clone::Clone::clone_from(
+            &mut self.when_unsatisfiable,
+            &source.when_unsatisfiable,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.label_selector,
+            &source.label_selector,
+        );
+        ::core::clone::Clone::clone_from(&mut self.min_domains, &source.min_domains);
+        ::core::clone::Clone::clone_from(
+            &mut self.node_affinity_policy,
+            &source.node_affinity_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.node_taints_policy,
+            &source.node_taints_policy,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.match_label_keys,
+            &source.match_label_keys,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TypedLocalObjectReference {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            api_group: ::core::clone::Clone::clone(&self.api_group),
+            kind: ::core::clone::Clone::clone(&self.kind),
+            name: ::core::clone::Clone::clone(&self.name),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.api_group, &source.api_group);
+        ::core::clone::Clone::clone_from(&mut self.kind, &source.kind);
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::TypedObjectReference {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            api_group: ::core::clone::Clone::clone(&self.api_group),
+            kind: ::core::clone::Clone::clone(&self.kind),
+            name: ::core::clone::Clone::clone(&self.name),
+            namespace: ::core::clone::Clone::clone(&self.namespace),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.api_group, &source.api_group);
+        ::core::clone::Clone::clone_from(&mut self.kind, &source.kind);
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.namespace, &source.namespace);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::URIScheme {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::URISchemeHTTP => Self::URISchemeHTTP,
+            Self::URISchemeHTTPS => Self::URISchemeHTTPS,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::UnsatisfiableConstraintAction {
+    #[inline]
+    fn clone(&self) -> Self {
+        match self {
+            Self::DoNotSchedule => Self::DoNotSchedule,
+            Self::ScheduleAnyway => Self::ScheduleAnyway,
+        }
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::Volume {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            volume_source: ::core::clone::Clone::clone(&self.volume_source),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.volume_source, &source.volume_source);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeDevice {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            device_path: ::core::clone::Clone::clone(&self.device_path),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.device_path, &source.device_path);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeMount {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            recursive_read_only: ::core::clone::Clone::clone(&self.recursive_read_only),
+            mount_path: ::core::clone::Clone::clone(&self.mount_path),
+            sub_path: ::core::clone::Clone::clone(&self.sub_path),
+            mount_propagation: ::core::clone::Clone::clone(&self.mount_propagation),
+            sub_path_expr: ::core::clone::Clone::clone(&self.sub_path_expr),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(
+            &mut self.recursive_read_only,
+            &source.recursive_read_only,
+        );
+        ::core::clone::Clone::clone_from(&mut self.mount_path, &source.mount_path);
+        ::core::clone::Clone::clone_from(&mut self.sub_path, &source.sub_path);
+        ::core::clone::Clone::clone_from(
+            &mut self.mount_propagation,
+            &source.mount_propagation,
+        );
+        ::core::clone::Clone::clone_from(&mut self.sub_path_expr, &source.sub_path_expr);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeMountStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            name: ::core::clone::Clone::clone(&self.name),
+            mount_path: ::core::clone::Clone::clone(&self.mount_path),
+            read_only: ::core::clone::Clone::clone(&self.read_only),
+            recursive_read_only: ::core::clone::Clone::clone(&self.recursive_read_only),
+            volume_status: ::core::clone::Clone::clone(&self.volume_status),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.name, &source.name);
+        ::core::clone::Clone::clone_from(&mut self.mount_path, &source.mount_path);
+        ::core::clone::Clone::clone_from(&mut self.read_only, &source.read_only);
+        ::core::clone::Clone::clone_from(
+            &mut self.recursive_read_only,
+            &source.recursive_read_only,
+        );
+        ::core::clone::Clone::clone_from(&mut self.volume_status, &source.volume_status);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeNodeAffinity {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            required: ::core::clone::Clone::clone(&self.required),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.required, &source.required);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeProjection {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            secret: ::core::clone::Clone::clone(&self.secret),
+            downward_api: ::core::clone::Clone::clone(&self.downward_api),
+            config_map: ::core::clone::Clone::clone(&self.config_map),
+            service_account_token: ::core::clone::Clone::clone(
+                &self.service_account_token,
+            ),
+            cluster_trust_bundle: ::core::clone::Clone::clone(
+                &self.cluster_trust_bundle,
+            ),
+            pod_certificate: ::core::clone::Clone::clone(&self.pod_certificate),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.secret, &source.secret);
+        ::core::clone::Clone::clone_from(&mut self.downward_api, &source.downward_api);
+        ::core::clone::Clone::clone_from(&mut self.config_map, &source.config_map);
+        ::core::clone::Clone::clone_from(
+            &mut self.service_account_token,
+            &source.service_account_token,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.cluster_trust_bundle,
+            &source.cluster_trust_bundle,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.pod_certificate,
+            &source.pod_certificate,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeResourceRequirements {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            limits: ::core::clone::Clone::clone(&self.limits),
+            requests: ::core::clone::Clone::clone(&self.requests),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.limits, &source.limits);
+        ::core::clone::Clone::clone_from(&mut self.requests, &source.requests);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            host_path: ::core::clone::Clone::clone(&self.host_path),
+            empty_dir: ::core::clone::Clone::clone(&self.empty_dir),
+            gce_persistent_disk: ::core::clone::Clone::clone(&self.gce_persistent_disk),
+            aws_elastic_block_store: ::core::clone::Clone::clone(
+                &self.aws_elastic_block_store,
+            ),
+            git_repo: ::core::clone::Clone::clone(&self.git_repo),
+            secret: ::core::clone::Clone::clone(&self.secret),
+            nfs: ::core::clone::Clone::clone(&self.nfs),
+            iscsi: ::core::clone::Clone::clone(&self.iscsi),
+            glusterfs: ::core::clone::Clone::clone(&self.glusterfs),
+            persistent_volume_claim: ::core::clone::Clone::clone(
+                &self.persistent_volume_claim,
+            ),
+            rbd: ::core::clone::Clone::clone(&self.rbd),
+            flex_volume: ::core::clone::Clone::clone(&self.flex_volume),
+            cinder: ::core::clone::Clone::clone(&self.cinder),
+            cephfs: ::core::clone::Clone::clone(&self.cephfs),
+            flocker: ::core::clone::Clone::clone(&self.flocker),
+            downward_api: ::core::clone::Clone::clone(&self.downward_api),
+            fc: ::core::clone::Clone::clone(&self.fc),
+            azure_file: ::core::clone::Clone::clone(&self.azure_file),
+            config_map: ::core::clone::Clone::clone(&self.config_map),
+            vsphere_volume: ::core::clone::Clone::clone(&self.vsphere_volume),
+            quobyte: ::core::clone::Clone::clone(&self.quobyte),
+            azure_disk: ::core::clone::Clone::clone(&self.azure_disk),
+            photon_persistent_disk: ::core::clone::Clone::clone(
+                &self.photon_persistent_disk,
+            ),
+            projected: ::core::clone::Clone::clone(&self.projected),
+            portworx_volume: ::core::clone::Clone::clone(&self.portworx_volume),
+            scale_io: ::core::clone::Clone::clone(&self.scale_io),
+            storageos: ::core::clone::Clone::clone(&self.storageos),
+            csi: ::core::clone::Clone::clone(&self.csi),
+            ephemeral: ::core::clone::Clone::clone(&self.ephemeral),
+            image: ::core::clone::Clone::clone(&self.image),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.host_path, &source.host_path);
+        ::core::clone::Clone::clone_from(&mut self.empty_dir, &source.empty_dir);
+        ::core::clone::Clone::clone_from(
+            &mut self.gce_persistent_disk,
+            &source.gce_persistent_disk,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.aws_elastic_block_store,
+            &source.aws_elastic_block_store,
+        );
+        ::core::clone::Clone::clone_from(&mut self.git_repo, &source.git_repo);
+        ::core::clone::Clone::clone_from(&mut self.secret, &source.secret);
+        ::core::clone::Clone::clone_from(&mut self.nfs, &source.nfs);
+        ::core::clone::Clone::clone_from(&mut self.iscsi, &source.iscsi);
+        ::core::clone::Clone::clone_from(&mut self.glusterfs, &source.glusterfs);
+        ::core::clone::Clone::clone_from(
+            &mut self.persistent_volume_claim,
+            &source.persistent_volume_claim,
+        );
+        ::core::clone::Clone::clone_from(&mut self.rbd, &source.rbd);
+        ::core::clone::Clone::clone_from(&mut self.flex_volume, &source.flex_volume);
+        ::core::clone::Clone::clone_from(&mut self.cinder, &source.cinder);
+        ::core::clone::Clone::clone_from(&mut self.cephfs, &source.cephfs);
+        ::core::clone::Clone::clone_from(&mut self.flocker, &source.flocker);
+        ::core::clone::Clone::clone_from(&mut self.downward_api, &source.downward_api);
+        ::core::clone::Clone::clone_from(&mut self.fc, &source.fc);
+        ::core::clone::Clone::clone_from(&mut self.azure_file, &source.azure_file);
+        ::core::clone::Clone::clone_from(&mut self.config_map, &source.config_map);
+        ::core::clone::Clone::clone_from(
+            &mut self.vsphere_volume,
+            &source.vsphere_volume,
+        );
+        ::core::clone::Clone::clone_from(&mut self.quobyte, &source.quobyte);
+        ::core::clone::Clone::clone_from(&mut self.azure_disk, &source.azure_disk);
+        ::core::clone::Clone::clone_from(
+            &mut self.photon_persistent_disk,
+            &source.photon_persistent_disk,
+        );
+        ::core::clone::Clone::clone_from(&mut self.projected, &source.projected);
+        ::core::clone::Clone::clone_from(
+            &mut self.portworx_volume,
+            &source.portworx_volume,
+        );
+        ::core::clone::Clone::clone_from(&mut self.scale_io, &source.scale_io);
+        ::core::clone::Clone::clone_from(&mut self.storageos, &source.storageos);
+        ::core::clone::Clone::clone_from(&mut self.csi, &source.csi);
+        ::core::clone::Clone::clone_from(&mut self.ephemeral, &source.ephemeral);
+        ::core::clone::Clone::clone_from(&mut self.image, &source.image);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VolumeStatus {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            image: ::core::clone::Clone::clone(&self.image),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.image, &source.image);
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::VsphereVirtualDiskVolumeSource {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            volume_path: ::core::clone::Clone::clone(&self.volume_path),
+            fs_type: ::core::clone::Clone::clone(&self.fs_type),
+            storage_policy_name: ::core::clone::Clone::clone(&self.storage_policy_name),
+            storage_policy_id: ::core::clone::Clone::clone(&self.storage_policy_id),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(&mut self.volume_path, &source.volume_path);
+        ::core::clone::Clone::clone_from(&mut self.fs_type, &source.fs_type);
+        ::core::clone::Clone::clone_from(
+            &mut self.storage_policy_name,
+            &source.storage_policy_name,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.storage_policy_id,
+            &source.storage_policy_id,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::WeightedPodAffinityTerm {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            weight: self.weight,
+            pod_affinity_term: ::core::clone::Clone::clone(&self.pod_affinity_term),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        self.weight = source.weight;
+        ::core::clone::Clone::clone_from(
+            &mut self.pod_affinity_term,
+            &source.pod_affinity_term,
+        );
+    }
+}
+impl ::core::clone::Clone for crate::core::v1::types::WindowsSecurityContextOptions {
+    #[inline]
+    fn clone(&self) -> Self {
+        Self {
+            gmsa_credential_spec_name: ::core::clone::Clone::clone(
+                &self.gmsa_credential_spec_name,
+            ),
+            gmsa_credential_spec: ::core::clone::Clone::clone(
+                &self.gmsa_credential_spec,
+            ),
+            run_as_user_name: ::core::clone::Clone::clone(&self.run_as_user_name),
+            host_process: ::core::clone::Clone::clone(&self.host_process),
+        }
+    }
+    #[inline]
+    fn clone_from(&mut self, source: &Self) {
+        ::core::clone::Clone::clone_from(
+            &mut self.gmsa_credential_spec_name,
+            &source.gmsa_credential_spec_name,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.gmsa_credential_spec,
+            &source.gmsa_credential_spec,
+        );
+        ::core::clone::Clone::clone_from(
+            &mut self.run_as_user_name,
+            &source.run_as_user_name,
+        );
+        ::core::clone::Clone::clone_from(&mut self.host_process, &source.host_process);
+    }
+}

@@ -30,6 +30,14 @@ pub fn register_defaults(
         >(set_object_defaults_namespace_list);
     scheme
         .add_type_defaulting_func::<
+            crate::core::v1::types::PersistentVolume,
+        >(set_object_defaults_persistent_volume);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::PersistentVolumeList,
+        >(set_object_defaults_persistent_volume_list);
+    scheme
+        .add_type_defaulting_func::<
             crate::core::v1::types::Pod,
         >(set_object_defaults_pod);
     scheme
@@ -46,13 +54,106 @@ pub fn register_defaults(
         >(set_object_defaults_pod_template_list);
     scheme
         .add_type_defaulting_func::<
-            crate::core::v1::service_account::ServiceAccount,
+            crate::core::v1::types::ReplicationController,
+        >(set_object_defaults_replication_controller);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::ReplicationControllerList,
+        >(set_object_defaults_replication_controller_list);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::Service,
+        >(set_object_defaults_service);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::ServiceAccount,
         >(set_object_defaults_service_account);
     scheme
         .add_type_defaulting_func::<
-            crate::core::v1::service_account::ServiceAccountList,
+            crate::core::v1::types::ServiceAccountList,
         >(set_object_defaults_service_account_list);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::ServiceList,
+        >(set_object_defaults_service_list);
     ::core::result::Result::Ok(())
+}
+/// Applies every default of `AzureDiskVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_azure_disk_volume_source(
+    obj: &mut crate::core::v1::types::AzureDiskVolumeSource,
+) {
+    if obj.caching_mode.is_none() {
+        obj.caching_mode = ::core::option::Option::Some(
+            crate::core::v1::types::AzureDataDiskCachingMode::AzureDataDiskCachingReadWrite,
+        );
+    }
+    if obj.fs_type.is_none() {
+        obj.fs_type = ::core::option::Option::Some(::std::string::String::from("ext4"));
+    }
+    if obj.read_only.is_none() {
+        obj.read_only = ::core::option::Option::Some(false);
+    }
+    if obj.kind.is_none() {
+        obj.kind = ::core::option::Option::Some(
+            crate::core::v1::types::AzureDataDiskKind::AzureSharedBlobDisk,
+        );
+    }
+}
+/// Applies every default of `CSIVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_csi_volume_source(
+    obj: &mut crate::core::v1::types::CSIVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.node_publish_secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+}
+/// Applies every default of `CephFSVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_ceph_fs_volume_source(
+    obj: &mut crate::core::v1::types::CephFSVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+}
+/// Applies every default of `CinderVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_cinder_volume_source(
+    obj: &mut crate::core::v1::types::CinderVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+}
+/// Applies every default of `ConfigMapEnvSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_config_map_env_source(
+    obj: &mut crate::core::v1::types::ConfigMapEnvSource,
+) {
+    crate::core::v1::set_object_defaults_local_object_reference(
+        &mut obj.local_object_reference,
+    );
+}
+/// Applies every default of `ConfigMapKeySelector`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_config_map_key_selector(
+    obj: &mut crate::core::v1::types::ConfigMapKeySelector,
+) {
+    crate::core::v1::set_object_defaults_local_object_reference(
+        &mut obj.local_object_reference,
+    );
+}
+/// Applies every default of `ConfigMapProjection`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_config_map_projection(
+    obj: &mut crate::core::v1::types::ConfigMapProjection,
+) {
+    crate::core::v1::set_object_defaults_local_object_reference(
+        &mut obj.local_object_reference,
+    );
+}
+/// Applies every default of `ConfigMapVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_config_map_volume_source(
+    obj: &mut crate::core::v1::types::ConfigMapVolumeSource,
+) {
+    crate::core::v1::set_object_defaults_local_object_reference(
+        &mut obj.local_object_reference,
+    );
 }
 /// Applies every default of `Container`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_container(obj: &mut crate::core::v1::types::Container) {
@@ -62,19 +163,157 @@ pub fn set_object_defaults_container(obj: &mut crate::core::v1::types::Container
             crate::core::v1::set_object_defaults_container_port(v1);
         }
     }
+    if let ::core::option::Option::Some(v0) = &mut obj.env_from {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_env_from_source(v1);
+        }
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.env {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_env_var(v1);
+        }
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.liveness_probe {
+        crate::core::v1::set_object_defaults_probe(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.readiness_probe {
+        crate::core::v1::set_object_defaults_probe(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.startup_probe {
+        crate::core::v1::set_object_defaults_probe(v0);
+    }
 }
 /// Applies every default of `ContainerPort`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_container_port(
     obj: &mut crate::core::v1::types::ContainerPort,
 ) {
-    if ::kube_apimachinery::conversion::is_zero(&obj.protocol) {
-        obj.protocol = ::std::string::String::from("TCP");
+    if obj.protocol.is_none() {
+        obj.protocol = ::core::option::Option::Some(
+            crate::core::v1::types::Protocol::ProtocolTCP,
+        );
+    }
+}
+/// Applies every default of `EnvFromSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_env_from_source(
+    obj: &mut crate::core::v1::types::EnvFromSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.config_map_ref {
+        crate::core::v1::set_object_defaults_config_map_env_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_secret_env_source(v0);
+    }
+}
+/// Applies every default of `EnvVar`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_env_var(obj: &mut crate::core::v1::types::EnvVar) {
+    if let ::core::option::Option::Some(v0) = &mut obj.value_from {
+        crate::core::v1::set_object_defaults_env_var_source(v0);
+    }
+}
+/// Applies every default of `EnvVarSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_env_var_source(
+    obj: &mut crate::core::v1::types::EnvVarSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.config_map_key_ref {
+        crate::core::v1::set_object_defaults_config_map_key_selector(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_key_ref {
+        crate::core::v1::set_object_defaults_secret_key_selector(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.file_key_ref {
+        crate::core::v1::set_object_defaults_file_key_selector(v0);
+    }
+}
+/// Applies every default of `EphemeralContainer`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_ephemeral_container(
+    obj: &mut crate::core::v1::types::EphemeralContainer,
+) {
+    crate::core::v1::set_object_defaults_ephemeral_container_common(
+        &mut obj.ephemeral_container_common,
+    );
+}
+/// Applies every default of `EphemeralContainerCommon`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_ephemeral_container_common(
+    obj: &mut crate::core::v1::types::EphemeralContainerCommon,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.ports {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_container_port(v1);
+        }
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.env_from {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_env_from_source(v1);
+        }
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.env {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_env_var(v1);
+        }
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.liveness_probe {
+        crate::core::v1::set_object_defaults_probe(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.readiness_probe {
+        crate::core::v1::set_object_defaults_probe(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.startup_probe {
+        crate::core::v1::set_object_defaults_probe(v0);
+    }
+}
+/// Applies every default of `FileKeySelector`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_file_key_selector(
+    obj: &mut crate::core::v1::types::FileKeySelector,
+) {
+    if obj.optional.is_none() {
+        obj.optional = ::core::option::Option::Some(false);
+    }
+}
+/// Applies every default of `FlexVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_flex_volume_source(
+    obj: &mut crate::core::v1::types::FlexVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+}
+/// Applies every default of `GRPCAction`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_grpc_action(obj: &mut crate::core::v1::types::GRPCAction) {
+    if obj.service.is_none() {
+        obj.service = ::core::option::Option::Some(::std::string::String::from(""));
+    }
+}
+/// Applies every default of `ISCSIPersistentVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_iscsi_persistent_volume_source(
+    obj: &mut crate::core::v1::types::ISCSIPersistentVolumeSource,
+) {
+    if obj.iscsi_interface.is_none() {
+        obj.iscsi_interface = ::core::option::Option::Some(
+            ::std::string::String::from("default"),
+        );
+    }
+}
+/// Applies every default of `ISCSIVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_iscsi_volume_source(
+    obj: &mut crate::core::v1::types::ISCSIVolumeSource,
+) {
+    if obj.iscsi_interface.is_none() {
+        obj.iscsi_interface = ::core::option::Option::Some(
+            ::std::string::String::from("default"),
+        );
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
     }
 }
 /// Applies every default of `LocalObjectReference`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_local_object_reference(
-    _obj: &mut crate::core::v1::types::LocalObjectReference,
-) {}
+    obj: &mut crate::core::v1::types::LocalObjectReference,
+) {
+    if obj.name.is_none() {
+        obj.name = ::core::option::Option::Some(::std::string::String::from(""));
+    }
+}
 /// Applies every default of `Namespace`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_namespace(obj: &mut crate::core::v1::types::Namespace) {
     if let ::core::option::Option::Some(v0) = &mut obj.status {
@@ -95,6 +334,47 @@ pub fn set_object_defaults_namespace_status(
 ) {
     crate::core::v1::set_defaults_namespace_status(obj);
 }
+/// Applies every default of `PersistentVolume`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume(
+    obj: &mut crate::core::v1::types::PersistentVolume,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::core::v1::set_object_defaults_persistent_volume_spec(v0);
+    }
+}
+/// Applies every default of `PersistentVolumeList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume_list(
+    obj: &mut crate::core::v1::types::PersistentVolumeList,
+) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_persistent_volume(v0);
+    }
+}
+/// Applies every default of `PersistentVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume_source(
+    obj: &mut crate::core::v1::types::PersistentVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.rbd {
+        crate::core::v1::set_object_defaults_rbd_persistent_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.iscsi {
+        crate::core::v1::set_object_defaults_iscsi_persistent_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.azure_disk {
+        crate::core::v1::set_object_defaults_azure_disk_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.scale_io {
+        crate::core::v1::set_object_defaults_scale_io_persistent_volume_source(v0);
+    }
+}
+/// Applies every default of `PersistentVolumeSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume_spec(
+    obj: &mut crate::core::v1::types::PersistentVolumeSpec,
+) {
+    crate::core::v1::set_object_defaults_persistent_volume_source(
+        &mut obj.persistent_volume_source,
+    );
+}
 /// Applies every default of `Pod`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_pod(obj: &mut crate::core::v1::types::Pod) {
     if let ::core::option::Option::Some(v0) = &mut obj.spec {
@@ -110,6 +390,11 @@ pub fn set_object_defaults_pod_list(obj: &mut crate::core::v1::types::PodList) {
 /// Applies every default of `PodSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_pod_spec(obj: &mut crate::core::v1::types::PodSpec) {
     crate::core::v1::set_defaults_pod_spec(obj);
+    if let ::core::option::Option::Some(v0) = &mut obj.volumes {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_volume(v1);
+        }
+    }
     if let ::core::option::Option::Some(v0) = &mut obj.init_containers {
         for v1 in v0.iter_mut() {
             crate::core::v1::set_object_defaults_container(v1);
@@ -117,6 +402,11 @@ pub fn set_object_defaults_pod_spec(obj: &mut crate::core::v1::types::PodSpec) {
     }
     for v0 in obj.containers.iter_mut() {
         crate::core::v1::set_object_defaults_container(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.ephemeral_containers {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_ephemeral_container(v1);
+        }
     }
     if let ::core::option::Option::Some(v0) = &mut obj.image_pull_secrets {
         for v1 in v0.iter_mut() {
@@ -146,9 +436,153 @@ pub fn set_object_defaults_pod_template_spec(
         crate::core::v1::set_object_defaults_pod_spec(v0);
     }
 }
+/// Applies every default of `Probe`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_probe(obj: &mut crate::core::v1::types::Probe) {
+    crate::core::v1::set_object_defaults_probe_handler(&mut obj.probe_handler);
+}
+/// Applies every default of `ProbeHandler`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_probe_handler(
+    obj: &mut crate::core::v1::types::ProbeHandler,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.grpc {
+        crate::core::v1::set_object_defaults_grpc_action(v0);
+    }
+}
+/// Applies every default of `ProjectedVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_projected_volume_source(
+    obj: &mut crate::core::v1::types::ProjectedVolumeSource,
+) {
+    for v0 in obj.sources.iter_mut() {
+        crate::core::v1::set_object_defaults_volume_projection(v0);
+    }
+}
+/// Applies every default of `RBDPersistentVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_rbd_persistent_volume_source(
+    obj: &mut crate::core::v1::types::RBDPersistentVolumeSource,
+) {
+    if obj.pool.is_none() {
+        obj.pool = ::core::option::Option::Some(::std::string::String::from("rbd"));
+    }
+    if obj.user.is_none() {
+        obj.user = ::core::option::Option::Some(::std::string::String::from("admin"));
+    }
+    if obj.keyring.is_none() {
+        obj.keyring = ::core::option::Option::Some(
+            ::std::string::String::from("/etc/ceph/keyring"),
+        );
+    }
+}
+/// Applies every default of `RBDVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_rbd_volume_source(
+    obj: &mut crate::core::v1::types::RBDVolumeSource,
+) {
+    if obj.pool.is_none() {
+        obj.pool = ::core::option::Option::Some(::std::string::String::from("rbd"));
+    }
+    if obj.user.is_none() {
+        obj.user = ::core::option::Option::Some(::std::string::String::from("admin"));
+    }
+    if obj.keyring.is_none() {
+        obj.keyring = ::core::option::Option::Some(
+            ::std::string::String::from("/etc/ceph/keyring"),
+        );
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+}
+/// Applies every default of `ReplicationController`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_replication_controller(
+    obj: &mut crate::core::v1::types::ReplicationController,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::core::v1::set_object_defaults_replication_controller_spec(v0);
+    }
+}
+/// Applies every default of `ReplicationControllerList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_replication_controller_list(
+    obj: &mut crate::core::v1::types::ReplicationControllerList,
+) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_replication_controller(v0);
+    }
+}
+/// Applies every default of `ReplicationControllerSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_replication_controller_spec(
+    obj: &mut crate::core::v1::types::ReplicationControllerSpec,
+) {
+    if obj.replicas.is_none() {
+        obj.replicas = ::core::option::Option::Some(1);
+    }
+    if obj.min_ready_seconds.is_none() {
+        obj.min_ready_seconds = ::core::option::Option::Some(0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.template {
+        crate::core::v1::set_object_defaults_pod_template_spec(v0);
+    }
+}
+/// Applies every default of `ScaleIOPersistentVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_scale_io_persistent_volume_source(
+    obj: &mut crate::core::v1::types::ScaleIOPersistentVolumeSource,
+) {
+    if obj.storage_mode.is_none() {
+        obj.storage_mode = ::core::option::Option::Some(
+            ::std::string::String::from("ThinProvisioned"),
+        );
+    }
+    if obj.fs_type.is_none() {
+        obj.fs_type = ::core::option::Option::Some(::std::string::String::from("xfs"));
+    }
+}
+/// Applies every default of `ScaleIOVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_scale_io_volume_source(
+    obj: &mut crate::core::v1::types::ScaleIOVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+    if obj.storage_mode.is_none() {
+        obj.storage_mode = ::core::option::Option::Some(
+            ::std::string::String::from("ThinProvisioned"),
+        );
+    }
+    if obj.fs_type.is_none() {
+        obj.fs_type = ::core::option::Option::Some(::std::string::String::from("xfs"));
+    }
+}
+/// Applies every default of `SecretEnvSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_secret_env_source(
+    obj: &mut crate::core::v1::types::SecretEnvSource,
+) {
+    crate::core::v1::set_object_defaults_local_object_reference(
+        &mut obj.local_object_reference,
+    );
+}
+/// Applies every default of `SecretKeySelector`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_secret_key_selector(
+    obj: &mut crate::core::v1::types::SecretKeySelector,
+) {
+    crate::core::v1::set_object_defaults_local_object_reference(
+        &mut obj.local_object_reference,
+    );
+}
+/// Applies every default of `SecretProjection`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_secret_projection(
+    obj: &mut crate::core::v1::types::SecretProjection,
+) {
+    crate::core::v1::set_object_defaults_local_object_reference(
+        &mut obj.local_object_reference,
+    );
+}
+/// Applies every default of `Service`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_service(obj: &mut crate::core::v1::types::Service) {
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::core::v1::set_object_defaults_service_spec(v0);
+    }
+}
 /// Applies every default of `ServiceAccount`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_service_account(
-    obj: &mut crate::core::v1::service_account::ServiceAccount,
+    obj: &mut crate::core::v1::types::ServiceAccount,
 ) {
     if let ::core::option::Option::Some(v0) = &mut obj.image_pull_secrets {
         for v1 in v0.iter_mut() {
@@ -158,9 +592,92 @@ pub fn set_object_defaults_service_account(
 }
 /// Applies every default of `ServiceAccountList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_service_account_list(
-    obj: &mut crate::core::v1::service_account::ServiceAccountList,
+    obj: &mut crate::core::v1::types::ServiceAccountList,
 ) {
     for v0 in obj.items.iter_mut() {
         crate::core::v1::set_object_defaults_service_account(v0);
+    }
+}
+/// Applies every default of `ServiceList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_service_list(obj: &mut crate::core::v1::types::ServiceList) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_service(v0);
+    }
+}
+/// Applies every default of `ServicePort`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_service_port(obj: &mut crate::core::v1::types::ServicePort) {
+    if obj.protocol.is_none() {
+        obj.protocol = ::core::option::Option::Some(
+            crate::core::v1::types::Protocol::ProtocolTCP,
+        );
+    }
+}
+/// Applies every default of `ServiceSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_service_spec(obj: &mut crate::core::v1::types::ServiceSpec) {
+    if let ::core::option::Option::Some(v0) = &mut obj.ports {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_service_port(v1);
+        }
+    }
+}
+/// Applies every default of `StorageOSVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_storage_os_volume_source(
+    obj: &mut crate::core::v1::types::StorageOSVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
+        crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+}
+/// Applies every default of `Volume`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_volume(obj: &mut crate::core::v1::types::Volume) {
+    crate::core::v1::set_object_defaults_volume_source(&mut obj.volume_source);
+}
+/// Applies every default of `VolumeProjection`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_volume_projection(
+    obj: &mut crate::core::v1::types::VolumeProjection,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.secret {
+        crate::core::v1::set_object_defaults_secret_projection(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.config_map {
+        crate::core::v1::set_object_defaults_config_map_projection(v0);
+    }
+}
+/// Applies every default of `VolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_volume_source(
+    obj: &mut crate::core::v1::types::VolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.iscsi {
+        crate::core::v1::set_object_defaults_iscsi_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.rbd {
+        crate::core::v1::set_object_defaults_rbd_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.flex_volume {
+        crate::core::v1::set_object_defaults_flex_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.cinder {
+        crate::core::v1::set_object_defaults_cinder_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.cephfs {
+        crate::core::v1::set_object_defaults_ceph_fs_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.config_map {
+        crate::core::v1::set_object_defaults_config_map_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.azure_disk {
+        crate::core::v1::set_object_defaults_azure_disk_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.projected {
+        crate::core::v1::set_object_defaults_projected_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.scale_io {
+        crate::core::v1::set_object_defaults_scale_io_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.storageos {
+        crate::core::v1::set_object_defaults_storage_os_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.csi {
+        crate::core::v1::set_object_defaults_csi_volume_source(v0);
     }
 }

@@ -16,6 +16,60 @@
 // @generated
 
 //! API lifecycle of the kinds of `crate::core::v1`.
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Binding {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ComponentStatus {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ComponentStatusList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ConfigMap {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 2)
@@ -52,7 +106,7 @@ impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ConfigMapList
         ::core::option::Option::None
     }
 }
-impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::event::Event {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Endpoints {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
@@ -70,7 +124,97 @@ impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::event::Event {
         ::core::option::Option::None
     }
 }
-impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::event::EventList {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::EndpointsList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Event {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::EventList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::LimitRange {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::LimitRangeList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::List {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
@@ -124,7 +268,171 @@ impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::NamespaceList
         ::core::option::Option::None
     }
 }
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Node {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::NodeList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::NodeProxyOptions {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 2)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PersistentVolume {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::core::v1::types::PersistentVolumeClaim {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::core::v1::types::PersistentVolumeClaimList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PersistentVolumeList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Pod {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodAttachOptions {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 1)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodExecOptions {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
@@ -178,6 +486,61 @@ impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodLogOptions
         ::core::option::Option::None
     }
 }
+impl ::kube_apimachinery::ApiLifecycle
+for crate::core::v1::types::PodPortForwardOptions {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 6)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodProxyOptions {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodStatusResult {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
 impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodTemplate {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
@@ -214,8 +577,7 @@ impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::PodTemplateLi
         ::core::option::Option::None
     }
 }
-impl ::kube_apimachinery::ApiLifecycle
-for crate::core::v1::service_account::ServiceAccount {
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::RangeAllocation {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
     }
@@ -234,9 +596,208 @@ for crate::core::v1::service_account::ServiceAccount {
     }
 }
 impl ::kube_apimachinery::ApiLifecycle
-for crate::core::v1::service_account::ServiceAccountList {
+for crate::core::v1::types::ReplicationController {
     fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
         (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle
+for crate::core::v1::types::ReplicationControllerList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ResourceQuota {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ResourceQuotaList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Secret {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::SecretList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::SerializedReference {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::Service {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ServiceAccount {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ServiceAccountList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ServiceList {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 0)
+    }
+    fn api_lifecycle_deprecated() -> ::core::option::Option<
+        ::kube_apimachinery::Release,
+    > {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
+        ::core::option::Option::None
+    }
+    fn api_lifecycle_replacement() -> ::core::option::Option<
+        ::kube_apimachinery::GroupVersionKind,
+    > {
+        ::core::option::Option::None
+    }
+}
+impl ::kube_apimachinery::ApiLifecycle for crate::core::v1::types::ServiceProxyOptions {
+    fn api_lifecycle_introduced() -> ::kube_apimachinery::Release {
+        (1, 2)
     }
     fn api_lifecycle_deprecated() -> ::core::option::Option<
         ::kube_apimachinery::Release,
@@ -258,6 +819,30 @@ pub fn register_lifecycles(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_api_lifecycle::<
+            crate::core::v1::types::Binding,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Binding"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ComponentStatus,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ComponentStatus",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ComponentStatusList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ComponentStatusList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
             crate::core::v1::types::ConfigMap,
         >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "ConfigMap"));
     scheme
@@ -266,12 +851,38 @@ pub fn register_lifecycles(
         >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "ConfigMapList"));
     scheme
         .add_api_lifecycle::<
-            crate::core::v1::event::Event,
+            crate::core::v1::types::Endpoints,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Endpoints"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::EndpointsList,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "EndpointsList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::Event,
         >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Event"));
     scheme
         .add_api_lifecycle::<
-            crate::core::v1::event::EventList,
+            crate::core::v1::types::EventList,
         >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "EventList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::LimitRange,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "LimitRange"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::LimitRangeList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "LimitRangeList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::List,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "List"));
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::Namespace,
@@ -282,8 +893,86 @@ pub fn register_lifecycles(
         >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "NamespaceList"));
     scheme
         .add_api_lifecycle::<
+            crate::core::v1::types::Node,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Node"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::NodeList,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "NodeList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::NodeProxyOptions,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "NodeProxyOptions",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PersistentVolume,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PersistentVolume",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PersistentVolumeClaim,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PersistentVolumeClaim",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PersistentVolumeClaimList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PersistentVolumeClaimList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PersistentVolumeList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PersistentVolumeList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
             crate::core::v1::types::Pod,
         >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Pod"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodAttachOptions,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PodAttachOptions",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodExecOptions,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PodExecOptions",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::PodList,
@@ -292,6 +981,36 @@ pub fn register_lifecycles(
         .add_api_lifecycle::<
             crate::core::v1::types::PodLogOptions,
         >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "PodLogOptions"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodPortForwardOptions,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PodPortForwardOptions",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodProxyOptions,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PodProxyOptions",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::PodStatusResult,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "PodStatusResult",
+            ),
+        );
     scheme
         .add_api_lifecycle::<
             crate::core::v1::types::PodTemplate,
@@ -308,7 +1027,73 @@ pub fn register_lifecycles(
         );
     scheme
         .add_api_lifecycle::<
-            crate::core::v1::service_account::ServiceAccount,
+            crate::core::v1::types::RangeAllocation,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "RangeAllocation",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ReplicationController,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ReplicationController",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ReplicationControllerList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ReplicationControllerList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ResourceQuota,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "ResourceQuota"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ResourceQuotaList,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ResourceQuotaList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::Secret,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Secret"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::SecretList,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "SecretList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::SerializedReference,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "SerializedReference",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::Service,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "Service"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ServiceAccount,
         >(
             ::kube_apimachinery::GroupVersionKind::from_static(
                 "",
@@ -318,12 +1103,26 @@ pub fn register_lifecycles(
         );
     scheme
         .add_api_lifecycle::<
-            crate::core::v1::service_account::ServiceAccountList,
+            crate::core::v1::types::ServiceAccountList,
         >(
             ::kube_apimachinery::GroupVersionKind::from_static(
                 "",
                 "v1",
                 "ServiceAccountList",
+            ),
+        );
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ServiceList,
+        >(::kube_apimachinery::GroupVersionKind::from_static("", "v1", "ServiceList"));
+    scheme
+        .add_api_lifecycle::<
+            crate::core::v1::types::ServiceProxyOptions,
+        >(
+            ::kube_apimachinery::GroupVersionKind::from_static(
+                "",
+                "v1",
+                "ServiceProxyOptions",
             ),
         );
     ::core::result::Result::Ok(())

@@ -16,85 +16,2199 @@
 // @generated
 
 ::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::AWSElasticBlockStoreVolumeSource { 1 => volume_id, 2 =>
+    fs_type as GoValue, 3 => partition as GoValue, 4 => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Affinity { 1 => node_affinity, 2 => pod_affinity, 3 =>
+    pod_anti_affinity }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::AppArmorProfile { 1 => type_, 2 => localhost_profile }
+);
+/// The value's protobuf string: its JSON string.
+fn app_armor_profile_type_protobuf_str(
+    value: &crate::core::v1::types::AppArmorProfileType,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::AppArmorProfileType::AppArmorProfileTypeUnconfined => {
+            "Unconfined"
+        }
+        crate::core::v1::types::AppArmorProfileType::AppArmorProfileTypeRuntimeDefault => {
+            "RuntimeDefault"
+        }
+        crate::core::v1::types::AppArmorProfileType::AppArmorProfileTypeLocalhost => {
+            "Localhost"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::AppArmorProfileType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            app_armor_profile_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            app_armor_profile_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Unconfined" => {
+                crate::core::v1::types::AppArmorProfileType::AppArmorProfileTypeUnconfined
+            }
+            "RuntimeDefault" => {
+                crate::core::v1::types::AppArmorProfileType::AppArmorProfileTypeRuntimeDefault
+            }
+            "Localhost" => {
+                crate::core::v1::types::AppArmorProfileType::AppArmorProfileTypeLocalhost
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "AppArmorProfileType", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::AttachedVolume { 1 => name, 2 => device_path }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::AvoidPods { 1 => prefer_avoid_pods }
+);
+/// The value's protobuf string: its JSON string.
+fn azure_data_disk_caching_mode_protobuf_str(
+    value: &crate::core::v1::types::AzureDataDiskCachingMode,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::AzureDataDiskCachingMode::AzureDataDiskCachingNone => {
+            "None"
+        }
+        crate::core::v1::types::AzureDataDiskCachingMode::AzureDataDiskCachingReadOnly => {
+            "ReadOnly"
+        }
+        crate::core::v1::types::AzureDataDiskCachingMode::AzureDataDiskCachingReadWrite => {
+            "ReadWrite"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::AzureDataDiskCachingMode {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            azure_data_disk_caching_mode_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            azure_data_disk_caching_mode_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "None" => {
+                crate::core::v1::types::AzureDataDiskCachingMode::AzureDataDiskCachingNone
+            }
+            "ReadOnly" => {
+                crate::core::v1::types::AzureDataDiskCachingMode::AzureDataDiskCachingReadOnly
+            }
+            "ReadWrite" => {
+                crate::core::v1::types::AzureDataDiskCachingMode::AzureDataDiskCachingReadWrite
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "AzureDataDiskCachingMode", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn azure_data_disk_kind_protobuf_str(
+    value: &crate::core::v1::types::AzureDataDiskKind,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::AzureDataDiskKind::AzureSharedBlobDisk => "Shared",
+        crate::core::v1::types::AzureDataDiskKind::AzureDedicatedBlobDisk => "Dedicated",
+        crate::core::v1::types::AzureDataDiskKind::AzureManagedDisk => "Managed",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::AzureDataDiskKind {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            azure_data_disk_kind_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            azure_data_disk_kind_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Shared" => crate::core::v1::types::AzureDataDiskKind::AzureSharedBlobDisk,
+            "Dedicated" => {
+                crate::core::v1::types::AzureDataDiskKind::AzureDedicatedBlobDisk
+            }
+            "Managed" => crate::core::v1::types::AzureDataDiskKind::AzureManagedDisk,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "AzureDataDiskKind", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::AzureDiskVolumeSource { 1 => disk_name, 2 => disk_uri, 3 =>
+    caching_mode, 4 => fs_type, 5 => read_only, 6 => kind }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::AzureFilePersistentVolumeSource { 1 => secret_name, 2 =>
+    share_name, 3 => read_only as GoValue, 4 => secret_namespace }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::AzureFileVolumeSource { 1 => secret_name, 2 => share_name, 3
+    => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Binding { 1 => metadata, 2 => target }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::CSIPersistentVolumeSource { 1 => driver, 2 => volume_handle,
+    3 => read_only as GoValue, 4 => fs_type as GoValue, 5 => volume_attributes, 6 =>
+    controller_publish_secret_ref, 7 => node_stage_secret_ref, 8 =>
+    node_publish_secret_ref, 9 => controller_expand_secret_ref, 10 =>
+    node_expand_secret_ref }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::CSIVolumeSource { 1 => driver, 2 => read_only, 3 => fs_type,
+    4 => volume_attributes, 5 => node_publish_secret_ref }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Capabilities { 1 => add, 2 => drop }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::CephFSPersistentVolumeSource { 1 => monitors, 2 => path as
+    GoValue, 3 => user as GoValue, 4 => secret_file as GoValue, 5 => secret_ref, 6 =>
+    read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::CephFSVolumeSource { 1 => monitors, 2 => path as GoValue, 3
+    => user as GoValue, 4 => secret_file as GoValue, 5 => secret_ref, 6 => read_only as
+    GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::CinderPersistentVolumeSource { 1 => volume_id, 2 => fs_type
+    as GoValue, 3 => read_only as GoValue, 4 => secret_ref }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::CinderVolumeSource { 1 => volume_id, 2 => fs_type as
+    GoValue, 3 => read_only as GoValue, 4 => secret_ref }
+);
+/// The value's protobuf string: its JSON string.
+fn claim_resource_status_protobuf_str(
+    value: &crate::core::v1::types::ClaimResourceStatus,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimControllerResizeInProgress => {
+            "ControllerResizeInProgress"
+        }
+        crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimControllerResizeInfeasible => {
+            "ControllerResizeInfeasible"
+        }
+        crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimNodeResizePending => {
+            "NodeResizePending"
+        }
+        crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimNodeResizeInProgress => {
+            "NodeResizeInProgress"
+        }
+        crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimNodeResizeInfeasible => {
+            "NodeResizeInfeasible"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::ClaimResourceStatus {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            claim_resource_status_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            claim_resource_status_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "ControllerResizeInProgress" => {
+                crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimControllerResizeInProgress
+            }
+            "ControllerResizeInfeasible" => {
+                crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimControllerResizeInfeasible
+            }
+            "NodeResizePending" => {
+                crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimNodeResizePending
+            }
+            "NodeResizeInProgress" => {
+                crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimNodeResizeInProgress
+            }
+            "NodeResizeInfeasible" => {
+                crate::core::v1::types::ClaimResourceStatus::PersistentVolumeClaimNodeResizeInfeasible
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "ClaimResourceStatus", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ClientIPConfig { 1 => timeout_seconds }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ClusterTrustBundleProjection { 1 => name, 2 => signer_name,
+    3 => label_selector, 4 => path, 5 => optional }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ComponentCondition { 1 => type_, 2 => status, 3 => message
+    as GoValue, 4 => error as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ComponentStatus { 1 => metadata, 2 => conditions }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ComponentStatusList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::ConfigMap { 1 => metadata, 2 => data, 3 => binary_data, 4 =>
     immutable }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ConfigMapEnvSource { 1 => local_object_reference, 2 =>
+    optional }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ConfigMapKeySelector { 1 => local_object_reference, 2 =>
+    key, 3 => optional }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::ConfigMapList { 1 => metadata, 2 => items }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::Container { 1 => name, 2 => image, 3 => command, 4 => args,
-    5 => working_dir, 6 => ports, 7 => env, 8 => resources, 13 =>
-    termination_message_path, 14 => image_pull_policy, 20 => termination_message_policy }
+    crate::core::v1::types::ConfigMapNodeConfigSource { 1 => namespace, 2 => name, 3 =>
+    uid as GoValue, 4 => resource_version as GoValue, 5 => kubelet_config_key }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::ContainerPort { 1 => name, 2 => host_port, 3 =>
-    container_port, 4 => protocol, 5 => host_ip }
+    crate::core::v1::types::ConfigMapProjection { 1 => local_object_reference, 2 =>
+    items, 4 => optional }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::EnvVar { 1 => name, 2 => value }
+    crate::core::v1::types::ConfigMapVolumeSource { 1 => local_object_reference, 2 =>
+    items, 3 => default_mode, 4 => optional }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::event::Event { 1 => metadata, 2 => involved_object, 3 => reason, 4
-    => message, 5 => source, 6 => first_timestamp, 7 => last_timestamp, 8 => count, 9 =>
-    type_, 10 => event_time, 11 => series, 12 => action, 13 => related, 14 =>
-    reporting_component, 15 => reporting_instance }
+    crate::core::v1::types::Container { 1 => name, 2 => image as GoValue, 3 => command,
+    4 => args, 5 => working_dir as GoValue, 6 => ports, 7 => env, 8 => resources, 9 =>
+    volume_mounts, 10 => liveness_probe, 11 => readiness_probe, 12 => lifecycle, 13 =>
+    termination_message_path as GoValue, 14 => image_pull_policy, 15 => security_context,
+    16 => stdin as GoValue, 17 => stdin_once as GoValue, 18 => tty as GoValue, 19 =>
+    env_from, 20 => termination_message_policy, 21 => volume_devices, 22 =>
+    startup_probe, 23 => resize_policy, 24 => restart_policy, 25 => restart_policy_rules
+    }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::event::EventList { 1 => metadata, 2 => items }
+    crate::core::v1::types::ContainerExtendedResourceRequest { 1 => container_name, 2 =>
+    resource_name, 3 => request_name }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::event::EventSeries { 1 => count, 2 => last_observed_time }
+    crate::core::v1::types::ContainerImage { 1 => names, 2 => size_bytes as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::event::EventSource { 1 => component, 2 => host }
+    crate::core::v1::types::ContainerPort { 1 => name as GoValue, 2 => host_port as
+    GoValue, 3 => container_port, 4 => protocol, 5 => host_ip as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::LocalObjectReference { 1 => name }
+    crate::core::v1::types::ContainerResizePolicy { 1 => resource_name, 2 =>
+    restart_policy }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerRestartRule { 1 => action as GoValue, 2 =>
+    exit_codes }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerRestartRuleOnExitCodes { 1 => operator as GoValue,
+    2 => values }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerState { 1 => waiting, 2 => running, 3 => terminated
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerStateRunning { 1 => started_at }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerStateTerminated { 1 => exit_code, 2 => signal as
+    GoValue, 3 => reason as GoValue, 4 => message as GoValue, 5 => started_at, 6 =>
+    finished_at, 7 => container_id as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerStateWaiting { 1 => reason as GoValue, 2 => message
+    as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerStatus { 1 => name, 2 => state, 3 => last_state, 4
+    => ready, 5 => restart_count, 6 => image, 7 => image_id, 8 => container_id as
+    GoValue, 9 => started, 10 => allocated_resources, 11 => resources, 12 =>
+    volume_mounts, 13 => user, 14 => allocated_resources_status, 15 => stop_signal }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ContainerUser { 1 => linux }
+);
+/// The value's protobuf string: its JSON string.
+fn dns_policy_protobuf_str(value: &crate::core::v1::types::DNSPolicy) -> &'static str {
+    match value {
+        crate::core::v1::types::DNSPolicy::DNSClusterFirstWithHostNet => {
+            "ClusterFirstWithHostNet"
+        }
+        crate::core::v1::types::DNSPolicy::DNSClusterFirst => "ClusterFirst",
+        crate::core::v1::types::DNSPolicy::DNSDefault => "Default",
+        crate::core::v1::types::DNSPolicy::DNSNone => "None",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::DNSPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            dns_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(dns_policy_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "ClusterFirstWithHostNet" => {
+                crate::core::v1::types::DNSPolicy::DNSClusterFirstWithHostNet
+            }
+            "ClusterFirst" => crate::core::v1::types::DNSPolicy::DNSClusterFirst,
+            "Default" => crate::core::v1::types::DNSPolicy::DNSDefault,
+            "None" => crate::core::v1::types::DNSPolicy::DNSNone,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "DNSPolicy", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::DaemonEndpoint { 1 => port }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::DownwardAPIProjection { 1 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::DownwardAPIVolumeFile { 1 => path, 2 => field_ref, 3 =>
+    resource_field_ref, 4 => mode }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::DownwardAPIVolumeSource { 1 => items, 2 => default_mode }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EmptyDirVolumeSource { 1 => medium as GoValue, 2 =>
+    size_limit }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EndpointAddress { 1 => ip, 2 => target_ref, 3 => hostname as
+    GoValue, 4 => node_name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EndpointPort { 1 => name as GoValue, 2 => port, 3 =>
+    protocol, 4 => app_protocol }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EndpointSubset { 1 => addresses, 2 => not_ready_addresses, 3
+    => ports }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Endpoints { 1 => metadata, 2 => subsets }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EndpointsList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EnvFromSource { 1 => prefix as GoValue, 2 => config_map_ref,
+    3 => secret_ref }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EnvVar { 1 => name, 2 => value as GoValue, 3 => value_from }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EnvVarSource { 1 => field_ref, 2 => resource_field_ref, 3 =>
+    config_map_key_ref, 4 => secret_key_ref, 5 => file_key_ref }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EphemeralContainer { 1 => ephemeral_container_common, 2 =>
+    target_container_name as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EphemeralContainerCommon { 1 => name, 2 => image as GoValue,
+    3 => command, 4 => args, 5 => working_dir as GoValue, 6 => ports, 7 => env, 8 =>
+    resources, 9 => volume_mounts, 10 => liveness_probe, 11 => readiness_probe, 12 =>
+    lifecycle, 13 => termination_message_path as GoValue, 14 => image_pull_policy, 15 =>
+    security_context, 16 => stdin as GoValue, 17 => stdin_once as GoValue, 18 => tty as
+    GoValue, 19 => env_from, 20 => termination_message_policy, 21 => volume_devices, 22
+    => startup_probe, 23 => resize_policy, 24 => restart_policy, 25 =>
+    restart_policy_rules }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EphemeralVolumeSource { 1 => volume_claim_template }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Event { 1 => metadata, 2 => involved_object, 3 => reason as
+    GoValue, 4 => message as GoValue, 5 => source, 6 => first_timestamp, 7 =>
+    last_timestamp, 8 => count as GoValue, 9 => type_ as GoValue, 10 => event_time, 11 =>
+    series, 12 => action as GoValue, 13 => related, 14 => reporting_component, 15 =>
+    reporting_instance }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EventList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EventSeries { 1 => count as GoValue, 2 => last_observed_time
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::EventSource { 1 => component as GoValue, 2 => host as
+    GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ExecAction { 1 => command }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::FCVolumeSource { 1 => target_wwns, 2 => lun, 3 => fs_type as
+    GoValue, 4 => read_only as GoValue, 5 => wwids }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::FileKeySelector { 1 => volume_name, 2 => path, 3 => key, 4
+    => optional }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::FlexPersistentVolumeSource { 1 => driver, 2 => fs_type as
+    GoValue, 3 => secret_ref, 4 => read_only as GoValue, 5 => options }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::FlexVolumeSource { 1 => driver, 2 => fs_type as GoValue, 3
+    => secret_ref, 4 => read_only as GoValue, 5 => options }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::FlockerVolumeSource { 1 => dataset_name as GoValue, 2 =>
+    dataset_uuid as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::GCEPersistentDiskVolumeSource { 1 => pd_name, 2 => fs_type
+    as GoValue, 3 => partition as GoValue, 4 => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::GRPCAction { 1 => port, 2 => service }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::GitRepoVolumeSource { 1 => repository, 2 => revision as
+    GoValue, 3 => directory as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::GlusterfsPersistentVolumeSource { 1 => endpoints, 2 => path,
+    3 => read_only as GoValue, 4 => endpoints_namespace }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::GlusterfsVolumeSource { 1 => endpoints, 2 => path, 3 =>
+    read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::HTTPGetAction { 1 => path as GoValue, 2 => port, 3 => host
+    as GoValue, 4 => scheme, 5 => http_headers }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::HTTPHeader { 1 => name, 2 => value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::HostAlias { 1 => ip, 2 => hostnames }
+);
+::kube_apimachinery::protobuf_message!(crate::core::v1::types::HostIP { 1 => ip });
+/// The value's protobuf string: its JSON string.
+fn host_path_type_protobuf_str(
+    value: &crate::core::v1::types::HostPathType,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::HostPathType::HostPathUnset => "",
+        crate::core::v1::types::HostPathType::HostPathDirectoryOrCreate => {
+            "DirectoryOrCreate"
+        }
+        crate::core::v1::types::HostPathType::HostPathDirectory => "Directory",
+        crate::core::v1::types::HostPathType::HostPathFileOrCreate => "FileOrCreate",
+        crate::core::v1::types::HostPathType::HostPathFile => "File",
+        crate::core::v1::types::HostPathType::HostPathSocket => "Socket",
+        crate::core::v1::types::HostPathType::HostPathCharDev => "CharDevice",
+        crate::core::v1::types::HostPathType::HostPathBlockDev => "BlockDevice",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::HostPathType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            host_path_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(host_path_type_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "" => crate::core::v1::types::HostPathType::HostPathUnset,
+            "DirectoryOrCreate" => {
+                crate::core::v1::types::HostPathType::HostPathDirectoryOrCreate
+            }
+            "Directory" => crate::core::v1::types::HostPathType::HostPathDirectory,
+            "FileOrCreate" => crate::core::v1::types::HostPathType::HostPathFileOrCreate,
+            "File" => crate::core::v1::types::HostPathType::HostPathFile,
+            "Socket" => crate::core::v1::types::HostPathType::HostPathSocket,
+            "CharDevice" => crate::core::v1::types::HostPathType::HostPathCharDev,
+            "BlockDevice" => crate::core::v1::types::HostPathType::HostPathBlockDev,
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "HostPathType", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::HostPathVolumeSource { 1 => path, 2 => type_ }
+);
+/// The value's protobuf string: its JSON string.
+fn ip_family_protobuf_str(value: &crate::core::v1::types::IPFamily) -> &'static str {
+    match value {
+        crate::core::v1::types::IPFamily::IPv4Protocol => "IPv4",
+        crate::core::v1::types::IPFamily::IPv6Protocol => "IPv6",
+        crate::core::v1::types::IPFamily::IPFamilyUnknown => "",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::IPFamily {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            ip_family_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(ip_family_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "IPv4" => crate::core::v1::types::IPFamily::IPv4Protocol,
+            "IPv6" => crate::core::v1::types::IPFamily::IPv6Protocol,
+            "" => crate::core::v1::types::IPFamily::IPFamilyUnknown,
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "IPFamily", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn ip_family_policy_protobuf_str(
+    value: &crate::core::v1::types::IPFamilyPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::IPFamilyPolicy::IPFamilyPolicySingleStack => {
+            "SingleStack"
+        }
+        crate::core::v1::types::IPFamilyPolicy::IPFamilyPolicyPreferDualStack => {
+            "PreferDualStack"
+        }
+        crate::core::v1::types::IPFamilyPolicy::IPFamilyPolicyRequireDualStack => {
+            "RequireDualStack"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::IPFamilyPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            ip_family_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            ip_family_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "SingleStack" => {
+                crate::core::v1::types::IPFamilyPolicy::IPFamilyPolicySingleStack
+            }
+            "PreferDualStack" => {
+                crate::core::v1::types::IPFamilyPolicy::IPFamilyPolicyPreferDualStack
+            }
+            "RequireDualStack" => {
+                crate::core::v1::types::IPFamilyPolicy::IPFamilyPolicyRequireDualStack
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "IPFamilyPolicy", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ISCSIPersistentVolumeSource { 1 => target_portal, 2 => iqn,
+    3 => lun, 4 => iscsi_interface as GoValue, 5 => fs_type as GoValue, 6 => read_only as
+    GoValue, 7 => portals, 8 => chap_auth_discovery as GoValue, 10 => secret_ref, 11 =>
+    chap_auth_session as GoValue, 12 => initiator_name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ISCSIVolumeSource { 1 => target_portal, 2 => iqn, 3 => lun,
+    4 => iscsi_interface as GoValue, 5 => fs_type as GoValue, 6 => read_only as GoValue,
+    7 => portals, 8 => chap_auth_discovery as GoValue, 10 => secret_ref, 11 =>
+    chap_auth_session as GoValue, 12 => initiator_name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ImageVolumeSource { 1 => reference as GoValue, 2 =>
+    pull_policy }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ImageVolumeStatus { 1 => image_ref as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::KeyToPath { 1 => key, 2 => path, 3 => mode }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Lifecycle { 1 => post_start, 2 => pre_stop, 3 => stop_signal
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LifecycleHandler { 1 => exec, 2 => http_get, 3 =>
+    tcp_socket, 4 => sleep }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LimitRange { 1 => metadata, 2 => spec }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LimitRangeItem { 1 => type_, 2 => max, 3 => min, 4 =>
+    default, 5 => default_request, 6 => max_limit_request_ratio }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LimitRangeList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LimitRangeSpec { 1 => limits }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LinuxContainerUser { 1 => uid, 2 => gid, 3 =>
+    supplemental_groups }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::List { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LoadBalancerIngress { 1 => ip as GoValue, 2 => hostname as
+    GoValue, 3 => ip_mode, 4 => ports }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LoadBalancerStatus { 1 => ingress }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LocalObjectReference { 1 => name as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::LocalVolumeSource { 1 => path, 2 => fs_type }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ModifyVolumeStatus { 1 =>
+    target_volume_attributes_class_name as GoValue, 2 => status }
+);
+/// The value's protobuf string: its JSON string.
+fn mount_propagation_mode_protobuf_str(
+    value: &crate::core::v1::types::MountPropagationMode,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::MountPropagationMode::MountPropagationNone => "None",
+        crate::core::v1::types::MountPropagationMode::MountPropagationHostToContainer => {
+            "HostToContainer"
+        }
+        crate::core::v1::types::MountPropagationMode::MountPropagationBidirectional => {
+            "Bidirectional"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::MountPropagationMode {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            mount_propagation_mode_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            mount_propagation_mode_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "None" => crate::core::v1::types::MountPropagationMode::MountPropagationNone,
+            "HostToContainer" => {
+                crate::core::v1::types::MountPropagationMode::MountPropagationHostToContainer
+            }
+            "Bidirectional" => {
+                crate::core::v1::types::MountPropagationMode::MountPropagationBidirectional
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "MountPropagationMode", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NFSVolumeSource { 1 => server, 2 => path, 3 => read_only as
+    GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::Namespace { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NamespaceCondition { 1 => type_, 2 => status, 4 =>
+    last_transition_time, 5 => reason as GoValue, 6 => message as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::NamespaceList { 1 => metadata, 2 => items }
 );
+/// The value's protobuf string: its JSON string.
+fn namespace_phase_protobuf_str(
+    value: &crate::core::v1::types::NamespacePhase,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::NamespacePhase::NamespaceActive => "Active",
+        crate::core::v1::types::NamespacePhase::NamespaceTerminating => "Terminating",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::NamespacePhase {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            namespace_phase_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            namespace_phase_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Active" => crate::core::v1::types::NamespacePhase::NamespaceActive,
+            "Terminating" => crate::core::v1::types::NamespacePhase::NamespaceTerminating,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "NamespacePhase", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
 ::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::NamespaceSpec { 1 => finalizers }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::NamespaceStatus { 1 => phase }
+    crate::core::v1::types::NamespaceStatus { 1 => phase, 2 => conditions }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::service_account::ObjectReference { 1 => kind, 2 => namespace, 3 =>
-    name, 4 => uid, 5 => api_version, 6 => resource_version, 7 => field_path }
+    crate::core::v1::types::Node { 1 => metadata, 2 => spec, 3 => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeAddress { 1 => type_, 2 => address }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeAffinity { 1 =>
+    required_during_scheduling_ignored_during_execution, 2 =>
+    preferred_during_scheduling_ignored_during_execution }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeAllocatableResourceClaimStatus { 1 =>
+    resource_claim_name, 2 => containers, 3 => resources }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeCondition { 1 => type_, 2 => status, 3 =>
+    last_heartbeat_time, 4 => last_transition_time, 5 => reason as GoValue, 6 => message
+    as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeConfigSource { 2 => config_map }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeConfigStatus { 1 => assigned, 2 => active, 3 =>
+    last_known_good, 4 => error as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeDaemonEndpoints { 1 => kubelet_endpoint }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeFeatures { 1 => supplemental_groups_policy }
+);
+/// The value's protobuf string: its JSON string.
+fn node_inclusion_policy_protobuf_str(
+    value: &crate::core::v1::types::NodeInclusionPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::NodeInclusionPolicy::NodeInclusionPolicyIgnore => {
+            "Ignore"
+        }
+        crate::core::v1::types::NodeInclusionPolicy::NodeInclusionPolicyHonor => "Honor",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::NodeInclusionPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            node_inclusion_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            node_inclusion_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Ignore" => {
+                crate::core::v1::types::NodeInclusionPolicy::NodeInclusionPolicyIgnore
+            }
+            "Honor" => {
+                crate::core::v1::types::NodeInclusionPolicy::NodeInclusionPolicyHonor
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "NodeInclusionPolicy", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeList { 1 => metadata, 2 => items }
+);
+/// The value's protobuf string: its JSON string.
+fn node_phase_protobuf_str(value: &crate::core::v1::types::NodePhase) -> &'static str {
+    match value {
+        crate::core::v1::types::NodePhase::NodePending => "Pending",
+        crate::core::v1::types::NodePhase::NodeRunning => "Running",
+        crate::core::v1::types::NodePhase::NodeTerminated => "Terminated",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::NodePhase {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            node_phase_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(node_phase_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Pending" => crate::core::v1::types::NodePhase::NodePending,
+            "Running" => crate::core::v1::types::NodePhase::NodeRunning,
+            "Terminated" => crate::core::v1::types::NodePhase::NodeTerminated,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "NodePhase", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeProxyOptions { 1 => path as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeRuntimeHandler { 1 => name, 2 => features }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeRuntimeHandlerFeatures { 1 =>
+    recursive_read_only_mounts, 2 => user_namespaces }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeSelector { 1 => node_selector_terms }
+);
+/// The value's protobuf string: its JSON string.
+fn node_selector_operator_protobuf_str(
+    value: &crate::core::v1::types::NodeSelectorOperator,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpIn => "In",
+        crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpNotIn => "NotIn",
+        crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpExists => "Exists",
+        crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpDoesNotExist => {
+            "DoesNotExist"
+        }
+        crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpGt => "Gt",
+        crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpLt => "Lt",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::NodeSelectorOperator {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            node_selector_operator_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            node_selector_operator_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "In" => crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpIn,
+            "NotIn" => crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpNotIn,
+            "Exists" => {
+                crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpExists
+            }
+            "DoesNotExist" => {
+                crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpDoesNotExist
+            }
+            "Gt" => crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpGt,
+            "Lt" => crate::core::v1::types::NodeSelectorOperator::NodeSelectorOpLt,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "NodeSelectorOperator", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeSelectorRequirement { 1 => key, 2 => operator, 3 =>
+    values }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeSelectorTerm { 1 => match_expressions, 2 => match_fields
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeSpec { 1 => pod_cidr as GoValue, 2 => external_id as
+    GoValue, 3 => provider_id as GoValue, 4 => unschedulable as GoValue, 5 => taints, 6
+    => config_source, 7 => pod_cidrs }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeStatus { 1 => capacity, 2 => allocatable, 3 => phase, 4
+    => conditions, 5 => addresses, 6 => daemon_endpoints, 7 => node_info, 8 => images, 9
+    => volumes_in_use, 10 => volumes_attached, 11 => config, 12 => runtime_handlers, 13
+    => features, 14 => declared_features }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeSwapStatus { 1 => capacity }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::NodeSystemInfo { 1 => machine_id, 2 => system_uuid, 3 =>
+    boot_id, 4 => kernel_version, 5 => os_image, 6 => container_runtime_version, 7 =>
+    kubelet_version, 8 => kube_proxy_version, 9 => operating_system, 10 => architecture,
+    11 => swap }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ObjectFieldSelector { 1 => api_version as GoValue, 2 =>
+    field_path }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ObjectReference { 1 => kind as GoValue, 2 => namespace as
+    GoValue, 3 => name as GoValue, 4 => uid as GoValue, 5 => api_version as GoValue, 6 =>
+    resource_version as GoValue, 7 => field_path as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolume { 1 => metadata, 2 => spec, 3 => status }
+);
+/// The value's protobuf string: its JSON string.
+fn persistent_volume_access_mode_protobuf_str(
+    value: &crate::core::v1::types::PersistentVolumeAccessMode,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PersistentVolumeAccessMode::ReadWriteOnce => {
+            "ReadWriteOnce"
+        }
+        crate::core::v1::types::PersistentVolumeAccessMode::ReadOnlyMany => {
+            "ReadOnlyMany"
+        }
+        crate::core::v1::types::PersistentVolumeAccessMode::ReadWriteMany => {
+            "ReadWriteMany"
+        }
+        crate::core::v1::types::PersistentVolumeAccessMode::ReadWriteOncePod => {
+            "ReadWriteOncePod"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::PersistentVolumeAccessMode {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            persistent_volume_access_mode_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            persistent_volume_access_mode_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "ReadWriteOnce" => {
+                crate::core::v1::types::PersistentVolumeAccessMode::ReadWriteOnce
+            }
+            "ReadOnlyMany" => {
+                crate::core::v1::types::PersistentVolumeAccessMode::ReadOnlyMany
+            }
+            "ReadWriteMany" => {
+                crate::core::v1::types::PersistentVolumeAccessMode::ReadWriteMany
+            }
+            "ReadWriteOncePod" => {
+                crate::core::v1::types::PersistentVolumeAccessMode::ReadWriteOncePod
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PersistentVolumeAccessMode", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeClaim { 1 => metadata, 2 => spec, 3 =>
+    status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeClaimCondition { 1 => type_, 2 => status, 3
+    => last_probe_time, 4 => last_transition_time, 5 => reason as GoValue, 6 => message
+    as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeClaimList { 1 => metadata, 2 => items }
+);
+/// The value's protobuf string: its JSON string.
+fn persistent_volume_claim_modify_volume_status_protobuf_str(
+    value: &crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus::PersistentVolumeClaimModifyVolumePending => {
+            "Pending"
+        }
+        crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus::PersistentVolumeClaimModifyVolumeInProgress => {
+            "InProgress"
+        }
+        crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus::PersistentVolumeClaimModifyVolumeInfeasible => {
+            "Infeasible"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            persistent_volume_claim_modify_volume_status_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            persistent_volume_claim_modify_volume_status_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Pending" => {
+                crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus::PersistentVolumeClaimModifyVolumePending
+            }
+            "InProgress" => {
+                crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus::PersistentVolumeClaimModifyVolumeInProgress
+            }
+            "Infeasible" => {
+                crate::core::v1::types::PersistentVolumeClaimModifyVolumeStatus::PersistentVolumeClaimModifyVolumeInfeasible
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}",
+                            "PersistentVolumeClaimModifyVolumeStatus", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn persistent_volume_claim_phase_protobuf_str(
+    value: &crate::core::v1::types::PersistentVolumeClaimPhase,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PersistentVolumeClaimPhase::ClaimPending => "Pending",
+        crate::core::v1::types::PersistentVolumeClaimPhase::ClaimBound => "Bound",
+        crate::core::v1::types::PersistentVolumeClaimPhase::ClaimLost => "Lost",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::PersistentVolumeClaimPhase {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            persistent_volume_claim_phase_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            persistent_volume_claim_phase_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Pending" => crate::core::v1::types::PersistentVolumeClaimPhase::ClaimPending,
+            "Bound" => crate::core::v1::types::PersistentVolumeClaimPhase::ClaimBound,
+            "Lost" => crate::core::v1::types::PersistentVolumeClaimPhase::ClaimLost,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PersistentVolumeClaimPhase", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeClaimSpec { 1 => access_modes, 2 =>
+    resources, 3 => volume_name as GoValue, 4 => selector, 5 => storage_class_name, 6 =>
+    volume_mode, 7 => data_source, 8 => data_source_ref, 9 =>
+    volume_attributes_class_name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeClaimStatus { 1 => phase, 2 => access_modes,
+    3 => capacity, 4 => conditions, 5 => allocated_resources, 7 =>
+    allocated_resource_statuses, 8 => current_volume_attributes_class_name, 9 =>
+    modify_volume_status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeClaimTemplate { 1 => metadata, 2 => spec }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeClaimVolumeSource { 1 => claim_name, 2 =>
+    read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeList { 1 => metadata, 2 => items }
+);
+/// The value's protobuf string: its JSON string.
+fn persistent_volume_mode_protobuf_str(
+    value: &crate::core::v1::types::PersistentVolumeMode,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PersistentVolumeMode::PersistentVolumeBlock => "Block",
+        crate::core::v1::types::PersistentVolumeMode::PersistentVolumeFilesystem => {
+            "Filesystem"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::PersistentVolumeMode {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            persistent_volume_mode_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            persistent_volume_mode_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Block" => {
+                crate::core::v1::types::PersistentVolumeMode::PersistentVolumeBlock
+            }
+            "Filesystem" => {
+                crate::core::v1::types::PersistentVolumeMode::PersistentVolumeFilesystem
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PersistentVolumeMode", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn persistent_volume_phase_protobuf_str(
+    value: &crate::core::v1::types::PersistentVolumePhase,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PersistentVolumePhase::VolumePending => "Pending",
+        crate::core::v1::types::PersistentVolumePhase::VolumeAvailable => "Available",
+        crate::core::v1::types::PersistentVolumePhase::VolumeBound => "Bound",
+        crate::core::v1::types::PersistentVolumePhase::VolumeReleased => "Released",
+        crate::core::v1::types::PersistentVolumePhase::VolumeFailed => "Failed",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::PersistentVolumePhase {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            persistent_volume_phase_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            persistent_volume_phase_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Pending" => crate::core::v1::types::PersistentVolumePhase::VolumePending,
+            "Available" => crate::core::v1::types::PersistentVolumePhase::VolumeAvailable,
+            "Bound" => crate::core::v1::types::PersistentVolumePhase::VolumeBound,
+            "Released" => crate::core::v1::types::PersistentVolumePhase::VolumeReleased,
+            "Failed" => crate::core::v1::types::PersistentVolumePhase::VolumeFailed,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PersistentVolumePhase", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn persistent_volume_reclaim_policy_protobuf_str(
+    value: &crate::core::v1::types::PersistentVolumeReclaimPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PersistentVolumeReclaimPolicy::PersistentVolumeReclaimRecycle => {
+            "Recycle"
+        }
+        crate::core::v1::types::PersistentVolumeReclaimPolicy::PersistentVolumeReclaimDelete => {
+            "Delete"
+        }
+        crate::core::v1::types::PersistentVolumeReclaimPolicy::PersistentVolumeReclaimRetain => {
+            "Retain"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::PersistentVolumeReclaimPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            persistent_volume_reclaim_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            persistent_volume_reclaim_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Recycle" => {
+                crate::core::v1::types::PersistentVolumeReclaimPolicy::PersistentVolumeReclaimRecycle
+            }
+            "Delete" => {
+                crate::core::v1::types::PersistentVolumeReclaimPolicy::PersistentVolumeReclaimDelete
+            }
+            "Retain" => {
+                crate::core::v1::types::PersistentVolumeReclaimPolicy::PersistentVolumeReclaimRetain
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PersistentVolumeReclaimPolicy",
+                            other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeSource { 1 => gce_persistent_disk, 2 =>
+    aws_elastic_block_store, 3 => host_path, 4 => glusterfs, 5 => nfs, 6 => rbd, 7 =>
+    iscsi, 8 => cinder, 9 => cephfs, 10 => fc, 11 => flocker, 12 => flex_volume, 13 =>
+    azure_file, 14 => vsphere_volume, 15 => quobyte, 16 => azure_disk, 17 =>
+    photon_persistent_disk, 18 => portworx_volume, 19 => scale_io, 20 => local, 21 =>
+    storageos, 22 => csi }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeSpec { 1 => capacity, 2 =>
+    persistent_volume_source, 3 => access_modes, 4 => claim_ref, 5 =>
+    persistent_volume_reclaim_policy, 6 => storage_class_name as GoValue, 7 =>
+    mount_options, 8 => volume_mode, 9 => node_affinity, 10 =>
+    volume_attributes_class_name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PersistentVolumeStatus { 1 => phase, 2 => message as
+    GoValue, 3 => reason as GoValue, 4 => last_phase_transition_time }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PhotonPersistentDiskVolumeSource { 1 => pd_id, 2 => fs_type
+    as GoValue }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::Pod { 1 => metadata, 2 => spec, 3 => status }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::PodCondition { 1 => type_, 2 => status, 3 =>
-    last_probe_time, 4 => last_transition_time, 5 => reason, 6 => message, 7 =>
-    observed_generation }
+    crate::core::v1::types::PodAffinity { 1 =>
+    required_during_scheduling_ignored_during_execution, 2 =>
+    preferred_during_scheduling_ignored_during_execution }
 );
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodAffinityTerm { 1 => label_selector, 2 => namespaces, 3 =>
+    topology_key, 4 => namespace_selector, 5 => match_label_keys, 6 =>
+    mismatch_label_keys }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodAntiAffinity { 1 =>
+    required_during_scheduling_ignored_during_execution, 2 =>
+    preferred_during_scheduling_ignored_during_execution }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodAttachOptions { 1 => stdin as GoValue, 2 => stdout as
+    GoValue, 3 => stderr as GoValue, 4 => tty as GoValue, 5 => container as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodCertificateProjection { 1 => signer_name as GoValue, 2 =>
+    key_type as GoValue, 3 => max_expiration_seconds, 4 => credential_bundle_path as
+    GoValue, 5 => key_path as GoValue, 6 => certificate_chain_path as GoValue, 7 =>
+    user_annotations }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodCondition { 1 => type_, 2 => status, 3 =>
+    last_probe_time, 4 => last_transition_time, 5 => reason as GoValue, 6 => message as
+    GoValue, 7 => observed_generation as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodDNSConfig { 1 => nameservers, 2 => searches, 3 => options
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodDNSConfigOption { 1 => name as GoValue, 2 => value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodExecOptions { 1 => stdin as GoValue, 2 => stdout as
+    GoValue, 3 => stderr as GoValue, 4 => tty as GoValue, 5 => container as GoValue, 6 =>
+    command }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodExtendedResourceClaimStatus { 1 => request_mappings, 2 =>
+    resource_claim_name }
+);
+/// The value's protobuf string: its JSON string.
+fn pod_fs_group_change_policy_protobuf_str(
+    value: &crate::core::v1::types::PodFSGroupChangePolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PodFSGroupChangePolicy::FSGroupChangeOnRootMismatch => {
+            "OnRootMismatch"
+        }
+        crate::core::v1::types::PodFSGroupChangePolicy::FSGroupChangeAlways => "Always",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::PodFSGroupChangePolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            pod_fs_group_change_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            pod_fs_group_change_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "OnRootMismatch" => {
+                crate::core::v1::types::PodFSGroupChangePolicy::FSGroupChangeOnRootMismatch
+            }
+            "Always" => {
+                crate::core::v1::types::PodFSGroupChangePolicy::FSGroupChangeAlways
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PodFSGroupChangePolicy", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
 ::kube_apimachinery::protobuf_message!(crate::core::v1::types::PodIP { 1 => ip });
 ::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::PodList { 1 => metadata, 2 => items }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::PodLogOptions { 1 => container, 2 => follow, 3 => previous,
-    4 => since_seconds, 5 => since_time, 6 => timestamps, 7 => tail_lines, 8 =>
-    limit_bytes }
+    crate::core::v1::types::PodLogOptions { 1 => container as GoValue, 2 => follow as
+    GoValue, 3 => previous as GoValue, 4 => since_seconds, 5 => since_time, 6 =>
+    timestamps as GoValue, 7 => tail_lines, 8 => limit_bytes, 9 =>
+    insecure_skip_tls_verify_backend as GoValue, 10 => stream }
+);
+::kube_apimachinery::protobuf_message!(crate::core::v1::types::PodOS { 1 => name });
+/// The value's protobuf string: its JSON string.
+fn pod_phase_protobuf_str(value: &crate::core::v1::types::PodPhase) -> &'static str {
+    match value {
+        crate::core::v1::types::PodPhase::PodPending => "Pending",
+        crate::core::v1::types::PodPhase::PodRunning => "Running",
+        crate::core::v1::types::PodPhase::PodSucceeded => "Succeeded",
+        crate::core::v1::types::PodPhase::PodFailed => "Failed",
+        crate::core::v1::types::PodPhase::PodUnknown => "Unknown",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::PodPhase {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            pod_phase_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(pod_phase_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Pending" => crate::core::v1::types::PodPhase::PodPending,
+            "Running" => crate::core::v1::types::PodPhase::PodRunning,
+            "Succeeded" => crate::core::v1::types::PodPhase::PodSucceeded,
+            "Failed" => crate::core::v1::types::PodPhase::PodFailed,
+            "Unknown" => crate::core::v1::types::PodPhase::PodUnknown,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "PodPhase", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodPortForwardOptions { 1 => ports }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::PodSpec { 2 => containers, 3 => restart_policy, 4 =>
-    termination_grace_period_seconds, 5 => active_deadline_seconds, 6 => dns_policy, 7 =>
-    node_selector, 8 => service_account_name, 10 => node_name, 11 => host_network, 15 =>
-    image_pull_secrets, 19 => scheduler_name, 20 => init_containers, 21 =>
-    automount_service_account_token, 24 => priority_class_name, 25 => priority }
+    crate::core::v1::types::PodProxyOptions { 1 => path as GoValue }
+);
+/// The value's protobuf string: its JSON string.
+fn pod_qos_class_protobuf_str(
+    value: &crate::core::v1::types::PodQOSClass,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PodQOSClass::PodQOSGuaranteed => "Guaranteed",
+        crate::core::v1::types::PodQOSClass::PodQOSBurstable => "Burstable",
+        crate::core::v1::types::PodQOSClass::PodQOSBestEffort => "BestEffort",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::PodQOSClass {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            pod_qos_class_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(pod_qos_class_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Guaranteed" => crate::core::v1::types::PodQOSClass::PodQOSGuaranteed,
+            "Burstable" => crate::core::v1::types::PodQOSClass::PodQOSBurstable,
+            "BestEffort" => crate::core::v1::types::PodQOSClass::PodQOSBestEffort,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "PodQOSClass", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodReadinessGate { 1 => condition_type }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::PodStatus { 1 => phase, 2 => conditions, 3 => message, 4 =>
-    reason, 5 => host_ip, 6 => pod_ip, 7 => start_time, 12 => pod_ips }
+    crate::core::v1::types::PodResourceClaim { 1 => name, 3 => resource_claim_name, 4 =>
+    resource_claim_template_name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodResourceClaimStatus { 1 => name, 2 => resource_claim_name
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodSchedulingGate { 1 => name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodSchedulingGroup { 1 => pod_group_name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodSecurityContext { 1 => se_linux_options, 2 =>
+    run_as_user, 3 => run_as_non_root, 4 => supplemental_groups, 5 => fs_group, 6 =>
+    run_as_group, 7 => sysctls, 8 => windows_options, 9 => fs_group_change_policy, 10 =>
+    seccomp_profile, 11 => app_armor_profile, 12 => supplemental_groups_policy, 13 =>
+    se_linux_change_policy }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodSignature { 1 => pod_controller }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodSpec { 1 => volumes, 2 => containers, 3 =>
+    restart_policy, 4 => termination_grace_period_seconds, 5 => active_deadline_seconds,
+    6 => dns_policy, 7 => node_selector, 8 => service_account_name as GoValue, 9 =>
+    service_account as GoValue, 10 => node_name as GoValue, 11 => host_network as
+    GoValue, 12 => host_pid as GoValue, 13 => host_ipc as GoValue, 14 =>
+    security_context, 15 => image_pull_secrets, 16 => hostname as GoValue, 17 =>
+    subdomain as GoValue, 18 => affinity, 19 => scheduler_name as GoValue, 20 =>
+    init_containers, 21 => automount_service_account_token, 22 => tolerations, 23 =>
+    host_aliases, 24 => priority_class_name as GoValue, 25 => priority, 26 => dns_config,
+    27 => share_process_namespace, 28 => readiness_gates, 29 => runtime_class_name, 30 =>
+    enable_service_links, 31 => preemption_policy, 32 => overhead, 33 =>
+    topology_spread_constraints, 34 => ephemeral_containers, 35 => set_hostname_as_fqdn,
+    36 => os, 37 => host_users, 38 => scheduling_gates, 39 => resource_claims, 40 =>
+    resources, 41 => hostname_override, 43 => scheduling_group }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodStatus { 1 => phase, 2 => conditions, 3 => message as
+    GoValue, 4 => reason as GoValue, 5 => host_ip as GoValue, 6 => pod_ip as GoValue, 7
+    => start_time, 8 => container_statuses, 9 => qos_class, 10 =>
+    init_container_statuses, 11 => nominated_node_name as GoValue, 12 => pod_ips, 13 =>
+    ephemeral_container_statuses, 14 => resize as GoValue, 15 => resource_claim_statuses,
+    16 => host_ips, 17 => observed_generation as GoValue, 18 =>
+    extended_resource_claim_status, 19 => allocated_resources, 20 => resources, 21 =>
+    node_allocatable_resource_claim_statuses }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PodStatusResult { 1 => metadata, 2 => status }
 );
 ::kube_apimachinery::protobuf_message!(
     crate::core::v1::types::PodTemplate { 1 => metadata, 2 => template }
@@ -106,12 +2220,1719 @@
     crate::core::v1::types::PodTemplateSpec { 1 => metadata, 2 => spec }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::types::ResourceRequirements { 1 => limits, 2 => requests }
+    crate::core::v1::types::PortStatus { 1 => port, 2 => protocol, 3 => error }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::service_account::ServiceAccount { 1 => metadata, 2 => secrets, 3 =>
+    crate::core::v1::types::PortworxVolumeSource { 1 => volume_id, 2 => fs_type as
+    GoValue, 3 => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Preconditions { 1 => uid }
+);
+/// The value's protobuf string: its JSON string.
+fn preemption_policy_protobuf_str(
+    value: &crate::core::v1::types::PreemptionPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::PreemptionPolicy::PreemptLowerPriority => {
+            "PreemptLowerPriority"
+        }
+        crate::core::v1::types::PreemptionPolicy::PreemptNever => "Never",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::PreemptionPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            preemption_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            preemption_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "PreemptLowerPriority" => {
+                crate::core::v1::types::PreemptionPolicy::PreemptLowerPriority
+            }
+            "Never" => crate::core::v1::types::PreemptionPolicy::PreemptNever,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "PreemptionPolicy", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PreferAvoidPodsEntry { 1 => pod_signature, 2 =>
+    eviction_time, 3 => reason as GoValue, 4 => message as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::PreferredSchedulingTerm { 1 => weight, 2 => preference }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Probe { 1 => probe_handler, 2 => initial_delay_seconds as
+    GoValue, 3 => timeout_seconds as GoValue, 4 => period_seconds as GoValue, 5 =>
+    success_threshold as GoValue, 6 => failure_threshold as GoValue, 7 =>
+    termination_grace_period_seconds }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ProbeHandler { 1 => exec, 2 => http_get, 3 => tcp_socket, 4
+    => grpc }
+);
+/// The value's protobuf string: its JSON string.
+fn proc_mount_type_protobuf_str(
+    value: &crate::core::v1::types::ProcMountType,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ProcMountType::DefaultProcMount => "Default",
+        crate::core::v1::types::ProcMountType::UnmaskedProcMount => "Unmasked",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::ProcMountType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            proc_mount_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            proc_mount_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Default" => crate::core::v1::types::ProcMountType::DefaultProcMount,
+            "Unmasked" => crate::core::v1::types::ProcMountType::UnmaskedProcMount,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "ProcMountType", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ProjectedVolumeSource { 1 => sources, 2 => default_mode }
+);
+/// The value's protobuf string: its JSON string.
+fn protocol_protobuf_str(value: &crate::core::v1::types::Protocol) -> &'static str {
+    match value {
+        crate::core::v1::types::Protocol::ProtocolTCP => "TCP",
+        crate::core::v1::types::Protocol::ProtocolUDP => "UDP",
+        crate::core::v1::types::Protocol::ProtocolSCTP => "SCTP",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::Protocol {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            protocol_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(protocol_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "TCP" => crate::core::v1::types::Protocol::ProtocolTCP,
+            "UDP" => crate::core::v1::types::Protocol::ProtocolUDP,
+            "SCTP" => crate::core::v1::types::Protocol::ProtocolSCTP,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "Protocol", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn pull_policy_protobuf_str(value: &crate::core::v1::types::PullPolicy) -> &'static str {
+    match value {
+        crate::core::v1::types::PullPolicy::PullAlways => "Always",
+        crate::core::v1::types::PullPolicy::PullNever => "Never",
+        crate::core::v1::types::PullPolicy::PullIfNotPresent => "IfNotPresent",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::PullPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            pull_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(pull_policy_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Always" => crate::core::v1::types::PullPolicy::PullAlways,
+            "Never" => crate::core::v1::types::PullPolicy::PullNever,
+            "IfNotPresent" => crate::core::v1::types::PullPolicy::PullIfNotPresent,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "PullPolicy", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::QuobyteVolumeSource { 1 => registry, 2 => volume, 3 =>
+    read_only as GoValue, 4 => user as GoValue, 5 => group as GoValue, 6 => tenant as
+    GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::RBDPersistentVolumeSource { 1 => monitors, 2 => image, 3 =>
+    fs_type as GoValue, 4 => pool as GoValue, 5 => user as GoValue, 6 => keyring as
+    GoValue, 7 => secret_ref, 8 => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::RBDVolumeSource { 1 => monitors, 2 => image, 3 => fs_type as
+    GoValue, 4 => pool as GoValue, 5 => user as GoValue, 6 => keyring as GoValue, 7 =>
+    secret_ref, 8 => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::RangeAllocation { 1 => metadata, 2 => range, 3 => data }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ReplicationController { 1 => metadata, 2 => spec, 3 =>
+    status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ReplicationControllerCondition { 1 => type_, 2 => status, 3
+    => last_transition_time, 4 => reason as GoValue, 5 => message as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ReplicationControllerList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ReplicationControllerSpec { 1 => replicas, 2 => selector, 3
+    => template, 4 => min_ready_seconds as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ReplicationControllerStatus { 1 => replicas, 2 =>
+    fully_labeled_replicas as GoValue, 3 => observed_generation as GoValue, 4 =>
+    ready_replicas as GoValue, 5 => available_replicas as GoValue, 6 => conditions }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceClaim { 1 => name, 2 => request as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceFieldSelector { 1 => container_name as GoValue, 2 =>
+    resource, 3 => divisor }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceHealth { 1 => resource_id, 2 => health as GoValue, 6
+    => message }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceQuota { 1 => metadata, 2 => spec, 3 => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceQuotaList { 1 => metadata, 2 => items }
+);
+/// The value's protobuf string: its JSON string.
+fn resource_quota_scope_protobuf_str(
+    value: &crate::core::v1::types::ResourceQuotaScope,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeTerminating => {
+            "Terminating"
+        }
+        crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeNotTerminating => {
+            "NotTerminating"
+        }
+        crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeBestEffort => {
+            "BestEffort"
+        }
+        crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeNotBestEffort => {
+            "NotBestEffort"
+        }
+        crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopePriorityClass => {
+            "PriorityClass"
+        }
+        crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeCrossNamespacePodAffinity => {
+            "CrossNamespacePodAffinity"
+        }
+        crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeVolumeAttributesClass => {
+            "VolumeAttributesClass"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::ResourceQuotaScope {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            resource_quota_scope_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            resource_quota_scope_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Terminating" => {
+                crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeTerminating
+            }
+            "NotTerminating" => {
+                crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeNotTerminating
+            }
+            "BestEffort" => {
+                crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeBestEffort
+            }
+            "NotBestEffort" => {
+                crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeNotBestEffort
+            }
+            "PriorityClass" => {
+                crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopePriorityClass
+            }
+            "CrossNamespacePodAffinity" => {
+                crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeCrossNamespacePodAffinity
+            }
+            "VolumeAttributesClass" => {
+                crate::core::v1::types::ResourceQuotaScope::ResourceQuotaScopeVolumeAttributesClass
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "ResourceQuotaScope", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceQuotaSpec { 1 => hard, 2 => scopes, 3 =>
+    scope_selector }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceQuotaStatus { 1 => hard, 2 => used }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceRequirements { 1 => limits, 2 => requests, 3 =>
+    claims }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ResourceStatus { 1 => name, 2 => resources }
+);
+/// The value's protobuf string: its JSON string.
+fn restart_policy_protobuf_str(
+    value: &crate::core::v1::types::RestartPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::RestartPolicy::RestartPolicyAlways => "Always",
+        crate::core::v1::types::RestartPolicy::RestartPolicyOnFailure => "OnFailure",
+        crate::core::v1::types::RestartPolicy::RestartPolicyNever => "Never",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::RestartPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            restart_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(restart_policy_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Always" => crate::core::v1::types::RestartPolicy::RestartPolicyAlways,
+            "OnFailure" => crate::core::v1::types::RestartPolicy::RestartPolicyOnFailure,
+            "Never" => crate::core::v1::types::RestartPolicy::RestartPolicyNever,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "RestartPolicy", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SELinuxOptions { 1 => user as GoValue, 2 => role as GoValue,
+    3 => type_ as GoValue, 4 => level as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ScaleIOPersistentVolumeSource { 1 => gateway, 2 => system, 3
+    => secret_ref, 4 => ssl_enabled as GoValue, 5 => protection_domain as GoValue, 6 =>
+    storage_pool as GoValue, 7 => storage_mode as GoValue, 8 => volume_name as GoValue, 9
+    => fs_type as GoValue, 10 => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ScaleIOVolumeSource { 1 => gateway, 2 => system, 3 =>
+    secret_ref, 4 => ssl_enabled as GoValue, 5 => protection_domain as GoValue, 6 =>
+    storage_pool as GoValue, 7 => storage_mode as GoValue, 8 => volume_name as GoValue, 9
+    => fs_type as GoValue, 10 => read_only as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ScopeSelector { 1 => match_expressions }
+);
+/// The value's protobuf string: its JSON string.
+fn scope_selector_operator_protobuf_str(
+    value: &crate::core::v1::types::ScopeSelectorOperator,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpIn => "In",
+        crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpNotIn => "NotIn",
+        crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpExists => "Exists",
+        crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpDoesNotExist => {
+            "DoesNotExist"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::ScopeSelectorOperator {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            scope_selector_operator_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            scope_selector_operator_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "In" => crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpIn,
+            "NotIn" => {
+                crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpNotIn
+            }
+            "Exists" => {
+                crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpExists
+            }
+            "DoesNotExist" => {
+                crate::core::v1::types::ScopeSelectorOperator::ScopeSelectorOpDoesNotExist
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "ScopeSelectorOperator", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ScopedResourceSelectorRequirement { 1 => scope_name, 2 =>
+    operator, 3 => values }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SeccompProfile { 1 => type_, 2 => localhost_profile }
+);
+/// The value's protobuf string: its JSON string.
+fn seccomp_profile_type_protobuf_str(
+    value: &crate::core::v1::types::SeccompProfileType,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::SeccompProfileType::SeccompProfileTypeUnconfined => {
+            "Unconfined"
+        }
+        crate::core::v1::types::SeccompProfileType::SeccompProfileTypeRuntimeDefault => {
+            "RuntimeDefault"
+        }
+        crate::core::v1::types::SeccompProfileType::SeccompProfileTypeLocalhost => {
+            "Localhost"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::SeccompProfileType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            seccomp_profile_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            seccomp_profile_type_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Unconfined" => {
+                crate::core::v1::types::SeccompProfileType::SeccompProfileTypeUnconfined
+            }
+            "RuntimeDefault" => {
+                crate::core::v1::types::SeccompProfileType::SeccompProfileTypeRuntimeDefault
+            }
+            "Localhost" => {
+                crate::core::v1::types::SeccompProfileType::SeccompProfileTypeLocalhost
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "SeccompProfileType", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Secret { 1 => metadata, 2 => data, 3 => type_ as GoValue, 4
+    => string_data, 5 => immutable }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SecretEnvSource { 1 => local_object_reference, 2 => optional
+    }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SecretKeySelector { 1 => local_object_reference, 2 => key, 3
+    => optional }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SecretList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SecretProjection { 1 => local_object_reference, 2 => items,
+    4 => optional }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SecretReference { 1 => name as GoValue, 2 => namespace as
+    GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SecretVolumeSource { 1 => secret_name as GoValue, 2 =>
+    items, 3 => default_mode, 4 => optional }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SecurityContext { 1 => capabilities, 2 => privileged, 3 =>
+    se_linux_options, 4 => run_as_user, 5 => run_as_non_root, 6 =>
+    read_only_root_filesystem, 7 => allow_privilege_escalation, 8 => run_as_group, 9 =>
+    proc_mount, 10 => windows_options, 11 => seccomp_profile, 12 => app_armor_profile }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SerializedReference { 1 => reference }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Service { 1 => metadata, 2 => spec, 3 => status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ServiceAccount { 1 => metadata, 2 => secrets, 3 =>
     image_pull_secrets, 4 => automount_service_account_token }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::core::v1::service_account::ServiceAccountList { 1 => metadata, 2 => items }
+    crate::core::v1::types::ServiceAccountList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ServiceAccountTokenProjection { 1 => audience as GoValue, 2
+    => expiration_seconds, 3 => path }
+);
+/// The value's protobuf string: its JSON string.
+fn service_affinity_protobuf_str(
+    value: &crate::core::v1::types::ServiceAffinity,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ServiceAffinity::ServiceAffinityClientIP => "ClientIP",
+        crate::core::v1::types::ServiceAffinity::ServiceAffinityNone => "None",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::ServiceAffinity {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            service_affinity_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            service_affinity_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "ClientIP" => {
+                crate::core::v1::types::ServiceAffinity::ServiceAffinityClientIP
+            }
+            "None" => crate::core::v1::types::ServiceAffinity::ServiceAffinityNone,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "ServiceAffinity", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn service_external_traffic_policy_protobuf_str(
+    value: &crate::core::v1::types::ServiceExternalTrafficPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ServiceExternalTrafficPolicy::ServiceExternalTrafficPolicyCluster => {
+            "Cluster"
+        }
+        crate::core::v1::types::ServiceExternalTrafficPolicy::ServiceExternalTrafficPolicyLocal => {
+            "Local"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::ServiceExternalTrafficPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            service_external_traffic_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            service_external_traffic_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Cluster" => {
+                crate::core::v1::types::ServiceExternalTrafficPolicy::ServiceExternalTrafficPolicyCluster
+            }
+            "Local" => {
+                crate::core::v1::types::ServiceExternalTrafficPolicy::ServiceExternalTrafficPolicyLocal
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "ServiceExternalTrafficPolicy",
+                            other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn service_internal_traffic_policy_protobuf_str(
+    value: &crate::core::v1::types::ServiceInternalTrafficPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ServiceInternalTrafficPolicy::ServiceInternalTrafficPolicyCluster => {
+            "Cluster"
+        }
+        crate::core::v1::types::ServiceInternalTrafficPolicy::ServiceInternalTrafficPolicyLocal => {
+            "Local"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::ServiceInternalTrafficPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            service_internal_traffic_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            service_internal_traffic_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Cluster" => {
+                crate::core::v1::types::ServiceInternalTrafficPolicy::ServiceInternalTrafficPolicyCluster
+            }
+            "Local" => {
+                crate::core::v1::types::ServiceInternalTrafficPolicy::ServiceInternalTrafficPolicyLocal
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "ServiceInternalTrafficPolicy",
+                            other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ServiceList { 1 => metadata, 2 => items }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ServicePort { 1 => name as GoValue, 2 => protocol, 3 =>
+    port, 4 => target_port, 5 => node_port as GoValue, 6 => app_protocol }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ServiceProxyOptions { 1 => path as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ServiceSpec { 1 => ports, 2 => selector, 3 => cluster_ip as
+    GoValue, 4 => type_, 5 => external_ips, 7 => session_affinity, 8 => load_balancer_ip
+    as GoValue, 9 => load_balancer_source_ranges, 10 => external_name as GoValue, 11 =>
+    external_traffic_policy, 12 => health_check_node_port as GoValue, 13 =>
+    publish_not_ready_addresses as GoValue, 14 => session_affinity_config, 17 =>
+    ip_family_policy, 18 => cluster_ips, 19 => ip_families, 20 =>
+    allocate_load_balancer_node_ports, 21 => load_balancer_class, 22 =>
+    internal_traffic_policy, 23 => traffic_distribution }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::ServiceStatus { 1 => load_balancer, 2 => conditions }
+);
+/// The value's protobuf string: its JSON string.
+fn service_type_protobuf_str(
+    value: &crate::core::v1::types::ServiceType,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::ServiceType::ServiceTypeClusterIP => "ClusterIP",
+        crate::core::v1::types::ServiceType::ServiceTypeNodePort => "NodePort",
+        crate::core::v1::types::ServiceType::ServiceTypeLoadBalancer => "LoadBalancer",
+        crate::core::v1::types::ServiceType::ServiceTypeExternalName => "ExternalName",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::ServiceType {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            service_type_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(service_type_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "ClusterIP" => crate::core::v1::types::ServiceType::ServiceTypeClusterIP,
+            "NodePort" => crate::core::v1::types::ServiceType::ServiceTypeNodePort,
+            "LoadBalancer" => {
+                crate::core::v1::types::ServiceType::ServiceTypeLoadBalancer
+            }
+            "ExternalName" => {
+                crate::core::v1::types::ServiceType::ServiceTypeExternalName
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "ServiceType", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SessionAffinityConfig { 1 => client_ip }
+);
+/// The value's protobuf string: its JSON string.
+fn signal_protobuf_str(value: &crate::core::v1::types::Signal) -> &'static str {
+    match value {
+        crate::core::v1::types::Signal::SIGABRT => "SIGABRT",
+        crate::core::v1::types::Signal::SIGALRM => "SIGALRM",
+        crate::core::v1::types::Signal::SIGBUS => "SIGBUS",
+        crate::core::v1::types::Signal::SIGCHLD => "SIGCHLD",
+        crate::core::v1::types::Signal::SIGCLD => "SIGCLD",
+        crate::core::v1::types::Signal::SIGCONT => "SIGCONT",
+        crate::core::v1::types::Signal::SIGFPE => "SIGFPE",
+        crate::core::v1::types::Signal::SIGHUP => "SIGHUP",
+        crate::core::v1::types::Signal::SIGILL => "SIGILL",
+        crate::core::v1::types::Signal::SIGINT => "SIGINT",
+        crate::core::v1::types::Signal::SIGIO => "SIGIO",
+        crate::core::v1::types::Signal::SIGIOT => "SIGIOT",
+        crate::core::v1::types::Signal::SIGKILL => "SIGKILL",
+        crate::core::v1::types::Signal::SIGPIPE => "SIGPIPE",
+        crate::core::v1::types::Signal::SIGPOLL => "SIGPOLL",
+        crate::core::v1::types::Signal::SIGPROF => "SIGPROF",
+        crate::core::v1::types::Signal::SIGPWR => "SIGPWR",
+        crate::core::v1::types::Signal::SIGQUIT => "SIGQUIT",
+        crate::core::v1::types::Signal::SIGSEGV => "SIGSEGV",
+        crate::core::v1::types::Signal::SIGSTKFLT => "SIGSTKFLT",
+        crate::core::v1::types::Signal::SIGSTOP => "SIGSTOP",
+        crate::core::v1::types::Signal::SIGSYS => "SIGSYS",
+        crate::core::v1::types::Signal::SIGTERM => "SIGTERM",
+        crate::core::v1::types::Signal::SIGTRAP => "SIGTRAP",
+        crate::core::v1::types::Signal::SIGTSTP => "SIGTSTP",
+        crate::core::v1::types::Signal::SIGTTIN => "SIGTTIN",
+        crate::core::v1::types::Signal::SIGTTOU => "SIGTTOU",
+        crate::core::v1::types::Signal::SIGURG => "SIGURG",
+        crate::core::v1::types::Signal::SIGUSR1 => "SIGUSR1",
+        crate::core::v1::types::Signal::SIGUSR2 => "SIGUSR2",
+        crate::core::v1::types::Signal::SIGVTALRM => "SIGVTALRM",
+        crate::core::v1::types::Signal::SIGWINCH => "SIGWINCH",
+        crate::core::v1::types::Signal::SIGXCPU => "SIGXCPU",
+        crate::core::v1::types::Signal::SIGXFSZ => "SIGXFSZ",
+        crate::core::v1::types::Signal::SIGRTMIN => "SIGRTMIN",
+        crate::core::v1::types::Signal::SIGRTMINPLUS1 => "SIGRTMIN+1",
+        crate::core::v1::types::Signal::SIGRTMINPLUS2 => "SIGRTMIN+2",
+        crate::core::v1::types::Signal::SIGRTMINPLUS3 => "SIGRTMIN+3",
+        crate::core::v1::types::Signal::SIGRTMINPLUS4 => "SIGRTMIN+4",
+        crate::core::v1::types::Signal::SIGRTMINPLUS5 => "SIGRTMIN+5",
+        crate::core::v1::types::Signal::SIGRTMINPLUS6 => "SIGRTMIN+6",
+        crate::core::v1::types::Signal::SIGRTMINPLUS7 => "SIGRTMIN+7",
+        crate::core::v1::types::Signal::SIGRTMINPLUS8 => "SIGRTMIN+8",
+        crate::core::v1::types::Signal::SIGRTMINPLUS9 => "SIGRTMIN+9",
+        crate::core::v1::types::Signal::SIGRTMINPLUS10 => "SIGRTMIN+10",
+        crate::core::v1::types::Signal::SIGRTMINPLUS11 => "SIGRTMIN+11",
+        crate::core::v1::types::Signal::SIGRTMINPLUS12 => "SIGRTMIN+12",
+        crate::core::v1::types::Signal::SIGRTMINPLUS13 => "SIGRTMIN+13",
+        crate::core::v1::types::Signal::SIGRTMINPLUS14 => "SIGRTMIN+14",
+        crate::core::v1::types::Signal::SIGRTMINPLUS15 => "SIGRTMIN+15",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS14 => "SIGRTMAX-14",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS13 => "SIGRTMAX-13",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS12 => "SIGRTMAX-12",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS11 => "SIGRTMAX-11",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS10 => "SIGRTMAX-10",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS9 => "SIGRTMAX-9",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS8 => "SIGRTMAX-8",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS7 => "SIGRTMAX-7",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS6 => "SIGRTMAX-6",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS5 => "SIGRTMAX-5",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS4 => "SIGRTMAX-4",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS3 => "SIGRTMAX-3",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS2 => "SIGRTMAX-2",
+        crate::core::v1::types::Signal::SIGRTMAXMINUS1 => "SIGRTMAX-1",
+        crate::core::v1::types::Signal::SIGRTMAX => "SIGRTMAX",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::Signal {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(signal_protobuf_str(self), number, buf)
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(signal_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "SIGABRT" => crate::core::v1::types::Signal::SIGABRT,
+            "SIGALRM" => crate::core::v1::types::Signal::SIGALRM,
+            "SIGBUS" => crate::core::v1::types::Signal::SIGBUS,
+            "SIGCHLD" => crate::core::v1::types::Signal::SIGCHLD,
+            "SIGCLD" => crate::core::v1::types::Signal::SIGCLD,
+            "SIGCONT" => crate::core::v1::types::Signal::SIGCONT,
+            "SIGFPE" => crate::core::v1::types::Signal::SIGFPE,
+            "SIGHUP" => crate::core::v1::types::Signal::SIGHUP,
+            "SIGILL" => crate::core::v1::types::Signal::SIGILL,
+            "SIGINT" => crate::core::v1::types::Signal::SIGINT,
+            "SIGIO" => crate::core::v1::types::Signal::SIGIO,
+            "SIGIOT" => crate::core::v1::types::Signal::SIGIOT,
+            "SIGKILL" => crate::core::v1::types::Signal::SIGKILL,
+            "SIGPIPE" => crate::core::v1::types::Signal::SIGPIPE,
+            "SIGPOLL" => crate::core::v1::types::Signal::SIGPOLL,
+            "SIGPROF" => crate::core::v1::types::Signal::SIGPROF,
+            "SIGPWR" => crate::core::v1::types::Signal::SIGPWR,
+            "SIGQUIT" => crate::core::v1::types::Signal::SIGQUIT,
+            "SIGSEGV" => crate::core::v1::types::Signal::SIGSEGV,
+            "SIGSTKFLT" => crate::core::v1::types::Signal::SIGSTKFLT,
+            "SIGSTOP" => crate::core::v1::types::Signal::SIGSTOP,
+            "SIGSYS" => crate::core::v1::types::Signal::SIGSYS,
+            "SIGTERM" => crate::core::v1::types::Signal::SIGTERM,
+            "SIGTRAP" => crate::core::v1::types::Signal::SIGTRAP,
+            "SIGTSTP" => crate::core::v1::types::Signal::SIGTSTP,
+            "SIGTTIN" => crate::core::v1::types::Signal::SIGTTIN,
+            "SIGTTOU" => crate::core::v1::types::Signal::SIGTTOU,
+            "SIGURG" => crate::core::v1::types::Signal::SIGURG,
+            "SIGUSR1" => crate::core::v1::types::Signal::SIGUSR1,
+            "SIGUSR2" => crate::core::v1::types::Signal::SIGUSR2,
+            "SIGVTALRM" => crate::core::v1::types::Signal::SIGVTALRM,
+            "SIGWINCH" => crate::core::v1::types::Signal::SIGWINCH,
+            "SIGXCPU" => crate::core::v1::types::Signal::SIGXCPU,
+            "SIGXFSZ" => crate::core::v1::types::Signal::SIGXFSZ,
+            "SIGRTMIN" => crate::core::v1::types::Signal::SIGRTMIN,
+            "SIGRTMIN+1" => crate::core::v1::types::Signal::SIGRTMINPLUS1,
+            "SIGRTMIN+2" => crate::core::v1::types::Signal::SIGRTMINPLUS2,
+            "SIGRTMIN+3" => crate::core::v1::types::Signal::SIGRTMINPLUS3,
+            "SIGRTMIN+4" => crate::core::v1::types::Signal::SIGRTMINPLUS4,
+            "SIGRTMIN+5" => crate::core::v1::types::Signal::SIGRTMINPLUS5,
+            "SIGRTMIN+6" => crate::core::v1::types::Signal::SIGRTMINPLUS6,
+            "SIGRTMIN+7" => crate::core::v1::types::Signal::SIGRTMINPLUS7,
+            "SIGRTMIN+8" => crate::core::v1::types::Signal::SIGRTMINPLUS8,
+            "SIGRTMIN+9" => crate::core::v1::types::Signal::SIGRTMINPLUS9,
+            "SIGRTMIN+10" => crate::core::v1::types::Signal::SIGRTMINPLUS10,
+            "SIGRTMIN+11" => crate::core::v1::types::Signal::SIGRTMINPLUS11,
+            "SIGRTMIN+12" => crate::core::v1::types::Signal::SIGRTMINPLUS12,
+            "SIGRTMIN+13" => crate::core::v1::types::Signal::SIGRTMINPLUS13,
+            "SIGRTMIN+14" => crate::core::v1::types::Signal::SIGRTMINPLUS14,
+            "SIGRTMIN+15" => crate::core::v1::types::Signal::SIGRTMINPLUS15,
+            "SIGRTMAX-14" => crate::core::v1::types::Signal::SIGRTMAXMINUS14,
+            "SIGRTMAX-13" => crate::core::v1::types::Signal::SIGRTMAXMINUS13,
+            "SIGRTMAX-12" => crate::core::v1::types::Signal::SIGRTMAXMINUS12,
+            "SIGRTMAX-11" => crate::core::v1::types::Signal::SIGRTMAXMINUS11,
+            "SIGRTMAX-10" => crate::core::v1::types::Signal::SIGRTMAXMINUS10,
+            "SIGRTMAX-9" => crate::core::v1::types::Signal::SIGRTMAXMINUS9,
+            "SIGRTMAX-8" => crate::core::v1::types::Signal::SIGRTMAXMINUS8,
+            "SIGRTMAX-7" => crate::core::v1::types::Signal::SIGRTMAXMINUS7,
+            "SIGRTMAX-6" => crate::core::v1::types::Signal::SIGRTMAXMINUS6,
+            "SIGRTMAX-5" => crate::core::v1::types::Signal::SIGRTMAXMINUS5,
+            "SIGRTMAX-4" => crate::core::v1::types::Signal::SIGRTMAXMINUS4,
+            "SIGRTMAX-3" => crate::core::v1::types::Signal::SIGRTMAXMINUS3,
+            "SIGRTMAX-2" => crate::core::v1::types::Signal::SIGRTMAXMINUS2,
+            "SIGRTMAX-1" => crate::core::v1::types::Signal::SIGRTMAXMINUS1,
+            "SIGRTMAX" => crate::core::v1::types::Signal::SIGRTMAX,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "Signal", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::SleepAction { 1 => seconds }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::StorageOSPersistentVolumeSource { 1 => volume_name as
+    GoValue, 2 => volume_namespace as GoValue, 3 => fs_type as GoValue, 4 => read_only as
+    GoValue, 5 => secret_ref }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::StorageOSVolumeSource { 1 => volume_name as GoValue, 2 =>
+    volume_namespace as GoValue, 3 => fs_type as GoValue, 4 => read_only as GoValue, 5 =>
+    secret_ref }
+);
+/// The value's protobuf string: its JSON string.
+fn supplemental_groups_policy_protobuf_str(
+    value: &crate::core::v1::types::SupplementalGroupsPolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::SupplementalGroupsPolicy::SupplementalGroupsPolicyMerge => {
+            "Merge"
+        }
+        crate::core::v1::types::SupplementalGroupsPolicy::SupplementalGroupsPolicyStrict => {
+            "Strict"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::SupplementalGroupsPolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            supplemental_groups_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            supplemental_groups_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Merge" => {
+                crate::core::v1::types::SupplementalGroupsPolicy::SupplementalGroupsPolicyMerge
+            }
+            "Strict" => {
+                crate::core::v1::types::SupplementalGroupsPolicy::SupplementalGroupsPolicyStrict
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "SupplementalGroupsPolicy", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Sysctl { 1 => name, 2 => value }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::TCPSocketAction { 1 => port, 2 => host as GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Taint { 1 => key, 2 => value as GoValue, 3 => effect, 4 =>
+    time_added }
+);
+/// The value's protobuf string: its JSON string.
+fn taint_effect_protobuf_str(
+    value: &crate::core::v1::types::TaintEffect,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::TaintEffect::TaintEffectNoSchedule => "NoSchedule",
+        crate::core::v1::types::TaintEffect::TaintEffectPreferNoSchedule => {
+            "PreferNoSchedule"
+        }
+        crate::core::v1::types::TaintEffect::TaintEffectNoExecute => "NoExecute",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::TaintEffect {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            taint_effect_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(taint_effect_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "NoSchedule" => crate::core::v1::types::TaintEffect::TaintEffectNoSchedule,
+            "PreferNoSchedule" => {
+                crate::core::v1::types::TaintEffect::TaintEffectPreferNoSchedule
+            }
+            "NoExecute" => crate::core::v1::types::TaintEffect::TaintEffectNoExecute,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "TaintEffect", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn termination_message_policy_protobuf_str(
+    value: &crate::core::v1::types::TerminationMessagePolicy,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::TerminationMessagePolicy::TerminationMessageReadFile => {
+            "File"
+        }
+        crate::core::v1::types::TerminationMessagePolicy::TerminationMessageFallbackToLogsOnError => {
+            "FallbackToLogsOnError"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::TerminationMessagePolicy {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            termination_message_policy_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            termination_message_policy_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "File" => {
+                crate::core::v1::types::TerminationMessagePolicy::TerminationMessageReadFile
+            }
+            "FallbackToLogsOnError" => {
+                crate::core::v1::types::TerminationMessagePolicy::TerminationMessageFallbackToLogsOnError
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "TerminationMessagePolicy", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Toleration { 1 => key as GoValue, 2 => operator, 3 => value
+    as GoValue, 4 => effect, 5 => toleration_seconds }
+);
+/// The value's protobuf string: its JSON string.
+fn toleration_operator_protobuf_str(
+    value: &crate::core::v1::types::TolerationOperator,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::TolerationOperator::TolerationOpExists => "Exists",
+        crate::core::v1::types::TolerationOperator::TolerationOpEqual => "Equal",
+        crate::core::v1::types::TolerationOperator::TolerationOpLt => "Lt",
+        crate::core::v1::types::TolerationOperator::TolerationOpGt => "Gt",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::TolerationOperator {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            toleration_operator_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            toleration_operator_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "Exists" => crate::core::v1::types::TolerationOperator::TolerationOpExists,
+            "Equal" => crate::core::v1::types::TolerationOperator::TolerationOpEqual,
+            "Lt" => crate::core::v1::types::TolerationOperator::TolerationOpLt,
+            "Gt" => crate::core::v1::types::TolerationOperator::TolerationOpGt,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "TolerationOperator", other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::TopologySelectorLabelRequirement { 1 => key, 2 => values }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::TopologySelectorTerm { 1 => match_label_expressions }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::TopologySpreadConstraint { 1 => max_skew, 2 => topology_key,
+    3 => when_unsatisfiable, 4 => label_selector, 5 => min_domains, 6 =>
+    node_affinity_policy, 7 => node_taints_policy, 8 => match_label_keys }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::TypedLocalObjectReference { 1 => api_group, 2 => kind, 3 =>
+    name }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::TypedObjectReference { 1 => api_group, 2 => kind, 3 => name,
+    4 => namespace }
+);
+/// The value's protobuf string: its JSON string.
+fn uri_scheme_protobuf_str(value: &crate::core::v1::types::URIScheme) -> &'static str {
+    match value {
+        crate::core::v1::types::URIScheme::URISchemeHTTP => "HTTP",
+        crate::core::v1::types::URIScheme::URISchemeHTTPS => "HTTPS",
+    }
+}
+impl ::kube_apimachinery::protobuf::Field for crate::core::v1::types::URIScheme {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            uri_scheme_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(uri_scheme_protobuf_str(self), number)
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "HTTP" => crate::core::v1::types::URIScheme::URISchemeHTTP,
+            "HTTPS" => crate::core::v1::types::URIScheme::URISchemeHTTPS,
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!("unknown {} value {:?}", "URIScheme", other),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+/// The value's protobuf string: its JSON string.
+fn unsatisfiable_constraint_action_protobuf_str(
+    value: &crate::core::v1::types::UnsatisfiableConstraintAction,
+) -> &'static str {
+    match value {
+        crate::core::v1::types::UnsatisfiableConstraintAction::DoNotSchedule => {
+            "DoNotSchedule"
+        }
+        crate::core::v1::types::UnsatisfiableConstraintAction::ScheduleAnyway => {
+            "ScheduleAnyway"
+        }
+    }
+}
+impl ::kube_apimachinery::protobuf::Field
+for crate::core::v1::types::UnsatisfiableConstraintAction {
+    const WIRE_TYPE: ::kube_apimachinery::protobuf::WireType = ::kube_apimachinery::protobuf::WireType::LengthDelimited;
+    fn encode_field(&self, number: u32, buf: &mut ::std::vec::Vec<u8>) {
+        ::kube_apimachinery::protobuf::encode_str(
+            unsatisfiable_constraint_action_protobuf_str(self),
+            number,
+            buf,
+        )
+    }
+    fn field_len(&self, number: u32) -> usize {
+        ::kube_apimachinery::protobuf::str_len(
+            unsatisfiable_constraint_action_protobuf_str(self),
+            number,
+        )
+    }
+    fn merge(
+        &mut self,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        _depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        *self = match ::kube_apimachinery::protobuf::take_str(wire_type, buf)? {
+            "DoNotSchedule" => {
+                crate::core::v1::types::UnsatisfiableConstraintAction::DoNotSchedule
+            }
+            "ScheduleAnyway" => {
+                crate::core::v1::types::UnsatisfiableConstraintAction::ScheduleAnyway
+            }
+            "" => <Self as ::kube_apimachinery::protobuf::Field>::empty(),
+            other => {
+                return ::core::result::Result::Err(
+                    ::kube_apimachinery::protobuf::DecodeError::new(
+                        ::std::format!(
+                            "unknown {} value {:?}", "UnsatisfiableConstraintAction",
+                            other
+                        ),
+                    ),
+                );
+            }
+        };
+        ::core::result::Result::Ok(())
+    }
+    fn empty() -> Self {
+        ::core::default::Default::default()
+    }
+    fn merge_option(
+        slot: &mut ::core::option::Option<Self>,
+        wire_type: ::kube_apimachinery::protobuf::WireType,
+        buf: &mut &[u8],
+        depth: u32,
+    ) -> ::core::result::Result<(), ::kube_apimachinery::protobuf::DecodeError> {
+        ::kube_apimachinery::protobuf::merge_string_enum_option(
+            slot,
+            wire_type,
+            buf,
+            depth,
+        )
+    }
+}
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::Volume { 1 => name, 2 => volume_source }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeDevice { 1 => name, 2 => device_path }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeMount { 1 => name, 2 => read_only as GoValue, 3 =>
+    mount_path, 4 => sub_path as GoValue, 5 => mount_propagation, 6 => sub_path_expr as
+    GoValue, 7 => recursive_read_only }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeMountStatus { 1 => name, 2 => mount_path, 3 =>
+    read_only as GoValue, 4 => recursive_read_only, 5 => volume_status }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeNodeAffinity { 1 => required }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeProjection { 1 => secret, 2 => downward_api, 3 =>
+    config_map, 4 => service_account_token, 5 => cluster_trust_bundle, 6 =>
+    pod_certificate }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeResourceRequirements { 1 => limits, 2 => requests }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeSource { 1 => host_path, 2 => empty_dir, 3 =>
+    gce_persistent_disk, 4 => aws_elastic_block_store, 5 => git_repo, 6 => secret, 7 =>
+    nfs, 8 => iscsi, 9 => glusterfs, 10 => persistent_volume_claim, 11 => rbd, 12 =>
+    flex_volume, 13 => cinder, 14 => cephfs, 15 => flocker, 16 => downward_api, 17 => fc,
+    18 => azure_file, 19 => config_map, 20 => vsphere_volume, 21 => quobyte, 22 =>
+    azure_disk, 23 => photon_persistent_disk, 24 => portworx_volume, 25 => scale_io, 26
+    => projected, 27 => storageos, 28 => csi, 29 => ephemeral, 30 => image }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VolumeStatus { 1 => image }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::VsphereVirtualDiskVolumeSource { 1 => volume_path, 2 =>
+    fs_type as GoValue, 3 => storage_policy_name as GoValue, 4 => storage_policy_id as
+    GoValue }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::WeightedPodAffinityTerm { 1 => weight, 2 =>
+    pod_affinity_term }
+);
+::kube_apimachinery::protobuf_message!(
+    crate::core::v1::types::WindowsSecurityContextOptions { 1 =>
+    gmsa_credential_spec_name, 2 => gmsa_credential_spec, 3 => run_as_user_name, 4 =>
+    host_process }
 );

@@ -28,7 +28,6 @@ pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachin
     &[
         add_known_types,
         add_rest_mappings,
-        super::zz_generated_conversion::register_conversions,
         super::zz_generated_defaults::register_defaults,
         super::zz_generated_validations::register_validations,
         super::zz_generated_prerelease_lifecycle::register_lifecycles,
@@ -44,6 +43,30 @@ pub fn add_to_scheme(
 pub fn add_known_types(
     scheme: &mut ::kube_apimachinery::Scheme,
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::Binding,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Binding"),
+            &["apiVersion", "kind", "metadata", "target"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::Binding>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ComponentStatus,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ComponentStatus"),
+            &["apiVersion", "conditions", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ComponentStatus>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ComponentStatusList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ComponentStatusList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ComponentStatusList>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::ConfigMap,
@@ -62,7 +85,23 @@ pub fn add_known_types(
     scheme.add_protobuf::<crate::core::v1::types::ConfigMapList>();
     scheme
         .add_known_type_serde_keys::<
-            crate::core::v1::event::Event,
+            crate::core::v1::types::Endpoints,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Endpoints"),
+            &["apiVersion", "kind", "metadata", "subsets"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::Endpoints>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::EndpointsList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("EndpointsList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::EndpointsList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::Event,
         >(
             SCHEME_GROUP_VERSION.with_kind("Event"),
             &[
@@ -85,15 +124,39 @@ pub fn add_known_types(
                 "type",
             ],
         )?;
-    scheme.add_protobuf::<crate::core::v1::event::Event>();
+    scheme.add_protobuf::<crate::core::v1::types::Event>();
     scheme
         .add_known_type_serde_keys::<
-            crate::core::v1::event::EventList,
+            crate::core::v1::types::EventList,
         >(
             SCHEME_GROUP_VERSION.with_kind("EventList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
-    scheme.add_protobuf::<crate::core::v1::event::EventList>();
+    scheme.add_protobuf::<crate::core::v1::types::EventList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::LimitRange,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("LimitRange"),
+            &["apiVersion", "kind", "metadata", "spec"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::LimitRange>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::LimitRangeList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("LimitRangeList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::LimitRangeList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::List,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("List"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::List>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::Namespace,
@@ -112,12 +175,105 @@ pub fn add_known_types(
     scheme.add_protobuf::<crate::core::v1::types::NamespaceList>();
     scheme
         .add_known_type_serde_keys::<
+            crate::core::v1::types::Node,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Node"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::Node>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::NodeList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("NodeList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::NodeList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::NodeProxyOptions,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("NodeProxyOptions"),
+            &["apiVersion", "kind", "path"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::NodeProxyOptions>();
+    scheme
+        .add_query_decoder::<
+            crate::core::v1::types::NodeProxyOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("NodeProxyOptions"));
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PersistentVolume,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PersistentVolume"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PersistentVolume>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PersistentVolumeClaim,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PersistentVolumeClaim"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PersistentVolumeClaim>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PersistentVolumeClaimList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PersistentVolumeClaimList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PersistentVolumeClaimList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PersistentVolumeList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PersistentVolumeList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PersistentVolumeList>();
+    scheme
+        .add_known_type_serde_keys::<
             crate::core::v1::types::Pod,
         >(
             SCHEME_GROUP_VERSION.with_kind("Pod"),
             &["apiVersion", "kind", "metadata", "spec", "status"],
         )?;
     scheme.add_protobuf::<crate::core::v1::types::Pod>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PodAttachOptions,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodAttachOptions"),
+            &["apiVersion", "container", "kind", "stderr", "stdin", "stdout", "tty"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodAttachOptions>();
+    scheme
+        .add_query_decoder::<
+            crate::core::v1::types::PodAttachOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("PodAttachOptions"));
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PodExecOptions,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodExecOptions"),
+            &[
+                "apiVersion",
+                "command",
+                "container",
+                "kind",
+                "stderr",
+                "stdin",
+                "stdout",
+                "tty",
+            ],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodExecOptions>();
+    scheme
+        .add_query_decoder::<
+            crate::core::v1::types::PodExecOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("PodExecOptions"));
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::PodList,
@@ -135,11 +291,13 @@ pub fn add_known_types(
                 "apiVersion",
                 "container",
                 "follow",
+                "insecureSkipTLSVerifyBackend",
                 "kind",
                 "limitBytes",
                 "previous",
                 "sinceSeconds",
                 "sinceTime",
+                "stream",
                 "tailLines",
                 "timestamps",
             ],
@@ -149,6 +307,38 @@ pub fn add_known_types(
         .add_query_decoder::<
             crate::core::v1::types::PodLogOptions,
         >(SCHEME_GROUP_VERSION.with_kind("PodLogOptions"));
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PodPortForwardOptions,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodPortForwardOptions"),
+            &["apiVersion", "kind", "ports"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodPortForwardOptions>();
+    scheme
+        .add_query_decoder::<
+            crate::core::v1::types::PodPortForwardOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("PodPortForwardOptions"));
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PodProxyOptions,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodProxyOptions"),
+            &["apiVersion", "kind", "path"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodProxyOptions>();
+    scheme
+        .add_query_decoder::<
+            crate::core::v1::types::PodProxyOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("PodProxyOptions"));
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::PodStatusResult,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("PodStatusResult"),
+            &["apiVersion", "kind", "metadata", "status"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::PodStatusResult>();
     scheme
         .add_known_type_serde_keys::<
             crate::core::v1::types::PodTemplate,
@@ -167,7 +357,87 @@ pub fn add_known_types(
     scheme.add_protobuf::<crate::core::v1::types::PodTemplateList>();
     scheme
         .add_known_type_serde_keys::<
-            crate::core::v1::service_account::ServiceAccount,
+            crate::core::v1::types::RangeAllocation,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("RangeAllocation"),
+            &["apiVersion", "data", "kind", "metadata", "range"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::RangeAllocation>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ReplicationController,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ReplicationController"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ReplicationController>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ReplicationControllerList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ReplicationControllerList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ReplicationControllerList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ResourceQuota,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ResourceQuota"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ResourceQuota>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ResourceQuotaList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ResourceQuotaList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ResourceQuotaList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::Secret,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Secret"),
+            &[
+                "apiVersion",
+                "data",
+                "immutable",
+                "kind",
+                "metadata",
+                "stringData",
+                "type",
+            ],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::Secret>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::SecretList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("SecretList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::SecretList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::SerializedReference,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("SerializedReference"),
+            &["apiVersion", "kind", "reference"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::SerializedReference>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::Service,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("Service"),
+            &["apiVersion", "kind", "metadata", "spec", "status"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::Service>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ServiceAccount,
         >(
             SCHEME_GROUP_VERSION.with_kind("ServiceAccount"),
             &[
@@ -179,15 +449,35 @@ pub fn add_known_types(
                 "secrets",
             ],
         )?;
-    scheme.add_protobuf::<crate::core::v1::service_account::ServiceAccount>();
+    scheme.add_protobuf::<crate::core::v1::types::ServiceAccount>();
     scheme
         .add_known_type_serde_keys::<
-            crate::core::v1::service_account::ServiceAccountList,
+            crate::core::v1::types::ServiceAccountList,
         >(
             SCHEME_GROUP_VERSION.with_kind("ServiceAccountList"),
             &["apiVersion", "items", "kind", "metadata"],
         )?;
-    scheme.add_protobuf::<crate::core::v1::service_account::ServiceAccountList>();
+    scheme.add_protobuf::<crate::core::v1::types::ServiceAccountList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ServiceList,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ServiceList"),
+            &["apiVersion", "items", "kind", "metadata"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ServiceList>();
+    scheme
+        .add_known_type_serde_keys::<
+            crate::core::v1::types::ServiceProxyOptions,
+        >(
+            SCHEME_GROUP_VERSION.with_kind("ServiceProxyOptions"),
+            &["apiVersion", "kind", "path"],
+        )?;
+    scheme.add_protobuf::<crate::core::v1::types::ServiceProxyOptions>();
+    scheme
+        .add_query_decoder::<
+            crate::core::v1::types::ServiceProxyOptions,
+        >(SCHEME_GROUP_VERSION.with_kind("ServiceProxyOptions"));
     ::core::result::Result::Ok(())
 }
 /// A group-qualified resource of this package's group.
@@ -206,12 +496,60 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
+            resource: "bindings",
+            kind: "Binding",
+            list_kind: ::core::option::Option::None,
+            singular: "binding",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "componentstatuses",
+            kind: "ComponentStatus",
+            list_kind: ::core::option::Option::Some("ComponentStatusList"),
+            singular: "componentstatus",
+            scope: ::kube_apimachinery::RestScope::Cluster,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
             resource: "configmaps",
             kind: "ConfigMap",
             list_kind: ::core::option::Option::Some("ConfigMapList"),
             singular: "configmap",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["cm"],
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "endpoints",
+            kind: "Endpoints",
+            list_kind: ::core::option::Option::Some("EndpointsList"),
+            singular: "endpoints",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
             categories: &[],
             subresources: &[],
             storage_version: "v1",
@@ -227,7 +565,7 @@ pub fn add_rest_mappings(
             list_kind: ::core::option::Option::Some("EventList"),
             singular: "event",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["ev"],
+            short_names: &[],
             categories: &[],
             subresources: &[],
             storage_version: "v1",
@@ -238,12 +576,28 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
+            resource: "limitranges",
+            kind: "LimitRange",
+            list_kind: ::core::option::Option::Some("LimitRangeList"),
+            singular: "limitrange",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
             resource: "namespaces",
             kind: "Namespace",
             list_kind: ::core::option::Option::Some("NamespaceList"),
             singular: "namespace",
             scope: ::kube_apimachinery::RestScope::Cluster,
-            short_names: &["ns"],
+            short_names: &[],
             categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
@@ -262,13 +616,85 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
+            resource: "nodes",
+            kind: "Node",
+            list_kind: ::core::option::Option::Some("NodeList"),
+            singular: "node",
+            scope: ::kube_apimachinery::RestScope::Cluster,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "Node",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "persistentvolumes",
+            kind: "PersistentVolume",
+            list_kind: ::core::option::Option::Some("PersistentVolumeList"),
+            singular: "persistentvolume",
+            scope: ::kube_apimachinery::RestScope::Cluster,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "PersistentVolume",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "persistentvolumeclaims",
+            kind: "PersistentVolumeClaim",
+            list_kind: ::core::option::Option::Some("PersistentVolumeClaimList"),
+            singular: "persistentvolumeclaim",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "PersistentVolumeClaim",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
             resource: "pods",
             kind: "Pod",
             list_kind: ::core::option::Option::Some("PodList"),
             singular: "pod",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["po"],
-            categories: &["all"],
+            short_names: &[],
+            categories: &[],
             subresources: &[
                 ::kube_apimachinery::SubresourceMapping {
                     name: "status",
@@ -281,6 +707,30 @@ pub fn add_rest_mappings(
             storage_version: "v1",
             printer_columns: &[],
             generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "podstatusresults",
+            kind: "PodStatusResult",
+            list_kind: ::core::option::Option::None,
+            singular: "podstatusresult",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "PodStatusResult",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
         })?;
     scheme
         .add_rest_mapping(::kube_apimachinery::RestMapping {
@@ -302,12 +752,127 @@ pub fn add_rest_mappings(
         .add_rest_mapping(::kube_apimachinery::RestMapping {
             group: "",
             version: "v1",
+            resource: "rangeallocations",
+            kind: "RangeAllocation",
+            list_kind: ::core::option::Option::None,
+            singular: "rangeallocation",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "replicationcontrollers",
+            kind: "ReplicationController",
+            list_kind: ::core::option::Option::Some("ReplicationControllerList"),
+            singular: "replicationcontroller",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "ReplicationController",
+                    scale: ::core::option::Option::None,
+                },
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "scale",
+                    group: "autoscaling",
+                    version: "v1",
+                    kind: "Scale",
+                    scale: ::core::option::Option::Some(::kube_apimachinery::ScalePaths {
+                        spec_replicas: ".spec.replicas",
+                        status_replicas: ".status.replicas",
+                        label_selector: ::core::option::Option::Some(".spec.selector"),
+                    }),
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "resourcequotas",
+            kind: "ResourceQuota",
+            list_kind: ::core::option::Option::Some("ResourceQuotaList"),
+            singular: "resourcequota",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "ResourceQuota",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "secrets",
+            kind: "Secret",
+            list_kind: ::core::option::Option::Some("SecretList"),
+            singular: "secret",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: false,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
+            resource: "services",
+            kind: "Service",
+            list_kind: ::core::option::Option::Some("ServiceList"),
+            singular: "service",
+            scope: ::kube_apimachinery::RestScope::Namespaced,
+            short_names: &[],
+            categories: &[],
+            subresources: &[
+                ::kube_apimachinery::SubresourceMapping {
+                    name: "status",
+                    group: "",
+                    version: "v1",
+                    kind: "Service",
+                    scale: ::core::option::Option::None,
+                },
+            ],
+            storage_version: "v1",
+            printer_columns: &[],
+            generation: true,
+        })?;
+    scheme
+        .add_rest_mapping(::kube_apimachinery::RestMapping {
+            group: "",
+            version: "v1",
             resource: "serviceaccounts",
             kind: "ServiceAccount",
             list_kind: ::core::option::Option::Some("ServiceAccountList"),
             singular: "serviceaccount",
             scope: ::kube_apimachinery::RestScope::Namespaced,
-            short_names: &["sa"],
+            short_names: &[],
             categories: &[],
             subresources: &[],
             storage_version: "v1",
@@ -315,6 +880,43 @@ pub fn add_rest_mappings(
             generation: false,
         })?;
     ::core::result::Result::Ok(())
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::Binding {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "Binding";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "bindings";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::Binding {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::ComponentStatus {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "ComponentStatus";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "componentstatuses";
+    type Scope = ::k8s_openapi::ClusterResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::ComponentStatus {
+    const LIST_KIND: &'static str = "ComponentStatusList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::ComponentStatus {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
 }
 impl ::k8s_openapi::Resource for crate::core::v1::types::ConfigMap {
     const API_VERSION: &'static str = "v1";
@@ -336,7 +938,27 @@ impl ::k8s_openapi::Metadata for crate::core::v1::types::ConfigMap {
         &mut self.metadata
     }
 }
-impl ::k8s_openapi::Resource for crate::core::v1::event::Event {
+impl ::k8s_openapi::Resource for crate::core::v1::types::Endpoints {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "Endpoints";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "endpoints";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::Endpoints {
+    const LIST_KIND: &'static str = "EndpointsList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::Endpoints {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::Event {
     const API_VERSION: &'static str = "v1";
     const GROUP: &'static str = "";
     const KIND: &'static str = "Event";
@@ -344,10 +966,30 @@ impl ::k8s_openapi::Resource for crate::core::v1::event::Event {
     const URL_PATH_SEGMENT: &'static str = "events";
     type Scope = ::k8s_openapi::NamespaceResourceScope;
 }
-impl ::k8s_openapi::ListableResource for crate::core::v1::event::Event {
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::Event {
     const LIST_KIND: &'static str = "EventList";
 }
-impl ::k8s_openapi::Metadata for crate::core::v1::event::Event {
+impl ::k8s_openapi::Metadata for crate::core::v1::types::Event {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::LimitRange {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "LimitRange";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "limitranges";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::LimitRange {
+    const LIST_KIND: &'static str = "LimitRangeList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::LimitRange {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata
@@ -376,6 +1018,66 @@ impl ::k8s_openapi::Metadata for crate::core::v1::types::Namespace {
         &mut self.metadata
     }
 }
+impl ::k8s_openapi::Resource for crate::core::v1::types::Node {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "Node";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "nodes";
+    type Scope = ::k8s_openapi::ClusterResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::Node {
+    const LIST_KIND: &'static str = "NodeList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::Node {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::PersistentVolume {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "PersistentVolume";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "persistentvolumes";
+    type Scope = ::k8s_openapi::ClusterResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::PersistentVolume {
+    const LIST_KIND: &'static str = "PersistentVolumeList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::PersistentVolume {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::PersistentVolumeClaim {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "PersistentVolumeClaim";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "persistentvolumeclaims";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::PersistentVolumeClaim {
+    const LIST_KIND: &'static str = "PersistentVolumeClaimList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::PersistentVolumeClaim {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
 impl ::k8s_openapi::Resource for crate::core::v1::types::Pod {
     const API_VERSION: &'static str = "v1";
     const GROUP: &'static str = "";
@@ -388,6 +1090,23 @@ impl ::k8s_openapi::ListableResource for crate::core::v1::types::Pod {
     const LIST_KIND: &'static str = "PodList";
 }
 impl ::k8s_openapi::Metadata for crate::core::v1::types::Pod {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::PodStatusResult {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "PodStatusResult";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "podstatusresults";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::PodStatusResult {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata
@@ -416,7 +1135,104 @@ impl ::k8s_openapi::Metadata for crate::core::v1::types::PodTemplate {
         &mut self.metadata
     }
 }
-impl ::k8s_openapi::Resource for crate::core::v1::service_account::ServiceAccount {
+impl ::k8s_openapi::Resource for crate::core::v1::types::RangeAllocation {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "RangeAllocation";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "rangeallocations";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::RangeAllocation {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::ReplicationController {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "ReplicationController";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "replicationcontrollers";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::ReplicationController {
+    const LIST_KIND: &'static str = "ReplicationControllerList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::ReplicationController {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::ResourceQuota {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "ResourceQuota";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "resourcequotas";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::ResourceQuota {
+    const LIST_KIND: &'static str = "ResourceQuotaList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::ResourceQuota {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::Secret {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "Secret";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "secrets";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::Secret {
+    const LIST_KIND: &'static str = "SecretList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::Secret {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::Service {
+    const API_VERSION: &'static str = "v1";
+    const GROUP: &'static str = "";
+    const KIND: &'static str = "Service";
+    const VERSION: &'static str = "v1";
+    const URL_PATH_SEGMENT: &'static str = "services";
+    type Scope = ::k8s_openapi::NamespaceResourceScope;
+}
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::Service {
+    const LIST_KIND: &'static str = "ServiceList";
+}
+impl ::k8s_openapi::Metadata for crate::core::v1::types::Service {
+    type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
+    fn metadata(&self) -> &Self::Ty {
+        &self.metadata
+    }
+    fn metadata_mut(&mut self) -> &mut Self::Ty {
+        &mut self.metadata
+    }
+}
+impl ::k8s_openapi::Resource for crate::core::v1::types::ServiceAccount {
     const API_VERSION: &'static str = "v1";
     const GROUP: &'static str = "";
     const KIND: &'static str = "ServiceAccount";
@@ -424,17 +1240,76 @@ impl ::k8s_openapi::Resource for crate::core::v1::service_account::ServiceAccoun
     const URL_PATH_SEGMENT: &'static str = "serviceaccounts";
     type Scope = ::k8s_openapi::NamespaceResourceScope;
 }
-impl ::k8s_openapi::ListableResource
-for crate::core::v1::service_account::ServiceAccount {
+impl ::k8s_openapi::ListableResource for crate::core::v1::types::ServiceAccount {
     const LIST_KIND: &'static str = "ServiceAccountList";
 }
-impl ::k8s_openapi::Metadata for crate::core::v1::service_account::ServiceAccount {
+impl ::k8s_openapi::Metadata for crate::core::v1::types::ServiceAccount {
     type Ty = ::k8s_openapi::apimachinery::pkg::apis::meta::v1::ObjectMeta;
     fn metadata(&self) -> &Self::Ty {
         &self.metadata
     }
     fn metadata_mut(&mut self) -> &mut Self::Ty {
         &mut self.metadata
+    }
+}
+/// Reads `NodeProxyOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_NodeProxyOptions`).
+pub fn convert_url_values_to_v1_node_proxy_options(
+    input: &::kube_apimachinery::query::Values,
+    out: &mut crate::core::v1::types::NodeProxyOptions,
+) -> ::core::result::Result<(), ::kube_apimachinery::query::QueryError> {
+    out.path = ::kube_apimachinery::query::parameter(input, "path")?;
+    ::core::result::Result::Ok(())
+}
+impl ::kube_apimachinery::query::FromQuery for crate::core::v1::types::NodeProxyOptions {
+    fn from_query(
+        values: &::kube_apimachinery::query::Values,
+    ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
+        let mut out = <Self as ::core::default::Default>::default();
+        convert_url_values_to_v1_node_proxy_options(values, &mut out)?;
+        ::core::result::Result::Ok(out)
+    }
+}
+/// Reads `PodAttachOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_PodAttachOptions`).
+pub fn convert_url_values_to_v1_pod_attach_options(
+    input: &::kube_apimachinery::query::Values,
+    out: &mut crate::core::v1::types::PodAttachOptions,
+) -> ::core::result::Result<(), ::kube_apimachinery::query::QueryError> {
+    out.stdin = ::kube_apimachinery::query::parameter(input, "stdin")?;
+    out.stdout = ::kube_apimachinery::query::parameter(input, "stdout")?;
+    out.stderr = ::kube_apimachinery::query::parameter(input, "stderr")?;
+    out.tty = ::kube_apimachinery::query::parameter(input, "tty")?;
+    out.container = ::kube_apimachinery::query::parameter(input, "container")?;
+    ::core::result::Result::Ok(())
+}
+impl ::kube_apimachinery::query::FromQuery for crate::core::v1::types::PodAttachOptions {
+    fn from_query(
+        values: &::kube_apimachinery::query::Values,
+    ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
+        let mut out = <Self as ::core::default::Default>::default();
+        convert_url_values_to_v1_pod_attach_options(values, &mut out)?;
+        ::core::result::Result::Ok(out)
+    }
+}
+/// Reads `PodExecOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_PodExecOptions`).
+pub fn convert_url_values_to_v1_pod_exec_options(
+    input: &::kube_apimachinery::query::Values,
+    out: &mut crate::core::v1::types::PodExecOptions,
+) -> ::core::result::Result<(), ::kube_apimachinery::query::QueryError> {
+    out.stdin = ::kube_apimachinery::query::parameter(input, "stdin")?;
+    out.stdout = ::kube_apimachinery::query::parameter(input, "stdout")?;
+    out.stderr = ::kube_apimachinery::query::parameter(input, "stderr")?;
+    out.tty = ::kube_apimachinery::query::parameter(input, "tty")?;
+    out.container = ::kube_apimachinery::query::parameter(input, "container")?;
+    out.command = ::kube_apimachinery::query::parameter(input, "command")?;
+    ::core::result::Result::Ok(())
+}
+impl ::kube_apimachinery::query::FromQuery for crate::core::v1::types::PodExecOptions {
+    fn from_query(
+        values: &::kube_apimachinery::query::Values,
+    ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
+        let mut out = <Self as ::core::default::Default>::default();
+        convert_url_values_to_v1_pod_exec_options(values, &mut out)?;
+        ::core::result::Result::Ok(out)
     }
 }
 /// Reads `PodLogOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_PodLogOptions`).
@@ -450,6 +1325,11 @@ pub fn convert_url_values_to_v1_pod_log_options(
     out.timestamps = ::kube_apimachinery::query::parameter(input, "timestamps")?;
     out.tail_lines = ::kube_apimachinery::query::parameter(input, "tailLines")?;
     out.limit_bytes = ::kube_apimachinery::query::parameter(input, "limitBytes")?;
+    out.insecure_skip_tls_verify_backend = ::kube_apimachinery::query::parameter(
+        input,
+        "insecureSkipTLSVerifyBackend",
+    )?;
+    out.stream = ::kube_apimachinery::query::parameter(input, "stream")?;
     ::core::result::Result::Ok(())
 }
 impl ::kube_apimachinery::query::FromQuery for crate::core::v1::types::PodLogOptions {
@@ -458,6 +1338,59 @@ impl ::kube_apimachinery::query::FromQuery for crate::core::v1::types::PodLogOpt
     ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
         let mut out = <Self as ::core::default::Default>::default();
         convert_url_values_to_v1_pod_log_options(values, &mut out)?;
+        ::core::result::Result::Ok(out)
+    }
+}
+/// Reads `PodPortForwardOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_PodPortForwardOptions`).
+pub fn convert_url_values_to_v1_pod_port_forward_options(
+    input: &::kube_apimachinery::query::Values,
+    out: &mut crate::core::v1::types::PodPortForwardOptions,
+) -> ::core::result::Result<(), ::kube_apimachinery::query::QueryError> {
+    out.ports = ::kube_apimachinery::query::parameter(input, "ports")?;
+    ::core::result::Result::Ok(())
+}
+impl ::kube_apimachinery::query::FromQuery
+for crate::core::v1::types::PodPortForwardOptions {
+    fn from_query(
+        values: &::kube_apimachinery::query::Values,
+    ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
+        let mut out = <Self as ::core::default::Default>::default();
+        convert_url_values_to_v1_pod_port_forward_options(values, &mut out)?;
+        ::core::result::Result::Ok(out)
+    }
+}
+/// Reads `PodProxyOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_PodProxyOptions`).
+pub fn convert_url_values_to_v1_pod_proxy_options(
+    input: &::kube_apimachinery::query::Values,
+    out: &mut crate::core::v1::types::PodProxyOptions,
+) -> ::core::result::Result<(), ::kube_apimachinery::query::QueryError> {
+    out.path = ::kube_apimachinery::query::parameter(input, "path")?;
+    ::core::result::Result::Ok(())
+}
+impl ::kube_apimachinery::query::FromQuery for crate::core::v1::types::PodProxyOptions {
+    fn from_query(
+        values: &::kube_apimachinery::query::Values,
+    ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
+        let mut out = <Self as ::core::default::Default>::default();
+        convert_url_values_to_v1_pod_proxy_options(values, &mut out)?;
+        ::core::result::Result::Ok(out)
+    }
+}
+/// Reads `ServiceProxyOptions` from URL query parameters, each field by its JSON name (Go's `Convert_url_Values_To_v1_ServiceProxyOptions`).
+pub fn convert_url_values_to_v1_service_proxy_options(
+    input: &::kube_apimachinery::query::Values,
+    out: &mut crate::core::v1::types::ServiceProxyOptions,
+) -> ::core::result::Result<(), ::kube_apimachinery::query::QueryError> {
+    out.path = ::kube_apimachinery::query::parameter(input, "path")?;
+    ::core::result::Result::Ok(())
+}
+impl ::kube_apimachinery::query::FromQuery
+for crate::core::v1::types::ServiceProxyOptions {
+    fn from_query(
+        values: &::kube_apimachinery::query::Values,
+    ) -> ::core::result::Result<Self, ::kube_apimachinery::query::QueryError> {
+        let mut out = <Self as ::core::default::Default>::default();
+        convert_url_values_to_v1_service_proxy_options(values, &mut out)?;
         ::core::result::Result::Ok(out)
     }
 }

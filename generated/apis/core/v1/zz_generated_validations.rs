@@ -50,7 +50,7 @@ pub fn register_validations(
         );
     scheme
         .add_validation_func::<
-            crate::core::v1::event::Event,
+            crate::core::v1::types::Event,
         >(
             &["/"],
             |op, obj, old| {
@@ -64,7 +64,7 @@ pub fn register_validations(
         );
     scheme
         .add_validation_func::<
-            crate::core::v1::event::EventList,
+            crate::core::v1::types::EventList,
         >(
             &["/"],
             |op, obj, old| {
@@ -120,6 +120,34 @@ pub fn register_validations(
             &["/"],
             |op, obj, old| {
                 validate_pod_template_list(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
+            },
+        );
+    scheme
+        .add_validation_func::<
+            crate::core::v1::types::ReplicationController,
+        >(
+            &["/", "/scale"],
+            |op, obj, old| {
+                validate_replication_controller(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
+            },
+        );
+    scheme
+        .add_validation_func::<
+            crate::core::v1::types::ReplicationControllerList,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_replication_controller_list(
                     op,
                     &::kube_apimachinery::validation::Path::ROOT,
                     obj,
@@ -200,8 +228,8 @@ pub fn validate_config_map_list(
 pub fn validate_event(
     op: &::kube_apimachinery::validation::Operation,
     path: &::kube_apimachinery::validation::Path<'_>,
-    obj: &crate::core::v1::event::Event,
-    old: ::core::option::Option<&crate::core::v1::event::Event>,
+    obj: &crate::core::v1::types::Event,
+    old: ::core::option::Option<&crate::core::v1::types::Event>,
 ) -> ::kube_apimachinery::validation::ErrorList {
     let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     errs.extend(crate::core::v1::validate_custom_event(op, path, obj, old));
@@ -220,8 +248,8 @@ pub fn validate_event(
 pub fn validate_event_list(
     op: &::kube_apimachinery::validation::Operation,
     path: &::kube_apimachinery::validation::Path<'_>,
-    obj: &crate::core::v1::event::EventList,
-    old: ::core::option::Option<&crate::core::v1::event::EventList>,
+    obj: &crate::core::v1::types::EventList,
+    old: ::core::option::Option<&crate::core::v1::types::EventList>,
 ) -> ::kube_apimachinery::validation::ErrorList {
     let mut errs = ::kube_apimachinery::validation::ErrorList::new();
     'v3: {
@@ -434,6 +462,193 @@ pub fn validate_pod_template_spec(
         };
         let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::core::v1::validate_pod_spec(op, path, v, o));
+    }
+    errs
+}
+/// Validates `ReplicationController` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_replication_controller(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::core::v1::types::ReplicationController,
+    old: ::core::option::Option<&crate::core::v1::types::ReplicationController>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    'v2: {
+        let path = &path.child("metadata");
+        let v = &obj.metadata;
+        let o = old.map(|o| &o.metadata);
+        if op.unchanged(v, o) {
+            break 'v2;
+        }
+        'v3: {
+            let path = &path.child("name");
+            let v = &v.name;
+            let o = o.map(|o| &o.name);
+            if op.unchanged(v, o) {
+                break 'v3;
+            }
+            if !::kube_apimachinery::validation::Presence::is_set(v) {
+                break 'v3;
+            }
+        }
+        'v4: {
+            let path = &path.child("name");
+            let v = &v.name;
+            let o = o.map(|o| &o.name);
+            if op.unchanged(v, o) {
+                break 'v4;
+            }
+            let ::core::option::Option::Some(v) = v.as_ref() else {
+                break 'v4;
+            };
+            let o = o.and_then(|o| o.as_ref());
+            errs.extend(
+                ::kube_apimachinery::validation::mark(
+                    ::kube_apimachinery::validation::format(path, v, "k8s-long-name"),
+                    ::kube_apimachinery::validation::Stability::Alpha,
+                ),
+            );
+        }
+    }
+    'v5: {
+        let path = &path.child("spec");
+        let v = &obj.spec;
+        let o = old.map(|o| &o.spec);
+        if op.unchanged(v, o) {
+            break 'v5;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v5;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        errs.extend(
+            crate::core::v1::validate_replication_controller_spec(op, path, v, o),
+        );
+    }
+    errs
+}
+/// Validates `ReplicationControllerList` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_replication_controller_list(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::core::v1::types::ReplicationControllerList,
+    old: ::core::option::Option<&crate::core::v1::types::ReplicationControllerList>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    'v3: {
+        let path = &path.child("items");
+        let v = &obj.items;
+        let o = old.map(|o| &o.items);
+        if op.unchanged(v, o) {
+            break 'v3;
+        }
+        {
+            let olist = o;
+            for (i, v) in v.iter().enumerate() {
+                let path = &path.index(i);
+                let o = olist.and_then(|l| l.iter().find(|_| false));
+                if op.is_update() && o.is_some_and(|o| o == v) {
+                    continue;
+                }
+                errs.extend(
+                    crate::core::v1::validate_replication_controller(op, path, v, o),
+                );
+            }
+        }
+    }
+    errs
+}
+/// Validates `ReplicationControllerSpec` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_replication_controller_spec(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::core::v1::types::ReplicationControllerSpec,
+    old: ::core::option::Option<&crate::core::v1::types::ReplicationControllerSpec>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    'v1: {
+        let path = &path.child("replicas");
+        let v = &obj.replicas;
+        let o = old.map(|o| &o.replicas);
+        if op.unchanged(v, o) {
+            break 'v1;
+        }
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
+            break 'v1;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v1;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
+            path,
+            *v as i64,
+            0i64,
+        ) {
+            errs.push((e).at_level(::kube_apimachinery::validation::Stability::Alpha));
+        }
+    }
+    'v2: {
+        let path = &path.child("minReadySeconds");
+        let v = &obj.min_ready_seconds;
+        let o = old.map(|o| &o.min_ready_seconds);
+        if op.unchanged(v, o) {
+            break 'v2;
+        }
+        if !::kube_apimachinery::validation::Presence::is_set(v) {
+            break 'v2;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v2;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        if let ::core::option::Option::Some(e) = ::kube_apimachinery::validation::minimum(
+            path,
+            *v as i64,
+            0i64,
+        ) {
+            errs.push((e).at_level(::kube_apimachinery::validation::Stability::Alpha));
+        }
+    }
+    'v4: {
+        let path = &path.child("template");
+        let v = &obj.template;
+        let o = old.map(|o| &o.template);
+        if op.unchanged(v, o) {
+            break 'v4;
+        }
+        let ::core::option::Option::Some(v) = v.as_ref() else {
+            break 'v4;
+        };
+        let o = o.and_then(|o| o.as_ref());
+        errs.extend(crate::core::v1::validate_pod_template_spec(op, path, v, o));
     }
     errs
 }

@@ -52,6 +52,6 @@
     crate::rbac::v1::types::RoleRef { 1 => api_group, 2 => kind, 3 => name }
 );
 ::kube_apimachinery::protobuf_message!(
-    crate::rbac::v1::types::Subject { 1 => kind, 2 => api_group, 3 => name, 4 =>
-    namespace }
+    crate::rbac::v1::types::Subject { 1 => kind, 2 => api_group as GoValue, 3 => name, 4
+    => namespace as GoValue }
 );

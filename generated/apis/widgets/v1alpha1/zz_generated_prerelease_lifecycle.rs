@@ -23,10 +23,10 @@ impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1alpha1::types::Widg
     fn api_lifecycle_deprecated() -> ::core::option::Option<
         ::kube_apimachinery::Release,
     > {
-        ::core::option::Option::Some((1, 3))
+        ::core::option::Option::Some((1, 34))
     }
     fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
-        ::core::option::Option::Some((1, 6))
+        ::core::option::Option::Some((1, 37))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
         ::kube_apimachinery::GroupVersionKind,
@@ -47,10 +47,10 @@ impl ::kube_apimachinery::ApiLifecycle for crate::widgets::v1alpha1::types::Widg
     fn api_lifecycle_deprecated() -> ::core::option::Option<
         ::kube_apimachinery::Release,
     > {
-        ::core::option::Option::Some((1, 3))
+        ::core::option::Option::Some((1, 34))
     }
     fn api_lifecycle_removed() -> ::core::option::Option<::kube_apimachinery::Release> {
-        ::core::option::Option::Some((1, 6))
+        ::core::option::Option::Some((1, 37))
     }
     fn api_lifecycle_replacement() -> ::core::option::Option<
         ::kube_apimachinery::GroupVersionKind,

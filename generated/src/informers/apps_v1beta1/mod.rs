@@ -16,6 +16,8 @@
 // @generated
 
 //! The informers of `apps/v1beta1`: [`AppsV1beta1Informers`] with one accessor per kind.
+mod controller_revision;
+pub use controller_revision::ControllerRevisionInformer;
 mod deployment;
 pub use deployment::DeploymentInformer;
 mod stateful_set;
@@ -30,6 +32,10 @@ impl AppsV1beta1Informers {
     /// The group-version's informers in `factory`.
     pub fn new(factory: super::SharedInformerFactory) -> Self {
         Self { factory }
+    }
+    /// The ControllerRevision informer.
+    pub fn controller_revisions(&self) -> ControllerRevisionInformer {
+        ControllerRevisionInformer::new(self.factory.clone())
     }
     /// The Deployment informer.
     pub fn deployments(&self) -> DeploymentInformer {

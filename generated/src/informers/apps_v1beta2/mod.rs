@@ -16,6 +16,10 @@
 // @generated
 
 //! The informers of `apps/v1beta2`: [`AppsV1beta2Informers`] with one accessor per kind.
+mod controller_revision;
+pub use controller_revision::ControllerRevisionInformer;
+mod daemon_set;
+pub use daemon_set::DaemonSetInformer;
 mod deployment;
 pub use deployment::DeploymentInformer;
 mod replica_set;
@@ -32,6 +36,14 @@ impl AppsV1beta2Informers {
     /// The group-version's informers in `factory`.
     pub fn new(factory: super::SharedInformerFactory) -> Self {
         Self { factory }
+    }
+    /// The ControllerRevision informer.
+    pub fn controller_revisions(&self) -> ControllerRevisionInformer {
+        ControllerRevisionInformer::new(self.factory.clone())
+    }
+    /// The DaemonSet informer.
+    pub fn daemon_sets(&self) -> DaemonSetInformer {
+        DaemonSetInformer::new(self.factory.clone())
     }
     /// The Deployment informer.
     pub fn deployments(&self) -> DeploymentInformer {

@@ -16,16 +16,36 @@
 // @generated
 
 //! The informers of `v1`: [`CoreV1Informers`] with one accessor per kind.
+mod component_status;
+pub use component_status::ComponentStatusInformer;
 mod config_map;
 pub use config_map::ConfigMapInformer;
+mod endpoints;
+pub use endpoints::EndpointsInformer;
 mod event;
 pub use event::EventInformer;
+mod limit_range;
+pub use limit_range::LimitRangeInformer;
 mod namespace;
 pub use namespace::NamespaceInformer;
+mod node;
+pub use node::NodeInformer;
+mod persistent_volume;
+pub use persistent_volume::PersistentVolumeInformer;
+mod persistent_volume_claim;
+pub use persistent_volume_claim::PersistentVolumeClaimInformer;
 mod pod;
 pub use pod::PodInformer;
 mod pod_template;
 pub use pod_template::PodTemplateInformer;
+mod replication_controller;
+pub use replication_controller::ReplicationControllerInformer;
+mod resource_quota;
+pub use resource_quota::ResourceQuotaInformer;
+mod secret;
+pub use secret::SecretInformer;
+mod service;
+pub use service::ServiceInformer;
 mod service_account;
 pub use service_account::ServiceAccountInformer;
 /// The informers of `v1` in one factory (client-go's `v1`
@@ -39,17 +59,41 @@ impl CoreV1Informers {
     pub fn new(factory: super::SharedInformerFactory) -> Self {
         Self { factory }
     }
+    /// The ComponentStatus informer.
+    pub fn component_statuses(&self) -> ComponentStatusInformer {
+        ComponentStatusInformer::new(self.factory.clone())
+    }
     /// The ConfigMap informer.
     pub fn config_maps(&self) -> ConfigMapInformer {
         ConfigMapInformer::new(self.factory.clone())
+    }
+    /// The Endpoints informer.
+    pub fn endpoints(&self) -> EndpointsInformer {
+        EndpointsInformer::new(self.factory.clone())
     }
     /// The Event informer.
     pub fn events(&self) -> EventInformer {
         EventInformer::new(self.factory.clone())
     }
+    /// The LimitRange informer.
+    pub fn limit_ranges(&self) -> LimitRangeInformer {
+        LimitRangeInformer::new(self.factory.clone())
+    }
     /// The Namespace informer.
     pub fn namespaces(&self) -> NamespaceInformer {
         NamespaceInformer::new(self.factory.clone())
+    }
+    /// The Node informer.
+    pub fn nodes(&self) -> NodeInformer {
+        NodeInformer::new(self.factory.clone())
+    }
+    /// The PersistentVolume informer.
+    pub fn persistent_volumes(&self) -> PersistentVolumeInformer {
+        PersistentVolumeInformer::new(self.factory.clone())
+    }
+    /// The PersistentVolumeClaim informer.
+    pub fn persistent_volume_claims(&self) -> PersistentVolumeClaimInformer {
+        PersistentVolumeClaimInformer::new(self.factory.clone())
     }
     /// The Pod informer.
     pub fn pods(&self) -> PodInformer {
@@ -58,6 +102,22 @@ impl CoreV1Informers {
     /// The PodTemplate informer.
     pub fn pod_templates(&self) -> PodTemplateInformer {
         PodTemplateInformer::new(self.factory.clone())
+    }
+    /// The ReplicationController informer.
+    pub fn replication_controllers(&self) -> ReplicationControllerInformer {
+        ReplicationControllerInformer::new(self.factory.clone())
+    }
+    /// The ResourceQuota informer.
+    pub fn resource_quotas(&self) -> ResourceQuotaInformer {
+        ResourceQuotaInformer::new(self.factory.clone())
+    }
+    /// The Secret informer.
+    pub fn secrets(&self) -> SecretInformer {
+        SecretInformer::new(self.factory.clone())
+    }
+    /// The Service informer.
+    pub fn services(&self) -> ServiceInformer {
+        ServiceInformer::new(self.factory.clone())
     }
     /// The ServiceAccount informer.
     pub fn service_accounts(&self) -> ServiceAccountInformer {

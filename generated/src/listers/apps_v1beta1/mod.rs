@@ -16,6 +16,9 @@
 // @generated
 
 //! The listers of `apps/v1beta1`.
+mod controller_revision;
+pub use controller_revision::ControllerRevisionLister;
+pub use controller_revision::ControllerRevisionNamespaceLister;
 mod deployment;
 pub use deployment::DeploymentLister;
 pub use deployment::DeploymentNamespaceLister;

@@ -16,6 +16,12 @@
 // @generated
 
 //! The listers of `apps/v1beta2`.
+mod controller_revision;
+pub use controller_revision::ControllerRevisionLister;
+pub use controller_revision::ControllerRevisionNamespaceLister;
+mod daemon_set;
+pub use daemon_set::DaemonSetLister;
+pub use daemon_set::DaemonSetNamespaceLister;
 mod deployment;
 pub use deployment::DeploymentLister;
 pub use deployment::DeploymentNamespaceLister;

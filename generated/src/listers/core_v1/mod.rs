@@ -16,20 +16,47 @@
 // @generated
 
 //! The listers of `v1`.
+mod component_status;
+pub use component_status::ComponentStatusLister;
 mod config_map;
 pub use config_map::ConfigMapLister;
 pub use config_map::ConfigMapNamespaceLister;
+mod endpoints;
+pub use endpoints::EndpointsLister;
+pub use endpoints::EndpointsNamespaceLister;
 mod event;
 pub use event::EventLister;
 pub use event::EventNamespaceLister;
+mod limit_range;
+pub use limit_range::LimitRangeLister;
+pub use limit_range::LimitRangeNamespaceLister;
 mod namespace;
 pub use namespace::NamespaceLister;
+mod node;
+pub use node::NodeLister;
+mod persistent_volume;
+pub use persistent_volume::PersistentVolumeLister;
+mod persistent_volume_claim;
+pub use persistent_volume_claim::PersistentVolumeClaimLister;
+pub use persistent_volume_claim::PersistentVolumeClaimNamespaceLister;
 mod pod;
 pub use pod::PodLister;
 pub use pod::PodNamespaceLister;
 mod pod_template;
 pub use pod_template::PodTemplateLister;
 pub use pod_template::PodTemplateNamespaceLister;
+mod replication_controller;
+pub use replication_controller::ReplicationControllerLister;
+pub use replication_controller::ReplicationControllerNamespaceLister;
+mod resource_quota;
+pub use resource_quota::ResourceQuotaLister;
+pub use resource_quota::ResourceQuotaNamespaceLister;
+mod secret;
+pub use secret::SecretLister;
+pub use secret::SecretNamespaceLister;
+mod service;
+pub use service::ServiceLister;
+pub use service::ServiceNamespaceLister;
 mod service_account;
 pub use service_account::ServiceAccountLister;
 pub use service_account::ServiceAccountNamespaceLister;

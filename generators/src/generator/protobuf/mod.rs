@@ -128,8 +128,13 @@ fn message_impl(rt: &syn::Path, ty: &Type, fields: &[MessageField]) -> TokenStre
             let id = ident(&ty.fields()[f.index].name);
             quote! { #id }
         };
-        // Maps of lists are written through ListMap, which wraps each value as Go's named slices.
-        let how = f.list_map.then(|| quote! { as ListMap });
+        // Maps of lists are written through ListMap, which wraps each value as Go's named slices,
+        // and Go's value fields through GoValue, which reads their zero as unset.
+        let how = if f.list_map {
+            Some(quote! { as ListMap })
+        } else {
+            f.zero_is_unset.then(|| quote! { as GoValue })
+        };
         quote! { #number => #field #how }
     });
     quote! {
@@ -150,8 +155,21 @@ fn string_enum_impl(rt: &syn::Path, ty: &Type) -> TokenStream {
     } else {
         quote! { #path::#first }
     };
-    // Go writes an unset string field as "": the default, unless a variant is written so.
+    // Go writes an unset string field as "": the default, unless a variant is written so; an
+    // `Option` of the enum reads it as unset.
     let unset = (!wire.contains(&"")).then(|| quote! { "" => <Self as #rt::protobuf::Field>::empty(), });
+    let unset_option = (!wire.contains(&"")).then(|| {
+        quote! {
+            fn merge_option(
+                slot: &mut ::core::option::Option<Self>,
+                wire_type: #rt::protobuf::WireType,
+                buf: &mut &[u8],
+                depth: u32,
+            ) -> ::core::result::Result<(), #rt::protobuf::DecodeError> {
+                #rt::protobuf::merge_string_enum_option(slot, wire_type, buf, depth)
+            }
+        }
+    });
     let as_str = quote::format_ident!("{}_protobuf_str", heck::ToSnakeCase::to_snake_case(ty.name.as_str()));
     quote! {
         /// The value's protobuf string: its JSON string.
@@ -193,6 +211,8 @@ fn string_enum_impl(rt: &syn::Path, ty: &Type) -> TokenStream {
             fn empty() -> Self {
                 #empty
             }
+
+            #unset_option
         }
     }
 }

@@ -226,8 +226,9 @@ impl Emitter<'_, '_> {
             return TokenStream::new();
         }
         let json = &f.json_name;
+        // A flattened field's checks are at its parent's path, bound already.
         let path = if f.flatten || f.json_name.is_empty() {
-            quote! { let path = path; }
+            TokenStream::new()
         } else {
             quote! { let path = &path.child(#json); }
         };
