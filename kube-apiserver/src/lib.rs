@@ -13,9 +13,10 @@
 //! 1. [`options`]: the command line, turned into a [`Config`] and the HTTPS listener.
 //! 2. [`admission`], [`registry`], [`strategies`]: plugins by name; the review APIs and
 //!    TokenRequest; the per-kind strategies.
-//! 3. [`authentication`], [`authorizer`], [`garbage_collector`], `namespace`, `names`,
-//!    [`printers`]: authentication and authorization as the flags configure them; the collector;
-//!    namespaces; Kubernetes' short names and categories; kube-apiserver's table columns.
+//! 3. [`authentication`], [`authorizer`], [`bootstrap`], [`garbage_collector`], `namespace`,
+//!    `names`, [`printers`]: authentication and authorization as the flags configure them; the
+//!    objects every cluster has; the collector; namespaces; Kubernetes' short names and
+//!    categories; kube-apiserver's table columns.
 //! 4. [`rbac`], [`serviceaccount`]: RBAC's policy, authorizer, bootstrap roles and escalation
 //!    check; ServiceAccount tokens and their authenticator.
 
@@ -25,6 +26,7 @@
 pub mod admission;
 pub mod authentication;
 pub mod authorizer;
+pub mod bootstrap;
 pub mod garbage_collector;
 mod names;
 mod namespace;
@@ -143,6 +145,7 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
     let accounts = store("", "serviceaccounts");
     let crds = store("apiextensions.k8s.io", "customresourcedefinitions");
     let rbac = |resource: &str| store("rbac.authorization.k8s.io", resource);
+    let priority_classes = store("scheduling.k8s.io", "priorityclasses");
     let policy_stores = match (
         rbac("clusterroles"),
         rbac("roles"),
@@ -178,6 +181,11 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
                 edges: None,
             });
         }
+        // The system namespaces, as kube-apiserver's system namespaces controller keeps them.
+        server.add_bootstrap_hook(
+            "start-system-namespaces-controller",
+            bootstrap::system_namespaces(namespaces.clone()),
+        );
         // Namespaces a restart left Terminating finish going, as the namespace controller
         // resumes them.
         let (namespaces, contents) = (namespaces.clone(), stores.clone());
@@ -203,6 +211,12 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         {
             r.storage = kube_apiextensions_apiserver::install::storage(crds.clone());
         }
+    }
+    if let Some(priority_classes) = priority_classes {
+        server.add_bootstrap_hook(
+            "scheduling/bootstrap-system-priority-classes",
+            bootstrap::system_priority_classes(priority_classes),
+        );
     }
     // Authentication: bearer tokens (static, then ServiceAccount tokens of accounts that still
     // exist), client certificates, anonymous; TokenReview asks the same token authenticators.

@@ -74,18 +74,52 @@ pub fn strategy(m: &RestMapping, settings: &Settings) -> Arc<dyn Strategy> {
     }
 }
 
-/// Namespaces: a DNS-label name, and `status.phase` Active from creation.
+/// Namespaces: a DNS-label name, `status.phase` Active and the `kubernetes` finalizer from
+/// creation, and the label `kubernetes.io/metadata.name` naming it always (Kubernetes'
+/// namespace defaults and strategy: selectors such as a NetworkPolicy's pick namespaces by it).
 #[derive(Clone, Copy, Debug)]
 pub struct NamespaceStrategy(pub GenericStrategy);
+
+/// The label every namespace carries, its name.
+const NAMESPACE_NAME_LABEL: &str = "kubernetes.io/metadata.name";
+
+/// Sets the label naming the namespace.
+fn label_namespace_name(obj: &mut Value) {
+    let name = meta::name(obj).to_string();
+    if name.is_empty() {
+        return;
+    }
+    let m = meta::meta_mut(obj);
+    if !m.get("labels").is_some_and(Value::is_object) {
+        m.insert("labels".into(), json!({}));
+    }
+    m["labels"][NAMESPACE_NAME_LABEL] = json!(name);
+}
 
 impl Strategy for NamespaceStrategy {
     fn prepare_for_create(&self, obj: &mut Value) {
         self.0.prepare_for_create(obj);
         obj["status"] = json!({"phase": "Active"});
+        // The namespace controller's finalizer, which a deletion waits for (it may be removed
+        // over the namespace's life, so only creation adds it).
+        if !obj.get("spec").is_some_and(Value::is_object) {
+            obj["spec"] = json!({});
+        }
+        let finalizers = &mut obj["spec"]["finalizers"];
+        if !finalizers.is_array() {
+            *finalizers = json!([]);
+        }
+        if let Some(list) = finalizers.as_array_mut()
+            && !list.iter().any(|f| f == "kubernetes")
+        {
+            list.push(json!("kubernetes"));
+        }
+        label_namespace_name(obj);
     }
 
     fn prepare_for_update(&self, new: &mut Value, old: &Value) {
-        self.0.prepare_for_update(new, old)
+        self.0.prepare_for_update(new, old);
+        label_namespace_name(new);
     }
 
     fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {

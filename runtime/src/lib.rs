@@ -61,8 +61,8 @@
 //! 5. [`conversion`], [`defaulting`], `kube_interop`, `lifecycle`, [`openapi`], [`protobuf`],
 //!    [`validation`], `wire`: what the Scheme's tables hold and the forms objects take.
 //! 6. `errors`: the Scheme's and conversions' errors.
-//! 7. [`meta`], `object`, [`query`], `rest_mapping`: meta wire types, `Object`, options kinds
-//!    from query parameters, REST mappings.
+//! 7. [`go_value`], [`meta`], `object`, [`query`], `rest_mapping`: Go value fields read from
+//!    JSON, meta wire types, `Object`, options kinds from query parameters, REST mappings.
 //! 8. `gvk`, `__private`: groups, versions, kinds and resources; what macros expand to.
 
 #![deny(missing_docs)]
@@ -75,6 +75,7 @@ pub mod codec;
 pub mod conversion;
 pub mod defaulting;
 mod errors;
+pub mod go_value;
 mod gvk;
 mod kube_interop;
 mod lifecycle;

@@ -7,9 +7,10 @@
 //! pkg/apis/apps/v1 and apiextensions-apiserver pkg/apis/apiextensions/{v1,v1beta1}
 //! conversion.go), in one respect written in the other of two equivalent forms, marked where it
 //! occurs: in apiextensions, a plain internal number becomes a present external value
-//! (`"priority": 0`), the rule in generators/src/generator/conversion/value.rs, because those
-//! external fields are still `Option`s. Go writes none: the Go field is a plain value with
-//! `omitempty`. apps converts between external versions whose optional fields are `Option`s on
+//! (`"priority": 0`), the rule in generators/src/generator/conversion/value.rs, because that
+//! external field is an `Option` not tagged `+k8s:zeroIsUnset`. Go writes none: the Go field is
+//! a plain value with `omitempty`. (JSONSchemaProps' value bools are tagged, and are left out
+//! when false, as Go leaves them out.) apps converts between external versions whose optional fields are `Option`s on
 //! both sides, so an absent value stays absent (`minReadySeconds`, `paused` below).
 
 use apis::{apiextensions, apps, autoscaling};
@@ -173,18 +174,6 @@ fn as_written(node: Value) -> Value {
     node
 }
 
-/// A schema node as converted from the internal version: the six plain internal bools of
-/// `JSONSchemaProps` are written as `false` (module doc).
-fn as_converted(node: Value) -> Value {
-    with(
-        node,
-        json!({
-            "nullable": false, "exclusiveMaximum": false, "exclusiveMinimum": false, "uniqueItems": false,
-            "x-kubernetes-embedded-resource": false, "x-kubernetes-int-or-string": false
-        }),
-    )
-}
-
 fn subresources() -> Value {
     json!({
         "status": {},
@@ -236,7 +225,7 @@ fn crd_top_level_fields_move_into_every_version_in_v1_and_back() {
         json!({
             "name": name, "served": true, "storage": storage,
             "deprecated": false, // The plain internal bool (module doc).
-            "schema": cron_schema(as_converted),
+            "schema": cron_schema(as_written),
             "subresources": subresources(),
             "additionalPrinterColumns": columns("jsonPath", json!({ "priority": 0 }))
         })
@@ -261,7 +250,7 @@ fn crd_top_level_fields_move_into_every_version_in_v1_and_back() {
             // v1's plain `false` stays explicit in v1beta1's pointer, as in Go.
             "preserveUnknownFields": false,
             "version": "v1",
-            "validation": cron_schema(as_converted),
+            "validation": cron_schema(as_written),
             "subresources": subresources(),
             "additionalPrinterColumns": columns("JSONPath", json!({ "priority": 0 })),
             "versions": [
@@ -291,7 +280,7 @@ fn crd_per_version_fields_that_differ_stay_per_version() {
         &v1,
         &apiextensions::v1beta1::SCHEME_GROUP_VERSION,
     );
-    let other_converted = json!({ "openAPIV3Schema": as_converted(json!({
+    let other_converted = json!({ "openAPIV3Schema": as_written(json!({
         "type": "object", "x-kubernetes-preserve-unknown-fields": true
     })) });
     let expected = crd(
@@ -302,7 +291,7 @@ fn crd_per_version_fields_that_differ_stay_per_version() {
             "version": "v2",
             "subresources": subresources(),
             "versions": [
-                { "name": "v2", "served": true, "storage": true, "deprecated": false, "schema": cron_schema(as_converted) },
+                { "name": "v2", "served": true, "storage": true, "deprecated": false, "schema": cron_schema(as_written) },
                 { "name": "v1", "served": true, "storage": false, "deprecated": false, "schema": other_converted }
             ]
         }),

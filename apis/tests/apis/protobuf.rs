@@ -119,16 +119,20 @@ fn bad_bodies_are_errors() {
     assert!(matches!(no_kind, DecodeError::MissingKind), "{no_kind}");
 }
 
-/// Encode, decode, encode: the second bytes equal the first.
+/// Encode, decode, encode: what is read writes the same bytes again. A Go value field's zero
+/// (`+k8s:zeroIsUnset`) is written once and read as unset, so the first bytes may hold more;
+/// from the second on they are a fixed point.
 fn fixed_point<T>(seed: u64) -> Result<(), TestCaseError>
 where
     T: Message + Default + DeserializeOwned + Object,
 {
+    let decode = |bytes: &[u8]| decode_message::<T>(bytes).map_err(|e| TestCaseError::fail(e.to_string()));
     let value: T = kube_apimachinery::testing::fill(seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
     let first = encode_message(&value);
     prop_assert_eq!(first.len(), value.encoded_len());
-    let read: T = decode_message(&first).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    prop_assert_eq!(encode_message(&read), first);
+    let second = encode_message(&decode(&first)?);
+    prop_assert!(second.len() <= first.len());
+    prop_assert_eq!(encode_message(&decode(&second)?), second);
     Ok(())
 }
 

@@ -91,6 +91,11 @@ impl Config {
 /// inside its Tokio runtime: the controllers a server runs beside its handlers start here.
 pub type PostStartHook = Box<dyn FnOnce() + Send>;
 
+/// Work a server finishes before it takes its first request, such as the objects every cluster
+/// has (kube-apiserver's post-start hooks that `/readyz` waits for): a client that connects as
+/// soon as the listener is there finds them.
+pub type BootstrapHook = std::pin::Pin<Box<dyn Future<Output = ()> + Send>>;
+
 /// A server's state, shared by every request.
 pub struct Server {
     registrar: Arc<Registrar>,
@@ -110,6 +115,8 @@ pub struct Server {
     handlers: Vec<(String, axum::routing::MethodRouter)>,
     /// The post-start hooks not run yet, by name.
     hooks: Mutex<Vec<(&'static str, PostStartHook)>>,
+    /// The bootstrap hooks not run yet, by name.
+    bootstrap: Mutex<Vec<(&'static str, BootstrapHook)>>,
 }
 
 impl Server {
@@ -127,6 +134,7 @@ impl Server {
             authorization: None,
             handlers: Vec::new(),
             hooks: Mutex::default(),
+            bootstrap: Mutex::default(),
         }
     }
 
@@ -245,8 +253,27 @@ impl Server {
             .push((name, Box::new(hook)));
     }
 
+    /// Runs `hook` once before the server takes its first connection ([`Server::serve`] waits
+    /// for it; a router taken without serving runs it in the background).
+    pub fn add_bootstrap_hook(&self, name: &'static str, hook: impl Future<Output = ()> + Send + 'static) {
+        self.bootstrap
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((name, Box::pin(hook)));
+    }
+
+    /// Runs the bootstrap hooks not run yet, one after another, and returns when they are done.
+    pub async fn bootstrap(&self) {
+        let hooks = std::mem::take(&mut *self.bootstrap.lock().unwrap_or_else(|e| e.into_inner()));
+        for (name, hook) in hooks {
+            tracing::debug!(hook = name, "bootstrap hook");
+            hook.await;
+        }
+    }
+
     /// Runs the post-start hooks not run yet, in the order they were added, on the current
-    /// Tokio runtime; without one they wait for the next call.
+    /// Tokio runtime, and starts the bootstrap hooks not run yet in the background; without a
+    /// runtime they wait for the next call.
     pub fn start(&self) {
         if tokio::runtime::Handle::try_current().is_err() {
             tracing::warn!("the server's post-start hooks need a Tokio runtime; they run when it serves");
@@ -256,6 +283,10 @@ impl Server {
         for (name, hook) in hooks {
             tracing::debug!(hook = name, "post-start hook");
             hook();
+        }
+        for (name, hook) in std::mem::take(&mut *self.bootstrap.lock().unwrap_or_else(|e| e.into_inner())) {
+            tracing::debug!(hook = name, "bootstrap hook, in the background");
+            tokio::spawn(hook);
         }
     }
 

@@ -50,6 +50,8 @@ async fn serve_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let config = server.config.clone();
+    // What every client expects to find is there before the first connection is taken.
+    server.bootstrap().await;
     let router = server.clone().router();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())

@@ -140,10 +140,18 @@ pub fn field(
     let rust = if omitempty {
         // Go holds a non-pointer field as a value whose zero means unset, and gogo-protobuf writes
         // it even then; a Rust `Option` reads that zero as unset only when told so.
-        if !ptr && cx.is_scalar(&f.ty) && !written.iter().any(|t| t == tag::ZERO_IS_UNSET) {
+        let value = !ptr && cx.is_scalar(&f.ty);
+        if value && !written.iter().any(|t| t == tag::ZERO_IS_UNSET) {
             doc.push(format!("+{}", tag::ZERO_IS_UNSET));
         }
         attrs.push("default".into());
+        if value {
+            // JSON's zero is unset too, as Go reads it.
+            attrs.push(format!(
+                "deserialize_with = \"{}::go_value::deserialize\"",
+                cx.index.runtime
+            ));
+        }
         attrs.push("skip_serializing_if = \"Option::is_none\"".into());
         format!("Option<{base}>")
     } else if ptr || time {

@@ -101,10 +101,10 @@ fn a_go_package_becomes_a_tagged_rust_package() {
         "    /// Template for its pods.\n    /// +protobuf=2\n    /// +required\n    pub template: Option<PodTemplateSpec>,",
         "    #[serde(flatten)]\n    pub shape: Shape,",
         // Go's value scalars read their zero as unset; a pointer and a string enum need no tag.
-        "    /// +protobuf=3\n    /// +k8s:zeroIsUnset\n    #[serde(rename = \"hostIP\", default, skip_serializing_if = \"Option::is_none\")]\n    pub host_ip: Option<String>,",
-        "    /// +protobuf=4\n    /// +k8s:zeroIsUnset\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub owner: Option<String>,",
+        "    /// +protobuf=3\n    /// +k8s:zeroIsUnset\n    #[serde(\n        rename = \"hostIP\",\n        default,\n        deserialize_with = \"kube_apimachinery::go_value::deserialize\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub host_ip: Option<String>,",
+        "    /// +protobuf=4\n    /// +k8s:zeroIsUnset\n    #[serde(\n        default,\n        deserialize_with = \"kube_apimachinery::go_value::deserialize\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub owner: Option<String>,",
         "    /// +protobuf=5\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub nickname: Option<String>,",
-        "    /// +protobuf=6\n    /// +k8s:zeroIsUnset\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub colour: Option<Colour>,",
+        "    /// +protobuf=6\n    /// +k8s:zeroIsUnset\n    #[serde(\n        default,\n        deserialize_with = \"kube_apimachinery::go_value::deserialize\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub colour: Option<Colour>,",
         "    #[default]\n    #[serde(rename = \"Small\")]\n    SizeSmall,",
         "    #[serde(rename = \"Large\")]\n    SizeLarge,",
         // defaulter-gen's reference to a constant carries the constant's value.

@@ -601,7 +601,10 @@ async fn a_request_over_its_time_answers_504() {
 
     // A watch outlives the timeout.
     let mut watch = Client::new()
-        .get(format!("{}/api/v1/namespaces?watch=true", server.url))
+        .get(format!(
+            "{}/api/v1/namespaces?watch=true&fieldSelector=metadata.name%3Dlate",
+            server.url
+        ))
         .send()
         .await
         .unwrap();

@@ -89,9 +89,14 @@ fn create_get_label_patch_apply_delete_on_etcd() {
 }
 
 fn crud(k: Kubectl) {
+    // The system namespaces are there from the start, as in a cluster.
     let ns = k.file("ns.yaml", NAMESPACE);
+    let exists = k.run(&["create", "-f", &ns]);
+    assert!(
+        String::from_utf8_lossy(&exists.stderr).contains("Error from server (AlreadyExists)"),
+        "{exists:?}"
+    );
     let deploy = k.file("deploy.yaml", DEPLOYMENT);
-    assert_eq!(k.ok(&["create", "-f", &ns]), "namespace/default created\n");
     assert_eq!(k.ok(&["create", "-f", &deploy]), "deployment.apps/web created\n");
     let again = k.run(&["create", "-f", &deploy]);
     assert!(
@@ -108,10 +113,22 @@ fn crud(k: Kubectl) {
         wide.contains("CONTAINERS") && wide.contains("nginx:1.25") && wide.contains("app=web"),
         "{wide}"
     );
-    let namespaces = k.ok(&["get", "ns", "--no-headers"]);
-    assert!(
-        namespaces.starts_with("default") && namespaces.contains("Active"),
-        "{namespaces}"
+    let namespaces = k.ok(&[
+        "get",
+        "ns",
+        "--no-headers",
+        "-o",
+        "custom-columns=NAME:.metadata.name,PHASE:.status.phase",
+    ]);
+    let namespaces: Vec<Vec<&str>> = namespaces.lines().map(|l| l.split_whitespace().collect()).collect();
+    assert_eq!(
+        namespaces,
+        [
+            ["default", "Active"],
+            ["kube-node-lease", "Active"],
+            ["kube-public", "Active"],
+            ["kube-system", "Active"]
+        ],
     );
     // apps/v1beta1 went in Kubernetes 1.16, as its lifecycle records.
     let old = k.run(&["get", "deployments.v1beta1.apps"]);
@@ -194,7 +211,6 @@ fn apply_diff_edit_scale_and_strategic_patches_on_etcd() {
 }
 
 fn apply(k: Kubectl) {
-    k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
     let deploy = k.file("deploy.yaml", DEPLOYMENT);
     k.ok(&["apply", "-f", &deploy]);
     let changed = k.file(
@@ -277,7 +293,6 @@ fn get_watch_sees_changes_in_order_on_etcd() {
 }
 
 fn watch(k: Kubectl) {
-    k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
     k.ok(&["create", "-f", &k.file("deploy.yaml", DEPLOYMENT)]);
     let watch = k
         .command(&[
@@ -399,7 +414,6 @@ fn server_side_apply_owns_fields_and_conflicts_on_etcd() {
 }
 
 fn server_side_apply(k: Kubectl) {
-    k.ok(&["create", "-f", &k.file("ns.yaml", NAMESPACE)]);
     let deploy = k.file("deploy.yaml", DEPLOYMENT);
     assert_eq!(
         k.ok(&["apply", "--server-side", "-f", &deploy]),

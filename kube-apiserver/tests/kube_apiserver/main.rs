@@ -8,6 +8,7 @@ mod support;
 mod audit;
 mod authentication;
 mod authorization_matrix;
+mod bootstrap;
 mod clientset;
 mod controller;
 mod conversion_webhook;

@@ -98,7 +98,11 @@ pub struct APIVersionDiscovery {
     /// performing an operation should not use the aggregated document
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub freshness: Option<DiscoveryFreshness>,
 }
 

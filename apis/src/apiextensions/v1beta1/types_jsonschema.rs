@@ -18,22 +18,40 @@ use std::collections::BTreeMap;
 pub struct JSONSchemaProps {
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub id: Option<String>,
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(rename = "$schema", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "$schema",
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub schema: Option<String>,
     /// +protobuf=3
     #[serde(rename = "$ref", default, skip_serializing_if = "Option::is_none")]
     pub ref_: Option<String>,
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub description: Option<String>,
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_: Option<String>,
     /// format is an OpenAPI v3 format string. Unknown formats are ignored. The following formats are validated:
     ///
@@ -63,11 +81,19 @@ pub struct JSONSchemaProps {
     /// - datetime: a date time string like "2014-12-15T19:30:20.000Z" as defined by date-time in RFC3339.
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub format: Option<String>,
     /// +protobuf=7
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub title: Option<String>,
     /// default is a default value for undefined object fields.
     /// Defaulting is a beta feature under the CustomResourceDefaulting feature gate.
@@ -84,7 +110,11 @@ pub struct JSONSchemaProps {
     pub maximum: Option<f64>,
     /// +protobuf=10
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub exclusive_maximum: Option<bool>,
     /// +protobuf=11
     #[serde(
@@ -95,7 +125,11 @@ pub struct JSONSchemaProps {
     pub minimum: Option<f64>,
     /// +protobuf=12
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub exclusive_minimum: Option<bool>,
     /// +protobuf=13
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,7 +139,11 @@ pub struct JSONSchemaProps {
     pub min_length: Option<i64>,
     /// +protobuf=15
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pattern: Option<String>,
     /// +protobuf=16
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -115,7 +153,11 @@ pub struct JSONSchemaProps {
     pub min_items: Option<i64>,
     /// +protobuf=18
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub unique_items: Option<bool>,
     /// +protobuf=19
     #[serde(
@@ -182,7 +224,11 @@ pub struct JSONSchemaProps {
     pub example: Option<JSON>,
     /// +protobuf=37
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub nullable: Option<bool>,
     /// x-kubernetes-preserve-unknown-fields stops the API server
     /// decoding step from pruning fields which are not specified
@@ -209,6 +255,7 @@ pub struct JSONSchemaProps {
     #[serde(
         rename = "x-kubernetes-embedded-resource",
         default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
         skip_serializing_if = "Option::is_none"
     )]
     pub x_embedded_resource: Option<bool>,
@@ -230,6 +277,7 @@ pub struct JSONSchemaProps {
     #[serde(
         rename = "x-kubernetes-int-or-string",
         default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
         skip_serializing_if = "Option::is_none"
     )]
     pub x_int_or_string: Option<bool>,

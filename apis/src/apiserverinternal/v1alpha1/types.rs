@@ -97,14 +97,23 @@ pub struct ServerStorageVersion {
     /// +required
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(rename = "apiServerID", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "apiServerID",
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub api_server_id: Option<String>,
     /// encodingVersion the API server encodes the object to when persisting it in
     /// the backend (e.g., etcd).
     /// +required
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub encoding_version: Option<String>,
     /// decodableVersions are the encoding versions the API server can handle to decode.
     /// The API server can decode objects encoded in these versions.
@@ -144,7 +153,11 @@ pub struct StorageVersionCondition {
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub observed_generation: Option<i64>,
     /// lastTransitionTime is the last time the condition transitioned from one status to another.
     /// +optional
@@ -159,7 +172,11 @@ pub struct StorageVersionCondition {
     /// +required
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
 }
 

@@ -42,7 +42,11 @@ pub struct ScaleSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:minimum=0
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub replicas: Option<i32>,
 }
 
@@ -67,7 +71,11 @@ pub struct ScaleStatus {
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub target_selector: Option<String>,
 }
 
@@ -149,7 +157,12 @@ pub struct StatefulSetUpdateStrategy {
     /// Type indicates the type of the StatefulSetUpdateStrategy.
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_: Option<StatefulSetUpdateStrategyType>,
     /// RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType.
     /// +protobuf=2
@@ -203,7 +216,11 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// `Delete` policy causes those PVCs to be deleted.
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub when_deleted: Option<PersistentVolumeClaimRetentionPolicyType>,
     /// whenScaled specifies what happens to PVCs created from StatefulSet
     /// VolumeClaimTemplates when the StatefulSet is scaled down. The default
@@ -212,7 +229,11 @@ pub struct StatefulSetPersistentVolumeClaimRetentionPolicy {
     /// the replica count to be deleted.
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub when_scaled: Option<PersistentVolumeClaimRetentionPolicyType>,
 }
 
@@ -295,7 +316,11 @@ pub struct StatefulSetSpec {
     /// +optional
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pod_management_policy: Option<PodManagementPolicyType>,
     /// updateStrategy indicates the StatefulSetUpdateStrategy that will be
     /// employed to update Pods in the StatefulSet when a revision is made to
@@ -316,7 +341,11 @@ pub struct StatefulSetSpec {
     /// +optional
     /// +protobuf=9
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub min_ready_seconds: Option<i32>,
     /// persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent
     /// volume claims created from volumeClaimTemplates. By default, all persistent
@@ -353,31 +382,51 @@ pub struct StatefulSetStatus {
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub ready_replicas: Option<i32>,
     /// currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by currentRevision.
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub current_replicas: Option<i32>,
     /// updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version
     /// indicated by updateRevision.
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub updated_replicas: Option<i32>,
     /// currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the
     /// sequence [0,currentReplicas).
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub current_revision: Option<String>,
     /// updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence
     /// [replicas-updatedReplicas,replicas)
     /// +protobuf=7
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub update_revision: Option<String>,
     /// collisionCount is the count of hash collisions for the StatefulSet. The StatefulSet controller
     /// uses this field as a collision avoidance mechanism when it needs to create the name for the
@@ -424,13 +473,21 @@ pub struct StatefulSetCondition {
     /// +optional
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
     /// +optional
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
 }
 
@@ -516,7 +573,11 @@ pub struct DeploymentSpec {
     /// +optional
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub min_ready_seconds: Option<i32>,
     /// revisionHistoryLimit is the number of old ReplicaSets to retain to allow rollback.
     /// This is a pointer to distinguish between explicit zero and not specified.
@@ -529,7 +590,11 @@ pub struct DeploymentSpec {
     /// +optional
     /// +protobuf=7
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub paused: Option<bool>,
     /// DEPRECATED.
     /// rollbackTo is the config this deployment is rolling back to. Will be cleared after rollback is done.
@@ -581,7 +646,11 @@ pub struct RollbackConfig {
     /// +optional
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub revision: Option<i64>,
 }
 
@@ -593,7 +662,12 @@ pub struct DeploymentStrategy {
     /// +optional
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_: Option<DeploymentStrategyType>,
     /// Rolling update config params. Present only if DeploymentStrategyType =
     /// RollingUpdate.
@@ -651,31 +725,51 @@ pub struct DeploymentStatus {
     /// +optional
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub observed_generation: Option<i64>,
     /// Total number of non-terminating pods targeted by this deployment (their labels match the selector).
     /// +optional
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub replicas: Option<i32>,
     /// Total number of non-terminating pods targeted by this deployment that have the desired template spec.
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub updated_replicas: Option<i32>,
     /// Total number of non-terminating pods targeted by this Deployment with a Ready Condition.
     /// +optional
     /// +protobuf=7
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub ready_replicas: Option<i32>,
     /// Total number of available non-terminating pods (ready for at least minReadySeconds) targeted by this deployment.
     /// +optional
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub available_replicas: Option<i32>,
     /// Total number of unavailable pods targeted by this deployment. This is the total number of
     /// pods that are still required for the deployment to have 100% available capacity. They may
@@ -683,7 +777,11 @@ pub struct DeploymentStatus {
     /// +optional
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub unavailable_replicas: Option<i32>,
     /// Total number of terminating pods targeted by this deployment. Terminating pods have a non-null
     /// .metadata.deletionTimestamp and have not yet reached the Failed or Succeeded .status.phase.
@@ -734,12 +832,20 @@ pub struct DeploymentCondition {
     /// The reason for the condition's last transition.
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// A human readable message indicating details about the transition.
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
 }
 

@@ -65,7 +65,11 @@ pub struct TokenReviewSpec {
     /// +required
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub token: Option<String>,
     /// audiences is a list of the identifiers that the resource server presented
     /// with the token identifies as. Audience-aware token authenticators will
@@ -87,7 +91,11 @@ pub struct TokenReviewStatus {
     /// +optional
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub authenticated: Option<bool>,
     /// user is the UserInfo associated with the provided token.
     /// +optional
@@ -112,7 +120,11 @@ pub struct TokenReviewStatus {
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub error: Option<String>,
 }
 
@@ -125,7 +137,11 @@ pub struct UserInfo {
     /// +optional
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub username: Option<String>,
     /// uid is a unique value that identifies this user across time. If this user is
     /// deleted and another user by the same name is added, they will have
@@ -133,7 +149,11 @@ pub struct UserInfo {
     /// +optional
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub uid: Option<String>,
     /// groups is the names of groups this user is a part of.
     /// +optional
@@ -234,25 +254,41 @@ pub struct BoundObjectReference {
     /// +optional
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub kind: Option<String>,
     /// apiVersion is API version of the referent.
     /// +optional
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub api_version: Option<String>,
     /// name of the referent.
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub name: Option<String>,
     /// uid of the referent.
     /// +optional
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub uid: Option<String>,
 }
 

@@ -43,7 +43,11 @@ pub struct CrossVersionObjectReference {
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub api_version: Option<String>,
 }
 
@@ -199,7 +203,11 @@ pub struct ScaleSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:minimum=0
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub replicas: Option<i32>,
 }
 
@@ -217,7 +225,11 @@ pub struct ScaleStatus {
     /// +optional
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub selector: Option<String>,
 }
 
@@ -530,14 +542,22 @@ pub struct HorizontalPodAutoscalerCondition {
     /// +optional
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// message is a human-readable explanation containing details about
     /// the transition
     /// +optional
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
 }
 

@@ -548,7 +548,11 @@ pub struct JobStatus {
     /// +optional
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub active: Option<i32>,
     /// The number of pods which reached phase Succeeded.
     /// The value increases monotonically for a given spec. However, it may
@@ -556,14 +560,22 @@ pub struct JobStatus {
     /// +optional
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub succeeded: Option<i32>,
     /// The number of pods which reached phase Failed.
     /// The value increases monotonically.
     /// +optional
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub failed: Option<i32>,
     /// The number of pods which are terminating (in phase Pending or Running
     /// and have a deletionTimestamp).
@@ -584,7 +596,11 @@ pub struct JobStatus {
     /// +optional
     /// +protobuf=7
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub completed_indexes: Option<String>,
     /// FailedIndexes holds the failed indexes when spec.backoffLimitPerIndex is set.
     /// The indexes are represented in the text format analogous as for the
@@ -672,13 +688,21 @@ pub struct JobCondition {
     /// +optional
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// Human readable message indicating details about last transition.
     /// +optional
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
 }
 

@@ -271,7 +271,11 @@ pub struct ResourcePolicyRule {
     /// +optional
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub cluster_scope: Option<bool>,
     /// `namespaces` is a list of target namespaces that restricts
     /// matches.  A request that specifies a target namespace matches
@@ -338,14 +342,23 @@ pub struct FlowSchemaCondition {
     /// Required.
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_: Option<FlowSchemaConditionType>,
     /// `status` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub status: Option<ConditionStatus>,
     /// `lastTransitionTime` is the last time the condition transitioned from one status to another.
     /// +protobuf=3
@@ -354,12 +367,20 @@ pub struct FlowSchemaCondition {
     /// `reason` is a unique, one-word, CamelCase reason for the condition's last transition.
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// `message` is a human-readable message indicating details about last transition.
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
 }
 
@@ -668,14 +689,23 @@ pub struct PriorityLevelConfigurationCondition {
     /// Required.
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(rename = "type", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub type_: Option<PriorityLevelConfigurationConditionType>,
     /// `status` is the status of the condition.
     /// Can be True, False, Unknown.
     /// Required.
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub status: Option<ConditionStatus>,
     /// `lastTransitionTime` is the last time the condition transitioned from one status to another.
     /// +protobuf=3
@@ -684,12 +714,20 @@ pub struct PriorityLevelConfigurationCondition {
     /// `reason` is a unique, one-word, CamelCase reason for the condition's last transition.
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub reason: Option<String>,
     /// `message` is a human-readable message indicating details about last transition.
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub message: Option<String>,
 }
 

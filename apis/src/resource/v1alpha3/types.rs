@@ -118,7 +118,11 @@ pub struct DeviceTaint {
     /// +optional
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub value: Option<String>,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
@@ -489,7 +493,11 @@ pub struct PoolStatus {
     /// +k8s:format=k8s-long-name-caseless
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub driver: Option<String>,
     /// PoolName is the name of the pool.
     /// Must be a valid resource pool name (DNS subdomains separated by "/").
@@ -499,7 +507,11 @@ pub struct PoolStatus {
     /// +k8s:format=k8s-resource-pool-name
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pool_name: Option<String>,
     /// Generation is the pool generation observed across all ResourceSlices
     /// in this pool. Only the latest generation is reported. During a generation

@@ -113,7 +113,11 @@ pub struct ResourceSliceSpec {
     /// +oneOf=NodeSelection
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub node_name: Option<String>,
     /// NodeSelector defines which nodes have access to the resources in the pool,
     /// when that pool is not limited to a single node.
@@ -135,7 +139,11 @@ pub struct ResourceSliceSpec {
     /// +oneOf=NodeSelection
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub all_nodes: Option<bool>,
     /// Devices lists some or all of the devices in this pool.
     ///
@@ -786,7 +794,11 @@ pub struct DeviceTaint {
     /// +optional
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub value: Option<String>,
     /// The effect of the taint on claims that do not tolerate the taint
     /// and through such claims on the pods using them.
@@ -1052,7 +1064,11 @@ pub struct DeviceRequest {
     /// +oneOf=AllocationMode
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub count: Option<i64>,
     /// AdminAccess indicates that this is a claim for administrative access
     /// to the device(s). Claims with AdminAccess are expected to be used for
@@ -1228,7 +1244,11 @@ pub struct DeviceSubRequest {
     /// +oneOf=AllocationMode
     /// +protobuf=5
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub count: Option<i64>,
     /// If specified, the request's tolerations.
     ///
@@ -1570,7 +1590,11 @@ pub struct DeviceToleration {
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-label-key
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub key: Option<String>,
     /// Operator represents a key's relationship to the value.
     /// Valid operators are Exists and Equal. Defaults to Equal.
@@ -1590,7 +1614,11 @@ pub struct DeviceToleration {
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub value: Option<String>,
     /// Effect indicates the taint effect to match. Empty means match all taint effects.
     /// When specified, allowed values are NoSchedule and NoExecute.
@@ -1709,7 +1737,11 @@ pub struct ResourceClaimConsumerReference {
     /// +optional
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub api_group: Option<String>,
     /// Resource is the type of resource being referenced, for example "pods".
     /// +required
@@ -2243,7 +2275,11 @@ pub struct NetworkDeviceData {
     /// +k8s:alpha(since: "1.36")=+k8s:maxBytes=256
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub interface_name: Option<String>,
     /// IPs lists the network addresses assigned to the device's network interface.
     /// This can include both IPv4 and IPv6 addresses.
@@ -2271,6 +2307,10 @@ pub struct NetworkDeviceData {
     /// +k8s:alpha(since: "1.36")=+k8s:maxBytes=128
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub hardware_address: Option<String>,
 }

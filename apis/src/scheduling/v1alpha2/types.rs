@@ -112,7 +112,11 @@ pub struct TypedLocalObjectReference {
     /// +k8s:format=k8s-long-name
     /// +protobuf=1
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced.
     /// It must be a path segment name.
@@ -209,7 +213,11 @@ pub struct PodGroupTemplate {
     /// +k8s:ifEnabled("WorkloadAwarePreemption")=+k8s:format=k8s-long-name
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub priority_class_name: Option<String>,
     /// Priority is the value of priority of pod groups created from this template. Various
     /// system components use this field to find the priority of the pod group. When
@@ -497,7 +505,11 @@ pub struct PodGroupSpec {
     /// +k8s:ifEnabled("WorkloadAwarePreemption")=+k8s:immutable
     /// +protobuf=6
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub priority_class_name: Option<String>,
     /// Priority is the value of priority of this pod group. Various system components
     /// use this field to find the priority of the pod group. When Priority Admission

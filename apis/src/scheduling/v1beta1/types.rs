@@ -62,14 +62,22 @@ pub struct PriorityClass {
     /// +optional
     /// +protobuf=3
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub global_default: Option<bool>,
     /// description is an arbitrary string that usually provides guidelines on
     /// when this priority class should be used.
     /// +optional
     /// +protobuf=4
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub description: Option<String>,
     /// preemptionPolicy is the Policy for preempting pods with lower priority.
     /// One of Never, PreemptLowerPriority.

@@ -85,7 +85,11 @@ pub struct StorageVersionMigrationStatus {
     /// kube-controller-manager first observes this StorageVersionMigration resource.
     /// +protobuf=2
     /// +k8s:zeroIsUnset
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::go_value::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub resource_version: Option<String>,
 }
 

@@ -1357,7 +1357,11 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     } else {
         ::core::option::Option::Some(::core::clone::Clone::clone(&input.type_))
     };
-    out.nullable = ::core::option::Option::Some(input.nullable);
+    out.nullable = if ::kube_apimachinery::conversion::is_zero(&input.nullable) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(input.nullable)
+    };
     out.format = if ::kube_apimachinery::conversion::is_zero(&input.format) {
         ::core::option::Option::None
     } else {
@@ -1380,9 +1384,21 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
         ::core::option::Option::None => ::core::option::Option::None,
     };
     out.maximum = ::core::clone::Clone::clone(&input.maximum);
-    out.exclusive_maximum = ::core::option::Option::Some(input.exclusive_maximum);
+    out.exclusive_maximum = if ::kube_apimachinery::conversion::is_zero(
+        &input.exclusive_maximum,
+    ) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(input.exclusive_maximum)
+    };
     out.minimum = ::core::clone::Clone::clone(&input.minimum);
-    out.exclusive_minimum = ::core::option::Option::Some(input.exclusive_minimum);
+    out.exclusive_minimum = if ::kube_apimachinery::conversion::is_zero(
+        &input.exclusive_minimum,
+    ) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(input.exclusive_minimum)
+    };
     out.max_length = ::core::clone::Clone::clone(&input.max_length);
     out.min_length = ::core::clone::Clone::clone(&input.min_length);
     out.pattern = if ::kube_apimachinery::conversion::is_zero(&input.pattern) {
@@ -1392,7 +1408,11 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     };
     out.max_items = ::core::clone::Clone::clone(&input.max_items);
     out.min_items = ::core::clone::Clone::clone(&input.min_items);
-    out.unique_items = ::core::option::Option::Some(input.unique_items);
+    out.unique_items = if ::kube_apimachinery::conversion::is_zero(&input.unique_items) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(input.unique_items)
+    };
     out.multiple_of = ::core::clone::Clone::clone(&input.multiple_of);
     out.enum_ = if ::kube_apimachinery::conversion::is_zero(&input.enum_) {
         ::core::option::Option::None
@@ -1630,8 +1650,20 @@ pub fn auto_convert_apiextensions_json_schema_props_to_v1_json_schema_props(
     out.x_preserve_unknown_fields = ::core::clone::Clone::clone(
         &input.x_preserve_unknown_fields,
     );
-    out.x_embedded_resource = ::core::option::Option::Some(input.x_embedded_resource);
-    out.x_int_or_string = ::core::option::Option::Some(input.x_int_or_string);
+    out.x_embedded_resource = if ::kube_apimachinery::conversion::is_zero(
+        &input.x_embedded_resource,
+    ) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(input.x_embedded_resource)
+    };
+    out.x_int_or_string = if ::kube_apimachinery::conversion::is_zero(
+        &input.x_int_or_string,
+    ) {
+        ::core::option::Option::None
+    } else {
+        ::core::option::Option::Some(input.x_int_or_string)
+    };
     out.x_list_map_keys = if ::kube_apimachinery::conversion::is_zero(
         &input.x_list_map_keys,
     ) {

@@ -261,7 +261,13 @@ fn body<'a>(rules: &Rules<'_>, src: &'a Type, dst: &'a Type) -> (Option<TokenStr
                 if !converts(g) {
                     continue;
                 }
-                match rules.field(&f.ty, &g.ty, &names::member(&f.name), &names::member(&g.name)) {
+                match rules.field(
+                    &f.ty,
+                    &g.ty,
+                    &names::member(&f.name),
+                    &names::member(&g.name),
+                    g.attrs.zero_is_unset,
+                ) {
                     Ok(s) => stmts.push(s),
                     Err(why) => manual.push(Manual {
                         what: format!("field `{}`", f.name),

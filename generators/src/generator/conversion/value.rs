@@ -189,14 +189,31 @@ impl Rules<'_> {
     }
 
     /// A statement that converts the field `member` of `input` into the same-named or given
-    /// member of `out`. Named types convert in place, reusing the allocations `out` holds.
+    /// member of `out`. Named types convert in place, reusing the allocations `out` holds. A
+    /// destination that Go holds as a value (`zero_is_unset`) is unset by a zero, which a
+    /// pointer's number or bool would keep.
     pub fn field(
         &self,
         src: &TypeRef,
         dst: &TypeRef,
         from: &syn::Member,
         to: &syn::Member,
+        zero_is_unset: bool,
     ) -> Result<TokenStream, Mismatch> {
+        if zero_is_unset
+            && let TypeRef::Option(b) = dst
+            && !matches!(src, TypeRef::Option(_))
+        {
+            let rt = &self.rt;
+            let inner = self.value(src, b, quote! { &input.#from }, 1)?;
+            return Ok(quote! {
+                out.#to = if #rt::conversion::is_zero(&input.#from) {
+                    ::core::option::Option::None
+                } else {
+                    ::core::option::Option::Some(#inner)
+                };
+            });
+        }
         if let (TypeRef::Named(x), TypeRef::Named(y)) = (src, dst)
             && let Some(d) = pairs::direction(self.universe, x, y)
         {
