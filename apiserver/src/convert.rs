@@ -251,6 +251,12 @@ pub trait Edges: Send + Sync {
     fn reads_stored_bytes(&self, _revision: kube_apiserver_storage::Revision) -> bool {
         true
     }
+
+    /// Whether strategic merge patches apply (the kind has Go's patch strategies); a custom
+    /// resource has none, and Kubernetes refuses the media type for it.
+    fn strategic_merge(&self) -> bool {
+        false
+    }
 }
 
 impl Edges for Versions {
@@ -276,6 +282,10 @@ impl Edges for Versions {
 
     fn to_version(&self, stored: Value, storage: &GroupVersion, target: &GroupVersion) -> Result<Value, ApiError> {
         Versions::to_version(self, stored, storage, target)
+    }
+
+    fn strategic_merge(&self) -> bool {
+        true
     }
 
     fn protobuf(&self, value: &Value) -> Result<Option<Vec<u8>>, ApiError> {

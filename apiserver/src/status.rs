@@ -290,7 +290,16 @@ impl ApiError {
                 .details
                 .causes
                 .iter()
-                .map(|c| json!({"reason": c.reason, "message": c.message, "field": c.field}))
+                .map(|c| {
+                    // Each member is `omitempty` in Kubernetes' StatusCause.
+                    let mut cause = serde_json::Map::new();
+                    for (k, v) in [("reason", c.reason), ("message", &c.message), ("field", &c.field)] {
+                        if !v.is_empty() {
+                            cause.insert(k.into(), json!(v));
+                        }
+                    }
+                    Value::Object(cause)
+                })
                 .collect();
             details.insert("causes".into(), Value::Array(causes));
         }

@@ -19,6 +19,9 @@ pub struct Authentication {
     /// Whether client certificates are users (`--client-ca-file` was given; the TLS layer
     /// verifies any certificate a request carries against it).
     pub client_certificates: bool,
+    /// The client CA's certificates (PEM), which kube-apiserver publishes for extension servers
+    /// in `kube-system/extension-apiserver-authentication`.
+    pub client_ca: Option<String>,
     /// `--token-auth-file`'s tokens.
     pub tokens: Option<TokenFile>,
     /// `--anonymous-auth`: requests without credentials are `system:anonymous`.
@@ -31,6 +34,7 @@ impl Default for Authentication {
     fn default() -> Self {
         Authentication {
             client_certificates: false,
+            client_ca: None,
             tokens: None,
             anonymous: false,
             token_cache_ttl: Duration::from_secs(10),

@@ -1,15 +1,17 @@
 //! The objects kube-apiserver creates at start, so that a fresh server looks like a fresh
 //! cluster: the system namespaces (its `start-system-namespaces-controller` hook: `kube-system`,
 //! `kube-public`, `default`, `kube-node-lease`) and the system PriorityClasses
-//! (`scheduling/bootstrap-system-priority-classes`). Each is created when missing and left alone
-//! when it exists, as Kubernetes' controllers do; a server without the resource creates nothing.
+//! (`scheduling/bootstrap-system-priority-classes`), each created when missing and left alone
+//! when it exists, as Kubernetes' controllers do; and `kube-system/extension-apiserver-authentication`
+//! (`start-cluster-authentication-info-controller`), kept holding the client CA. A server without
+//! the resource creates nothing.
 //! They run as the server's bootstrap hooks: a served server has them before its first request.
 
 use std::sync::Arc;
 
 use serde_json::{Value, json};
 
-use kube_generic_apiserver::registry::store::Store;
+use kube_generic_apiserver::registry::store::{Store, Target};
 
 /// The namespaces kube-apiserver keeps (`--system-namespaces`' default, with `kube-node-lease`
 /// added), in its order.
@@ -73,4 +75,46 @@ pub async fn system_namespaces(namespaces: Arc<Store>) {
 /// Creates the system PriorityClasses that are missing.
 pub async fn system_priority_classes(priority_classes: Arc<Store>) {
     ensure(&priority_classes, self::priority_classes()).await
+}
+
+/// The namespace and name of the ConfigMap that tells extension API servers how this server
+/// authenticates its clients.
+const AUTHENTICATION_INFO: (&str, &str) = ("kube-system", "extension-apiserver-authentication");
+
+/// The authentication ConfigMap: the client CA's PEM under `client-ca-file`, when there is one.
+pub fn authentication_info(client_ca: Option<&str>) -> Value {
+    let mut data = serde_json::Map::new();
+    if let Some(ca) = client_ca.filter(|ca| !ca.is_empty()) {
+        data.insert("client-ca-file".into(), json!(ca));
+    }
+    json!({
+        "apiVersion": "v1",
+        "kind": "ConfigMap",
+        "metadata": {"name": AUTHENTICATION_INFO.1, "namespace": AUTHENTICATION_INFO.0},
+        "data": data,
+    })
+}
+
+/// Writes the authentication ConfigMap, replacing its data when the CA changed since the last
+/// start (kube-apiserver's ClientCARegistrationHook).
+pub async fn cluster_authentication_info(configmaps: Arc<Store>, client_ca: Option<String>) {
+    let (namespace, name) = AUTHENTICATION_INFO;
+    let wanted = authentication_info(client_ca.as_deref());
+    let result = match configmaps.create(Some(namespace), wanted.clone(), false).await {
+        Err(e) if e.code == 409 => {
+            let data = wanted["data"].clone();
+            let update = |current: &Value| {
+                let mut next = current.clone();
+                next["data"] = data.clone();
+                Ok(next)
+            };
+            configmaps
+                .guaranteed_update(Some(namespace), name, None, false, update, Target::Main)
+                .await
+        }
+        other => other,
+    };
+    if let Err(e) = result {
+        tracing::warn!(error = %e.message, "writing kube-system/extension-apiserver-authentication failed");
+    }
 }

@@ -13,10 +13,11 @@
 //! 1. [`options`]: the command line, turned into a [`Config`] and the HTTPS listener.
 //! 2. [`admission`], [`registry`], [`strategies`]: plugins by name; the review APIs and
 //!    TokenRequest; the per-kind strategies.
-//! 3. [`authentication`], [`authorizer`], [`bootstrap`], [`garbage_collector`], `namespace`,
-//!    `names`, [`printers`]: authentication and authorization as the flags configure them; the
-//!    objects every cluster has; the collector; namespaces; Kubernetes' short names and
-//!    categories; kube-apiserver's table columns.
+//! 3. [`authentication`], [`authorizer`], [`bootstrap`], [`events`], [`garbage_collector`],
+//!    `namespace`, `names`, [`pod`], [`printers`], [`service`]: authentication and
+//!    authorization as the flags configure them; the objects every cluster has; Events of both
+//!    groups in one store; the collector; namespaces; Kubernetes' short names and categories;
+//!    Pods' subresources; kube-apiserver's table columns; Services and their allocators.
 //! 4. [`rbac`], [`serviceaccount`]: RBAC's policy, authorizer, bootstrap roles and escalation
 //!    check; ServiceAccount tokens and their authenticator.
 
@@ -27,13 +28,16 @@ pub mod admission;
 pub mod authentication;
 pub mod authorizer;
 pub mod bootstrap;
+pub mod events;
 pub mod garbage_collector;
 mod names;
 mod namespace;
 pub mod options;
+pub mod pod;
 pub mod printers;
 pub mod rbac;
 pub mod registry;
+pub mod service;
 pub mod serviceaccount;
 pub mod strategies;
 
@@ -65,6 +69,9 @@ use kube_generic_apiserver::registry::strategy::Checks;
 use kube_generic_apiserver::server::Server;
 use rbac::PolicyStores;
 use rbac::cache::PolicyCache;
+use service::ServiceStorage;
+use service::ip_allocator::IpAllocator;
+use service::port_allocator::NodePorts;
 use serviceaccount::{ServiceAccountTokens, ServiceAccounts};
 
 /// What kube-apiserver is told at start: the generic server's configuration and its own flags.
@@ -89,6 +96,9 @@ pub struct Config {
     pub enable_admission_plugins: Vec<Plugin>,
     /// `--disable-admission-plugins`: the default plugins turned off.
     pub disable_admission_plugins: Vec<Plugin>,
+    /// The Services' networks (`--service-cluster-ip-range`, `--service-node-port-range`,
+    /// `--advertise-address`).
+    pub services: service::Network,
 }
 
 impl Default for Config {
@@ -108,6 +118,7 @@ impl Default for Config {
             event_ttl: Duration::from_secs(3600),
             enable_admission_plugins: Vec::new(),
             disable_admission_plugins: Vec::new(),
+            services: service::Network::default(),
         }
     }
 }
@@ -135,7 +146,7 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         &strategy,
         &rules,
         &config.generic.feature_gates,
-        &|m| config.generic.serves(&scheme, m),
+        &|m| options::has_storage(m) && config.generic.serves(&scheme, m),
     );
     for r in &mut resources.resources {
         names::apply(&mut r.mapping);
@@ -146,6 +157,18 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
     let crds = store("apiextensions.k8s.io", "customresourcedefinitions");
     let rbac = |resource: &str| store("rbac.authorization.k8s.io", resource);
     let priority_classes = store("scheduling.k8s.io", "priorityclasses");
+    let services = store("", "services");
+    let configmaps = store("", "configmaps");
+    let pods = store("", "pods");
+    let core_events = store("", "events");
+    let budgets = store("policy", "poddisruptionbudgets");
+    let csrs = store("certificates.k8s.io", "certificatesigningrequests");
+    let service_stores = (
+        store("networking.k8s.io", "ipaddresses"),
+        store("", "endpoints"),
+        store("discovery.k8s.io", "endpointslices"),
+        store("networking.k8s.io", "servicecidrs"),
+    );
     let policy_stores = match (
         rbac("clusterroles"),
         rbac("roles"),
@@ -160,6 +183,21 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         }),
         _ => None,
     };
+    // events.k8s.io's Events are core/v1's, read through the other group (its own store goes).
+    if let Some(core_events) = core_events {
+        let edges: Arc<dyn kube_generic_apiserver::convert::Edges> = Arc::new(events::EventsEdges::new(scheme.clone()));
+        for r in resources
+            .resources
+            .iter_mut()
+            .filter(|r| is(&r.mapping, "events.k8s.io", "events"))
+        {
+            r.storage = core_events.clone();
+            r.edges = Some(edges.clone());
+        }
+        resources
+            .stores
+            .remove(&("events.k8s.io".to_string(), "events".to_string()));
+    }
     // Every store, the compiled kinds' and those CRDs install later: what namespace deletion
     // empties and the garbage collector reads.
     let stores = Stores::new(resources.stores.values().cloned().collect());
@@ -193,6 +231,37 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
             tokio::spawn(NamespaceStorage::resume(namespaces, contents));
         });
     }
+    if let Some(services) = services {
+        let network = &config.services;
+        let (addresses, endpoints, endpoint_slices, service_cidrs) = service_stores;
+        let storage = Arc::new(ServiceStorage {
+            ips: addresses.map(|addresses| IpAllocator {
+                range: network.cluster_ip_range.clone(),
+                addresses,
+                services: services.clone(),
+            }),
+            node_ports: NodePorts::new(network.node_port_range, services.clone()),
+            services,
+        });
+        for r in resources
+            .resources
+            .iter_mut()
+            .filter(|r| is(&r.mapping, "", "services"))
+        {
+            r.storage = storage.clone();
+        }
+        // The `kubernetes` Service, after the system namespaces (hooks run in order).
+        let stores = service::kubernetes::Stores {
+            services: storage,
+            endpoints,
+            endpoint_slices,
+            service_cidrs,
+        };
+        server.add_bootstrap_hook(
+            "bootstrap-controller",
+            service::kubernetes::bootstrap(stores, network.advertise),
+        );
+    }
     if let (Some(tokens), Some(accounts)) = (config.service_account_tokens.clone().filter(|t| t.signs()), &accounts) {
         for r in resources
             .resources
@@ -211,6 +280,35 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         {
             r.storage = kube_apiextensions_apiserver::install::storage(crds.clone());
         }
+    }
+    // Kubernetes' own subresources of Pods and CertificateSigningRequests.
+    if let Some(pods) = &pods {
+        for r in resources.resources.iter_mut().filter(|r| is(&r.mapping, "", "pods")) {
+            r.subresources.extend(pod::pod_subresources(pods, budgets.clone()));
+        }
+    }
+    if let Some(csrs) = &csrs {
+        for r in resources
+            .resources
+            .iter_mut()
+            .filter(|r| is(&r.mapping, "certificates.k8s.io", "certificatesigningrequests"))
+        {
+            r.subresources.push(SubresourceInfo {
+                name: "approval",
+                kind: r.mapping.group_version_kind(),
+                storage: Arc::new(pod::parts::PartStorage {
+                    store: csrs.clone(),
+                    part: pod::parts::Part::Approval,
+                }),
+                edges: None,
+            });
+        }
+    }
+    if let Some(configmaps) = configmaps {
+        server.add_bootstrap_hook(
+            "start-cluster-authentication-info-controller",
+            bootstrap::cluster_authentication_info(configmaps, config.authentication.client_ca.clone()),
+        );
     }
     if let Some(priority_classes) = priority_classes {
         server.add_bootstrap_hook(

@@ -1,9 +1,9 @@
 //! kube-apiserver's command line (`cmd/kube-apiserver/app/options`): the generic server's flag
 //! groups flattened beside kube-apiserver's own (authentication, authorization, ServiceAccount
-//! tokens, admission plugins, Event TTLs, the garbage collector), turned into a [`Config`] and
-//! the HTTPS listener. A binary flattens [`Options`] into its own clap parser.
+//! tokens, admission plugins, Event TTLs, the garbage collector, the Services' networks), turned
+//! into a [`Config`] and the HTTPS listener. A binary flattens [`Options`] into its own clap parser.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -15,6 +15,9 @@ use kube_generic_apiserver::server::options::{
 use kube_generic_apiserver::server::resource_config::ResourceConfig;
 use kube_generic_apiserver::server::tls::server_config;
 
+use crate::service::Network;
+use crate::service::ip_allocator::IpRange;
+use crate::service::port_allocator::PortRange;
 use crate::serviceaccount::{DEFAULT_ISSUER, ServiceAccountTokens, generate_key_pem};
 use crate::{Authentication, Config, Mode, Plugin};
 
@@ -80,6 +83,39 @@ pub struct Options {
     /// `<group>/<version>/<resource>`. Kubernetes' alpha and beta versions are off unless named.
     #[arg(long, default_value = "")]
     pub runtime_config: String,
+    /// The CIDR ClusterIPs are allocated from (one family); its first address is the
+    /// `kubernetes` Service's.
+    #[arg(long, default_value = "10.0.0.0/24", value_parser = IpRange::parse)]
+    pub service_cluster_ip_range: IpRange,
+    /// The ports NodePort Services are allocated from (`30000-32767`, or `base+size`).
+    #[arg(long, default_value = "30000-32767", value_parser = PortRange::parse)]
+    pub service_node_port_range: PortRange,
+    /// The address the `kubernetes` Service's endpoints name: where the rest of the cluster
+    /// reaches this server. The bind address when that is one host's; the address of the
+    /// default route when it is every address; none on loopback (Kubernetes refuses loopback
+    /// endpoints).
+    #[arg(long)]
+    pub advertise_address: Option<IpAddr>,
+}
+
+/// Groups of k8s.io/api that kube-apiserver never serves as resources: they describe documents
+/// on the wire (aggregated discovery, which `/api` and `/apis` answer) or a webhook's payloads
+/// (image policy reviews), whatever `--runtime-config` says.
+pub const NEVER_SERVED_GROUPS: [&str; 2] = ["apidiscovery.k8s.io", "imagepolicy.k8s.io"];
+
+/// Kinds of k8s.io/api with object metadata that kube-apiserver has no storage of its own for:
+/// bodies of subresources (an Eviction, a TokenRequest), the kubelet's PodStatusResult, and
+/// the RangeAllocation it keeps its allocators' bitmaps in, by (group, resource).
+pub const NEVER_SERVED_RESOURCES: [(&str, &str); 4] = [
+    ("", "podstatusresults"),
+    ("", "rangeallocations"),
+    ("authentication.k8s.io", "tokenrequests"),
+    ("policy", "evictions"),
+];
+
+/// Whether kube-apiserver serves the resource `m` maps at all (before `--runtime-config`).
+pub fn has_storage(m: &kube_apimachinery::RestMapping) -> bool {
+    !NEVER_SERVED_GROUPS.contains(&m.group) && !NEVER_SERVED_RESOURCES.contains(&(m.group, m.resource))
 }
 
 /// Whether `group`'s alpha and beta versions are served when `--runtime-config` does not name
@@ -110,7 +146,39 @@ impl Options {
             event_ttl: self.event_ttl,
             enable_admission_plugins: self.enable_admission_plugins.clone(),
             disable_admission_plugins: self.disable_admission_plugins.clone(),
+            services: Network {
+                cluster_ip_range: self.service_cluster_ip_range.clone(),
+                node_port_range: self.service_node_port_range,
+                advertise: self
+                    .advertise()
+                    .map(|ip| SocketAddr::new(ip, self.secure_serving.secure_port.unwrap_or(6443))),
+            },
         })
+    }
+
+    /// The address to advertise: the flag's, else the bind address's, else (bound to every
+    /// address) the one the host routes from.
+    fn advertise(&self) -> Option<IpAddr> {
+        if self.advertise_address.is_some() {
+            return self.advertise_address;
+        }
+        let bind = self.secure_serving.bind_address;
+        if bind.is_loopback() {
+            return None;
+        }
+        if !bind.is_unspecified() {
+            return Some(bind);
+        }
+        // Connecting a UDP socket sends nothing; it asks the kernel which address the route
+        // to a (documentation-range) destination leaves from.
+        let socket = std::net::UdpSocket::bind((bind, 0)).ok()?;
+        let probe: IpAddr = if bind.is_ipv4() {
+            IpAddr::from([192, 0, 2, 1])
+        } else {
+            "2001:db8::1".parse().ok()?
+        };
+        socket.connect((probe, 9)).ok()?;
+        Some(socket.local_addr().ok()?.ip()).filter(|ip| !ip.is_loopback() && !ip.is_unspecified())
     }
 
     /// The authenticators the flags turn on.
@@ -119,8 +187,15 @@ impl Options {
             Some(path) => Some(TokenFile::read(path)?),
             None => None,
         };
+        let client_ca = match &self.client_ca_file {
+            Some(path) => {
+                Some(std::fs::read_to_string(path).map_err(|e| format!("--client-ca-file {}: {e}", path.display()))?)
+            }
+            None => None,
+        };
         Ok(Authentication {
             client_certificates: self.client_ca_file.is_some(),
+            client_ca,
             tokens,
             anonymous: self.anonymous_auth,
             ..Authentication::default()

@@ -290,6 +290,126 @@ impl TableConvertor for Events {
     }
 }
 
+/// The strings of a JSON array.
+fn texts(v: &Value) -> impl Iterator<Item = &str> {
+    v.as_array().into_iter().flatten().filter_map(Value::as_str)
+}
+
+/// Services: TYPE, CLUSTER-IP, EXTERNAL-IP, PORT(S), AGE; wide adds SELECTOR (kube-apiserver's
+/// `printService`).
+struct Services;
+
+impl TableConvertor for Services {
+    fn columns(&self) -> Vec<Column> {
+        vec![
+            name_column(),
+            column("Type", "string", "type determines how the Service is exposed.", 0),
+            column("Cluster-IP", "string", "clusterIP is the IP address of the service.", 0),
+            column(
+                "External-IP",
+                "string",
+                "externalIPs or the load balancer's addresses.",
+                0,
+            ),
+            column(
+                "Port(s)",
+                "string",
+                "The list of ports that are exposed by this service.",
+                0,
+            ),
+            age_column(),
+            column(
+                "Selector",
+                "string",
+                "Route service traffic to pods with label keys and values matching this selector.",
+                1,
+            ),
+        ]
+    }
+
+    fn cells(&self, s: &Value) -> Vec<Value> {
+        let spec = &s["spec"];
+        let external_ips: Vec<String> = texts(&spec["externalIPs"]).map(str::to_string).collect();
+        let kind = spec["type"].as_str().unwrap_or("ClusterIP");
+        let external = match kind {
+            "ExternalName" => spec["externalName"].as_str().unwrap_or_default().to_string(),
+            "LoadBalancer" => {
+                let mut ips: Vec<String> = s["status"]["loadBalancer"]["ingress"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|i| i["ip"].as_str().or(i["hostname"].as_str()))
+                    .map(str::to_string)
+                    .collect();
+                ips.extend(external_ips);
+                if ips.is_empty() {
+                    "<pending>".to_string()
+                } else {
+                    ips.join(",")
+                }
+            }
+            _ if external_ips.is_empty() => "<none>".to_string(),
+            _ => external_ips.join(","),
+        };
+        let ports: Vec<String> = spec["ports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|p| {
+                let protocol = p["protocol"].as_str().unwrap_or("TCP");
+                match p["nodePort"].as_i64().filter(|n| *n > 0) {
+                    Some(node) => format!("{}:{node}/{protocol}", int(&p["port"])),
+                    None => format!("{}/{protocol}", int(&p["port"])),
+                }
+            })
+            .collect();
+        let selector: Vec<String> = spec["selector"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or_default()))
+            .collect();
+        let or_none = |v: String| if v.is_empty() { "<none>".to_string() } else { v };
+        vec![
+            s["metadata"]["name"].clone(),
+            json!(kind),
+            json!(texts(&spec["clusterIPs"]).next().unwrap_or("<none>")),
+            json!(external),
+            json!(or_none(ports.join(","))),
+            age(s),
+            json!(or_none(selector.join(","))),
+        ]
+    }
+}
+
+/// Secrets: TYPE, DATA, AGE.
+struct Secrets;
+
+impl TableConvertor for Secrets {
+    fn columns(&self) -> Vec<Column> {
+        vec![
+            name_column(),
+            column(
+                "Type",
+                "string",
+                "Used to facilitate programmatic handling of secret data.",
+                0,
+            ),
+            column("Data", "integer", "The number of keys in the data.", 0),
+            age_column(),
+        ]
+    }
+
+    fn cells(&self, s: &Value) -> Vec<Value> {
+        vec![
+            s["metadata"]["name"].clone(),
+            json!(s["type"].as_str().unwrap_or_default()),
+            json!(s["data"].as_object().map_or(0, |d| d.len())),
+            age(s),
+        ]
+    }
+}
+
 /// Registers the printers with the server.
 pub fn install(server: Server) -> Server {
     server
@@ -298,4 +418,6 @@ pub fn install(server: Server) -> Server {
         .with_table("", "configmaps", Arc::new(ConfigMaps))
         .with_table("", "namespaces", Arc::new(Namespaces))
         .with_table("", "events", Arc::new(Events))
+        .with_table("", "services", Arc::new(Services))
+        .with_table("", "secrets", Arc::new(Secrets))
 }

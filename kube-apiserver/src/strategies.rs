@@ -1,6 +1,7 @@
 //! kube-apiserver's strategy of each resource (its `pkg/registry/<group>/<resource>/strategy.go`
 //! files): a table by group and resource over the generic strategy, which every resource not in
-//! it keeps; each returns deleted objects where Kubernetes' storage does.
+//! it keeps; each returns deleted objects where Kubernetes' storage does. Namespaces, Pods and
+//! Jobs have theirs here.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +39,8 @@ const STRATEGIES: &[(&str, &str, Make)] = &[
             ..generic
         })
     }),
+    ("", "pods", |generic, _| Arc::new(OnCreate(generic, pending_pod))),
+    ("batch", "jobs", |generic, _| Arc::new(OnCreate(generic, job_selector))),
     ("apiextensions.k8s.io", "customresourcedefinitions", |generic, _| {
         kube_apiextensions_apiserver::install::strategy(generic)
     }),
@@ -134,5 +137,100 @@ impl Strategy for NamespaceStrategy {
 
     fn returns_deleted_object(&self) -> bool {
         self.0.returns_deleted_object()
+    }
+}
+
+/// The labels a generated selector puts on a Job's pods: the Job's name and uid, each under its
+/// current and its legacy key.
+const JOB_NAME_LABELS: [&str; 2] = ["job-name", "batch.kubernetes.io/job-name"];
+const CONTROLLER_UID_LABELS: [&str; 2] = ["controller-uid", "batch.kubernetes.io/controller-uid"];
+
+/// Labels the pod template of `job` and selects it by the Job's uid; labels a client set are
+/// kept (a conflict is then validation's to report).
+fn generate_job_selector(job: &mut Value) {
+    let name = meta::name(job).to_string();
+    let uid = meta::field(job, "uid").to_string();
+    let spec = &mut job["spec"];
+    if !spec.is_object() {
+        return;
+    }
+    let template = &mut spec["template"];
+    if !template["metadata"].is_object() {
+        template["metadata"] = json!({});
+    }
+    let labels = &mut template["metadata"]["labels"];
+    if !labels.is_object() {
+        *labels = json!({});
+    }
+    if let Some(labels) = labels.as_object_mut() {
+        for key in JOB_NAME_LABELS {
+            labels.entry(key).or_insert_with(|| json!(name));
+        }
+        for key in CONTROLLER_UID_LABELS {
+            labels.entry(key).or_insert_with(|| json!(uid));
+        }
+    }
+    let selector = &mut spec["selector"];
+    if !selector.is_object() {
+        *selector = json!({});
+    }
+    if !selector["matchLabels"].is_object() {
+        selector["matchLabels"] = json!({});
+    }
+    if let Some(match_labels) = selector["matchLabels"].as_object_mut() {
+        match_labels
+            .entry(CONTROLLER_UID_LABELS[1])
+            .or_insert_with(|| json!(uid));
+    }
+}
+
+/// A strategy that is the generic one with something more done at creation: what Kubernetes'
+/// strategies of Pods and Jobs add.
+#[derive(Clone, Copy)]
+pub struct OnCreate(pub GenericStrategy, pub fn(&mut Value));
+
+impl Strategy for OnCreate {
+    fn prepare_for_create(&self, obj: &mut Value) {
+        self.0.prepare_for_create(obj);
+        (self.1)(obj);
+    }
+
+    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_update(new, old)
+    }
+
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_status_update(new, old)
+    }
+
+    fn validate(&self, obj: &Value) -> Vec<Cause> {
+        self.0.validate(obj)
+    }
+
+    fn validate_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        self.0.validate_update(new, old)
+    }
+
+    fn validate_status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
+        self.0.validate_status_update(new, old)
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.0.returns_deleted_object()
+    }
+}
+
+/// Pods: a new Pod is Pending with its QoS class and nothing else in its status (Kubernetes'
+/// pod strategy), what a cluster without nodes then keeps it as.
+fn pending_pod(pod: &mut Value) {
+    pod["status"] = json!({"phase": "Pending", "qosClass": crate::pod::qos_class(pod)});
+}
+
+/// Jobs: unless `spec.manualSelector` is set, the selector is generated (the Job's uid) and the
+/// pod template labelled to match, with the Job's name beside it (Kubernetes' job strategy,
+/// `generateSelector`): a Job's pods are then its own even when another Job has the same labels.
+fn job_selector(job: &mut Value) {
+    if job["spec"]["manualSelector"] != true {
+        generate_job_selector(job);
     }
 }

@@ -218,7 +218,7 @@ pub async fn patch(c: &Scope<'_>, body: &Bytes) -> Result<Response, ApiError> {
     }
     let patch = patch::Patch::parse(content_type, body, c.api.max_body_bytes)?;
     // A custom resource has no patch strategies to merge by: Kubernetes refuses the media type.
-    if c.resource.edges.is_some() && matches!(patch, patch::Patch::Strategic(_)) {
+    if !c.edges().strategic_merge() && matches!(patch, patch::Patch::Strategic(_)) {
         return Err(ApiError::unsupported_media_type_of(
             "application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml",
         ));

@@ -62,6 +62,10 @@ pub enum Target {
     Main,
     /// `/status` (everything else is kept).
     Status,
+    /// Another subresource (`pods/binding`, `pods/ephemeralcontainers`, a CSR's `approval`),
+    /// whose storage made the next state from the current one itself: the strategy does not
+    /// prepare it, and it is validated as an update of the object.
+    Subresource,
 }
 
 /// What a delete requires of the object (`DeleteOptions.preconditions`): its resourceVersion
@@ -431,6 +435,7 @@ impl Store {
             match target {
                 Target::Main => self.strategy.prepare_for_update(&mut new, &old),
                 Target::Status => self.strategy.prepare_for_status_update(&mut new, &old),
+                Target::Subresource => {}
             }
             // The server-owned fields cannot be changed by an update.
             let m = meta::meta_mut(&mut new);
@@ -447,7 +452,7 @@ impl Store {
                 m.insert("managedFields".into(), v.clone());
             }
             let mut causes = match target {
-                Target::Main => self.strategy.validate_update(&new, &old),
+                Target::Main | Target::Subresource => self.strategy.validate_update(&new, &old),
                 Target::Status => self.strategy.validate_status_update(&new, &old),
             };
             causes.extend(meta::validate_finalizers_update(&new, &old));

@@ -1,7 +1,7 @@
 //! A fresh server looks like a fresh cluster: the system namespaces and PriorityClasses are there
 //! before the first request is answered, as kube-apiserver's bootstrap hooks make them, and a
-//! restart on the same etcd keeps them as they were. On the embedded store and on etcd, with
-//! kube's `Api` as a controller uses it.
+//! restart on the same etcd keeps them as they were; the client CA is published for extension
+//! servers. On the embedded store and on etcd, with kube's `Api` as a controller uses it.
 
 use crate::support;
 
@@ -113,4 +113,40 @@ async fn a_fresh_server_on_etcd_has_them_and_a_restart_keeps_them() {
     let mut after = system_namespaces(&client(&second.url)).await;
     after.retain(|(name, _)| name != "mine");
     assert_eq!(after, before);
+}
+
+/// Extension API servers read how this server authenticates from
+/// `kube-system/extension-apiserver-authentication`: the client CA, replaced when a restart
+/// brings another.
+#[tokio::test]
+async fn the_client_ca_is_published_for_extension_servers() {
+    let cluster = support::etcd::start("bootstrap-ca", 1);
+    let storage = || Arc::new(kube_apiserver_storage::etcd::EtcdStorage::new(cluster.endpoints()).unwrap());
+    let with_ca = |ca: Option<&str>| kube_apiserver::Config {
+        authentication: kube_apiserver::Authentication {
+            client_ca: ca.map(str::to_string),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let read = |url: String| async move {
+        let cms: Api<ConfigMap> = Api::namespaced(client(&url), "kube-system");
+        cms.get("extension-apiserver-authentication")
+            .await
+            .unwrap()
+            .data
+            .unwrap_or_default()
+    };
+    let first = support::start_with(storage(), with_ca(Some("-----BEGIN CERTIFICATE-----\nA\n")));
+    let data = read(first.url).await;
+    assert_eq!(data.keys().collect::<Vec<_>>(), ["client-ca-file"]);
+    assert_eq!(data["client-ca-file"], "-----BEGIN CERTIFICATE-----\nA\n");
+    let second = support::start_with(storage(), with_ca(Some("-----BEGIN CERTIFICATE-----\nB\n")));
+    assert_eq!(
+        read(second.url).await["client-ca-file"],
+        "-----BEGIN CERTIFICATE-----\nB\n"
+    );
+    // Without a client CA the ConfigMap is there, empty, as kube-apiserver writes it.
+    let bare = support::start();
+    assert!(read(bare.url).await.is_empty());
 }

@@ -1,7 +1,8 @@
 //! core/v1 Events: what the real kubectl shows of them (`get events`, its wide columns, the
 //! Events of `describe`, field selectors), Kubernetes' namespace check, and the TTL
 //! (`--event-ttl`): an Event goes once it runs out, as a deletion watches see, and on etcd its key
-//! is attached to a lease. On the embedded store and on etcd.
+//! is attached to a lease. On the embedded store and on etcd. events.k8s.io's Events are the same
+//! storage, as kube-runtime's Recorder writes them.
 
 use crate::support;
 
@@ -181,4 +182,96 @@ async fn events_expire_after_the_event_ttl_on_etcd_through_a_lease() {
         live.granted_ttl, 2,
         "the --event-ttl, with no reuse window at this length"
     );
+}
+
+/// kube-runtime's Recorder posts (and then merge-patches) events.k8s.io/v1 Events: they are the
+/// core/v1 Events `kubectl describe` reads, and core Events are read through events.k8s.io, as
+/// kube-apiserver keeps both in one storage.
+#[tokio::test(flavor = "multi_thread")]
+async fn events_of_both_groups_are_one_storage_for_kube_runtimes_recorder() {
+    use kube::runtime::events::{Event, EventType, Recorder, Reporter};
+
+    let server = support::start();
+    let client = kube::Client::try_from(kube::Config::new(server.url.parse().unwrap())).unwrap();
+    let http = support::api::Api::bare(support::Running {
+        url: server.url.clone(),
+        addr: server.addr,
+    });
+    let reporter = Reporter {
+        controller: "widget-controller".into(),
+        instance: Some("widget-controller-0".into()),
+    };
+    let recorder = Recorder::new(client, reporter);
+    let reference = k8s_openapi::api::core::v1::ObjectReference {
+        api_version: Some("v1".into()),
+        kind: Some("ConfigMap".into()),
+        name: Some("cfg".into()),
+        namespace: Some("default".into()),
+        uid: Some("0c9f4f55-0000-4000-8000-000000000001".into()),
+        ..Default::default()
+    };
+    let event = Event {
+        type_: EventType::Normal,
+        reason: "Synced".into(),
+        note: Some("reconciled".into()),
+        action: "Reconcile".into(),
+        secondary: None,
+    };
+    recorder.publish(&event, &reference).await.unwrap();
+    // The same event again is a series: a merge patch through events.k8s.io.
+    recorder.publish(&event, &reference).await.unwrap();
+
+    let (code, core) = http
+        .get("/api/v1/namespaces/default/events?fieldSelector=involvedObject.name=cfg")
+        .await;
+    assert_eq!(code, reqwest::StatusCode::OK, "{core}");
+    let items = core["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{core}");
+    let e = &items[0];
+    assert_eq!(e["message"], "reconciled");
+    assert_eq!(e["reason"], "Synced");
+    assert_eq!(e["reportingComponent"], "widget-controller");
+    assert_eq!(e["reportingInstance"], "widget-controller-0");
+    assert_eq!(e["involvedObject"]["kind"], "ConfigMap");
+    assert_eq!(e["series"]["count"], 2);
+
+    let (_, events) = http
+        .get("/apis/events.k8s.io/v1/namespaces/default/events?fieldSelector=regarding.name=cfg,reportingController=widget-controller")
+        .await;
+    let items = events["items"].as_array().unwrap();
+    assert_eq!(items.len(), 1, "{events}");
+    assert_eq!(items[0]["note"], "reconciled");
+    assert_eq!(items[0]["regarding"]["name"], "cfg");
+    assert!(items[0].get("message").is_none(), "{events}");
+
+    // A core Event, as kubelets and older controllers write them, read through events.k8s.io.
+    let old = json!({
+        "apiVersion": "v1", "kind": "Event", "metadata": {"name": "pulled", "namespace": "default"},
+        "involvedObject": {"kind": "Pod", "name": "web", "namespace": "default"},
+        "reason": "Pulled", "message": "image pulled", "type": "Normal", "count": 3,
+        "source": {"component": "kubelet", "host": "node-1"},
+        "firstTimestamp": "2026-01-01T00:00:00Z", "lastTimestamp": "2026-01-01T00:05:00Z",
+    });
+    let (code, _) = http
+        .send(
+            "POST",
+            "/api/v1/namespaces/default/events",
+            "application/json",
+            old.to_string(),
+        )
+        .await;
+    assert_eq!(code, reqwest::StatusCode::CREATED);
+    let (code, read) = http
+        .get("/apis/events.k8s.io/v1/namespaces/default/events/pulled")
+        .await;
+    assert_eq!(code, reqwest::StatusCode::OK, "{read}");
+    assert_eq!(read["apiVersion"], "events.k8s.io/v1");
+    assert_eq!(read["note"], "image pulled");
+    assert_eq!(read["deprecatedCount"], 3);
+    assert_eq!(
+        read["deprecatedSource"],
+        json!({"component": "kubelet", "host": "node-1"})
+    );
+    assert_eq!(read["deprecatedFirstTimestamp"], "2026-01-01T00:00:00Z");
+    assert_eq!(read["regarding"]["name"], "web");
 }

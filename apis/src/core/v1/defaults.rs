@@ -2,9 +2,18 @@
 //! generated defaulters of every kind with a pod template (apps, batch) reach these through it,
 //! so a Deployment's containers are defaulted too.
 
+use k8s_openapi::ByteString;
+use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
+
 use super::{
-    Container, DNSPolicy, NamespacePhase, NamespaceStatus, PodSpec, PullPolicy, RestartPolicy, TerminationMessagePolicy,
+    ClientIPConfig, Container, DNSPolicy, NamespacePhase, NamespaceStatus, PodSpec, Protocol, PullPolicy,
+    RestartPolicy, Secret, Service, ServiceAffinity, ServiceExternalTrafficPolicy, ServiceInternalTrafficPolicy,
+    ServiceType, SessionAffinityConfig, TerminationMessagePolicy,
 };
+
+/// How long a ClientIP session affinity lasts when not given: three hours
+/// (`DefaultClientIPServiceAffinitySeconds`).
+pub const DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS: i32 = 10800;
 
 /// PodSpec defaults: restart Always, ClusterFirst DNS, a 30 second grace period, the default
 /// scheduler.
@@ -35,6 +44,77 @@ pub fn set_defaults_container(obj: &mut Container) {
 /// Namespace status default: phase Active.
 pub fn set_defaults_namespace_status(obj: &mut NamespaceStatus) {
     obj.phase.get_or_insert(NamespacePhase::NamespaceActive);
+}
+
+/// Secret defaults: type `Opaque`, and `stringData` folded into `data` (Kubernetes does the fold
+/// in its v1 to internal conversion, so every write stores and answers `data` only; here the
+/// defaulter, which runs on every decode as that conversion does, makes it).
+pub fn set_defaults_secret(obj: &mut Secret) {
+    if obj.type_.as_deref().unwrap_or_default().is_empty() {
+        obj.type_ = Some("Opaque".into());
+    }
+    if let Some(strings) = obj.string_data.take() {
+        let data = obj.data.get_or_insert_with(Default::default);
+        for (k, v) in strings {
+            data.insert(k, ByteString(v.into_bytes()));
+        }
+    }
+}
+
+/// Service defaults: session affinity None (with no affinity config) or ClientIP's three hours,
+/// type ClusterIP, TCP ports whose target is the port, the Cluster traffic policies of
+/// externally reachable and internal Services, and node ports allocated for a LoadBalancer.
+pub fn set_defaults_service(obj: &mut Service) {
+    let Some(spec) = obj.spec.as_mut() else { return };
+    let affinity = spec
+        .session_affinity
+        .get_or_insert(ServiceAffinity::ServiceAffinityNone);
+    match affinity {
+        ServiceAffinity::ServiceAffinityNone => spec.session_affinity_config = None,
+        ServiceAffinity::ServiceAffinityClientIP => {
+            let timeout = spec
+                .session_affinity_config
+                .as_ref()
+                .and_then(|c| c.client_ip.as_ref())
+                .and_then(|c| c.timeout_seconds);
+            if timeout.is_none() {
+                spec.session_affinity_config = Some(SessionAffinityConfig {
+                    client_ip: Some(ClientIPConfig {
+                        timeout_seconds: Some(DEFAULT_CLIENT_IP_SERVICE_AFFINITY_SECONDS),
+                    }),
+                });
+            }
+        }
+    }
+    let type_ = spec.type_.get_or_insert(ServiceType::ServiceTypeClusterIP);
+    let load_balancer = *type_ == ServiceType::ServiceTypeLoadBalancer;
+    let node_port = *type_ == ServiceType::ServiceTypeNodePort;
+    let cluster_ip = *type_ == ServiceType::ServiceTypeClusterIP;
+    for port in spec.ports.iter_mut().flatten() {
+        port.protocol.get_or_insert(Protocol::ProtocolTCP);
+        let unset = match &port.target_port {
+            None => true,
+            Some(IntOrString::Int(0)) => true,
+            Some(IntOrString::String(s)) => s.is_empty(),
+            Some(IntOrString::Int(_)) => false,
+        };
+        if unset {
+            port.target_port = Some(IntOrString::Int(port.port));
+        }
+    }
+    let externally_accessible =
+        load_balancer || node_port || (cluster_ip && spec.external_ips.as_ref().is_some_and(|ips| !ips.is_empty()));
+    if externally_accessible {
+        spec.external_traffic_policy
+            .get_or_insert(ServiceExternalTrafficPolicy::ServiceExternalTrafficPolicyCluster);
+    }
+    if load_balancer || node_port || cluster_ip {
+        spec.internal_traffic_policy
+            .get_or_insert(ServiceInternalTrafficPolicy::ServiceInternalTrafficPolicyCluster);
+    }
+    if load_balancer {
+        spec.allocate_load_balancer_node_ports.get_or_insert(true);
+    }
 }
 
 /// The tag of an image reference as Kubernetes' parser reads it: the text after the last `:` of

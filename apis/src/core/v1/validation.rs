@@ -1,15 +1,15 @@
 //! Hand-written validation of core/v1, as Kubernetes' pkg/apis/core/validation checks a pod's
 //! containers (names DNS labels and unique, images required, ports in range and unique
-//! protocols, environment variable names, requests not above limits) and a ConfigMap (keys,
-//! the 1 MiB total, immutability) and an Event (its namespace against its object's, and what a
-//! new-style Event must name). The generated `validate_*` call these, so a Deployment's pod
+//! protocols, environment variable names, requests not above limits), a ConfigMap (keys, the
+//! 1 MiB total, immutability), a Secret (the same, and the keys of its type) and an Event (its
+//! namespace against its object's, and what a new-style Event must name). The generated `validate_*` call these, so a Deployment's pod
 //! template gets them at `spec.template.spec`.
 
 use std::collections::BTreeSet;
 
 use kube_apimachinery::validation::{ErrorList, FieldError, Operation, Path, content};
 
-use super::{ConfigMap, Container, Event, PodSpec, Protocol};
+use super::{ConfigMap, Container, Event, PodSpec, Protocol, Secret};
 
 /// The most a ConfigMap's data and binary data may hold together (`core.MaxSecretSize`).
 pub const MAX_CONFIG_MAP_SIZE: u64 = 1024 * 1024;
@@ -165,6 +165,99 @@ pub fn validate_custom_config_map(
         if obj.binary_data != old.binary_data {
             errs.push(FieldError::forbidden(&binary, why));
         }
+    }
+    errs
+}
+
+/// `ValidateSecret` and `ValidateSecretUpdate`: keys and the 1 MiB total as a ConfigMap's, the
+/// keys each built-in type requires, and `type` (and, once `immutable`, the data) unchanged.
+pub fn validate_custom_secret(op: &Operation, path: &Path<'_>, obj: &Secret, old: Option<&Secret>) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let data_path = path.child("data");
+    // The update's checks come first, as ValidateSecretUpdate runs them before ValidateSecret.
+    if let Some(old) = old.filter(|_| op.is_update()) {
+        if obj.type_ != old.type_ {
+            errs.push(FieldError::invalid(
+                &path.child("type"),
+                obj.type_.clone().unwrap_or_default(),
+                "field is immutable",
+            ));
+        }
+        if old.immutable == Some(true) {
+            let why = "field is immutable when `immutable` is set";
+            if obj.immutable != Some(true) {
+                errs.push(FieldError::forbidden(&path.child("immutable"), why));
+            }
+            if obj.data != old.data {
+                errs.push(FieldError::forbidden(&data_path, why));
+            }
+        }
+    }
+    let empty = Default::default();
+    let data = obj.data.as_ref().unwrap_or(&empty);
+    let mut total = 0u64;
+    for (k, v) in data {
+        for m in content::config_map_key(k) {
+            errs.push(FieldError::invalid(&data_path.key(k), k.as_str(), m));
+        }
+        total += v.0.len() as u64;
+    }
+    if total > MAX_CONFIG_MAP_SIZE {
+        errs.push(FieldError::too_long(&data_path, MAX_CONFIG_MAP_SIZE));
+    }
+    // Go names two of these paths `data[%s][key]`, a format string it never fills; the
+    // messages are kept as clients see them from Kubernetes.
+    let unfilled = Path::new("data[%s]");
+    let required = |key: &str, errs: &mut ErrorList, at: &Path<'_>| {
+        errs.push(FieldError::required(&at.key(key), ""));
+    };
+    match obj.type_.as_deref().unwrap_or_default() {
+        "kubernetes.io/service-account-token" => {
+            let name = obj
+                .metadata
+                .annotations
+                .as_ref()
+                .and_then(|a| a.get("kubernetes.io/service-account.name"));
+            if name.is_none_or(|n| n.is_empty()) {
+                let metadata = path.child("metadata");
+                let annotations = metadata.child("annotations");
+                required("kubernetes.io/service-account.name", &mut errs, &annotations);
+            }
+        }
+        kind @ ("kubernetes.io/dockercfg" | "kubernetes.io/dockerconfigjson") => {
+            let key = if kind == "kubernetes.io/dockercfg" {
+                ".dockercfg"
+            } else {
+                ".dockerconfigjson"
+            };
+            match data.get(key) {
+                None => required(key, &mut errs, &data_path),
+                Some(bytes) => {
+                    if let Err(e) = serde_json::from_slice::<serde_json::Map<String, serde_json::Value>>(&bytes.0) {
+                        errs.push(FieldError::invalid(
+                            &data_path.key(key),
+                            "<secret contents redacted>",
+                            e.to_string(),
+                        ));
+                    }
+                }
+            }
+        }
+        "kubernetes.io/basic-auth" if !data.contains_key("username") && !data.contains_key("password") => {
+            required("username", &mut errs, &unfilled);
+            required("password", &mut errs, &unfilled);
+        }
+        "kubernetes.io/ssh-auth" if data.get("ssh-privatekey").is_none_or(|k| k.0.is_empty()) => {
+            required("ssh-privatekey", &mut errs, &unfilled);
+        }
+        "kubernetes.io/tls" => {
+            for key in ["tls.crt", "tls.key"] {
+                if !data.contains_key(key) {
+                    required(key, &mut errs, &data_path);
+                }
+            }
+        }
+        _ => {}
     }
     errs
 }

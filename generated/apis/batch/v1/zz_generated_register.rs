@@ -28,6 +28,7 @@ pub static SCHEME_BUILDER: ::kube_apimachinery::SchemeBuilder = ::kube_apimachin
     &[
         add_known_types,
         add_rest_mappings,
+        super::zz_generated_defaults::register_defaults,
         super::zz_generated_validations::register_validations,
         super::zz_generated_prerelease_lifecycle::register_lifecycles,
     ],

@@ -103,6 +103,7 @@ pub fn validate_cron_job(
         let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::batch::v1::validate_cron_job_spec(op, path, v, o));
     }
+    errs.extend(crate::batch::v1::validate_custom_cron_job(op, path, obj, old));
     errs
 }
 /// Validates `CronJobList` against its declarative rules and those of every nested type.

@@ -62,6 +62,14 @@ pub fn register_defaults(
         >(set_object_defaults_replication_controller_list);
     scheme
         .add_type_defaulting_func::<
+            crate::core::v1::types::Secret,
+        >(set_object_defaults_secret);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::SecretList,
+        >(set_object_defaults_secret_list);
+    scheme
+        .add_type_defaulting_func::<
             crate::core::v1::types::Service,
         >(set_object_defaults_service);
     scheme
@@ -550,6 +558,10 @@ pub fn set_object_defaults_scale_io_volume_source(
         obj.fs_type = ::core::option::Option::Some(::std::string::String::from("xfs"));
     }
 }
+/// Applies every default of `Secret`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_secret(obj: &mut crate::core::v1::types::Secret) {
+    crate::core::v1::set_defaults_secret(obj);
+}
 /// Applies every default of `SecretEnvSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_secret_env_source(
     obj: &mut crate::core::v1::types::SecretEnvSource,
@@ -566,6 +578,12 @@ pub fn set_object_defaults_secret_key_selector(
         &mut obj.local_object_reference,
     );
 }
+/// Applies every default of `SecretList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_secret_list(obj: &mut crate::core::v1::types::SecretList) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_secret(v0);
+    }
+}
 /// Applies every default of `SecretProjection`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_secret_projection(
     obj: &mut crate::core::v1::types::SecretProjection,
@@ -576,6 +594,7 @@ pub fn set_object_defaults_secret_projection(
 }
 /// Applies every default of `Service`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_service(obj: &mut crate::core::v1::types::Service) {
+    crate::core::v1::set_defaults_service(obj);
     if let ::core::option::Option::Some(v0) = &mut obj.spec {
         crate::core::v1::set_object_defaults_service_spec(v0);
     }

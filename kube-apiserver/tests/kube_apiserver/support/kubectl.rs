@@ -31,11 +31,16 @@ impl Kubectl {
         Self::on(name, Backend::Memory)
     }
 
-    pub fn on(name: &str, backend: Backend) -> Kubectl {
-        assert!(
-            std::path::Path::new(KUBECTL).exists(),
-            "{KUBECTL} is missing: these tests run the real kubectl (see ../shared/PEERS.md)"
+    /// kubectl of a server on the embedded store configured with `config`.
+    pub fn with(name: &str, config: kube_apiserver::Config) -> Kubectl {
+        let server = super::start_with(
+            std::sync::Arc::new(kube_apiserver_storage::memory::MemoryStorage::default()),
+            config,
         );
+        Self::of(name, server, None)
+    }
+
+    pub fn on(name: &str, backend: Backend) -> Kubectl {
         let (server, etcd) = match backend {
             Backend::Memory => (super::start(), None),
             Backend::Etcd => {
@@ -44,6 +49,15 @@ impl Kubectl {
                 (super::start_on(std::sync::Arc::new(storage)), Some(cluster))
             }
         };
+        Self::of(name, server, etcd)
+    }
+
+    /// kubectl of `server`, its files under the test's directory `name`.
+    fn of(name: &str, server: super::Running, etcd: Option<super::etcd::Cluster>) -> Kubectl {
+        assert!(
+            std::path::Path::new(KUBECTL).exists(),
+            "{KUBECTL} is missing: these tests run the real kubectl (see ../shared/PEERS.md)"
+        );
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("kubectl-{name}"));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();

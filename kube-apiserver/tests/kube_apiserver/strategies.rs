@@ -1,0 +1,379 @@
+//! Secrets, Jobs and CronJobs as kube-apiserver's strategies, defaults and hand-written
+//! validation make them: `stringData` folded into `data`, the keys each Secret type requires,
+//! `type` and immutable data kept; a Job's generated selector and defaults; a CronJob's schedule
+//! checked as Kubernetes' cron parser reads it; Pods Pending, bound, resized and evicted as
+//! their budgets allow; CSRs approved. Answers compared with kube-apiserver 1.36's words.
+
+use crate::support;
+
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use support::api::Api;
+
+#[tokio::test]
+async fn secrets_fold_string_data_and_check_their_type() {
+    let api = Api::new().await;
+    let secrets = "/api/v1/namespaces/ns/secrets";
+    let secret = |name: &str, extra: Value| {
+        let mut s = json!({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": name}});
+        s.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        s.to_string()
+    };
+    let (code, created) = api
+        .send(
+            "POST",
+            secrets,
+            "application/json",
+            secret(
+                "plain",
+                json!({"stringData": {"user": "admin"}, "data": {"pass": "cw=="}}),
+            ),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    assert_eq!(created["type"], "Opaque");
+    assert_eq!(created["data"], json!({"pass": "cw==", "user": "YWRtaW4="}));
+    assert!(created.get("stringData").is_none(), "{created}");
+
+    let refusals = [
+        (
+            json!({"type": "kubernetes.io/tls", "data": {"tls.crt": "YQ=="}}),
+            "Secret \"s\" is invalid: data[tls.key]: Required value",
+        ),
+        (
+            json!({"type": "kubernetes.io/basic-auth"}),
+            "Secret \"s\" is invalid: [data[%s][username]: Required value, data[%s][password]: Required value]",
+        ),
+        (
+            json!({"type": "kubernetes.io/dockerconfigjson"}),
+            "Secret \"s\" is invalid: data[.dockerconfigjson]: Required value",
+        ),
+        (
+            json!({"type": "kubernetes.io/service-account-token"}),
+            "Secret \"s\" is invalid: metadata.annotations[kubernetes.io/service-account.name]: Required value",
+        ),
+        (
+            json!({"data": {"a b": "YQ=="}}),
+            "Secret \"s\" is invalid: data[a b]: Invalid value: \"a b\": a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')",
+        ),
+    ];
+    for (body, message) in refusals {
+        let (code, refused) = api.send("POST", secrets, "application/json", secret("s", body)).await;
+        assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert_eq!(refused["message"], message);
+    }
+
+    // The type never changes; an immutable Secret's data neither.
+    let mut changed = created.clone();
+    changed["type"] = json!("example.com/custom");
+    let (code, refused) = api
+        .send(
+            "PUT",
+            &format!("{secrets}/plain"),
+            "application/json",
+            changed.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused["message"],
+        "Secret \"plain\" is invalid: type: Invalid value: \"example.com/custom\": field is immutable"
+    );
+    let plain = format!("{secrets}/plain");
+    let patch = |body: Value| api.send("PATCH", &plain, "application/merge-patch+json", body.to_string());
+    assert_eq!(patch(json!({"immutable": true})).await.0, StatusCode::OK);
+    let (code, refused) = patch(json!({"stringData": {"user": "root"}})).await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused["message"],
+        "Secret \"plain\" is invalid: data: Forbidden: field is immutable when `immutable` is set"
+    );
+}
+
+#[tokio::test]
+async fn jobs_get_a_generated_selector_and_cron_jobs_a_checked_schedule() {
+    let api = Api::new().await;
+    let job = json!({
+        "apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "pi"},
+        "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [{"name": "pi", "image": "perl:5.34"}]}}},
+    });
+    let (code, created) = api
+        .send(
+            "POST",
+            "/apis/batch/v1/namespaces/ns/jobs",
+            "application/json",
+            job.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    let uid = created["metadata"]["uid"].as_str().unwrap();
+    let spec = &created["spec"];
+    assert_eq!(
+        spec["selector"],
+        json!({"matchLabels": {"batch.kubernetes.io/controller-uid": uid}})
+    );
+    assert_eq!(
+        spec["template"]["metadata"]["labels"],
+        json!({
+            "batch.kubernetes.io/controller-uid": uid, "batch.kubernetes.io/job-name": "pi",
+            "controller-uid": uid, "job-name": "pi",
+        })
+    );
+    for (field, value) in [
+        ("completions", json!(1)),
+        ("parallelism", json!(1)),
+        ("backoffLimit", json!(6)),
+        ("completionMode", json!("NonIndexed")),
+        ("suspend", json!(false)),
+        ("podReplacementPolicy", json!("TerminatingOrFailed")),
+    ] {
+        assert_eq!(spec[field], value, "{field} in {created}");
+    }
+    // The pod template is defaulted as a Pod's is.
+    assert_eq!(
+        spec["template"]["spec"]["containers"][0]["imagePullPolicy"],
+        "IfNotPresent"
+    );
+    assert_eq!(spec["template"]["spec"]["dnsPolicy"], "ClusterFirst");
+
+    let cron = |schedule: &str| {
+        json!({
+            "apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "tick"},
+            "spec": {"schedule": schedule, "jobTemplate": {"spec": job["spec"].clone()}},
+        })
+        .to_string()
+    };
+    let cron_jobs = "/apis/batch/v1/namespaces/ns/cronjobs";
+    let (code, refused) = api
+        .send("POST", cron_jobs, "application/json", cron("61 * * * *"))
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused["message"],
+        "CronJob.batch \"tick\" is invalid: spec.schedule: Invalid value: \"61 * * * *\": end of range (61) above maximum (59): 61"
+    );
+    let (code, refused) = api
+        .send("POST", cron_jobs, "application/json", cron("TZ=UTC 0 * * * *"))
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused["message"],
+        "CronJob.batch \"tick\" is invalid: spec.schedule: Invalid value: \"TZ=UTC 0 * * * *\": cannot use TZ or CRON_TZ in schedule, use timeZone field instead"
+    );
+    let (code, created) = api
+        .send("POST", cron_jobs, "application/json", cron("*/5 * * * *"))
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    assert_eq!(created["spec"]["concurrencyPolicy"], "Allow");
+    assert_eq!(created["spec"]["successfulJobsHistoryLimit"], 3);
+    assert_eq!(created["spec"]["failedJobsHistoryLimit"], 1);
+    // Job defaults are a Job's, not its template's (SetDefaults_Job): the pod template's are.
+    let template = &created["spec"]["jobTemplate"]["spec"];
+    assert!(template.get("backoffLimit").is_none(), "{created}");
+    assert_eq!(
+        template["template"]["spec"]["containers"][0]["imagePullPolicy"],
+        "IfNotPresent"
+    );
+}
+
+#[tokio::test]
+async fn pods_are_pending_bound_resized_and_evicted_as_kube_apiserver_does() {
+    let api = Api::new().await;
+    let pods = "/api/v1/namespaces/ns/pods";
+    let pod = |name: &str| {
+        json!({
+            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "labels": {"app": "web"}},
+            "spec": {"containers": [{"name": "web", "image": "nginx", "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]},
+        })
+        .to_string()
+    };
+    let (code, created) = api.send("POST", pods, "application/json", pod("a")).await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    assert_eq!(created["status"], json!({"phase": "Pending", "qosClass": "Guaranteed"}));
+
+    // binding: once, to a node, marking the Pod scheduled.
+    let binding = |node: &str| {
+        json!({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "a"}, "target": {"kind": "Node", "name": node}})
+            .to_string()
+    };
+    let (code, bound) = api
+        .send("POST", &format!("{pods}/a/binding"), "application/json", binding("n1"))
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{bound}");
+    assert_eq!(bound["status"], "Success");
+    let (_, read) = api.get(&format!("{pods}/a")).await;
+    assert_eq!(read["spec"]["nodeName"], "n1");
+    assert_eq!(read["status"]["conditions"][0]["type"], "PodScheduled");
+    assert_eq!(read["status"]["conditions"][0]["status"], "True");
+    let (code, refused) = api
+        .send("POST", &format!("{pods}/a/binding"), "application/json", binding("n2"))
+        .await;
+    assert_eq!(code, StatusCode::CONFLICT);
+    assert_eq!(
+        refused["message"],
+        "Operation cannot be fulfilled on pods/binding \"a\": pod a is already assigned to node \"n1\""
+    );
+
+    // ephemeralcontainers and resize change their part only.
+    let patch =
+        json!({"spec": {"ephemeralContainers": [{"name": "debug", "image": "busybox"}], "nodeName": "elsewhere"}});
+    let (code, patched) = api
+        .send(
+            "PATCH",
+            &format!("{pods}/a/ephemeralcontainers"),
+            "application/merge-patch+json",
+            patch.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK, "{patched}");
+    assert_eq!(patched["spec"]["ephemeralContainers"][0]["name"], "debug");
+    assert_eq!(patched["spec"]["nodeName"], "n1");
+    let resize =
+        json!({"spec": {"containers": [{"name": "web", "resources": {"limits": {"cpu": "2", "memory": "1Gi"}}}]}});
+    let (code, resized) = api
+        .send(
+            "PATCH",
+            &format!("{pods}/a/resize"),
+            "application/strategic-merge-patch+json",
+            resize.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK, "{resized}");
+    assert_eq!(resized["spec"]["containers"][0]["resources"]["limits"]["cpu"], "2");
+    assert_eq!(resized["spec"]["containers"][0]["image"], "nginx");
+
+    // eviction: a Pending Pod goes at once; a running one as its budget allows.
+    let evict = |name: &str| {
+        json!({"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": name, "namespace": "ns"}})
+            .to_string()
+    };
+    api.send("POST", pods, "application/json", pod("pending")).await;
+    let (code, evicted) = api
+        .send(
+            "POST",
+            &format!("{pods}/pending/eviction"),
+            "application/json",
+            evict("pending"),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{evicted}");
+    assert_eq!(api.get(&format!("{pods}/pending")).await.0, StatusCode::NOT_FOUND);
+    let running = json!({"status": {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}});
+    let (code, _) = api
+        .send(
+            "PATCH",
+            &format!("{pods}/a/status"),
+            "application/merge-patch+json",
+            running.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK);
+    let budgets = "/apis/policy/v1/namespaces/ns/poddisruptionbudgets";
+    let budget = json!({
+        "apiVersion": "policy/v1", "kind": "PodDisruptionBudget", "metadata": {"name": "web"},
+        "spec": {"minAvailable": 1, "selector": {"matchLabels": {"app": "web"}}},
+    });
+    let (code, created) = api.send("POST", budgets, "application/json", budget.to_string()).await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    // What the disruption controller would write: no disruption allowed.
+    let status = json!({"status": {"observedGeneration": 1, "disruptionsAllowed": 0, "currentHealthy": 1, "desiredHealthy": 1, "expectedPods": 1}});
+    api.send(
+        "PATCH",
+        &format!("{budgets}/web/status"),
+        "application/merge-patch+json",
+        status.to_string(),
+    )
+    .await;
+    let (code, refused) = api
+        .send("POST", &format!("{pods}/a/eviction"), "application/json", evict("a"))
+        .await;
+    assert_eq!(code, StatusCode::TOO_MANY_REQUESTS, "{refused}");
+    assert_eq!(refused["reason"], "TooManyRequests");
+    assert_eq!(
+        refused["message"],
+        "Cannot evict pod as it would violate the pod's disruption budget."
+    );
+    assert_eq!(
+        refused["details"]["causes"],
+        json!([{"reason": "DisruptionBudget", "message": "The disruption budget web needs 1 healthy pods and has 1 currently"}])
+    );
+    let allowed = json!({"status": {"disruptionsAllowed": 1, "currentHealthy": 2, "desiredHealthy": 1}});
+    api.send(
+        "PATCH",
+        &format!("{budgets}/web/status"),
+        "application/merge-patch+json",
+        allowed.to_string(),
+    )
+    .await;
+    let (code, _) = api
+        .send("POST", &format!("{pods}/a/eviction"), "application/json", evict("a"))
+        .await;
+    assert_eq!(code, StatusCode::CREATED);
+    assert_eq!(api.get(&format!("{pods}/a")).await.0, StatusCode::NOT_FOUND);
+    let (_, budget) = api.get(&format!("{budgets}/web")).await;
+    assert_eq!(budget["status"]["disruptionsAllowed"], 0);
+    assert!(budget["status"]["disruptedPods"]["a"].is_string(), "{budget}");
+}
+
+#[tokio::test]
+async fn certificate_signing_requests_are_approved_through_their_subresource() {
+    let api = Api::new().await;
+    let csrs = "/apis/certificates.k8s.io/v1/certificatesigningrequests";
+    let key = rcgen::KeyPair::generate().unwrap();
+    let request = rcgen::CertificateParams::new(vec!["jane".to_string()])
+        .unwrap()
+        .serialize_request(&key)
+        .unwrap()
+        .pem()
+        .unwrap();
+    let encoded = base64::Engine::encode(&base64::engine::general_purpose::STANDARD, request);
+    let csr = json!({
+        "apiVersion": "certificates.k8s.io/v1", "kind": "CertificateSigningRequest", "metadata": {"name": "jane"},
+        "spec": {"request": encoded, "signerName": "kubernetes.io/kube-apiserver-client", "usages": ["client auth"]},
+    });
+    let (code, created) = api.send("POST", csrs, "application/json", csr.to_string()).await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    let mut approved = created.clone();
+    approved["status"] =
+        json!({"conditions": [{"type": "Approved", "status": "True", "reason": "Test", "message": "ok"}]});
+    approved["spec"]["usages"] = json!(["server auth"]);
+    let (code, answer) = api
+        .send(
+            "PUT",
+            &format!("{csrs}/jane/approval"),
+            "application/json",
+            approved.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::OK, "{answer}");
+    let condition = &answer["status"]["conditions"][0];
+    assert_eq!(
+        (&condition["type"], &condition["status"]),
+        (&json!("Approved"), &json!("True"))
+    );
+    assert!(condition["lastUpdateTime"].is_string(), "{answer}");
+    assert_eq!(
+        answer["spec"]["usages"],
+        json!(["client auth"]),
+        "approval changes the conditions only"
+    );
+    let mut both = answer.clone();
+    both["status"]["conditions"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"type": "Denied", "status": "True"}));
+    let (code, refused) = api
+        .send(
+            "PUT",
+            &format!("{csrs}/jane/approval"),
+            "application/json",
+            both.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused["message"],
+        "CertificateSigningRequest.certificates.k8s.io \"jane\" is invalid: status.conditions[1].type: Invalid value: \"Denied\": Approved and Denied conditions are mutually exclusive"
+    );
+}
