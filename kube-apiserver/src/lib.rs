@@ -163,6 +163,10 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
     let core_events = store("", "events");
     let budgets = store("policy", "poddisruptionbudgets");
     let csrs = store("certificates.k8s.io", "certificatesigningrequests");
+    let flow_control = (
+        store("flowcontrol.apiserver.k8s.io", "prioritylevelconfigurations"),
+        store("flowcontrol.apiserver.k8s.io", "flowschemas"),
+    );
     let service_stores = (
         store("networking.k8s.io", "ipaddresses"),
         store("", "endpoints"),
@@ -308,6 +312,12 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         server.add_bootstrap_hook(
             "start-cluster-authentication-info-controller",
             bootstrap::cluster_authentication_info(configmaps, config.authentication.client_ca.clone()),
+        );
+    }
+    if let (Some(levels), Some(schemas)) = flow_control {
+        server.add_bootstrap_hook(
+            "priority-and-fairness-config-producer",
+            bootstrap::flowcontrol::bootstrap(levels, schemas),
         );
     }
     if let Some(priority_classes) = priority_classes {

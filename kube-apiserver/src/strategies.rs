@@ -1,7 +1,7 @@
 //! kube-apiserver's strategy of each resource (its `pkg/registry/<group>/<resource>/strategy.go`
 //! files): a table by group and resource over the generic strategy, which every resource not in
-//! it keeps; each returns deleted objects where Kubernetes' storage does. Namespaces, Pods and
-//! Jobs have theirs here.
+//! it keeps; each returns deleted objects where Kubernetes' storage does. Namespaces, Pods,
+//! PersistentVolumes and claims, and Jobs have theirs here.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,6 +40,12 @@ const STRATEGIES: &[(&str, &str, Make)] = &[
         })
     }),
     ("", "pods", |generic, _| Arc::new(OnCreate(generic, pending_pod))),
+    ("", "persistentvolumes", |generic, _| {
+        Arc::new(OnCreate(generic, pending_volume))
+    }),
+    ("", "persistentvolumeclaims", |generic, _| {
+        Arc::new(OnCreate(generic, pending_claim))
+    }),
     ("batch", "jobs", |generic, _| Arc::new(OnCreate(generic, job_selector))),
     ("apiextensions.k8s.io", "customresourcedefinitions", |generic, _| {
         kube_apiextensions_apiserver::install::strategy(generic)
@@ -224,6 +230,18 @@ impl Strategy for OnCreate {
 /// pod strategy), what a cluster without nodes then keeps it as.
 fn pending_pod(pod: &mut Value) {
     pod["status"] = json!({"phase": "Pending", "qosClass": crate::pod::qos_class(pod)});
+}
+
+/// PersistentVolumes: Pending from creation, since now (Kubernetes' strategy; its defaults
+/// make the phase Pending on every read, which a status cleared at creation would lose here).
+fn pending_volume(volume: &mut Value) {
+    volume["status"] = json!({"phase": "Pending", "lastPhaseTransitionTime": meta::now()});
+}
+
+/// PersistentVolumeClaims: Pending from creation (what Kubernetes' defaults make of the
+/// status its strategy clears).
+fn pending_claim(claim: &mut Value) {
+    claim["status"] = json!({"phase": "Pending"});
 }
 
 /// Jobs: unless `spec.manualSelector` is set, the selector is generated (the Job's uid) and the

@@ -16,3 +16,4 @@ mod marshal;
 mod protobuf;
 mod roundtrip;
 mod scheme;
+mod validation;

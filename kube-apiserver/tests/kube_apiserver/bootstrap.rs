@@ -150,3 +150,73 @@ async fn the_client_ca_is_published_for_extension_servers() {
     let bare = support::start();
     assert!(read(bare.url).await.is_empty());
 }
+
+/// API Priority and Fairness' mandatory and suggested configuration, as a fresh kube-apiserver
+/// 1.36 has it.
+#[tokio::test]
+async fn a_fresh_server_has_the_priority_and_fairness_configuration() {
+    let api = support::api::Api::bare(support::start());
+    let names = |list: serde_json::Value| -> Vec<String> {
+        let mut names: Vec<String> = list["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["metadata"]["name"].as_str().unwrap().to_string())
+            .collect();
+        names.sort();
+        names
+    };
+    let (_, levels) = api
+        .get("/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations")
+        .await;
+    assert_eq!(
+        names(levels),
+        [
+            "catch-all",
+            "exempt",
+            "global-default",
+            "leader-election",
+            "node-high",
+            "system",
+            "workload-high",
+            "workload-low"
+        ]
+    );
+    let (_, schemas) = api.get("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas").await;
+    assert_eq!(
+        names(schemas),
+        [
+            "catch-all",
+            "exempt",
+            "global-default",
+            "kube-controller-manager",
+            "kube-scheduler",
+            "kube-system-service-accounts",
+            "probes",
+            "service-accounts",
+            "system-leader-election",
+            "system-node-high",
+            "system-nodes"
+        ]
+    );
+    let (_, exempt) = api
+        .get("/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/exempt")
+        .await;
+    assert_eq!(
+        exempt["metadata"]["annotations"]["apf.kubernetes.io/autoupdate-spec"],
+        "true"
+    );
+    assert_eq!(exempt["spec"]["matchingPrecedence"], 1);
+    assert_eq!(exempt["spec"]["priorityLevelConfiguration"]["name"], "exempt");
+    assert_eq!(
+        exempt["spec"]["rules"][0]["subjects"],
+        json!([{"kind": "Group", "group": {"name": "system:masters"}}])
+    );
+    let (_, workload_low) = api
+        .get("/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations/workload-low")
+        .await;
+    assert_eq!(
+        workload_low["spec"]["limited"]["limitResponse"],
+        json!({"type": "Queue", "queuing": {"queues": 128, "handSize": 6, "queueLengthLimit": 50}})
+    );
+}

@@ -377,3 +377,182 @@ async fn certificate_signing_requests_are_approved_through_their_subresource() {
         "CertificateSigningRequest.certificates.k8s.io \"jane\" is invalid: status.conditions[1].type: Invalid value: \"Denied\": Approved and Denied conditions are mutually exclusive"
     );
 }
+
+#[tokio::test]
+async fn pods_volumes_and_claims_get_kubernetes_defaults() {
+    let api = Api::new().await;
+    let pod = json!({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "web"},
+        "spec": {
+            "containers": [{
+                "name": "web", "image": "nginx:1.27",
+                "resources": {"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "500m"}},
+                "readinessProbe": {"httpGet": {"port": 80}},
+                "env": [{"name": "NODE", "valueFrom": {"fieldRef": {"fieldPath": "spec.nodeName"}}}],
+            }],
+            "volumes": [
+                {"name": "scratch"},
+                {"name": "creds", "secret": {"secretName": "creds"}},
+                {"name": "config", "configMap": {"name": "config"}},
+                {"name": "token", "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}]}},
+                {"name": "host", "hostPath": {"path": "/var/log"}},
+            ],
+        },
+    });
+    let (code, created) = api
+        .send(
+            "POST",
+            "/api/v1/namespaces/ns/pods",
+            "application/json",
+            pod.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{created}");
+    let spec = &created["spec"];
+    let container = &spec["containers"][0];
+    // A Pod requests what it limits unless it says otherwise.
+    assert_eq!(
+        container["resources"]["requests"],
+        json!({"cpu": "500m", "memory": "1Gi"})
+    );
+    assert_eq!(
+        container["readinessProbe"],
+        json!({"httpGet": {"path": "/", "port": 80, "scheme": "HTTP"}, "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3})
+    );
+    assert_eq!(container["env"][0]["valueFrom"]["fieldRef"]["apiVersion"], "v1");
+    assert_eq!(spec["enableServiceLinks"], true);
+    assert_eq!(spec["securityContext"], json!({}));
+    let volumes = &spec["volumes"];
+    assert_eq!(volumes[0], json!({"name": "scratch", "emptyDir": {}}));
+    assert_eq!(volumes[1]["secret"]["defaultMode"], 420);
+    assert_eq!(volumes[2]["configMap"]["defaultMode"], 420);
+    assert_eq!(volumes[3]["projected"]["defaultMode"], 420);
+    assert_eq!(
+        volumes[3]["projected"]["sources"][0]["serviceAccountToken"]["expirationSeconds"],
+        3600
+    );
+    assert_eq!(volumes[4]["hostPath"], json!({"path": "/var/log", "type": ""}));
+
+    let pv = json!({
+        "apiVersion": "v1", "kind": "PersistentVolume", "metadata": {"name": "pv"},
+        "spec": {"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "hostPath": {"path": "/data"}},
+    });
+    let (code, pv) = api
+        .send("POST", "/api/v1/persistentvolumes", "application/json", pv.to_string())
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{pv}");
+    assert_eq!(pv["status"]["phase"], "Pending");
+    assert!(pv["status"]["lastPhaseTransitionTime"].is_string(), "{pv}");
+    assert_eq!(pv["spec"]["persistentVolumeReclaimPolicy"], "Retain");
+    assert_eq!(pv["spec"]["volumeMode"], "Filesystem");
+    let pvc = json!({
+        "apiVersion": "v1", "kind": "PersistentVolumeClaim", "metadata": {"name": "data"},
+        "spec": {"accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}}},
+    });
+    let (code, pvc) = api
+        .send(
+            "POST",
+            "/api/v1/namespaces/ns/persistentvolumeclaims",
+            "application/json",
+            pvc.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{pvc}");
+    assert_eq!(pvc["status"], json!({"phase": "Pending"}));
+    assert_eq!(pvc["spec"]["volumeMode"], "Filesystem");
+
+    let rc = json!({
+        "apiVersion": "v1", "kind": "ReplicationController", "metadata": {"name": "rc"},
+        "spec": {"template": {"metadata": {"labels": {"app": "rc"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}},
+    });
+    let (code, rc) = api
+        .send(
+            "POST",
+            "/api/v1/namespaces/ns/replicationcontrollers",
+            "application/json",
+            rc.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::CREATED, "{rc}");
+    assert_eq!(rc["spec"]["selector"], json!({"app": "rc"}));
+    assert_eq!(rc["metadata"]["labels"], json!({"app": "rc"}));
+    assert_eq!(rc["spec"]["replicas"], 1);
+}
+
+#[tokio::test]
+async fn pods_and_services_are_checked_as_kubernetes_words_it() {
+    let api = Api::new().await;
+    let create = |path: &'static str, body: Value| api.send("POST", path, "application/json", body.to_string());
+    let pod = |volumes: Value, mounts: Value| {
+        json!({
+            "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "bad"},
+            "spec": {"containers": [{"name": "c", "image": "nginx", "volumeMounts": mounts}], "volumes": volumes},
+        })
+    };
+    let pods = "/api/v1/namespaces/ns/pods";
+    let cases = [
+        (
+            pod(
+                json!([{"name": "data", "emptyDir": {}}]),
+                json!([{"name": "missing", "mountPath": "/m"}]),
+            ),
+            "Pod \"bad\" is invalid: spec.containers[0].volumeMounts[0].name: Not found: \"missing\"",
+        ),
+        (
+            pod(
+                json!([{"name": "data", "emptyDir": {}}, {"name": "data", "emptyDir": {}}]),
+                json!([{"name": "data", "mountPath": "/a"}, {"name": "data", "mountPath": "/a"}]),
+            ),
+            "Pod \"bad\" is invalid: [spec.volumes[1].name: Duplicate value: \"data\", spec.containers[0].volumeMounts[1].mountPath: Invalid value: \"/a\": must be unique]",
+        ),
+    ];
+    for (body, message) in cases {
+        let (code, refused) = create(pods, body).await;
+        assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert_eq!(refused["message"], message);
+    }
+
+    let services = "/api/v1/namespaces/ns/services";
+    let service =
+        |spec: Value| json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "bad"}, "spec": spec});
+    let cases = [
+        (
+            json!({"ports": [{"port": 80}, {"port": 443}]}),
+            "Service \"bad\" is invalid: [spec.ports[0].name: Required value, spec.ports[1].name: Required value]",
+        ),
+        (
+            json!({"ports": [{"port": 80, "nodePort": 30080}]}),
+            "Service \"bad\" is invalid: spec.ports[0].nodePort: Forbidden: may not be used when `type` is 'ClusterIP'",
+        ),
+        (
+            json!({"ports": [{"name": "a", "port": 80}, {"name": "b", "port": 80}]}),
+            "Service \"bad\" is invalid: spec.ports[1]: Duplicate value: core.ServicePort{Name:\"\", Protocol:\"TCP\", AppProtocol:(*string)(nil), Port:80, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:\"\"}, NodePort:0}",
+        ),
+        (
+            json!({"ports": [{"port": 80, "targetPort": "Web"}]}),
+            "Service \"bad\" is invalid: spec.ports[0].targetPort: Invalid value: \"Web\": must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)",
+        ),
+        (
+            json!({"type": "ExternalName"}),
+            "Service \"bad\" is invalid: spec.externalName: Required value",
+        ),
+        (
+            json!({"selector": {"app": "web"}}),
+            "Service \"bad\" is invalid: spec.ports: Required value",
+        ),
+    ];
+    for (spec, message) in cases {
+        let (code, refused) = create(services, service(spec)).await;
+        assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+        assert_eq!(refused["message"], message);
+    }
+    // Nothing a refused Service asked for stays allocated.
+    let (_, addresses) = api.get("/apis/networking.k8s.io/v1/ipaddresses").await;
+    let owners: Vec<&Value> = addresses["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| &a["spec"]["parentRef"]["name"])
+        .collect();
+    assert_eq!(owners, [&json!("kubernetes")], "{addresses}");
+}

@@ -258,6 +258,11 @@ impl FieldError {
         Self::new(ErrorType::Invalid, path, value.into(), detail)
     }
 
+    /// `Not found: <value>`: the value names something that does not exist.
+    pub fn not_found(path: &Path<'_>, value: impl Into<BadValue>) -> Self {
+        Self::new(ErrorType::NotFound, path, value.into(), "")
+    }
+
     /// `Duplicate value: <value>`.
     pub fn duplicate(path: &Path<'_>, value: impl Into<BadValue>) -> Self {
         Self::new(ErrorType::Duplicate, path, value.into(), "")

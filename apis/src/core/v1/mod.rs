@@ -14,12 +14,16 @@
 // Kubernetes keeps it in pkg/apis/core/v1: defaults, field selectors, validation.
 mod defaults;
 mod field_labels;
+mod service_validation;
 mod types;
 mod validation;
+mod volume_defaults;
 pub use defaults::*;
 pub use field_labels::add_field_label_conversions;
+pub use service_validation::*;
 pub use types::*;
 pub use validation::*;
+pub use volume_defaults::*;
 
 #[rustfmt::skip]
 #[path = "../../../../generated/apis/core/v1/zz_generated_deepcopy.rs"]

@@ -1,15 +1,17 @@
 //! Hand-written validation of core/v1, as Kubernetes' pkg/apis/core/validation checks a pod's
 //! containers (names DNS labels and unique, images required, ports in range and unique
-//! protocols, environment variable names, requests not above limits), a ConfigMap (keys, the
-//! 1 MiB total, immutability), a Secret (the same, and the keys of its type) and an Event (its
-//! namespace against its object's, and what a new-style Event must name). The generated `validate_*` call these, so a Deployment's pod
-//! template gets them at `spec.template.spec`.
+//! protocols, environment variable names, requests not above limits), its volumes (unique
+//! names, one source each) and their mounts (of a volume of the pod, each at its own path), a
+//! ConfigMap (keys, the 1 MiB total, immutability), a Secret (the same, and the keys of its
+//! type) and an Event (its namespace against its object's, and what a new-style Event must
+//! name). The generated `validate_*` call these, so a Deployment's pod template gets them at
+//! `spec.template.spec`. Services are checked in `service_validation`.
 
 use std::collections::BTreeSet;
 
 use kube_apimachinery::validation::{ErrorList, FieldError, Operation, Path, content};
 
-use super::{ConfigMap, Container, Event, PodSpec, Protocol, Secret};
+use super::{ConfigMap, Container, Event, PodSpec, Protocol, Secret, Volume};
 
 /// The most a ConfigMap's data and binary data may hold together (`core.MaxSecretSize`).
 pub const MAX_CONFIG_MAP_SIZE: u64 = 1024 * 1024;
@@ -29,8 +31,78 @@ pub fn validate_custom_pod_spec(op: &Operation, path: &Path<'_>, obj: &PodSpec, 
     for (i, c) in obj.init_containers.iter().flatten().enumerate() {
         errs.extend(container_errors(&init.index(i), c, &mut names));
     }
+    let volumes = volume_errors(
+        &path.child("volumes"),
+        obj.volumes.as_deref().unwrap_or_default(),
+        &mut errs,
+    );
+    for (list, containers) in [
+        ("containers", Some(&obj.containers)),
+        ("initContainers", obj.init_containers.as_ref()),
+    ] {
+        let at = path.child(list);
+        for (i, c) in containers.into_iter().flatten().enumerate() {
+            let container = at.index(i);
+            mount_errors(&container.child("volumeMounts"), c, &volumes, &mut errs);
+        }
+    }
     let _ = (op, old);
     errs
+}
+
+/// `ValidateVolumes`: each volume a unique DNS label with exactly one source; the names, for
+/// the mounts to name.
+fn volume_errors(path: &Path<'_>, volumes: &[Volume], errs: &mut ErrorList) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    for (i, v) in volumes.iter().enumerate() {
+        let at = path.index(i);
+        let name = at.child("name");
+        if v.name.is_empty() {
+            errs.push(FieldError::required(&name, ""));
+        } else {
+            for m in content::dns1123_label(&v.name) {
+                errs.push(FieldError::invalid(&name, v.name.as_str(), m));
+            }
+            if !names.insert(v.name.clone()) {
+                errs.push(FieldError::duplicate(&name, v.name.as_str()));
+            }
+        }
+        // The sources are the members of VolumeSource, each an Option: count those given.
+        let sources = match serde_json::to_value(&v.volume_source) {
+            Ok(serde_json::Value::Object(m)) => m.len(),
+            _ => 0,
+        };
+        if sources == 0 {
+            errs.push(FieldError::required(&at, "must specify a volume type"));
+        } else if sources > 1 {
+            errs.push(FieldError::forbidden(&at, "may not specify more than 1 volume type"));
+        }
+    }
+    names
+}
+
+/// `ValidateVolumeMounts`: each mount names a volume of the pod, at a path of its own.
+fn mount_errors(path: &Path<'_>, c: &Container, volumes: &BTreeSet<String>, errs: &mut ErrorList) {
+    let mut paths = BTreeSet::new();
+    for (i, m) in c.volume_mounts.iter().flatten().enumerate() {
+        let at = path.index(i);
+        let name = at.child("name");
+        if m.name.is_empty() {
+            errs.push(FieldError::required(&name, ""));
+        } else if !volumes.contains(&m.name) {
+            errs.push(FieldError::not_found(&name, m.name.as_str()));
+        }
+        let mount_path = at.child("mountPath");
+        if m.mount_path.is_empty() {
+            errs.push(FieldError::required(&mount_path, ""));
+        } else if !paths.insert(m.mount_path.clone()) {
+            errs.push(FieldError::invalid(
+                &mount_path,
+                m.mount_path.as_str(),
+                "must be unique",
+            ));
+        }
+    }
 }
 
 /// One container: its name (a unique DNS label), image, ports, environment and resources.

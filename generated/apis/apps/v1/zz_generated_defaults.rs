@@ -138,4 +138,9 @@ pub fn set_object_defaults_stateful_set_spec(
     obj: &mut crate::apps::v1::types::StatefulSetSpec,
 ) {
     crate::core::v1::set_object_defaults_pod_template_spec(&mut obj.template);
+    if let ::core::option::Option::Some(v0) = &mut obj.volume_claim_templates {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_persistent_volume_claim(v1);
+        }
+    }
 }

@@ -22,6 +22,22 @@ pub fn register_defaults(
 ) -> ::core::result::Result<(), ::kube_apimachinery::SchemeError> {
     scheme
         .add_type_defaulting_func::<
+            crate::core::v1::types::Endpoints,
+        >(set_object_defaults_endpoints);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::EndpointsList,
+        >(set_object_defaults_endpoints_list);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::LimitRange,
+        >(set_object_defaults_limit_range);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::LimitRangeList,
+        >(set_object_defaults_limit_range_list);
+    scheme
+        .add_type_defaulting_func::<
             crate::core::v1::types::Namespace,
         >(set_object_defaults_namespace);
     scheme
@@ -30,8 +46,24 @@ pub fn register_defaults(
         >(set_object_defaults_namespace_list);
     scheme
         .add_type_defaulting_func::<
+            crate::core::v1::types::Node,
+        >(set_object_defaults_node);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::NodeList,
+        >(set_object_defaults_node_list);
+    scheme
+        .add_type_defaulting_func::<
             crate::core::v1::types::PersistentVolume,
         >(set_object_defaults_persistent_volume);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::PersistentVolumeClaim,
+        >(set_object_defaults_persistent_volume_claim);
+    scheme
+        .add_type_defaulting_func::<
+            crate::core::v1::types::PersistentVolumeClaimList,
+        >(set_object_defaults_persistent_volume_claim_list);
     scheme
         .add_type_defaulting_func::<
             crate::core::v1::types::PersistentVolumeList,
@@ -159,6 +191,7 @@ pub fn set_object_defaults_config_map_projection(
 pub fn set_object_defaults_config_map_volume_source(
     obj: &mut crate::core::v1::types::ConfigMapVolumeSource,
 ) {
+    crate::core::v1::set_defaults_config_map_volume_source(obj);
     crate::core::v1::set_object_defaults_local_object_reference(
         &mut obj.local_object_reference,
     );
@@ -190,6 +223,9 @@ pub fn set_object_defaults_container(obj: &mut crate::core::v1::types::Container
     if let ::core::option::Option::Some(v0) = &mut obj.startup_probe {
         crate::core::v1::set_object_defaults_probe(v0);
     }
+    if let ::core::option::Option::Some(v0) = &mut obj.lifecycle {
+        crate::core::v1::set_object_defaults_lifecycle(v0);
+    }
 }
 /// Applies every default of `ContainerPort`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_container_port(
@@ -199,6 +235,47 @@ pub fn set_object_defaults_container_port(
         obj.protocol = ::core::option::Option::Some(
             crate::core::v1::types::Protocol::ProtocolTCP,
         );
+    }
+}
+/// Applies every default of `DownwardAPIProjection`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_downward_api_projection(
+    obj: &mut crate::core::v1::types::DownwardAPIProjection,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.items {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_downward_api_volume_file(v1);
+        }
+    }
+}
+/// Applies every default of `DownwardAPIVolumeFile`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_downward_api_volume_file(
+    obj: &mut crate::core::v1::types::DownwardAPIVolumeFile,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.field_ref {
+        crate::core::v1::set_object_defaults_object_field_selector(v0);
+    }
+}
+/// Applies every default of `DownwardAPIVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_downward_api_volume_source(
+    obj: &mut crate::core::v1::types::DownwardAPIVolumeSource,
+) {
+    crate::core::v1::set_defaults_downward_api_volume_source(obj);
+    if let ::core::option::Option::Some(v0) = &mut obj.items {
+        for v1 in v0.iter_mut() {
+            crate::core::v1::set_object_defaults_downward_api_volume_file(v1);
+        }
+    }
+}
+/// Applies every default of `Endpoints`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_endpoints(obj: &mut crate::core::v1::types::Endpoints) {
+    crate::core::v1::set_defaults_endpoints(obj);
+}
+/// Applies every default of `EndpointsList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_endpoints_list(
+    obj: &mut crate::core::v1::types::EndpointsList,
+) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_endpoints(v0);
     }
 }
 /// Applies every default of `EnvFromSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
@@ -222,6 +299,9 @@ pub fn set_object_defaults_env_var(obj: &mut crate::core::v1::types::EnvVar) {
 pub fn set_object_defaults_env_var_source(
     obj: &mut crate::core::v1::types::EnvVarSource,
 ) {
+    if let ::core::option::Option::Some(v0) = &mut obj.field_ref {
+        crate::core::v1::set_object_defaults_object_field_selector(v0);
+    }
     if let ::core::option::Option::Some(v0) = &mut obj.config_map_key_ref {
         crate::core::v1::set_object_defaults_config_map_key_selector(v0);
     }
@@ -268,6 +348,17 @@ pub fn set_object_defaults_ephemeral_container_common(
     if let ::core::option::Option::Some(v0) = &mut obj.startup_probe {
         crate::core::v1::set_object_defaults_probe(v0);
     }
+    if let ::core::option::Option::Some(v0) = &mut obj.lifecycle {
+        crate::core::v1::set_object_defaults_lifecycle(v0);
+    }
+}
+/// Applies every default of `EphemeralVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_ephemeral_volume_source(
+    obj: &mut crate::core::v1::types::EphemeralVolumeSource,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.volume_claim_template {
+        crate::core::v1::set_object_defaults_persistent_volume_claim_template(v0);
+    }
 }
 /// Applies every default of `FileKeySelector`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_file_key_selector(
@@ -291,6 +382,18 @@ pub fn set_object_defaults_grpc_action(obj: &mut crate::core::v1::types::GRPCAct
         obj.service = ::core::option::Option::Some(::std::string::String::from(""));
     }
 }
+/// Applies every default of `HTTPGetAction`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_http_get_action(
+    obj: &mut crate::core::v1::types::HTTPGetAction,
+) {
+    crate::core::v1::set_defaults_http_get_action(obj);
+}
+/// Applies every default of `HostPathVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_host_path_volume_source(
+    obj: &mut crate::core::v1::types::HostPathVolumeSource,
+) {
+    crate::core::v1::set_defaults_host_path_volume_source(obj);
+}
 /// Applies every default of `ISCSIPersistentVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_iscsi_persistent_volume_source(
     obj: &mut crate::core::v1::types::ISCSIPersistentVolumeSource,
@@ -312,6 +415,51 @@ pub fn set_object_defaults_iscsi_volume_source(
     }
     if let ::core::option::Option::Some(v0) = &mut obj.secret_ref {
         crate::core::v1::set_object_defaults_local_object_reference(v0);
+    }
+}
+/// Applies every default of `Lifecycle`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_lifecycle(obj: &mut crate::core::v1::types::Lifecycle) {
+    if let ::core::option::Option::Some(v0) = &mut obj.post_start {
+        crate::core::v1::set_object_defaults_lifecycle_handler(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.pre_stop {
+        crate::core::v1::set_object_defaults_lifecycle_handler(v0);
+    }
+}
+/// Applies every default of `LifecycleHandler`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_lifecycle_handler(
+    obj: &mut crate::core::v1::types::LifecycleHandler,
+) {
+    if let ::core::option::Option::Some(v0) = &mut obj.http_get {
+        crate::core::v1::set_object_defaults_http_get_action(v0);
+    }
+}
+/// Applies every default of `LimitRange`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_limit_range(obj: &mut crate::core::v1::types::LimitRange) {
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::core::v1::set_object_defaults_limit_range_spec(v0);
+    }
+}
+/// Applies every default of `LimitRangeItem`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_limit_range_item(
+    obj: &mut crate::core::v1::types::LimitRangeItem,
+) {
+    crate::core::v1::set_defaults_limit_range_item(obj);
+}
+/// Applies every default of `LimitRangeList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_limit_range_list(
+    obj: &mut crate::core::v1::types::LimitRangeList,
+) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_limit_range(v0);
+    }
+}
+/// Applies every default of `LimitRangeSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_limit_range_spec(
+    obj: &mut crate::core::v1::types::LimitRangeSpec,
+) {
+    for v0 in obj.limits.iter_mut() {
+        crate::core::v1::set_object_defaults_limit_range_item(v0);
     }
 }
 /// Applies every default of `LocalObjectReference`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
@@ -342,13 +490,65 @@ pub fn set_object_defaults_namespace_status(
 ) {
     crate::core::v1::set_defaults_namespace_status(obj);
 }
+/// Applies every default of `Node`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_node(obj: &mut crate::core::v1::types::Node) {
+    if let ::core::option::Option::Some(v0) = &mut obj.status {
+        crate::core::v1::set_object_defaults_node_status(v0);
+    }
+}
+/// Applies every default of `NodeList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_node_list(obj: &mut crate::core::v1::types::NodeList) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_node(v0);
+    }
+}
+/// Applies every default of `NodeStatus`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_node_status(obj: &mut crate::core::v1::types::NodeStatus) {
+    crate::core::v1::set_defaults_node_status(obj);
+}
+/// Applies every default of `ObjectFieldSelector`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_object_field_selector(
+    obj: &mut crate::core::v1::types::ObjectFieldSelector,
+) {
+    crate::core::v1::set_defaults_object_field_selector(obj);
+}
 /// Applies every default of `PersistentVolume`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_persistent_volume(
     obj: &mut crate::core::v1::types::PersistentVolume,
 ) {
+    crate::core::v1::set_defaults_persistent_volume(obj);
     if let ::core::option::Option::Some(v0) = &mut obj.spec {
         crate::core::v1::set_object_defaults_persistent_volume_spec(v0);
     }
+}
+/// Applies every default of `PersistentVolumeClaim`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume_claim(
+    obj: &mut crate::core::v1::types::PersistentVolumeClaim,
+) {
+    crate::core::v1::set_defaults_persistent_volume_claim(obj);
+    if let ::core::option::Option::Some(v0) = &mut obj.spec {
+        crate::core::v1::set_object_defaults_persistent_volume_claim_spec(v0);
+    }
+}
+/// Applies every default of `PersistentVolumeClaimList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume_claim_list(
+    obj: &mut crate::core::v1::types::PersistentVolumeClaimList,
+) {
+    for v0 in obj.items.iter_mut() {
+        crate::core::v1::set_object_defaults_persistent_volume_claim(v0);
+    }
+}
+/// Applies every default of `PersistentVolumeClaimSpec`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume_claim_spec(
+    obj: &mut crate::core::v1::types::PersistentVolumeClaimSpec,
+) {
+    crate::core::v1::set_defaults_persistent_volume_claim_spec(obj);
+}
+/// Applies every default of `PersistentVolumeClaimTemplate`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_persistent_volume_claim_template(
+    obj: &mut crate::core::v1::types::PersistentVolumeClaimTemplate,
+) {
+    crate::core::v1::set_object_defaults_persistent_volume_claim_spec(&mut obj.spec);
 }
 /// Applies every default of `PersistentVolumeList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_persistent_volume_list(
@@ -362,6 +562,9 @@ pub fn set_object_defaults_persistent_volume_list(
 pub fn set_object_defaults_persistent_volume_source(
     obj: &mut crate::core::v1::types::PersistentVolumeSource,
 ) {
+    if let ::core::option::Option::Some(v0) = &mut obj.host_path {
+        crate::core::v1::set_object_defaults_host_path_volume_source(v0);
+    }
     if let ::core::option::Option::Some(v0) = &mut obj.rbd {
         crate::core::v1::set_object_defaults_rbd_persistent_volume_source(v0);
     }
@@ -385,6 +588,7 @@ pub fn set_object_defaults_persistent_volume_spec(
 }
 /// Applies every default of `Pod`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_pod(obj: &mut crate::core::v1::types::Pod) {
+    crate::core::v1::set_defaults_pod(obj);
     if let ::core::option::Option::Some(v0) = &mut obj.spec {
         crate::core::v1::set_object_defaults_pod_spec(v0);
     }
@@ -446,12 +650,16 @@ pub fn set_object_defaults_pod_template_spec(
 }
 /// Applies every default of `Probe`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_probe(obj: &mut crate::core::v1::types::Probe) {
+    crate::core::v1::set_defaults_probe(obj);
     crate::core::v1::set_object_defaults_probe_handler(&mut obj.probe_handler);
 }
 /// Applies every default of `ProbeHandler`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_probe_handler(
     obj: &mut crate::core::v1::types::ProbeHandler,
 ) {
+    if let ::core::option::Option::Some(v0) = &mut obj.http_get {
+        crate::core::v1::set_object_defaults_http_get_action(v0);
+    }
     if let ::core::option::Option::Some(v0) = &mut obj.grpc {
         crate::core::v1::set_object_defaults_grpc_action(v0);
     }
@@ -460,6 +668,7 @@ pub fn set_object_defaults_probe_handler(
 pub fn set_object_defaults_projected_volume_source(
     obj: &mut crate::core::v1::types::ProjectedVolumeSource,
 ) {
+    crate::core::v1::set_defaults_projected_volume_source(obj);
     for v0 in obj.sources.iter_mut() {
         crate::core::v1::set_object_defaults_volume_projection(v0);
     }
@@ -503,6 +712,7 @@ pub fn set_object_defaults_rbd_volume_source(
 pub fn set_object_defaults_replication_controller(
     obj: &mut crate::core::v1::types::ReplicationController,
 ) {
+    crate::core::v1::set_defaults_replication_controller(obj);
     if let ::core::option::Option::Some(v0) = &mut obj.spec {
         crate::core::v1::set_object_defaults_replication_controller_spec(v0);
     }
@@ -592,6 +802,12 @@ pub fn set_object_defaults_secret_projection(
         &mut obj.local_object_reference,
     );
 }
+/// Applies every default of `SecretVolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_secret_volume_source(
+    obj: &mut crate::core::v1::types::SecretVolumeSource,
+) {
+    crate::core::v1::set_defaults_secret_volume_source(obj);
+}
 /// Applies every default of `Service`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_service(obj: &mut crate::core::v1::types::Service) {
     crate::core::v1::set_defaults_service(obj);
@@ -616,6 +832,12 @@ pub fn set_object_defaults_service_account_list(
     for v0 in obj.items.iter_mut() {
         crate::core::v1::set_object_defaults_service_account(v0);
     }
+}
+/// Applies every default of `ServiceAccountTokenProjection`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
+pub fn set_object_defaults_service_account_token_projection(
+    obj: &mut crate::core::v1::types::ServiceAccountTokenProjection,
+) {
+    crate::core::v1::set_defaults_service_account_token_projection(obj);
 }
 /// Applies every default of `ServiceList`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_service_list(obj: &mut crate::core::v1::types::ServiceList) {
@@ -649,6 +871,7 @@ pub fn set_object_defaults_storage_os_volume_source(
 }
 /// Applies every default of `Volume`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_volume(obj: &mut crate::core::v1::types::Volume) {
+    crate::core::v1::set_defaults_volume(obj);
     crate::core::v1::set_object_defaults_volume_source(&mut obj.volume_source);
 }
 /// Applies every default of `VolumeProjection`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
@@ -658,14 +881,26 @@ pub fn set_object_defaults_volume_projection(
     if let ::core::option::Option::Some(v0) = &mut obj.secret {
         crate::core::v1::set_object_defaults_secret_projection(v0);
     }
+    if let ::core::option::Option::Some(v0) = &mut obj.downward_api {
+        crate::core::v1::set_object_defaults_downward_api_projection(v0);
+    }
     if let ::core::option::Option::Some(v0) = &mut obj.config_map {
         crate::core::v1::set_object_defaults_config_map_projection(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.service_account_token {
+        crate::core::v1::set_object_defaults_service_account_token_projection(v0);
     }
 }
 /// Applies every default of `VolumeSource`: its hand-written `set_defaults_*`, `+default` markers, and nested fields.
 pub fn set_object_defaults_volume_source(
     obj: &mut crate::core::v1::types::VolumeSource,
 ) {
+    if let ::core::option::Option::Some(v0) = &mut obj.host_path {
+        crate::core::v1::set_object_defaults_host_path_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.secret {
+        crate::core::v1::set_object_defaults_secret_volume_source(v0);
+    }
     if let ::core::option::Option::Some(v0) = &mut obj.iscsi {
         crate::core::v1::set_object_defaults_iscsi_volume_source(v0);
     }
@@ -680,6 +915,9 @@ pub fn set_object_defaults_volume_source(
     }
     if let ::core::option::Option::Some(v0) = &mut obj.cephfs {
         crate::core::v1::set_object_defaults_ceph_fs_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.downward_api {
+        crate::core::v1::set_object_defaults_downward_api_volume_source(v0);
     }
     if let ::core::option::Option::Some(v0) = &mut obj.config_map {
         crate::core::v1::set_object_defaults_config_map_volume_source(v0);
@@ -698,5 +936,8 @@ pub fn set_object_defaults_volume_source(
     }
     if let ::core::option::Option::Some(v0) = &mut obj.csi {
         crate::core::v1::set_object_defaults_csi_volume_source(v0);
+    }
+    if let ::core::option::Option::Some(v0) = &mut obj.ephemeral {
+        crate::core::v1::set_object_defaults_ephemeral_volume_source(v0);
     }
 }

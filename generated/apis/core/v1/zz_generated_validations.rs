@@ -183,6 +183,34 @@ pub fn register_validations(
                 )
             },
         );
+    scheme
+        .add_validation_func::<
+            crate::core::v1::types::Service,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_service(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
+            },
+        );
+    scheme
+        .add_validation_func::<
+            crate::core::v1::types::ServiceList,
+        >(
+            &["/"],
+            |op, obj, old| {
+                validate_service_list(
+                    op,
+                    &::kube_apimachinery::validation::Path::ROOT,
+                    obj,
+                    old,
+                )
+            },
+        );
     ::core::result::Result::Ok(())
 }
 /// Validates `ConfigMap` against its declarative rules and those of every nested type.
@@ -733,6 +761,64 @@ pub fn validate_secret_list(
                     continue;
                 }
                 errs.extend(crate::core::v1::validate_secret(op, path, v, o));
+            }
+        }
+    }
+    errs
+}
+/// Validates `Service` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_service(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::core::v1::types::Service,
+    old: ::core::option::Option<&crate::core::v1::types::Service>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    errs.extend(crate::core::v1::validate_custom_service(op, path, obj, old));
+    errs
+}
+/// Validates `ServiceList` against its declarative rules and those of every nested type.
+#[allow(
+    unused_variables,
+    unused_mut,
+    unused_labels,
+    clippy::needless_borrow,
+    clippy::nonminimal_bool,
+    clippy::unnecessary_cast,
+    clippy::collapsible_if
+)]
+pub fn validate_service_list(
+    op: &::kube_apimachinery::validation::Operation,
+    path: &::kube_apimachinery::validation::Path<'_>,
+    obj: &crate::core::v1::types::ServiceList,
+    old: ::core::option::Option<&crate::core::v1::types::ServiceList>,
+) -> ::kube_apimachinery::validation::ErrorList {
+    let mut errs = ::kube_apimachinery::validation::ErrorList::new();
+    'v3: {
+        let path = &path.child("items");
+        let v = &obj.items;
+        let o = old.map(|o| &o.items);
+        if op.unchanged(v, o) {
+            break 'v3;
+        }
+        {
+            let olist = o;
+            for (i, v) in v.iter().enumerate() {
+                let path = &path.index(i);
+                let o = olist.and_then(|l| l.iter().find(|_| false));
+                if op.is_update() && o.is_some_and(|o| o == v) {
+                    continue;
+                }
+                errs.extend(crate::core::v1::validate_service(op, path, v, o));
             }
         }
     }

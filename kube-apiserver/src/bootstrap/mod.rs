@@ -1,11 +1,14 @@
 //! The objects kube-apiserver creates at start, so that a fresh server looks like a fresh
 //! cluster: the system namespaces (its `start-system-namespaces-controller` hook: `kube-system`,
-//! `kube-public`, `default`, `kube-node-lease`) and the system PriorityClasses
-//! (`scheduling/bootstrap-system-priority-classes`), each created when missing and left alone
-//! when it exists, as Kubernetes' controllers do; and `kube-system/extension-apiserver-authentication`
+//! `kube-public`, `default`, `kube-node-lease`), the system PriorityClasses
+//! (`scheduling/bootstrap-system-priority-classes`) and API Priority and Fairness' configuration
+//! ([`flowcontrol`]), each created when missing and left alone when it exists, as Kubernetes'
+//! controllers do; and `kube-system/extension-apiserver-authentication`
 //! (`start-cluster-authentication-info-controller`), kept holding the client CA. A server without
-//! the resource creates nothing.
-//! They run as the server's bootstrap hooks: a served server has them before its first request.
+//! the resource creates nothing. They run as the server's bootstrap hooks: a served server has
+//! them before its first request.
+
+pub mod flowcontrol;
 
 use std::sync::Arc;
 
