@@ -1,8 +1,9 @@
 //! kube-apiserver's strategy of each resource (its `pkg/registry/<group>/<resource>/strategy.go`
 //! files): a table by group and resource over the generic strategy, which every resource not in
 //! it keeps; each returns deleted objects where Kubernetes' storage does. Namespaces, Pods,
-//! PersistentVolumes and claims, and Jobs have theirs here.
+//! PersistentVolumes and claims, Jobs and StatefulSets have theirs here.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -47,6 +48,9 @@ const STRATEGIES: &[(&str, &str, Make)] = &[
         Arc::new(OnCreate(generic, pending_claim))
     }),
     ("batch", "jobs", |generic, _| Arc::new(OnCreate(generic, job_selector))),
+    ("apps", "statefulsets", |generic, _| {
+        Arc::new(StatefulSetStrategy(generic))
+    }),
     ("apiextensions.k8s.io", "customresourcedefinitions", |generic, _| {
         kube_apiextensions_apiserver::install::strategy(generic)
     }),
@@ -250,5 +254,66 @@ fn pending_claim(claim: &mut Value) {
 fn job_selector(job: &mut Value) {
     if job["spec"]["manualSelector"] != true {
         generate_job_selector(job);
+    }
+}
+
+/// StatefulSets: the generic strategy, with the pod template validated as the set's pods will
+/// be (Kubernetes' `ValidateStatefulSetSpec` validates such a copy): a volume for each claim
+/// template, which containers mount by the template's name, and no hostname or subdomain, which
+/// the controller sets.
+#[derive(Clone, Copy, Debug)]
+pub struct StatefulSetStrategy(pub GenericStrategy);
+
+impl Strategy for StatefulSetStrategy {
+    fn prepare_for_create(&self, obj: &mut Value) {
+        self.0.prepare_for_create(obj)
+    }
+
+    fn prepare_for_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_update(new, old)
+    }
+
+    fn prepare_for_status_update(&self, new: &mut Value, old: &Value) {
+        self.0.prepare_for_status_update(new, old)
+    }
+
+    fn validate(&self, obj: &Value) -> Vec<Cause> {
+        self.0.validate(obj)
+    }
+
+    fn validation_view<'a>(&self, set: &'a Value) -> Cow<'a, Value> {
+        let claims: Vec<&str> = set["spec"]["volumeClaimTemplates"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["metadata"]["name"].as_str())
+            .collect();
+        let pod = &set["spec"]["template"]["spec"];
+        if claims.is_empty() && pod.get("hostname").is_none() && pod.get("subdomain").is_none() {
+            return Cow::Borrowed(set);
+        }
+        let mut view = set.clone();
+        if let Some(pod) = view.pointer_mut("/spec/template/spec").and_then(Value::as_object_mut) {
+            pod.remove("hostname");
+            pod.remove("subdomain");
+            let own = pod
+                .get("volumes")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let mut volumes: Vec<Value> = claims
+                .iter()
+                .map(|name| json!({"name": name, "persistentVolumeClaim": {"claimName": name}}))
+                .collect();
+            volumes.extend(own.into_iter().filter(|v| !claims.iter().any(|c| v["name"] == *c)));
+            if !volumes.is_empty() {
+                pod.insert("volumes".into(), Value::Array(volumes));
+            }
+        }
+        Cow::Owned(view)
+    }
+
+    fn returns_deleted_object(&self) -> bool {
+        self.0.returns_deleted_object()
     }
 }

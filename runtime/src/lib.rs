@@ -61,8 +61,9 @@
 //! 5. [`conversion`], [`defaulting`], `kube_interop`, `lifecycle`, [`openapi`], [`protobuf`],
 //!    [`validation`], `wire`: what the Scheme's tables hold and the forms objects take.
 //! 6. `errors`: the Scheme's and conversions' errors.
-//! 7. [`go_value`], [`meta`], `object`, [`query`], `rest_mapping`: Go value fields read from
-//!    JSON, meta wire types, `Object`, options kinds from query parameters, REST mappings.
+//! 7. [`go_value`], [`meta`], `object`, [`query`], [`quantity`], `rest_mapping`: Go value fields
+//!    read from JSON, meta wire types, `Object`, options kinds from query parameters, Quantities in
+//!    canonical form, REST mappings.
 //! 8. `gvk`, `__private`: groups, versions, kinds and resources; what macros expand to.
 
 #![deny(missing_docs)]
@@ -83,6 +84,7 @@ pub mod meta;
 mod object;
 pub mod openapi;
 pub mod protobuf;
+pub mod quantity;
 pub mod query;
 mod rest_mapping;
 mod scheme;

@@ -336,13 +336,86 @@ fn to_cel(v: &Value, s: Option<&Structural>) -> cel::Value {
             cel::Value::List(Arc::new(items.iter().map(|i| to_cel(i, item)).collect()))
         }
         Value::Object(map) => {
+            // An object's properties are CEL fields, named as `escape` names them; a map's keys
+            // (`additionalProperties`) are its own.
+            let object = s.is_some_and(|s| !s.properties.is_empty());
             let entries: HashMap<Key, cel::Value> = map
                 .iter()
-                .map(|(k, v)| (Key::String(Arc::new(k.clone())), to_cel(v, s.and_then(|s| s.field(k)))))
+                .map(|(k, v)| {
+                    let name = if object {
+                        escape(k).unwrap_or_else(|| k.clone())
+                    } else {
+                        k.clone()
+                    };
+                    (Key::String(Arc::new(name)), to_cel(v, s.and_then(|s| s.field(k))))
+                })
                 .collect();
             cel::Value::Map(Map { map: Arc::new(entries) })
         }
     }
+}
+
+/// A property's name as a rule selects it (k8s.io/apiserver's `cel.Escape`): a CEL keyword as
+/// `__namespace__`, `__`, `.`, `-` and `/` spelled out (`__underscores__`, `__dot__`, `__dash__`,
+/// `__slash__`); `None` for a name no rule can select (empty, a leading digit, another
+/// character).
+pub(super) fn escape(name: &str) -> Option<String> {
+    const RESERVED: &[&str] = &[
+        "true",
+        "false",
+        "null",
+        "in",
+        "as",
+        "break",
+        "const",
+        "continue",
+        "else",
+        "for",
+        "function",
+        "if",
+        "import",
+        "let",
+        "loop",
+        "package",
+        "namespace",
+        "return",
+        "var",
+        "void",
+        "while",
+    ];
+    if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) {
+        return None;
+    }
+    if RESERVED.contains(&name) {
+        return Some(format!("__{name}__"));
+    }
+    let mut out = String::with_capacity(name.len());
+    let mut rest = name;
+    while let Some(c) = rest.chars().next() {
+        if let Some(tail) = rest.strip_prefix("__") {
+            out.push_str("__underscores__");
+            rest = tail;
+            continue;
+        }
+        match c {
+            '.' => out.push_str("__dot__"),
+            '-' => out.push_str("__dash__"),
+            '/' => out.push_str("__slash__"),
+            c if c.is_ascii_alphanumeric() || c == '_' => out.push(c),
+            _ => return None,
+        }
+        rest = &rest[c.len_utf8()..];
+    }
+    Some(out)
+}
+
+/// The schema of the field a rule selects as `selected` (an escaped property name) from `s`.
+pub(super) fn selected_field<'a>(s: &'a Structural, selected: &str) -> Option<&'a Structural> {
+    s.properties
+        .iter()
+        .find(|(name, _)| escape(name).as_deref() == Some(selected))
+        .map(|(_, p)| p)
+        .or(s.additional.as_deref())
 }
 
 mod check;

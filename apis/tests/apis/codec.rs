@@ -13,6 +13,7 @@
 use std::path::{Path, PathBuf};
 
 use kube_apimachinery::codec::{Codec, Format};
+use kube_apimachinery::quantity::canonical;
 use kube_apimachinery::{GroupVersion, Scheme};
 use serde_json::Value;
 
@@ -109,6 +110,9 @@ fn lost(before: &Value, after: &Value, path: &str, found: &mut Vec<String>) {
             }
         }
         (Value::Number(n), Value::String(s)) if n.to_string() == *s => {}
+        // A Quantity comes back in its canonical form (`0.25` as `250m`), as Go writes it.
+        (Value::Number(n), Value::String(s)) if canonical(&n.to_string()).is_ok_and(|c| c == *s) => {}
+        (Value::String(a), Value::String(s)) if canonical(a).is_ok_and(|c| c == *s) => {}
         _ if before != after => found.push(path.to_owned()),
         _ => {}
     }

@@ -218,13 +218,15 @@ fn type_meta_is_optional_and_omitted_when_absent() {
 }
 
 #[test]
-fn required_fields_are_required() {
+fn absent_value_fields_read_as_go_s_zero_values() {
     // DeploymentSpec.template, Container.name and ContainerPort.containerPort are values without
-    // omitempty or +optional in Go, so a document without them is rejected. The selector is a
-    // pointer: absent decodes, and validation requires it.
+    // omitempty in Go: a document without them decodes to their zero values, as Go decodes it,
+    // and validation says what is missing (`Required value`), as Kubernetes' does. The selector
+    // is a pointer: absent is `None`.
     let mut doc = deployment_json();
     doc["spec"].as_object_mut().unwrap().remove("template");
-    assert!(serde_json::from_value::<Deployment>(doc).is_err());
+    let spec = serde_json::from_value::<Deployment>(doc).unwrap().spec.unwrap();
+    assert_eq!(spec.template, Default::default());
     let mut doc = deployment_json();
     doc["spec"].as_object_mut().unwrap().remove("selector");
     assert!(
@@ -241,14 +243,19 @@ fn required_fields_are_required() {
         .as_object_mut()
         .unwrap()
         .remove("name");
-    assert!(serde_json::from_value::<Deployment>(doc).is_err());
+    let spec = serde_json::from_value::<Deployment>(doc).unwrap().spec.unwrap();
+    assert_eq!(spec.template.spec.unwrap().containers[0].name, "");
 
     let mut doc = pod_json();
     doc["spec"]["containers"][0]["ports"][0]
         .as_object_mut()
         .unwrap()
         .remove("containerPort");
-    assert!(serde_json::from_value::<Pod>(doc).is_err());
+    let pod = serde_json::from_value::<Pod>(doc).unwrap();
+    assert_eq!(
+        pod.spec.unwrap().containers[0].ports.as_ref().unwrap()[0].container_port,
+        0
+    );
 }
 
 fn v1beta1_deployment_json() -> Value {

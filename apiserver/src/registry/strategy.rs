@@ -3,6 +3,7 @@
 //! strategy does what Kubernetes' hand-written ones share for every kind with a status
 //! subresource; kinds that need more (Namespace's phase) wrap it.
 
+use std::borrow::Cow;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -24,6 +25,13 @@ pub trait Strategy: Send + Sync {
 
     /// Field errors of a new object.
     fn validate(&self, obj: &Value) -> Vec<Cause>;
+
+    /// The object as the kind's registered validation sees it: itself, unless the strategy
+    /// validates a view of it (Kubernetes validates a StatefulSet's pod template as its pods
+    /// will be, with a volume for each claim template).
+    fn validation_view<'a>(&self, obj: &'a Value) -> Cow<'a, Value> {
+        Cow::Borrowed(obj)
+    }
 
     /// Field errors of an update.
     fn validate_update(&self, new: &Value, _old: &Value) -> Vec<Cause> {
@@ -159,20 +167,26 @@ impl<C: Checks> Strategy for Checked<C> {
 
     fn validate(&self, obj: &Value) -> Vec<Cause> {
         let mut causes = self.inner.validate(obj);
-        causes.extend(self.checks.create(obj));
+        causes.extend(self.checks.create(&self.inner.validation_view(obj)));
         causes
     }
 
     fn validate_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
         let mut causes = self.inner.validate_update(new, old);
-        causes.extend(self.checks.update(new, old));
+        let (view, old_view) = (self.inner.validation_view(new), self.inner.validation_view(old));
+        causes.extend(self.checks.update(&view, &old_view));
         causes
     }
 
     fn validate_status_update(&self, new: &Value, old: &Value) -> Vec<Cause> {
         let mut causes = self.inner.validate_status_update(new, old);
-        causes.extend(self.checks.status_update(new, old));
+        let (view, old_view) = (self.inner.validation_view(new), self.inner.validation_view(old));
+        causes.extend(self.checks.status_update(&view, &old_view));
         causes
+    }
+
+    fn validation_view<'a>(&self, obj: &'a Value) -> Cow<'a, Value> {
+        self.inner.validation_view(obj)
     }
 
     fn returns_deleted_object(&self) -> bool {

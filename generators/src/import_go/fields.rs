@@ -1,8 +1,9 @@
 //! One Go struct field as Rust, in this project's conventions: a kind's TypeMeta flattened and
 //! its metadata plain; embedded structs flattened; `omitempty` fields `Option` and skipped when
 //! unset (Go value scalars `+k8s:zeroIsUnset`); pointers `Option`, required unless `+optional`;
-//! JSON names kept with `rename` where serde's camelCase differs; the protobuf number and Go's
-//! patch struct tags as tag lines.
+//! other value fields read as their zero when absent, as Go reads them; fields holding
+//! Quantities read them in canonical form; JSON names kept with `rename` where serde's camelCase
+//! differs; the protobuf number and Go's patch struct tags as tag lines.
 
 use super::go::literal::{struct_tag, tag_value};
 use super::go::{Field, TypeExpr, TypeKind, is_tag_line, tag_name};
@@ -165,11 +166,32 @@ pub fn field(
         }
         format!("Option<{base}>")
     } else {
-        if optional {
-            attrs.push("default".into());
+        // Go reads an absent value field as its zero value, so a missing `spec` or `name` is
+        // left to validation (`Required value`) rather than failing the decode, and a kind
+        // whose spec Kubernetes lets go unset (a CSIDriver's) decodes without one. OpenAPI still
+        // lists it as required, as openapi-gen does a field without `omitempty`.
+        if !optional && !written.iter().any(|t| t == "required") {
+            doc.push("+required".into());
         }
+        attrs.push("default".into());
         base
     };
+    if cx.index.holds_quantity(cx.import_path, cx.imports, &f.ty, 0) {
+        // Go parses a Quantity as it reads it and writes it back canonical (`0.5` -> `500m`).
+        let mut at = attrs
+            .iter()
+            .position(|a| a.starts_with("skip_serializing_if"))
+            .unwrap_or(attrs.len());
+        // serde reads an absent `Option` as `None` by itself only without `deserialize_with`.
+        if rust.starts_with("Option<") && !attrs.iter().any(|a| a == "default") {
+            attrs.insert(at, "default".into());
+            at += 1;
+        }
+        attrs.insert(
+            at,
+            format!("deserialize_with = \"{}::quantity::deserialize\"", cx.index.runtime),
+        );
+    }
     out.extend(docs(&doc, IND));
     if !attrs.is_empty() {
         let args = attrs.join(", ");

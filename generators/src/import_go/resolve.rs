@@ -45,10 +45,12 @@ const K8S_META_TYPES: &[&str] = &[
 ];
 /// The meta/v1 types k8s-openapi lacks, whose wire form the runtime crate has.
 const RUNTIME_META_TYPES: &[&str] = &["GroupVersionKind", "GroupVersionResource"];
+/// apimachinery's package of Quantity.
+const RESOURCE: &str = "k8s.io/apimachinery/pkg/api/resource";
 /// Types of other apimachinery packages, as k8s-openapi writes them.
 const APIMACHINERY: &[(&str, &str, &str)] = &[
     (
-        "k8s.io/apimachinery/pkg/api/resource",
+        RESOURCE,
         "Quantity",
         "k8s_openapi::apimachinery::pkg::api::resource::Quantity",
     ),
@@ -178,6 +180,53 @@ impl<'a> Index<'a> {
             let c = f.consts.iter().find(|c| c.name == name)?;
             self.eval(import_path, f, c.value.as_ref()?, depth + 1)
         })
+    }
+}
+
+impl Index<'_> {
+    /// Whether a field of Go type `ty` (written in package `import_path`, whose file imports
+    /// `imports`) holds Quantities outside a struct of its own: a `Quantity`, a pointer, list or
+    /// map of them, or a named type that is one (`ResourceList`). Such a field reads them in
+    /// canonical form (the runtime's `quantity::deserialize`).
+    pub fn holds_quantity(
+        &self,
+        import_path: &str,
+        imports: &BTreeMap<String, String>,
+        ty: &TypeExpr,
+        depth: u32,
+    ) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        match &ty.kind {
+            TypeKind::Pointer(t) | TypeKind::Slice(t) | TypeKind::Map(_, t) => {
+                self.holds_quantity(import_path, imports, t, depth + 1)
+            }
+            TypeKind::Named { package, name } => {
+                let path = match package {
+                    None => import_path,
+                    Some(local) => match imports.get(local) {
+                        Some(path) => path.as_str(),
+                        None => return false,
+                    },
+                };
+                if path == RESOURCE && name == "Quantity" {
+                    return true;
+                }
+                let Some(pkg) = self.packages.get(path) else {
+                    return false;
+                };
+                let decl = pkg
+                    .files
+                    .iter()
+                    .find_map(|f| f.types.iter().find(|t| t.name == *name).map(|t| (f, t)));
+                decl.is_some_and(|(file, t)| {
+                    !matches!(t.ty.kind, TypeKind::Struct(..))
+                        && self.holds_quantity(path, &file.imports, &t.ty, depth + 1)
+                })
+            }
+            _ => false,
+        }
     }
 }
 

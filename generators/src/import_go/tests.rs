@@ -14,6 +14,7 @@ const TYPES: &str = r#"package v1
 
 import (
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 )
@@ -44,7 +45,14 @@ type WidgetSpec struct {
 	Owner types.UID `json:"owner,omitempty" protobuf:"bytes,4,opt,name=owner"`
 	Nickname *string `json:"nickname,omitempty" protobuf:"bytes,5,opt,name=nickname"`
 	Colour Colour `json:"colour,omitempty" protobuf:"bytes,6,opt,name=colour"`
+	// Limits by resource name.
+	Limits Capacity `json:"limits,omitempty" protobuf:"bytes,7,rep,name=limits"`
+	// Request is one quantity.
+	Request *resource.Quantity `json:"request" protobuf:"bytes,8,opt,name=request"`
 }
+
+// Capacity is a named map of quantities.
+type Capacity map[string]resource.Quantity
 
 // Colour is a string without constants.
 type Colour string
@@ -105,6 +113,10 @@ fn a_go_package_becomes_a_tagged_rust_package() {
         "    /// +protobuf=4\n    /// +k8s:zeroIsUnset\n    #[serde(\n        default,\n        deserialize_with = \"kube_apimachinery::go_value::deserialize\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub owner: Option<String>,",
         "    /// +protobuf=5\n    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n    pub nickname: Option<String>,",
         "    /// +protobuf=6\n    /// +k8s:zeroIsUnset\n    #[serde(\n        default,\n        deserialize_with = \"kube_apimachinery::go_value::deserialize\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub colour: Option<Colour>,",
+        // Quantities, directly or through a named map, are read in canonical form; a required
+        // pointer is still an `Option` read as `None` when absent.
+        "    /// +protobuf=7\n    #[serde(\n        default,\n        deserialize_with = \"kube_apimachinery::quantity::deserialize\",\n        skip_serializing_if = \"Option::is_none\"\n    )]\n    pub limits: Option<Capacity>,",
+        "    /// +required\n    #[serde(default, deserialize_with = \"kube_apimachinery::quantity::deserialize\")]\n    pub request: Option<Quantity>,",
         "    #[default]\n    #[serde(rename = \"Small\")]\n    SizeSmall,",
         "    #[serde(rename = \"Large\")]\n    SizeLarge,",
         // defaulter-gen's reference to a constant carries the constant's value.

@@ -371,8 +371,22 @@ async fn watchers_see_every_change_once_in_order(api: Api, etcd: Option<String>)
             .parse()
             .unwrap()
     };
+    // The server's own watches (its bootstrap's, started as it settles, later on a loaded
+    // machine) come first: the count is read once it has held for two seconds.
     let before = match &etcd {
-        Some(etcd) => etcd_watches(etcd).await,
+        Some(etcd) => {
+            let (mut last, mut held) = (etcd_watches(etcd).await, 0);
+            for _ in 0..60 {
+                tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+                let now = etcd_watches(etcd).await;
+                held = if now == last { held + 1 } else { 0 };
+                last = now;
+                if held == 4 {
+                    break;
+                }
+            }
+            last
+        }
         None => 0,
     };
     let mut streams = Vec::new();

@@ -15,6 +15,7 @@ mod conversion_webhook;
 mod custom_resources;
 mod custom_schemas;
 mod discovery;
+mod doc_examples;
 mod etcd;
 mod events;
 mod garbage_collector;

@@ -137,6 +137,41 @@ async fn jobs_get_a_generated_selector_and_cron_jobs_a_checked_schedule() {
     );
     assert_eq!(spec["template"]["spec"]["dnsPolicy"], "ClusterFirst");
 
+    // A Job's pods do not restart (an unset policy defaults to Always), counts are not negative,
+    // and a running Job keeps its pod template.
+    let mut bad = job.clone();
+    bad["metadata"]["name"] = json!("bad");
+    bad["spec"]["template"]["spec"]["restartPolicy"] = json!(null);
+    bad["spec"]["backoffLimit"] = json!(-1);
+    let (code, refused) = api
+        .send(
+            "POST",
+            "/apis/batch/v1/namespaces/ns/jobs",
+            "application/json",
+            bad.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused["message"],
+        "Job.batch \"bad\" is invalid: [spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0, spec.template.spec.restartPolicy: Required value: valid values: \"OnFailure\", \"Never\"]"
+    );
+    let mut changed = created.clone();
+    changed["spec"]["template"]["spec"]["containers"][0]["image"] = json!("perl:5.36");
+    let (code, refused) = api
+        .send(
+            "PUT",
+            "/apis/batch/v1/namespaces/ns/jobs/pi",
+            "application/json",
+            changed.to_string(),
+        )
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{refused}");
+    assert_eq!(
+        refused["message"],
+        "Job.batch \"pi\" is invalid: spec.template: Invalid value: field is immutable"
+    );
+
     let cron = |schedule: &str| {
         json!({
             "apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "tick"},
@@ -166,6 +201,17 @@ async fn jobs_get_a_generated_selector_and_cron_jobs_a_checked_schedule() {
         .await;
     assert_eq!(code, StatusCode::CREATED, "{created}");
     assert_eq!(created["spec"]["concurrencyPolicy"], "Allow");
+    let mut selected: Value = serde_json::from_str(&cron("*/5 * * * *")).unwrap();
+    selected["metadata"]["name"] = json!("selected");
+    selected["spec"]["jobTemplate"]["spec"]["selector"] = json!({"matchLabels": {"a": "b"}});
+    let (code, refused) = api
+        .send("POST", cron_jobs, "application/json", selected.to_string())
+        .await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        refused["message"],
+        "CronJob.batch \"selected\" is invalid: spec.jobTemplate.spec.selector: Invalid value: {\"matchLabels\":{\"a\":\"b\"}}: `selector` will be auto-generated"
+    );
     assert_eq!(created["spec"]["successfulJobsHistoryLimit"], 3);
     assert_eq!(created["spec"]["failedJobsHistoryLimit"], 1);
     // Job defaults are a Job's, not its template's (SetDefaults_Job): the pod template's are.

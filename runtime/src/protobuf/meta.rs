@@ -256,7 +256,7 @@ fn int_or_string_len(kind: i64, int: i32, string: &str) -> usize {
     kind.field_len(1) + int.field_len(2) + delimited_len(3, string.len())
 }
 
-/// `Quantity{string = 1}`: the quantity as written.
+/// `Quantity{string = 1}`: the quantity's text, read in canonical form.
 impl Field for Quantity {
     const WIRE_TYPE: WireType = WireType::LengthDelimited;
 
@@ -270,13 +270,20 @@ impl Field for Quantity {
 
     fn merge(&mut self, wire_type: WireType, buf: &mut &[u8], _depth: u32) -> Result<(), DecodeError> {
         let mut msg = take_delimited(wire_type, buf)?;
+        let mut text = None;
         while !msg.is_empty() {
             let (number, wire_type) = decode_key(&mut msg)?;
             match number {
-                1 => self.0.merge(wire_type, &mut msg, 0)?,
+                1 => text.get_or_insert_with(String::new).merge(wire_type, &mut msg, 0)?,
                 _ => skip(wire_type, number, &mut msg)?,
             }
         }
+        // Go's Unmarshal parses the text it is given, so a Quantity is stored and answered in
+        // canonical form; without one it is Go's zero Quantity, which reads "0".
+        self.0 = match text {
+            Some(text) => crate::quantity::canonical(&text).map_err(|e| DecodeError::new(e.to_string()))?,
+            None => "0".into(),
+        };
         Ok(())
     }
 

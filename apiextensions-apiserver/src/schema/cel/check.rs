@@ -51,7 +51,10 @@ fn walk<'a>(expr: &IdedExpr, scope: &[(&str, Bound<'a>)], root: &Structural, fou
         Expr::Select(select) => {
             if let Some(node) = schema_of(&select.operand.expr, scope) {
                 let resource = std::ptr::eq(node, root) || node.embedded;
-                let known = node.properties.contains_key(&select.field)
+                let known = node
+                    .properties
+                    .keys()
+                    .any(|p| super::escape(p).as_deref() == Some(&select.field))
                     || (resource && RESOURCE_FIELDS.contains(&select.field.as_str()));
                 if closed(node) && !known {
                     found.push((expr.id, select.field.clone()));

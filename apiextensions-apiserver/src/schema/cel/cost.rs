@@ -66,7 +66,7 @@ pub(super) fn schema_of<'a>(expr: &Expr, scope: &[(&str, Bound<'a>)]) -> Option<
                 Bound::Node(s) => Some(*s),
                 Bound::Unknown => None,
             }),
-        Expr::Select(s) => schema_of(&s.operand.expr, scope)?.field(&s.field),
+        Expr::Select(s) => super::selected_field(schema_of(&s.operand.expr, scope)?, &s.field),
         _ => None,
     }
 }

@@ -222,3 +222,32 @@ fn the_budget_of_one_object_is_shared_by_all_its_rules() {
         ["items[8]: Invalid value: -1: failed rule: self >= 0"]
     );
 }
+
+#[test]
+fn properties_named_as_cel_keywords_or_with_punctuation_are_selected_escaped() {
+    assert_eq!(super::escape("namespace").as_deref(), Some("__namespace__"));
+    assert_eq!(
+        super::escape("x-y.z/w").as_deref(),
+        Some("x__dash__y__dot__z__slash__w")
+    );
+    assert_eq!(super::escape("a__b").as_deref(), Some("a__underscores__b"));
+    assert_eq!(super::escape("1a"), None);
+    assert_eq!(super::escape("a b"), None);
+    // The CSI snapshotter's CRDs select `namespace` this way.
+    let s = schema(json!({"type": "object", "properties": {"ref": {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "namespace": {"type": "string"}, "max-size": {"type": "integer"}},
+        "x-kubernetes-validations": [
+            {"rule": "has(self.name) && has(self.__namespace__)", "message": "both must be set"},
+            {"rule": "!has(self.max__dash__size) || self.max__dash__size > 0"}
+        ]
+    }}}));
+    assert!(errors(&s, json!({"ref": {"name": "a", "namespace": "b", "max-size": 1}}), None).is_empty());
+    assert_eq!(
+        errors(&s, json!({"ref": {"name": "a", "max-size": 0}}), None),
+        [
+            "ref: Invalid value: both must be set",
+            "ref: Invalid value: failed rule: !has(self.max__dash__size) || self.max__dash__size > 0"
+        ]
+    );
+}

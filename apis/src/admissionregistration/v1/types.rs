@@ -231,11 +231,15 @@ pub struct ExpressionWarning {
     /// For example, the reference to the expression of the first item of
     /// validations is "spec.validations[0].expression"
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub field_ref: String,
     /// warning contains the content of type checking information in a human-readable form.
     /// Each line of the warning contains the type that the expression is checked
     /// against, followed by the type check error from the compiler.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub warning: String,
 }
 
@@ -255,6 +259,8 @@ pub struct ValidatingAdmissionPolicyList {
     pub metadata: ListMeta,
     /// List of ValidatingAdmissionPolicy.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingAdmissionPolicy>,
 }
 
@@ -426,6 +432,8 @@ pub struct Validation {
     ///     non-intersecting keys are appended, retaining their partial order.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub expression: String,
     /// message represents the message displayed when validation fails. The message is required if the Expression contains
     /// line breaks. The message must not contain line breaks.
@@ -483,10 +491,14 @@ pub struct Variable {
     /// The variable can be accessed in other expressions through `variables`
     /// For example, if name is "foo", the variable will be available as `variables.foo`
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// expression is the expression that will be evaluated as the value of the variable.
     /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub expression: String,
 }
 
@@ -510,6 +522,8 @@ pub struct AuditAnnotation {
     ///
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// valueExpression represents the expression which is evaluated by CEL to
     /// produce an audit annotation value. The expression must evaluate to either
@@ -527,6 +541,8 @@ pub struct AuditAnnotation {
     ///
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub value_expression: String,
 }
 
@@ -578,6 +594,8 @@ pub struct ValidatingAdmissionPolicyBindingList {
     pub metadata: ListMeta,
     /// List of PolicyBinding.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingAdmissionPolicyBinding>,
 }
 
@@ -919,6 +937,8 @@ pub struct ValidatingWebhookConfigurationList {
     pub metadata: ListMeta,
     /// List of ValidatingWebhookConfiguration.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingWebhookConfiguration>,
 }
 
@@ -964,6 +984,8 @@ pub struct MutatingWebhookConfigurationList {
     pub metadata: ListMeta,
     /// List of MutatingWebhookConfiguration.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingWebhookConfiguration>,
 }
 
@@ -977,10 +999,14 @@ pub struct ValidatingWebhook {
     /// of the organization.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub client_config: WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches _any_ Rule.
@@ -1105,6 +1131,8 @@ pub struct ValidatingWebhook {
     /// and be subject to the failure policy.
     /// +listType=atomic
     /// +protobuf=8
+    /// +required
+    #[serde(default)]
     pub admission_review_versions: Vec<String>,
     /// matchConditions is a list of conditions that must be met for a request to be sent to this
     /// webhook. Match conditions filter requests that have already been matched by the rules,
@@ -1138,10 +1166,14 @@ pub struct MutatingWebhook {
     /// of the organization.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub client_config: WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches _any_ Rule.
@@ -1266,6 +1298,8 @@ pub struct MutatingWebhook {
     /// and be subject to the failure policy.
     /// +listType=atomic
     /// +protobuf=8
+    /// +required
+    #[serde(default)]
     pub admission_review_versions: Vec<String>,
     /// reinvocationPolicy indicates whether this webhook should be called multiple times as part of a single admission evaluation.
     /// Allowed values are "Never" and "IfNeeded".
@@ -1345,6 +1379,8 @@ pub struct MutatingAdmissionPolicyList {
     pub metadata: ListMeta,
     /// List of ValidatingAdmissionPolicy.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingAdmissionPolicy>,
 }
 
@@ -1456,6 +1492,8 @@ pub struct Mutation {
     ///
     /// +unionDiscriminator
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub patch_type: PatchType,
     /// applyConfiguration defines the desired configuration values of an object.
     /// The configuration is applied to the admission object using
@@ -1663,6 +1701,8 @@ pub struct MutatingAdmissionPolicyBindingList {
     pub metadata: ListMeta,
     /// List of PolicyBinding.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingAdmissionPolicyBinding>,
 }
 
@@ -1817,10 +1857,14 @@ pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub namespace: String,
     /// name is the name of the service.
     /// Required
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// path is an optional URL path which will be sent in any request to
     /// this service.
@@ -1851,6 +1895,8 @@ pub struct MatchCondition {
     ///
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// expression represents the expression which will be evaluated by CEL. Must evaluate to bool.
     /// CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
@@ -1866,5 +1912,7 @@ pub struct MatchCondition {
     ///
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub expression: String,
 }

@@ -154,11 +154,15 @@ pub struct ExpressionWarning {
     /// For example, the reference to the expression of the first item of
     /// validations is "spec.validations[0].expression"
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub field_ref: String,
     /// warning contains the content of type checking information in a human-readable form.
     /// Each line of the warning contains the type that the expression is checked
     /// against, followed by the type check error from the compiler.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub warning: String,
 }
 
@@ -178,6 +182,8 @@ pub struct ValidatingAdmissionPolicyList {
     pub metadata: ListMeta,
     /// List of ValidatingAdmissionPolicy.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingAdmissionPolicy>,
 }
 
@@ -351,6 +357,8 @@ pub struct Validation {
     ///     non-intersecting keys are appended, retaining their partial order.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub expression: String,
     /// message represents the message displayed when validation fails. The message is required if the Expression contains
     /// line breaks. The message must not contain line breaks.
@@ -407,10 +415,14 @@ pub struct Variable {
     /// The variable can be accessed in other expressions through `variables`
     /// For example, if name is "foo", the variable will be available as `variables.foo`
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// expression is the expression that will be evaluated as the value of the variable.
     /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub expression: String,
 }
 
@@ -434,6 +446,8 @@ pub struct AuditAnnotation {
     ///
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// valueExpression represents the expression which is evaluated by CEL to
     /// produce an audit annotation value. The expression must evaluate to either
@@ -451,6 +465,8 @@ pub struct AuditAnnotation {
     ///
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub value_expression: String,
 }
 
@@ -502,6 +518,8 @@ pub struct ValidatingAdmissionPolicyBindingList {
     pub metadata: ListMeta,
     /// List of PolicyBinding.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingAdmissionPolicyBinding>,
 }
 
@@ -845,6 +863,8 @@ pub struct MutatingAdmissionPolicyList {
     pub metadata: ListMeta,
     /// List of ValidatingAdmissionPolicy.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingAdmissionPolicy>,
 }
 
@@ -956,6 +976,8 @@ pub struct Mutation {
     ///
     /// +unionDiscriminator
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub patch_type: PatchType,
     /// applyConfiguration defines the desired configuration values of an object.
     /// The configuration is applied to the admission object using
@@ -1168,6 +1190,8 @@ pub struct MutatingAdmissionPolicyBindingList {
     pub metadata: ListMeta,
     /// List of PolicyBinding.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingAdmissionPolicyBinding>,
 }
 

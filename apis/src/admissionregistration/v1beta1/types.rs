@@ -129,11 +129,15 @@ pub struct ExpressionWarning {
     /// For example, the reference to the expression of the first item of
     /// validations is "spec.validations[0].expression"
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub field_ref: String,
     /// warning contains the content of type checking information in a human-readable form.
     /// Each line of the warning contains the type that the expression is checked
     /// against, followed by the type check error from the compiler.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub warning: String,
 }
 
@@ -153,6 +157,8 @@ pub struct ValidatingAdmissionPolicyList {
     pub metadata: ListMeta,
     /// List of ValidatingAdmissionPolicy.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingAdmissionPolicy>,
 }
 
@@ -324,6 +330,8 @@ pub struct Validation {
     ///     non-intersecting keys are appended, retaining their partial order.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub expression: String,
     /// message represents the message displayed when validation fails. The message is required if the Expression contains
     /// line breaks. The message must not contain line breaks.
@@ -381,10 +389,14 @@ pub struct Variable {
     /// The variable can be accessed in other expressions through `variables`
     /// For example, if name is "foo", the variable will be available as `variables.foo`
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// expression is the expression that will be evaluated as the value of the variable.
     /// The CEL expression has access to the same identifiers as the CEL expressions in Validation.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub expression: String,
 }
 
@@ -408,6 +420,8 @@ pub struct AuditAnnotation {
     ///
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// valueExpression represents the expression which is evaluated by CEL to
     /// produce an audit annotation value. The expression must evaluate to either
@@ -425,6 +439,8 @@ pub struct AuditAnnotation {
     ///
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub value_expression: String,
 }
 
@@ -476,6 +492,8 @@ pub struct ValidatingAdmissionPolicyBindingList {
     pub metadata: ListMeta,
     /// List of PolicyBinding.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingAdmissionPolicyBinding>,
 }
 
@@ -824,6 +842,8 @@ pub struct ValidatingWebhookConfigurationList {
     pub metadata: ListMeta,
     /// List of ValidatingWebhookConfiguration.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ValidatingWebhookConfiguration>,
 }
 
@@ -876,6 +896,8 @@ pub struct MutatingWebhookConfigurationList {
     pub metadata: ListMeta,
     /// List of MutatingWebhookConfiguration.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingWebhookConfiguration>,
 }
 
@@ -889,10 +911,14 @@ pub struct ValidatingWebhook {
     /// of the organization.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub client_config: WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches _any_ Rule.
@@ -1055,10 +1081,14 @@ pub struct MutatingWebhook {
     /// of the organization.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// clientConfig defines how to communicate with the hook.
     /// Required
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub client_config: WebhookClientConfig,
     /// rules describes what operations on what resources/subresources the webhook cares about.
     /// The webhook cares about an operation if it matches _any_ Rule.
@@ -1301,10 +1331,14 @@ pub struct ServiceReference {
     /// namespace is the namespace of the service.
     /// Required
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub namespace: String,
     /// name is the name of the service.
     /// Required
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// path is an optional URL path which will be sent in any request to
     /// this service.
@@ -1335,6 +1369,8 @@ pub struct MatchCondition {
     ///
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// expression represents the expression which will be evaluated by CEL. Must evaluate to bool.
     /// CEL expressions have access to the contents of the AdmissionRequest and Authorizer, organized into CEL variables:
@@ -1350,6 +1386,8 @@ pub struct MatchCondition {
     ///
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub expression: String,
 }
 
@@ -1392,6 +1430,8 @@ pub struct MutatingAdmissionPolicyList {
     pub metadata: ListMeta,
     /// List of ValidatingAdmissionPolicy.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingAdmissionPolicy>,
 }
 
@@ -1503,6 +1543,8 @@ pub struct Mutation {
     ///
     /// +unionDiscriminator
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub patch_type: PatchType,
     /// applyConfiguration defines the desired configuration values of an object.
     /// The configuration is applied to the admission object using
@@ -1712,6 +1754,8 @@ pub struct MutatingAdmissionPolicyBindingList {
     pub metadata: ListMeta,
     /// List of PolicyBinding.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<MutatingAdmissionPolicyBinding>,
 }
 

@@ -45,6 +45,8 @@ pub struct APIGroupDiscoveryList {
     pub metadata: ListMeta,
     /// items is the list of groups for discovery. The groups are listed in priority order.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<APIGroupDiscovery>,
 }
 
@@ -82,6 +84,8 @@ pub struct APIGroupDiscovery {
 pub struct APIVersionDiscovery {
     /// version is the name of the version within a group version.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub version: String,
     /// resources is a list of APIResourceDiscovery objects for the corresponding group version.
     /// +listType=map
@@ -115,6 +119,8 @@ pub struct APIResourceDiscovery {
     /// Resources with non-empty groups are located at /apis/<APIGroupDiscovery.objectMeta.name>/<APIVersionDiscovery.version>/<APIResourceDiscovery.Resource>
     /// Resources with empty groups are located at /api/v1/<APIResourceDiscovery.Resource>
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub resource: String,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// APIs may return other objects types at their discretion, such as error conditions, requests for alternate representations, or other operation specific behavior.
@@ -124,18 +130,24 @@ pub struct APIResourceDiscovery {
     pub response_kind: Option<GroupVersionKind>,
     /// scope indicates the scope of a resource, either Cluster or Namespaced
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub scope: ResourceScope,
     /// singularResource is the singular name of the resource.  This allows clients to handle plural and singular opaquely.
     /// For many clients the singular form of the resource will be more understandable to users reading messages and should be used when integrating the name of the resource into a sentence.
     /// The command line tool kubectl, for example, allows use of the singular resource name in place of plurals.
     /// The singular form of a resource should always be an optional element - when in doubt use the canonical resource name.
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub singular_resource: String,
     /// verbs is a list of supported API operation types (this includes
     /// but is not limited to get, list, watch, create, update, patch,
     /// delete, deletecollection, and proxy).
     /// +listType=set
     /// +protobuf=5
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// shortNames is a list of suggested short names of the resource.
     /// +listType=set
@@ -169,6 +181,8 @@ pub struct APISubresourceDiscovery {
     /// subresource is the name of the subresource.  This is used in the URL path and is the unique identifier
     /// for this resource across all versions.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub subresource: String,
     /// responseKind describes the group, version, and kind of the serialization schema for the object type this endpoint typically returns.
     /// Some subresources do not return normal resources, these will have null or empty return types.
@@ -194,5 +208,7 @@ pub struct APISubresourceDiscovery {
     /// Kubernetes interaction conventions.
     /// +listType=set
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
 }

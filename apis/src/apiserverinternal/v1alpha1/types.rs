@@ -143,11 +143,12 @@ pub struct StorageVersionCondition {
     /// type of the condition.
     /// +required
     /// +protobuf=1
-    #[serde(rename = "type")]
+    #[serde(rename = "type", default)]
     pub type_: StorageVersionConditionType,
     /// status of the condition, one of True, False, Unknown.
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub status: ConditionStatus,
     /// observedGeneration represents the .metadata.generation that the condition was set based upon, if field is set.
     /// +optional
@@ -167,6 +168,7 @@ pub struct StorageVersionCondition {
     /// reason for the condition's last transition.
     /// +required
     /// +protobuf=5
+    #[serde(default)]
     pub reason: String,
     /// message is a human readable string indicating details about the transition.
     /// +required
@@ -195,5 +197,7 @@ pub struct StorageVersionList {
     pub metadata: ListMeta,
     /// Items holds a list of StorageVersion
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<StorageVersion>,
 }

@@ -235,6 +235,8 @@ pub struct StatefulSetSpec {
     /// "web" with index number "3" would be named "web-3".
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// volumeClaimTemplates is a list of claims that pods are allowed to reference.
     /// The StatefulSet controller is responsible for mapping network identities to
@@ -330,6 +332,8 @@ pub struct StatefulSetStatus {
     pub observed_generation: Option<i64>,
     /// replicas is the number of Pods created by the StatefulSet controller.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// readyReplicas is the number of pods created for this StatefulSet with a Ready Condition.
     /// +protobuf=3
@@ -411,10 +415,13 @@ pub type StatefulSetConditionType = String;
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: StatefulSetConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time the condition transitioned from one status to another.
     /// +optional
@@ -459,6 +466,8 @@ pub struct StatefulSetList {
     pub metadata: ListMeta,
     /// Items is the list of stateful sets.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<StatefulSet>,
 }
 
@@ -511,6 +520,8 @@ pub struct DeploymentSpec {
     /// Template describes the pods that will be created.
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     /// +optional
@@ -723,10 +734,13 @@ pub type DeploymentConditionType = String;
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: DeploymentConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// The last time this condition was updated.
     /// +protobuf=6
@@ -771,6 +785,8 @@ pub struct DeploymentList {
     pub metadata: ListMeta,
     /// Items is the list of Deployments.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Deployment>,
 }
 
@@ -870,6 +886,8 @@ pub struct DaemonSetSpec {
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
     /// +optional
@@ -906,20 +924,28 @@ pub struct DaemonSetStatus {
     /// daemon pod and are supposed to run the daemon pod.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub current_number_scheduled: i32,
     /// The number of nodes that are running the daemon pod, but are
     /// not supposed to run the daemon pod.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub number_misscheduled: i32,
     /// The total number of nodes that should be running the daemon
     /// pod (including nodes correctly running the daemon pod).
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub desired_number_scheduled: i32,
     /// numberReady is the number of nodes that should be running the daemon pod and have one
     /// or more of the daemon pod running with a Ready Condition.
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
     /// +optional
@@ -992,10 +1018,13 @@ pub type DaemonSetConditionType = String;
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: DaemonSetConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time the condition transitioned from one status to another.
     /// +optional
@@ -1072,6 +1101,8 @@ pub struct DaemonSetList {
     pub metadata: ListMeta,
     /// A list of daemon sets.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<DaemonSet>,
 }
 
@@ -1129,6 +1160,8 @@ pub struct ReplicaSetList {
     /// List of ReplicaSets.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ReplicaSet>,
 }
 
@@ -1179,6 +1212,8 @@ pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     /// +optional
@@ -1247,10 +1282,13 @@ pub type ReplicaSetConditionType = String;
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: ReplicaSetConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// The last time the condition transitioned from one status to another.
     /// +optional
@@ -1308,6 +1346,8 @@ pub struct ControllerRevision {
     pub data: Option<RawExtension>,
     /// Revision indicates the revision of the state represented by Data.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub revision: i64,
 }
 
@@ -1326,5 +1366,7 @@ pub struct ControllerRevisionList {
     pub metadata: ListMeta,
     /// Items is the list of ControllerRevisions
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ControllerRevision>,
 }

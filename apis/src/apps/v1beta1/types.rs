@@ -56,6 +56,8 @@ pub struct ScaleSpec {
 pub struct ScaleStatus {
     /// replias is the actual number of observed instances of the scaled object.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// selector is a label query over pods that should match the replicas count. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/
     /// +optional
@@ -283,6 +285,8 @@ pub struct StatefulSetSpec {
     /// <statefulsetname>-<podindex>. For example, a pod in a StatefulSet named
     /// "web" with index number "3" would be named "web-3".
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// volumeClaimTemplates is a list of claims that pods are allowed to reference.
     /// The StatefulSet controller is responsible for mapping network identities to
@@ -378,6 +382,8 @@ pub struct StatefulSetStatus {
     pub observed_generation: Option<i64>,
     /// replicas is the number of Pods created by the StatefulSet controller.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// readyReplicas is the number of pods created by this StatefulSet controller with a Ready Condition.
     /// +protobuf=3
@@ -459,10 +465,13 @@ pub type StatefulSetConditionType = String;
 pub struct StatefulSetCondition {
     /// Type of statefulset condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: StatefulSetConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time the condition transitioned from one status to another.
     /// +optional
@@ -507,6 +516,8 @@ pub struct StatefulSetList {
     #[serde(default)]
     pub metadata: ListMeta,
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<StatefulSet>,
 }
 
@@ -560,6 +571,8 @@ pub struct DeploymentSpec {
     /// Template describes the pods that will be created.
     /// The only allowed template.spec.restartPolicy value is "Always".
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     /// +optional
@@ -627,6 +640,8 @@ pub struct DeploymentRollback {
     pub type_meta: Option<TypeMeta>,
     /// Required: This must match the Name of a deployment.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// The annotations to be updated to a deployment
     /// +optional
@@ -635,6 +650,8 @@ pub struct DeploymentRollback {
     pub updated_annotations: Option<BTreeMap<String, String>>,
     /// The config of this deployment rollback.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub rollback_to: RollbackConfig,
 }
 
@@ -816,10 +833,13 @@ pub type DeploymentConditionType = String;
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: DeploymentConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// The last time this condition was updated.
     /// +protobuf=6
@@ -867,6 +887,8 @@ pub struct DeploymentList {
     pub metadata: ListMeta,
     /// Items is the list of Deployments.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Deployment>,
 }
 
@@ -904,6 +926,8 @@ pub struct ControllerRevision {
     pub data: Option<RawExtension>,
     /// revision indicates the revision of the state represented by Data.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub revision: i64,
 }
 
@@ -925,5 +949,7 @@ pub struct ControllerRevisionList {
     pub metadata: ListMeta,
     /// Items is the list of ControllerRevisions
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ControllerRevision>,
 }

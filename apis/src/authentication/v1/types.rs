@@ -49,6 +49,7 @@ pub struct TokenReview {
     /// spec holds information about the request being evaluated
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: TokenReviewSpec,
     /// status is filled in by the server and indicates whether the request can be authenticated.
     /// +optional

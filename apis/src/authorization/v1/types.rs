@@ -46,6 +46,8 @@ pub struct SubjectAccessReview {
     pub metadata: ObjectMeta,
     /// spec holds information about the request being evaluated
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
     /// +optional
@@ -75,6 +77,8 @@ pub struct SelfSubjectAccessReview {
     pub metadata: ObjectMeta,
     /// spec holds information about the request being evaluated.  user and groups must be empty
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: SelfSubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
     /// +optional
@@ -104,6 +108,8 @@ pub struct LocalSubjectAccessReview {
     /// spec holds information about the request being evaluated.  spec.namespace must be equal to the namespace
     /// you made the request against.  If empty, it is defaulted.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: SubjectAccessReviewSpec,
     /// status is filled in by the server and indicates whether the request is allowed or not
     /// +optional
@@ -379,6 +385,8 @@ pub struct SelfSubjectAccessReviewSpec {
 pub struct SubjectAccessReviewStatus {
     /// allowed is required. True if the action would be allowed, false otherwise.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub allowed: bool,
     /// denied is optional. True if the action would be denied, otherwise
     /// false. If both allowed is false and denied is false, then the
@@ -441,6 +449,8 @@ pub struct SelfSubjectRulesReview {
     pub metadata: ObjectMeta,
     /// spec holds information about the request being evaluated.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: SelfSubjectRulesReviewSpec,
     /// status is filled in by the server and indicates the set of actions a user can perform.
     /// +optional
@@ -475,15 +485,21 @@ pub struct SubjectRulesReviewStatus {
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub resource_rules: Vec<ResourceRule>,
     /// nonResourceRules is the list of actions the subject is allowed to perform on non-resources.
     /// The list ordering isn't significant, may contain duplicates, and possibly be incomplete.
     /// +listType=atomic
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub non_resource_rules: Vec<NonResourceRule>,
     /// incomplete is true when the rules returned by this call are incomplete. This is most commonly
     /// encountered when an authorizer, such as an external authorizer, doesn't support rules evaluation.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub incomplete: bool,
     /// evaluationError can appear in combination with Rules. It indicates an error occurred during
     /// rule evaluation, such as an authorizer that doesn't support rule evaluation, and that
@@ -507,6 +523,8 @@ pub struct ResourceRule {
     /// verbs is a list of kubernetes resource API verbs, like: get, list, watch, create, update, delete, proxy.  "*" means all.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// apiGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
     /// the enumerated resources in any API group will be allowed.  "*" means all.
@@ -537,6 +555,8 @@ pub struct NonResourceRule {
     /// verbs is a list of kubernetes non-resource API verbs, like: get, post, put, delete, patch, head, options.  "*" means all.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// nonResourceURLs is a set of partial urls that a user should have access to.  *s are allowed, but only as the full,
     /// final step in the path.  "*" means all.

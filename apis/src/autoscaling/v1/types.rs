@@ -35,9 +35,13 @@ use crate::core::v1::{ConditionStatus, ResourceName};
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub kind: String,
     /// name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// apiVersion is the API version of the referent
     /// +optional
@@ -58,6 +62,8 @@ pub struct HorizontalPodAutoscalerSpec {
     /// reference to scaled resource; horizontal pod autoscaler will learn the current resource consumption
     /// and will set the desired number of pods by using its Scale subresource.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub scale_target_ref: CrossVersionObjectReference,
     /// minReplicas is the lower limit for the number of replicas to which the autoscaler
     /// can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the
@@ -76,6 +82,7 @@ pub struct HorizontalPodAutoscalerSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:minimum=1
     /// +protobuf=3
+    #[serde(default)]
     pub max_replicas: i32,
     /// targetCPUUtilizationPercentage is the target average CPU utilization (represented as a percentage of requested CPU) over all the pods;
     /// if not specified the default autoscaling policy will be used.
@@ -106,9 +113,13 @@ pub struct HorizontalPodAutoscalerStatus {
     pub last_scale_time: Option<Time>,
     /// currentReplicas is the current number of replicas of pods managed by this autoscaler.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub current_replicas: i32,
     /// desiredReplicas is the  desired number of replicas of pods managed by this autoscaler.
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub desired_replicas: i32,
     /// currentCPUUtilizationPercentage is the current average CPU utilization over all pods, represented as a percentage of requested CPU,
     /// e.g. 70 means that an average pod is using now 70% of its requested CPU.
@@ -163,6 +174,8 @@ pub struct HorizontalPodAutoscalerList {
     pub metadata: ListMeta,
     /// items is the list of horizontal pod autoscaler objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<HorizontalPodAutoscaler>,
 }
 
@@ -217,6 +230,8 @@ pub struct ScaleSpec {
 pub struct ScaleStatus {
     /// replicas is the actual number of observed instances of the scaled object.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// selector is the label query over pods that should match the replicas count. This is same
     /// as the label selector but in the string format to avoid introspection
@@ -279,7 +294,8 @@ pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each mapping to a matching field in the object.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: MetricSourceType,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
@@ -330,12 +346,18 @@ pub struct MetricSpec {
 pub struct ObjectMetricSource {
     /// target is the described Kubernetes object.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub target: CrossVersionObjectReference,
     /// metricName is the name of the metric in question.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub metric_name: String,
     /// targetValue is the target value of the metric (as a quantity).
     /// +protobuf=3
+    /// +required
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub target_value: Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric.
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping
@@ -348,7 +370,11 @@ pub struct ObjectMetricSource {
     /// metric across all relevant pods (as a quantity)
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub average_value: Option<Quantity>,
 }
 
@@ -361,10 +387,14 @@ pub struct ObjectMetricSource {
 pub struct PodsMetricSource {
     /// metricName is the name of the metric in question
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric_name: String,
     /// targetAverageValue is the target value of the average of the
     /// metric across all relevant pods (as a quantity)
     /// +protobuf=2
+    /// +required
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub target_average_value: Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping
@@ -387,6 +417,8 @@ pub struct PodsMetricSource {
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// targetAverageUtilization is the target value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
@@ -400,7 +432,11 @@ pub struct ResourceMetricSource {
     /// a percentage of the request), similar to the "pods" metric source type.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub target_average_value: Option<Quantity>,
 }
 
@@ -416,6 +452,8 @@ pub struct ResourceMetricSource {
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// targetAverageUtilization is the target value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
@@ -429,10 +467,16 @@ pub struct ContainerResourceMetricSource {
     /// a percentage of the request), similar to the "pods" metric source type.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub target_average_value: Option<Quantity>,
     /// container is the name of the container in the pods of the scaling target.
     /// +protobuf=5
+    /// +required
+    #[serde(default)]
     pub container: String,
 }
 
@@ -444,6 +488,8 @@ pub struct ContainerResourceMetricSource {
 pub struct ExternalMetricSource {
     /// metricName is the name of the metric in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric_name: String,
     /// metricSelector is used to identify a specific time series
     /// within a given metric.
@@ -455,13 +501,21 @@ pub struct ExternalMetricSource {
     /// Mutually exclusive with TargetAverageValue.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub target_value: Option<Quantity>,
     /// targetAverageValue is the target per-pod value of global metric (as a quantity).
     /// Mutually exclusive with TargetValue.
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub target_average_value: Option<Quantity>,
 }
 
@@ -472,7 +526,8 @@ pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource",
     /// "External", "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: MetricSourceType,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
@@ -527,10 +582,13 @@ pub type HorizontalPodAutoscalerConditionType = String;
 pub struct HorizontalPodAutoscalerCondition {
     /// type describes the current condition
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: HorizontalPodAutoscalerConditionType,
     /// status is the status of the condition (True, False, Unknown)
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// lastTransitionTime is the last time the condition transitioned from
     /// one status to another
@@ -568,12 +626,18 @@ pub struct HorizontalPodAutoscalerCondition {
 pub struct ObjectMetricStatus {
     /// target is the described Kubernetes object.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub target: CrossVersionObjectReference,
     /// metricName is the name of the metric in question.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub metric_name: String,
     /// currentValue is the current value of the metric (as a quantity).
     /// +protobuf=3
+    /// +required
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub current_value: Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set in the ObjectMetricSource, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
@@ -586,7 +650,11 @@ pub struct ObjectMetricStatus {
     /// metric across all relevant pods (as a quantity)
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub average_value: Option<Quantity>,
 }
 
@@ -597,10 +665,14 @@ pub struct ObjectMetricStatus {
 pub struct PodsMetricStatus {
     /// metricName is the name of the metric in question
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric_name: String,
     /// currentAverageValue is the current value of the average of the
     /// metric across all relevant pods (as a quantity)
     /// +protobuf=2
+    /// +required
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub current_average_value: Quantity,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set in the PodsMetricSource, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
@@ -621,6 +693,8 @@ pub struct PodsMetricStatus {
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// currentAverageUtilization is the current value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
@@ -636,6 +710,8 @@ pub struct ResourceMetricStatus {
     /// a percentage of the request), similar to the "pods" metric source type.
     /// It will always be set, regardless of the corresponding metric specification.
     /// +protobuf=3
+    /// +required
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub current_average_value: Quantity,
 }
 
@@ -649,6 +725,8 @@ pub struct ResourceMetricStatus {
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// currentAverageUtilization is the current value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
@@ -664,9 +742,13 @@ pub struct ContainerResourceMetricStatus {
     /// a percentage of the request), similar to the "pods" metric source type.
     /// It will always be set, regardless of the corresponding metric specification.
     /// +protobuf=3
+    /// +required
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub current_average_value: Quantity,
     /// container is the name of the container in the pods of the scaling taget
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub container: String,
 }
 
@@ -678,6 +760,8 @@ pub struct ExternalMetricStatus {
     /// metricName is the name of a metric used for autoscaling in
     /// metric system.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric_name: String,
     /// metricSelector is used to identify a specific time series
     /// within a given metric.
@@ -687,10 +771,16 @@ pub struct ExternalMetricStatus {
     pub metric_selector: Option<LabelSelector>,
     /// currentValue is the current value of the metric (as a quantity)
     /// +protobuf=3
+    /// +required
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub current_value: Quantity,
     /// currentAverageValue is the current value of metric averaged over autoscaled pods.
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub current_average_value: Option<Quantity>,
 }

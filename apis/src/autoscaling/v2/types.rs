@@ -65,6 +65,8 @@ pub struct HorizontalPodAutoscalerSpec {
     /// scaleTargetRef points to the target resource to scale, and is used to the pods for which metrics
     /// should be collected, as well as to actually change the replica count.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub scale_target_ref: CrossVersionObjectReference,
     /// minReplicas is the lower limit for the number of replicas to which the autoscaler
     /// can scale down.  It defaults to 1 pod.  minReplicas is allowed to be 0 if the
@@ -84,6 +86,7 @@ pub struct HorizontalPodAutoscalerSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:minimum=1
     /// +protobuf=3
+    #[serde(default)]
     pub max_replicas: i32,
     /// metrics contains the specifications for which to use to calculate the
     /// desired replica count (the maximum replica count across all metrics will
@@ -113,9 +116,13 @@ pub struct HorizontalPodAutoscalerSpec {
 pub struct CrossVersionObjectReference {
     /// kind is the kind of the referent; More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub kind: String,
     /// name is the name of the referent; More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// apiVersion is the API version of the referent
     /// +optional
@@ -137,7 +144,8 @@ pub struct MetricSpec {
     /// type is the type of metric source.  It should be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each mapping to a matching field in the object.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: MetricSourceType,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
@@ -263,7 +271,11 @@ pub struct HPAScalingRules {
     /// +featureGate=HPAConfigurableTolerance
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub tolerance: Option<Quantity>,
 }
 
@@ -276,15 +288,20 @@ pub type HPAScalingPolicyType = String;
 pub struct HPAScalingPolicy {
     /// type is used to specify the scaling policy.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: HPAScalingPolicyType,
     /// value contains the amount of change which is permitted by the policy.
     /// It must be greater than zero
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub value: i32,
     /// periodSeconds specifies the window of time for which the policy should hold true.
     /// PeriodSeconds must be greater than zero and less than or equal to 1800 (30 min).
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub period_seconds: i32,
 }
 
@@ -298,12 +315,18 @@ pub type MetricSourceType = String;
 pub struct ObjectMetricSource {
     /// describedObject specifies the descriptions of a object,such as kind,name apiVersion
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub described_object: CrossVersionObjectReference,
     /// target specifies the target value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub target: MetricTarget,
     /// metric identifies the target metric by name and selector
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub metric: MetricIdentifier,
 }
 
@@ -316,9 +339,13 @@ pub struct ObjectMetricSource {
 pub struct PodsMetricSource {
     /// metric identifies the target metric by name and selector
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric: MetricIdentifier,
     /// target specifies the target value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub target: MetricTarget,
 }
 
@@ -334,9 +361,13 @@ pub struct PodsMetricSource {
 pub struct ResourceMetricSource {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// target specifies the target value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub target: MetricTarget,
 }
 
@@ -352,12 +383,18 @@ pub struct ResourceMetricSource {
 pub struct ContainerResourceMetricSource {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// target specifies the target value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub target: MetricTarget,
     /// container is the name of the container in the pods of the scaling target
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub container: String,
 }
 
@@ -369,9 +406,13 @@ pub struct ContainerResourceMetricSource {
 pub struct ExternalMetricSource {
     /// metric identifies the target metric by name and selector
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric: MetricIdentifier,
     /// target specifies the target value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub target: MetricTarget,
 }
 
@@ -381,6 +422,8 @@ pub struct ExternalMetricSource {
 pub struct MetricIdentifier {
     /// name is the name of the given metric
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// selector is the string-encoded form of a standard kubernetes label selector for the given metric
     /// When set, it is passed as an additional parameter to the metrics server for more specific metrics scoping.
@@ -397,18 +440,27 @@ pub struct MetricIdentifier {
 pub struct MetricTarget {
     /// type represents whether the metric type is Utilization, Value, or AverageValue
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: MetricTargetType,
     /// value is the target value of the metric (as a quantity).
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub value: Option<Quantity>,
     /// averageValue is the target value of the average of the
     /// metric across all relevant pods (as a quantity)
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub average_value: Option<Quantity>,
     /// averageUtilization is the target value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
@@ -453,6 +505,8 @@ pub struct HorizontalPodAutoscalerStatus {
     /// desiredReplicas is the desired number of replicas of pods managed by this autoscaler,
     /// as last calculated by the autoscaler.
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub desired_replicas: i32,
     /// currentMetrics is the last read state of the metrics used by this autoscaler.
     /// +listType=atomic
@@ -483,10 +537,13 @@ pub type HorizontalPodAutoscalerConditionType = String;
 pub struct HorizontalPodAutoscalerCondition {
     /// type describes the current condition
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: HorizontalPodAutoscalerConditionType,
     /// status is the status of the condition (True, False, Unknown)
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// lastTransitionTime is the last time the condition transitioned from
     /// one status to another
@@ -524,7 +581,8 @@ pub struct MetricStatus {
     /// type is the type of metric source.  It will be one of "ContainerResource", "External",
     /// "Object", "Pods" or "Resource", each corresponds to a matching field in the object.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: MetricSourceType,
     /// object refers to a metric describing a single kubernetes object
     /// (for example, hits-per-second on an Ingress object).
@@ -575,12 +633,18 @@ pub struct MetricStatus {
 pub struct ObjectMetricStatus {
     /// metric identifies the target metric by name and selector
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric: MetricIdentifier,
     /// current contains the current value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub current: MetricValueStatus,
     /// DescribedObject specifies the descriptions of a object,such as kind,name apiVersion
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub described_object: CrossVersionObjectReference,
 }
 
@@ -591,9 +655,13 @@ pub struct ObjectMetricStatus {
 pub struct PodsMetricStatus {
     /// metric identifies the target metric by name and selector
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric: MetricIdentifier,
     /// current contains the current value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub current: MetricValueStatus,
 }
 
@@ -607,9 +675,13 @@ pub struct PodsMetricStatus {
 pub struct ResourceMetricStatus {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// current contains the current value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub current: MetricValueStatus,
 }
 
@@ -623,12 +695,18 @@ pub struct ResourceMetricStatus {
 pub struct ContainerResourceMetricStatus {
     /// name is the name of the resource in question.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: ResourceName,
     /// current contains the current value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub current: MetricValueStatus,
     /// container is the name of the container in the pods of the scaling target
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub container: String,
 }
 
@@ -639,9 +717,13 @@ pub struct ContainerResourceMetricStatus {
 pub struct ExternalMetricStatus {
     /// metric identifies the target metric by name and selector
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub metric: MetricIdentifier,
     /// current contains the current value for the given metric
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub current: MetricValueStatus,
 }
 
@@ -652,13 +734,21 @@ pub struct MetricValueStatus {
     /// value is the current value of the metric (as a quantity).
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub value: Option<Quantity>,
     /// averageValue is the current value of the average of the
     /// metric across all relevant pods (as a quantity)
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub average_value: Option<Quantity>,
     /// currentAverageUtilization is the current value of the average of the
     /// resource metric across all relevant pods, represented as a percentage of
@@ -684,5 +774,7 @@ pub struct HorizontalPodAutoscalerList {
     pub metadata: ListMeta,
     /// items is the list of horizontal pod autoscaler objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<HorizontalPodAutoscaler>,
 }

@@ -13,9 +13,11 @@
 // The importer's types (`cargo xtask import-go`, docs/codegen.md); defaults and validation are
 // written here, as Kubernetes keeps them in pkg/apis/batch.
 mod defaults;
+mod job_validation;
 mod types;
 mod validation;
 pub use defaults::*;
+pub use job_validation::*;
 pub use types::*;
 pub use validation::*;
 

@@ -72,6 +72,8 @@ pub struct JobList {
     pub metadata: ListMeta,
     /// items is the list of Jobs.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Job>,
 }
 
@@ -174,6 +176,8 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     /// Additional values are considered to be added in the future. Clients should
     /// react to an unknown operator by assuming the requirement is not satisfied.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub operator: PodFailurePolicyOnExitCodesOperator,
     /// Specifies the set of values. Each returned container exit code (might be
     /// multiple in case of multiple containers) is checked against this set of
@@ -182,6 +186,8 @@ pub struct PodFailurePolicyOnExitCodesRequirement {
     /// At least one element is required. At most 255 elements are allowed.
     /// +listType=set
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub values: Vec<i32>,
 }
 
@@ -193,7 +199,8 @@ pub struct PodFailurePolicyOnPodConditionsPattern {
     /// Specifies the required Pod condition type. To match a pod condition
     /// it is required that specified type equals the pod condition type.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: PodConditionType,
     /// Specifies the required Pod condition status. To match a pod condition
     /// it is required that the specified status equals the pod condition status.
@@ -223,6 +230,8 @@ pub struct PodFailurePolicyRule {
     /// Additional values are considered to be added in the future. Clients should
     /// react to an unknown action by skipping the rule.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub action: PodFailurePolicyAction,
     /// Represents the requirement on the container exit codes.
     /// +optional
@@ -250,6 +259,8 @@ pub struct PodFailurePolicy {
     /// the backoffLimit. At most 20 elements are allowed.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub rules: Vec<PodFailurePolicyRule>,
 }
 
@@ -265,6 +276,8 @@ pub struct SuccessPolicy {
     /// other rules are ignored. At most 20 elements are allowed.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub rules: Vec<SuccessPolicyRule>,
 }
 
@@ -418,6 +431,8 @@ pub struct JobSpec {
     /// The only allowed template.spec.restartPolicy values are "Never" or "OnFailure".
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/jobs-run-to-completion/
     /// +protobuf=6
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// ttlSecondsAfterFinished limits the lifetime of a Job that has finished
     /// execution (either Complete or Failed). If this field is set,
@@ -669,10 +684,13 @@ pub type JobConditionType = String;
 pub struct JobCondition {
     /// Type of job condition, Complete or Failed.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: JobConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time the condition was checked.
     /// +optional
@@ -769,6 +787,8 @@ pub struct CronJobList {
     pub metadata: ListMeta,
     /// items is the list of CronJobs.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CronJob>,
 }
 
@@ -780,6 +800,7 @@ pub struct CronJobSpec {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub schedule: String,
     /// The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.
     /// If not specified, this will default to the time zone of the kube-controller-manager process.
@@ -818,6 +839,8 @@ pub struct CronJobSpec {
     pub suspend: Option<bool>,
     /// Specifies the job that will be created when executing a CronJob.
     /// +protobuf=5
+    /// +required
+    #[serde(default)]
     pub job_template: JobTemplateSpec,
     /// The number of successful finished jobs to retain. Value must be non-negative integer.
     /// Defaults to 3.

@@ -97,6 +97,8 @@ pub struct CronJobList {
     pub metadata: ListMeta,
     /// items is the list of CronJobs.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CronJob>,
 }
 
@@ -108,6 +110,7 @@ pub struct CronJobSpec {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub schedule: String,
     /// The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones.
     /// If not specified, this will default to the time zone of the kube-controller-manager process.
@@ -151,6 +154,8 @@ pub struct CronJobSpec {
     pub suspend: Option<bool>,
     /// Specifies the job that will be created when executing a CronJob.
     /// +protobuf=5
+    /// +required
+    #[serde(default)]
     pub job_template: JobTemplateSpec,
     /// The number of successful finished jobs to retain.
     /// This is a pointer to distinguish between explicit zero and not specified.

@@ -60,6 +60,8 @@ pub struct CertificateSigningRequest {
     /// Only the request, signerName, expirationSeconds, and usages fields can be set on creation.
     /// Other fields are derived by Kubernetes and cannot be modified by users.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: CertificateSigningRequestSpec,
     /// status contains information about whether the request is approved or denied,
     /// and the certificate issued by the signer, or the failure condition indicating signer failure.
@@ -76,6 +78,8 @@ pub struct CertificateSigningRequestSpec {
     /// request contains an x509 certificate signing request encoded in a "CERTIFICATE REQUEST" PEM block.
     /// When serialized as JSON or YAML, the data is additionally base64-encoded.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub request: ByteString,
     /// signerName indicates the requested signer, and is a qualified name.
     ///
@@ -99,6 +103,8 @@ pub struct CertificateSigningRequestSpec {
     ///  5. Expiration/certificate lifetime: whether it is fixed by the signer, configurable by the admin.
     ///  6. Whether or not requests for CA certificates are allowed.
     /// +protobuf=7
+    /// +required
+    #[serde(default)]
     pub signer_name: String,
     /// expirationSeconds is the requested duration of validity of the issued
     /// certificate. The certificate signer may issue a certificate with a different
@@ -257,11 +263,14 @@ pub struct CertificateSigningRequestCondition {
     ///
     /// Only one condition of a given type is allowed.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: RequestConditionType,
     /// status of the condition, one of True, False, Unknown.
     /// Approved, Denied, and Failed conditions may not be "False" or "Unknown".
     /// +protobuf=6
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// reason indicates a brief reason for the request state
     /// +optional
@@ -311,6 +320,8 @@ pub struct CertificateSigningRequestList {
     pub metadata: ListMeta,
     /// items is a collection of CertificateSigningRequest objects
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CertificateSigningRequest>,
 }
 

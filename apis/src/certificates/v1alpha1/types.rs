@@ -57,6 +57,8 @@ pub struct ClusterTrustBundle {
     pub metadata: ObjectMeta,
     /// spec contains the signer (if any) and trust anchors.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ClusterTrustBundleSpec,
 }
 
@@ -104,6 +106,8 @@ pub struct ClusterTrustBundleSpec {
     /// deduplicate certificate blocks in this file according to their own logic,
     /// as well as to drop PEM block headers and inter-block data.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub trust_bundle: String,
 }
 
@@ -124,5 +128,7 @@ pub struct ClusterTrustBundleList {
     pub metadata: ListMeta,
     /// items is a collection of ClusterTrustBundle objects
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ClusterTrustBundle>,
 }

@@ -52,6 +52,8 @@ pub struct CertificateSigningRequest {
     /// Only the request, signerName, expirationSeconds, and usages fields can be set on creation.
     /// Other fields are derived by Kubernetes and cannot be modified by users.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: CertificateSigningRequestSpec,
     /// Derived information about the request.
     /// +optional
@@ -66,6 +68,8 @@ pub struct CertificateSigningRequest {
 pub struct CertificateSigningRequestSpec {
     /// Base64-encoded PKCS#10 CSR data
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub request: ByteString,
     /// Requested signer for the request. It is a qualified name in the form:
     /// `scope-hostname.io/name`.
@@ -210,7 +214,8 @@ pub type RequestConditionType = String;
 pub struct CertificateSigningRequestCondition {
     /// type of the condition. Known conditions include "Approved", "Denied", and "Failed".
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: RequestConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// Approved, Denied, and Failed conditions may not be "False" or "Unknown".
@@ -268,6 +273,8 @@ pub struct CertificateSigningRequestList {
     #[serde(default)]
     pub metadata: ListMeta,
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CertificateSigningRequest>,
 }
 
@@ -310,6 +317,8 @@ pub struct ClusterTrustBundle {
     pub metadata: ObjectMeta,
     /// spec contains the signer (if any) and trust anchors.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ClusterTrustBundleSpec,
 }
 
@@ -357,6 +366,8 @@ pub struct ClusterTrustBundleSpec {
     /// deduplicate certificate blocks in this file according to their own logic,
     /// as well as to drop PEM block headers and inter-block data.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub trust_bundle: String,
 }
 
@@ -377,6 +388,8 @@ pub struct ClusterTrustBundleList {
     pub metadata: ListMeta,
     /// items is a collection of ClusterTrustBundle objects
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ClusterTrustBundle>,
 }
 
@@ -401,6 +414,7 @@ pub struct PodCertificateRequest {
     /// spec contains the details about the certificate being requested.
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: PodCertificateRequestSpec,
     /// status contains the issued certificate, and a standard set of conditions.
     /// +optional
@@ -425,39 +439,43 @@ pub struct PodCertificateRequestSpec {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub signer_name: String,
     /// podName is the name of the pod into which the certificate will be mounted.
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub pod_name: String,
     /// podUID is the UID of the pod into which the certificate will be mounted.
     ///
     /// +required
     /// +protobuf=3
-    #[serde(rename = "podUID")]
+    #[serde(rename = "podUID", default)]
     pub pod_uid: String,
     /// serviceAccountName is the name of the service account the pod is running as.
     ///
     /// +required
     /// +protobuf=4
+    #[serde(default)]
     pub service_account_name: String,
     /// serviceAccountUID is the UID of the service account the pod is running as.
     ///
     /// +required
     /// +protobuf=5
-    #[serde(rename = "serviceAccountUID")]
+    #[serde(rename = "serviceAccountUID", default)]
     pub service_account_uid: String,
     /// nodeName is the name of the node the pod is assigned to.
     ///
     /// +required
     /// +protobuf=6
+    #[serde(default)]
     pub node_name: String,
     /// nodeUID is the UID of the node the pod is assigned to.
     ///
     /// +required
     /// +protobuf=7
-    #[serde(rename = "nodeUID")]
+    #[serde(rename = "nodeUID", default)]
     pub node_uid: String,
     /// maxExpirationSeconds is the maximum lifetime permitted for the
     /// certificate.
@@ -545,7 +563,8 @@ pub struct PodCertificateRequestSpec {
     /// "UnsupportedKeyType". It may also suggest a key type that it does support
     /// in the message field.
     /// +protobuf=12
-    #[serde(rename = "stubPKCS10Request")]
+    /// +required
+    #[serde(rename = "stubPKCS10Request", default)]
     pub stub_pkcs_10_request: ByteString,
     /// unverifiedUserAnnotations allow pod authors to pass additional information to
     /// the signer implementation.  Kubernetes does not restrict or validate this
@@ -664,5 +683,7 @@ pub struct PodCertificateRequestList {
     pub metadata: ListMeta,
     /// items is a collection of PodCertificateRequest objects
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PodCertificateRequest>,
 }

@@ -118,5 +118,7 @@ pub struct LeaseList {
     pub metadata: ListMeta,
     /// items is a list of schema objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Lease>,
 }

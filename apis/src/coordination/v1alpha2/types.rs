@@ -58,6 +58,7 @@ pub struct LeaseCandidateSpec {
     /// This field is immutable.
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub lease_name: String,
     /// PingTime is the last time that the server has requested the LeaseCandidate
     /// to renew. It is only done during leader election to check if any
@@ -82,6 +83,7 @@ pub struct LeaseCandidateSpec {
     /// This field is required.
     /// +required
     /// +protobuf=4
+    #[serde(default)]
     pub binary_version: String,
     /// EmulationVersion is the emulation version. It must be in a semver format without leading `v`.
     /// EmulationVersion must be less than or equal to BinaryVersion.
@@ -126,5 +128,7 @@ pub struct LeaseCandidateList {
     pub metadata: ListMeta,
     /// items is a list of schema objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<LeaseCandidate>,
 }

@@ -41,6 +41,8 @@ pub struct Volume {
     /// Must be a DNS_LABEL and unique within the pod.
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/names/#names
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// volumeSource represents the location and type of the mounted volume.
     /// If not specified, the Volume is implied to be an EmptyDir.
@@ -298,6 +300,8 @@ pub struct PersistentVolumeClaimVolumeSource {
     /// claimName is the name of a PersistentVolumeClaim in the same namespace as the pod using this volume.
     /// More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub claim_name: String,
     /// readOnly Will force the ReadOnly setting in VolumeMounts.
     /// Default false.
@@ -510,7 +514,11 @@ pub struct PersistentVolumeSpec {
     /// More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#capacity
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub capacity: Option<ResourceList>,
     /// persistentVolumeSource is the actual volume backing the persistent volume.
     /// +protobuf=2
@@ -684,6 +692,8 @@ pub struct PersistentVolumeList {
     /// items is a list of persistent volumes.
     /// More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PersistentVolume>,
 }
 
@@ -734,6 +744,8 @@ pub struct PersistentVolumeClaimList {
     /// items is a list of persistent volume claims.
     /// More info: https://kubernetes.io/docs/concepts/storage/persistent-volumes#persistentvolumeclaims
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PersistentVolumeClaim>,
 }
 
@@ -853,9 +865,13 @@ pub struct TypedObjectReference {
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub kind: String,
     /// Name is the name of resource being referenced
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// Namespace is the namespace of resource being referenced
     /// Note that when a namespace is specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent namespace to allow that namespace's owner to accept the reference. See the ReferenceGrant documentation for details.
@@ -948,6 +964,8 @@ pub struct ModifyVolumeStatus {
     /// 	  resolve the error, a valid VolumeAttributesClass needs to be specified.
     /// Note: New statuses can be added in the future. Consumers should check for unknown statuses and fail appropriately.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: PersistentVolumeClaimModifyVolumeStatus,
 }
 
@@ -958,12 +976,15 @@ pub struct PersistentVolumeClaimCondition {
     /// Type is the type of the condition.
     /// More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=set%20to%20%27ResizeStarted%27.-,PersistentVolumeClaimCondition,-contains%20details%20about
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: PersistentVolumeClaimConditionType,
     /// Status is the status of the condition.
     /// Can be True, False, Unknown.
     /// More info: https://kubernetes.io/docs/reference/kubernetes-api/config-and-storage-resources/persistent-volume-claim-v1/#:~:text=state%20of%20pvc-,conditions.status,-(string)%2C%20required
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// lastProbeTime is the time we probed the condition.
     /// +optional
@@ -1018,7 +1039,11 @@ pub struct PersistentVolumeClaimStatus {
     /// capacity represents the actual resources of the underlying volume.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub capacity: Option<ResourceList>,
     /// conditions is the current Condition of persistent volume claim. If underlying persistent volume is being
     /// resized then the Condition will be set to 'Resizing'.
@@ -1052,7 +1077,11 @@ pub struct PersistentVolumeClaimStatus {
     /// resources associated with PVC.
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub allocated_resources: Option<ResourceList>,
     // resizestatus is tombstoned since the field was replaced by allocatedResourceStatus
     // ResizeStatus *PersistentVolumeClaimResizeStatus `json:"resizeStatus,omitempty" protobuf:"bytes,6,opt,name=resizeStatus,casttype=PersistentVolumeClaimResizeStatus"`
@@ -1211,6 +1240,8 @@ pub struct HostPathVolumeSource {
     /// If the path is a symlink, it will follow the link to the real path.
     /// More info: https://kubernetes.io/docs/concepts/storage/volumes#hostpath
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub path: String,
     /// type for HostPath Volume
     /// Defaults to ""
@@ -1247,7 +1278,11 @@ pub struct EmptyDirVolumeSource {
     /// More info: https://kubernetes.io/docs/concepts/storage/volumes#emptydir
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub size_limit: Option<Quantity>,
 }
 
@@ -1258,10 +1293,14 @@ pub struct EmptyDirVolumeSource {
 pub struct GlusterfsVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub endpoints: String,
     /// path is the Glusterfs volume path.
     /// More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub path: String,
     /// readOnly here will force the Glusterfs volume to be mounted with read-only permissions.
     /// Defaults to false.
@@ -1285,10 +1324,14 @@ pub struct GlusterfsPersistentVolumeSource {
     /// endpoints is the endpoint name that details Glusterfs topology.
     /// More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub endpoints: String,
     /// path is the Glusterfs volume path.
     /// More info: https://examples.k8s.io/volumes/glusterfs/README.md#create-a-pod
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub path: String,
     /// readOnly here will force the Glusterfs volume to be mounted with read-only permissions.
     /// Defaults to false.
@@ -1320,10 +1363,14 @@ pub struct RBDVolumeSource {
     /// More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub monitors: Vec<String>,
     /// image is the rados image name.
     /// More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub image: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
@@ -1409,10 +1456,14 @@ pub struct RBDPersistentVolumeSource {
     /// More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub monitors: Vec<String>,
     /// image is the rados image name.
     /// More info: https://examples.k8s.io/volumes/rbd/README.md#how-to-use-it
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub image: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
@@ -1499,7 +1550,8 @@ pub struct CinderVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: https://examples.k8s.io/mysql-cinder-pd/README.md
     /// +protobuf=1
-    #[serde(rename = "volumeID")]
+    /// +required
+    #[serde(rename = "volumeID", default)]
     pub volume_id: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
@@ -1544,7 +1596,8 @@ pub struct CinderPersistentVolumeSource {
     /// volumeID used to identify the volume in cinder.
     /// More info: https://examples.k8s.io/mysql-cinder-pd/README.md
     /// +protobuf=1
-    #[serde(rename = "volumeID")]
+    /// +required
+    #[serde(rename = "volumeID", default)]
     pub volume_id: String,
     /// fsType Filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
@@ -1588,6 +1641,8 @@ pub struct CephFSVolumeSource {
     /// More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub monitors: Vec<String>,
     /// path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /
     /// +optional
@@ -1678,6 +1733,8 @@ pub struct CephFSPersistentVolumeSource {
     /// More info: https://examples.k8s.io/volumes/cephfs/README.md#how-to-use-it
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub monitors: Vec<String>,
     /// path is Optional: Used as the mounted root, rather than the full Ceph tree, default is /
     /// +optional
@@ -1792,6 +1849,8 @@ pub struct GCEPersistentDiskVolumeSource {
     /// pdName is unique name of the PD resource in GCE. Used to identify the disk in GCE.
     /// More info: https://kubernetes.io/docs/concepts/storage/volumes#gcepersistentdisk
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub pd_name: String,
     /// fsType is filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
@@ -1844,9 +1903,13 @@ pub struct QuobyteVolumeSource {
     /// specified as a string as host:port pair (multiple entries are separated with commas)
     /// which acts as the central registry for volumes
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub registry: String,
     /// volume is a string that references an already created Quobyte volume by name.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub volume: String,
     /// readOnly here will force the Quobyte volume to be mounted with read-only permissions.
     /// Defaults to false.
@@ -1901,6 +1964,8 @@ pub struct QuobyteVolumeSource {
 pub struct FlexPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub driver: String,
     /// fsType is the Filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
@@ -1948,6 +2013,8 @@ pub struct FlexPersistentVolumeSource {
 pub struct FlexVolumeSource {
     /// driver is the name of the driver to use for this volume.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub driver: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
@@ -2000,7 +2067,8 @@ pub struct AWSElasticBlockStoreVolumeSource {
     /// volumeID is unique ID of the persistent disk resource in AWS (Amazon EBS volume).
     /// More info: https://kubernetes.io/docs/concepts/storage/volumes#awselasticblockstore
     /// +protobuf=1
-    #[serde(rename = "volumeID")]
+    /// +required
+    #[serde(rename = "volumeID", default)]
     pub volume_id: String,
     /// fsType is the filesystem type of the volume that you want to mount.
     /// Tip: Ensure that the filesystem type is supported by the host operating system.
@@ -2054,6 +2122,8 @@ pub struct AWSElasticBlockStoreVolumeSource {
 pub struct GitRepoVolumeSource {
     /// repository is the URL
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub repository: String,
     /// revision is the commit hash for the specified revision.
     /// +optional
@@ -2168,10 +2238,14 @@ pub struct NFSVolumeSource {
     /// server is the hostname or IP address of the NFS server.
     /// More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub server: String,
     /// path that is exported by the NFS server.
     /// More info: https://kubernetes.io/docs/concepts/storage/volumes#nfs
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub path: String,
     /// readOnly here will force the NFS export to be mounted with read-only permissions.
     /// Defaults to false.
@@ -2196,12 +2270,18 @@ pub struct ISCSIVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub target_portal: String,
     /// iqn is the target iSCSI Qualified Name.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub iqn: String,
     /// lun represents iSCSI Target Lun number.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub lun: i32,
     /// iscsiInterface is the interface Name that uses an iSCSI transport.
     /// Defaults to 'default' (tcp).
@@ -2290,12 +2370,18 @@ pub struct ISCSIPersistentVolumeSource {
     /// targetPortal is iSCSI Target Portal. The Portal is either an IP or ip_addr:port if the port
     /// is other than default (typically TCP ports 860 and 3260).
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub target_portal: String,
     /// iqn is Target iSCSI Qualified Name.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub iqn: String,
     /// lun is iSCSI Target Lun number.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub lun: i32,
     /// iscsiInterface is the interface Name that uses an iSCSI transport.
     /// Defaults to 'default' (tcp).
@@ -2431,9 +2517,13 @@ pub struct FCVolumeSource {
 pub struct AzureFileVolumeSource {
     /// secretName is the  name of secret that contains Azure Storage Account Name and Key
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub secret_name: String,
     /// shareName is the azure share Name
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub share_name: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
@@ -2454,9 +2544,13 @@ pub struct AzureFileVolumeSource {
 pub struct AzureFilePersistentVolumeSource {
     /// secretName is the name of secret that contains Azure Storage Account Name and Key
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub secret_name: String,
     /// shareName is the azure Share Name
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub share_name: String,
     /// readOnly defaults to false (read/write). ReadOnly here will force
     /// the ReadOnly setting in VolumeMounts.
@@ -2482,6 +2576,8 @@ pub struct AzureFilePersistentVolumeSource {
 pub struct VsphereVirtualDiskVolumeSource {
     /// volumePath is the path that identifies vSphere volume vmdk
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub volume_path: String,
     /// fsType is filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
@@ -2524,7 +2620,8 @@ pub struct VsphereVirtualDiskVolumeSource {
 pub struct PhotonPersistentDiskVolumeSource {
     /// pdID is the ID that identifies Photon Controller persistent disk
     /// +protobuf=1
-    #[serde(rename = "pdID")]
+    /// +required
+    #[serde(rename = "pdID", default)]
     pub pd_id: String,
     /// fsType is the filesystem type to mount.
     /// Must be a filesystem type supported by the host operating system.
@@ -2569,10 +2666,13 @@ pub enum AzureDataDiskKind {
 pub struct AzureDiskVolumeSource {
     /// diskName is the Name of the data disk in the blob storage
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub disk_name: String,
     /// diskURI is the URI of data disk in the blob storage
     /// +protobuf=2
-    #[serde(rename = "diskURI")]
+    /// +required
+    #[serde(rename = "diskURI", default)]
     pub disk_uri: String,
     /// cachingMode is the Host Caching mode: None, Read Only, Read Write.
     /// +optional
@@ -2608,7 +2708,8 @@ pub struct AzureDiskVolumeSource {
 pub struct PortworxVolumeSource {
     /// volumeID uniquely identifies a Portworx volume
     /// +protobuf=1
-    #[serde(rename = "volumeID")]
+    /// +required
+    #[serde(rename = "volumeID", default)]
     pub volume_id: String,
     /// fSType represents the filesystem type to mount
     /// Must be a filesystem type supported by the host operating system.
@@ -2640,9 +2741,13 @@ pub struct PortworxVolumeSource {
 pub struct ScaleIOVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub gateway: String,
     /// system is the name of the storage system as configured in ScaleIO.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub system: String,
     /// secretRef references to the secret for ScaleIO user and other
     /// sensitive information. If this is not provided, Login operation will fail.
@@ -2734,9 +2839,13 @@ pub struct ScaleIOVolumeSource {
 pub struct ScaleIOPersistentVolumeSource {
     /// gateway is the host address of the ScaleIO API Gateway.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub gateway: String,
     /// system is the name of the storage system as configured in ScaleIO.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub system: String,
     /// secretRef references to the secret for ScaleIO user and other
     /// sensitive information. If this is not provided, Login operation will fail.
@@ -3049,6 +3158,8 @@ pub struct ServiceAccountTokenProjection {
     /// path is the path relative to the mount point of the file to project the
     /// token into.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub path: String,
 }
 
@@ -3090,6 +3201,8 @@ pub struct ClusterTrustBundleProjection {
     pub optional: Option<bool>,
     /// Relative path from the volume root to write the bundle.
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub path: String,
 }
 
@@ -3331,12 +3444,16 @@ pub struct VolumeProjection {
 pub struct KeyToPath {
     /// key is the key to project.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// path is the relative path of the file to map the key to.
     /// May not be an absolute path.
     /// May not contain the path element '..'.
     /// May not start with the string '..'.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub path: String,
     /// mode is Optional: mode bits used to set permissions on this file.
     /// Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.
@@ -3357,6 +3474,8 @@ pub struct LocalVolumeSource {
     /// path of the full path to the volume on the node.
     /// It can be either a directory or block device (disk, partition, ...).
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub path: String,
     /// fsType is the filesystem type to mount.
     /// It applies only when the Path is a block device.
@@ -3375,11 +3494,15 @@ pub struct CSIPersistentVolumeSource {
     /// driver is the name of the driver to use for this volume.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub driver: String,
     /// volumeHandle is the unique volume name returned by the CSI volume
     /// plugin’s CreateVolume to refer to the volume on all subsequent calls.
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub volume_handle: String,
     /// readOnly value to pass to ControllerPublishVolumeRequest.
     /// Defaults to false (read/write).
@@ -3462,6 +3585,8 @@ pub struct CSIVolumeSource {
     /// driver is the name of the CSI driver that handles this volume.
     /// Consult with your admin for the correct name as registered in the cluster.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub driver: String,
     /// readOnly specifies a read-only configuration for the volume.
     /// Defaults to false (read/write).
@@ -3543,6 +3668,8 @@ pub struct PersistentVolumeClaimTemplate {
     /// template. The same fields as in a PersistentVolumeClaim
     /// are also valid here.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: PersistentVolumeClaimSpec,
 }
 
@@ -3578,6 +3705,8 @@ pub struct ContainerPort {
     /// Number of port to expose on the pod's IP address.
     /// This must be a valid port number, 0 < x < 65536.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub container_port: i32,
     /// Protocol for port. Must be UDP, TCP, or SCTP.
     /// Defaults to "TCP".
@@ -3605,6 +3734,8 @@ pub struct ContainerPort {
 pub struct VolumeMount {
     /// This must match the Name of a Volume.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// Mounted read-only if true, read-write otherwise (false or unspecified).
     /// Defaults to false.
@@ -3640,6 +3771,8 @@ pub struct VolumeMount {
     /// Path within the container at which the volume should be mounted.  Must
     /// not contain ':'.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub mount_path: String,
     /// Path within the volume from which the container's volume should be mounted.
     /// Defaults to "" (volume's root).
@@ -3715,9 +3848,13 @@ pub type RecursiveReadOnlyMode = String;
 pub struct VolumeDevice {
     /// name must match the name of a persistentVolumeClaim in the pod
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// devicePath is the path inside of the container that the device will be mapped to.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub device_path: String,
 }
 
@@ -3728,6 +3865,8 @@ pub struct EnvVar {
     /// Name of the environment variable.
     /// May consist of any printable ASCII characters except '='.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     // Optional: no more than one of the following may be specified.
     /// Variable references $(VAR_NAME) are expanded
@@ -3799,17 +3938,20 @@ pub struct FileKeySelector {
     /// The name of the volume mount containing the env file.
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub volume_name: String,
     /// The path within the volume from which to select the file.
     /// Must be relative and may not contain the '..' path or start with '..'.
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub path: String,
     /// The key within the env file. An invalid key will prevent the pod from starting.
     /// The keys defined within a source may consist of any printable ASCII characters except '='.
     /// During Alpha stage of the EnvFiles feature gate, the key size is limited to 128 characters.
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub key: String,
     /// Specify whether the file or its key must be defined. If the file or key
     /// does not exist, then the env var is not published.
@@ -3842,6 +3984,8 @@ pub struct ObjectFieldSelector {
     pub api_version: Option<String>,
     /// Path of the field to select in the specified API version.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub field_path: String,
 }
 
@@ -3862,11 +4006,17 @@ pub struct ResourceFieldSelector {
     pub container_name: Option<String>,
     /// Required: resource to select
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub resource: String,
     /// Specifies the output format of the exposed resources, defaults to "1"
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub divisor: Option<Quantity>,
 }
 
@@ -3881,6 +4031,8 @@ pub struct ConfigMapKeySelector {
     pub local_object_reference: LocalObjectReference,
     /// The key to select.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// Specify whether the ConfigMap or its key must be defined
     /// +optional
@@ -3900,6 +4052,8 @@ pub struct SecretKeySelector {
     pub local_object_reference: LocalObjectReference,
     /// The key of the secret to select from.  Must be a valid secret key.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// Specify whether the Secret or its key must be defined
     /// +optional
@@ -3980,9 +4134,13 @@ pub struct HTTPHeader {
     /// The header field name.
     /// This will be canonicalized upon output, so case-variant names will be understood as the same header.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// The header field value
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub value: String,
 }
 
@@ -4004,6 +4162,8 @@ pub struct HTTPGetAction {
     /// Number must be in the range 1 to 65535.
     /// Name must be an IANA_SVC_NAME.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub port: IntOrString,
     /// Host name to connect to, defaults to the pod IP. You probably want to set
     /// "Host" in httpHeaders instead.
@@ -4051,6 +4211,8 @@ pub struct TCPSocketAction {
     /// Number must be in the range 1 to 65535.
     /// Name must be an IANA_SVC_NAME.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub port: IntOrString,
     /// Optional: Host name to connect to, defaults to the pod IP.
     /// +optional
@@ -4070,6 +4232,8 @@ pub struct TCPSocketAction {
 pub struct GRPCAction {
     /// Port number of the gRPC service. Number must be in the range 1 to 65535.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub port: i32,
     /// Service is the name of the service to place in the gRPC HealthCheckRequest
     /// (see https://github.com/grpc/grpc/blob/master/doc/health-checking.md).
@@ -4103,6 +4267,8 @@ pub struct ExecAction {
 pub struct SleepAction {
     /// Seconds is the number of seconds to sleep.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub seconds: i64,
 }
 
@@ -4213,10 +4379,14 @@ pub struct ContainerResizePolicy {
     /// Name of the resource to which this resource resize policy applies.
     /// Supported values: cpu, memory.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub resource_name: ResourceName,
     /// Restart policy to apply when specified resource is resized.
     /// If not specified, it defaults to NotRequired.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub restart_policy: ResourceResizeRestartPolicy,
 }
 
@@ -4278,7 +4448,11 @@ pub struct ResourceRequirements {
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub limits: Option<ResourceList>,
     /// Requests describes the minimum amount of compute resources required.
     /// If Requests is omitted for a container, it defaults to Limits if that is explicitly specified,
@@ -4286,7 +4460,11 @@ pub struct ResourceRequirements {
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub requests: Option<ResourceList>,
     /// Claims lists the names of resources, defined in spec.resourceClaims,
     /// that are used by this container.
@@ -4313,7 +4491,11 @@ pub struct VolumeResourceRequirements {
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub limits: Option<ResourceList>,
     /// Requests describes the minimum amount of compute resources required.
     /// If Requests is omitted for a container, it defaults to Limits if that is explicitly specified,
@@ -4321,7 +4503,11 @@ pub struct VolumeResourceRequirements {
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub requests: Option<ResourceList>,
     // Claims got added by accident when volumes shared the ResourceRequirements struct
     // with containers. Stripping the field got added in 1.27 and was backported to 1.26.
@@ -4339,6 +4525,8 @@ pub struct ResourceClaim {
     /// the Pod where this field is used. It makes that resource available
     /// inside a container.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// Request is the name chosen for a request in the referenced claim.
     /// If empty, everything from the claim is made available, otherwise
@@ -4363,6 +4551,8 @@ pub struct Container {
     /// Each container in a pod must have a unique name (DNS_LABEL).
     /// Cannot be updated.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// Container image name.
     /// More info: https://kubernetes.io/docs/concepts/containers/images
@@ -4916,6 +5106,8 @@ pub struct ContainerStateRunning {
 pub struct ContainerStateTerminated {
     /// Exit status from the last termination of the container
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub exit_code: i32,
     /// Signal from the last termination of the container
     /// +optional
@@ -5001,6 +5193,8 @@ pub struct ContainerStatus {
     /// Each container in a pod must have a unique name across all container types.
     /// Cannot be updated.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// State holds details about the container's current condition.
     /// +optional
@@ -5022,24 +5216,31 @@ pub struct ContainerStatus {
     /// The value is typically used to determine whether a container is ready to
     /// accept traffic.
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub ready: bool,
     /// RestartCount holds the number of times the container has been restarted.
     /// Kubelet makes an effort to always increment the value, but there
     /// are cases when the state may be lost due to node restarts and then the value
     /// may be reset to 0. The value is never negative.
     /// +protobuf=5
+    /// +required
+    #[serde(default)]
     pub restart_count: i32,
     /// Image is the name of container image that the container is running.
     /// The container image may not match the image used in the PodSpec,
     /// as it may have been resolved by the runtime.
     /// More info: https://kubernetes.io/docs/concepts/containers/images.
     /// +protobuf=6
+    /// +required
+    #[serde(default)]
     pub image: String,
     /// ImageID is the image ID of the container's image. The image ID may not
     /// match the image ID of the image used in the PodSpec, as it may have been
     /// resolved by the runtime.
     /// +protobuf=7
-    #[serde(rename = "imageID")]
+    /// +required
+    #[serde(rename = "imageID", default)]
     pub image_id: String,
     /// ContainerID is the ID of the container in the format '<type>://<container_id>'.
     /// Where type is a container runtime identifier, returned from Version call of CRI API
@@ -5071,7 +5272,11 @@ pub struct ContainerStatus {
     /// and after successfully admitting desired pod resize.
     /// +optional
     /// +protobuf=10
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub allocated_resources: Option<ResourceList>,
     /// Resources represents the compute resource requests and limits that have been successfully
     /// enacted on the running container after it has been started or has been successfully resized.
@@ -5123,6 +5328,7 @@ pub struct ResourceStatus {
     /// When this status is reported about a container, the "claim_name" and "request" must match one of the claims of this container.
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: ResourceName,
     /// List of unique resources health. Each element in the list contains an unique resource ID and its health.
     /// At a minimum, for the lifetime of a Pod, resource ID must uniquely identify the resource allocated to the Pod on the Node.
@@ -5155,7 +5361,8 @@ pub type ResourceID = String;
 pub struct ResourceHealth {
     /// ResourceID is the unique identifier of the resource. See the ResourceID type for more information.
     /// +protobuf=1
-    #[serde(rename = "resourceID")]
+    /// +required
+    #[serde(rename = "resourceID", default)]
     pub resource_id: ResourceID,
     /// Health of the resource.
     /// can be one of:
@@ -5205,9 +5412,13 @@ pub struct ContainerUser {
 pub struct LinuxContainerUser {
     /// UID is the primary uid initially attached to the first process in the container
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub uid: i64,
     /// GID is the primary gid initially attached to the first process in the container
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub gid: i64,
     /// SupplementalGroups are the supplemental groups initially attached to the first process in the container
     /// +optional
@@ -5256,7 +5467,8 @@ pub struct PodCondition {
     /// Type is the type of the condition.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: PodConditionType,
     /// If set, this represents the .metadata.generation that the pod condition was set based upon.
     /// +optional
@@ -5272,6 +5484,8 @@ pub struct PodCondition {
     /// Can be True, False, Unknown.
     /// More info: https://kubernetes.io/docs/concepts/workloads/pods/pod-lifecycle#pod-conditions
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time we probed the condition.
     /// +optional
@@ -5314,9 +5528,13 @@ pub type PodResizeStatus = String;
 pub struct VolumeMountStatus {
     /// Name corresponds to the name of the original VolumeMount.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// MountPath corresponds to the original VolumeMount.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub mount_path: String,
     /// ReadOnly corresponds to the original VolumeMount.
     /// +optional
@@ -5492,6 +5710,8 @@ pub struct NodeSelector {
     /// Required. A list of node selector terms. The terms are ORed.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub node_selector_terms: Vec<NodeSelectorTerm>,
 }
 
@@ -5523,10 +5743,14 @@ pub struct NodeSelectorTerm {
 pub struct NodeSelectorRequirement {
     /// The label key that the selector applies to.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// Represents a key's relationship to a set of values.
     /// Valid operators are In, NotIn, Exists, DoesNotExist. Gt, and Lt.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub operator: NodeSelectorOperator,
     /// An array of string values. If the operator is In or NotIn,
     /// the values array must be non-empty. If the operator is Exists or DoesNotExist,
@@ -5585,11 +5809,15 @@ pub struct TopologySelectorTerm {
 pub struct TopologySelectorLabelRequirement {
     /// The label key that the selector applies to.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// An array of string values. One value must match the label to be selected.
     /// Each entry in Values is ORed.
     /// +listType=atomic
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub values: Vec<String>,
 }
 
@@ -5705,9 +5933,13 @@ pub struct WeightedPodAffinityTerm {
     /// weight associated with matching the corresponding podAffinityTerm,
     /// in the range 1-100.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub weight: i32,
     /// Required. A pod affinity term, associated with the corresponding weight.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub pod_affinity_term: PodAffinityTerm,
 }
 
@@ -5741,6 +5973,8 @@ pub struct PodAffinityTerm {
     /// selected pods is running.
     /// Empty topologyKey is not allowed.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub topology_key: String,
     /// A label query over the set of namespaces that the term applies to.
     /// The term is applied to the union of the namespaces selected by this field
@@ -5825,9 +6059,13 @@ pub struct NodeAffinity {
 pub struct PreferredSchedulingTerm {
     /// Weight associated with matching the corresponding nodeSelectorTerm, in the range 1-100.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub weight: i32,
     /// A node selector term, associated with the corresponding weight.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub preference: NodeSelectorTerm,
 }
 
@@ -5838,6 +6076,8 @@ pub struct PreferredSchedulingTerm {
 pub struct Taint {
     /// Required. The taint key to be applied to a node.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// +optional
@@ -5853,6 +6093,8 @@ pub struct Taint {
     /// that do not tolerate the taint.
     /// Valid effects are NoSchedule, PreferNoSchedule and NoExecute.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub effect: TaintEffect,
     /// TimeAdded represents the time at which the taint was added.
     /// +optional
@@ -5955,6 +6197,8 @@ pub enum TolerationOperator {
 pub struct PodReadinessGate {
     /// ConditionType refers to a condition in the pod's condition list with matching type.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub condition_type: PodConditionType,
 }
 
@@ -6001,6 +6245,8 @@ pub struct PodSpec {
     /// +listType=map
     /// +listMapKey=name
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub containers: Vec<Container>,
     /// List of ephemeral containers run in this pod. Ephemeral containers may be run in an existing
     /// pod to perform user-initiated actions such as debugging. This list cannot be specified when
@@ -6295,7 +6541,11 @@ pub struct PodSpec {
     /// More info: https://git.k8s.io/enhancements/keps/sig-node/688-pod-overhead/README.md
     /// +optional
     /// +protobuf=32
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub overhead: Option<ResourceList>,
     /// TopologySpreadConstraints describes how a group of pods ought to spread across topology
     /// domains. Scheduler will schedule pods in a way which abides by the constraints.
@@ -6475,6 +6725,8 @@ pub struct PodResourceClaim {
     /// Name uniquely identifies this resource claim inside the pod.
     /// This must be a DNS_LABEL.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     // Source is tombstoned since Kubernetes 1.31 where it got replaced with
     // the inlined fields below.
@@ -6528,6 +6780,8 @@ pub struct PodResourceClaimStatus {
     /// This must match the name of an entry in pod.spec.resourceClaims,
     /// which implies that the string must be a DNS_LABEL.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// ResourceClaimName is the name of the ResourceClaim that was
     /// generated for the Pod in the namespace of the Pod.
@@ -6557,10 +6811,14 @@ pub struct PodExtendedResourceClaimStatus {
     /// in the generated ResourceClaim.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub request_mappings: Vec<ContainerExtendedResourceRequest>,
     /// ResourceClaimName is the name of the ResourceClaim that was
     /// generated for the Pod in the namespace of the Pod.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub resource_claim_name: String,
 }
 
@@ -6571,12 +6829,18 @@ pub struct PodExtendedResourceClaimStatus {
 pub struct ContainerExtendedResourceRequest {
     /// The name of the container requesting resources.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub container_name: String,
     /// The name of the extended resource in that container which gets backed by DRA.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub resource_name: String,
     /// The name of the request in the special ResourceClaim which corresponds to the extended resource.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub request_name: String,
 }
 
@@ -6592,6 +6856,8 @@ pub struct PodOS {
     /// https://github.com/opencontainers/runtime-spec/blob/master/config.md#platform-specific-configuration
     /// Clients should expect to handle additional values and treat unrecognized values in this field as os: null
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: OSName,
 }
 
@@ -6602,6 +6868,8 @@ pub struct PodSchedulingGate {
     /// Name of the scheduling gate.
     /// Each scheduling gate must have a unique name field.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -6675,6 +6943,8 @@ pub struct TopologySpreadConstraint {
     /// to topologies that satisfy it.
     /// It's a required field. Default value is 1 and 0 is not allowed.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub max_skew: i32,
     /// TopologyKey is the key of node labels. Nodes that have a label with this key
     /// and identical values are considered to be in the same topology.
@@ -6687,6 +6957,8 @@ pub struct TopologySpreadConstraint {
     /// And, if TopologyKey is "topology.kubernetes.io/zone", each zone is a domain of that topology.
     /// It's a required field.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub topology_key: String,
     /// WhenUnsatisfiable indicates how to deal with a pod if it doesn't satisfy
     /// the spread constraint.
@@ -6710,6 +6982,8 @@ pub struct TopologySpreadConstraint {
     /// won't make it *more* imbalanced.
     /// It's a required field.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub when_unsatisfiable: UnsatisfiableConstraintAction,
     /// LabelSelector is used to find matching pods.
     /// Pods that match this label selector are counted to determine the number of pods
@@ -6790,6 +7064,7 @@ pub struct HostAlias {
     /// IP address of the host file entry.
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub ip: String,
     /// Hostnames for the above IP address.
     /// +listType=atomic
@@ -7007,7 +7282,8 @@ pub struct SeccompProfile {
     /// Unconfined - no profile should be applied.
     /// +unionDiscriminator
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: SeccompProfileType,
     /// localhostProfile indicates a profile defined in a file on the node should be used.
     /// The profile must be preconfigured on the node to work.
@@ -7048,7 +7324,8 @@ pub struct AppArmorProfile {
     ///   Unconfined - no AppArmor enforcement.
     /// +unionDiscriminator
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: AppArmorProfileType,
     /// localhostProfile indicates a profile loaded on the node that should be used.
     /// The profile must be preconfigured on the node to work.
@@ -7152,6 +7429,7 @@ pub struct PodIP {
     /// IP is the IP address assigned to the pod
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub ip: String,
 }
 
@@ -7162,6 +7440,7 @@ pub struct HostIP {
     /// IP is the IP address assigned to the host
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub ip: String,
 }
 
@@ -7175,6 +7454,8 @@ pub struct EphemeralContainerCommon {
     /// Name of the ephemeral container specified as a DNS_LABEL.
     /// This name must be unique among all containers, init containers and ephemeral containers.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// Container image name.
     /// More info: https://kubernetes.io/docs/concepts/containers/images
@@ -7668,7 +7949,11 @@ pub struct PodStatus {
     /// +featureGate=InPlacePodLevelResourcesVerticalScaling
     /// +optional
     /// +protobuf=19
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub allocated_resources: Option<ResourceList>,
     /// Resources represents the compute resource requests and limits that have been
     /// applied at the pod level if pod-level requests or limits are set in
@@ -7768,6 +8053,8 @@ pub struct PodList {
     /// List of pods.
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Pod>,
 }
 
@@ -7828,6 +8115,8 @@ pub struct PodTemplateList {
     pub metadata: ListMeta,
     /// List of pod templates
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PodTemplate>,
 }
 
@@ -7894,6 +8183,8 @@ pub struct ReplicationControllerStatus {
     /// Replicas is the most recently observed number of replicas.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#what-is-a-replicationcontroller
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// The number of pods that have labels matching the labels of the pod template of the replication controller.
     /// +optional
@@ -7954,10 +8245,13 @@ pub type ReplicationControllerConditionType = String;
 pub struct ReplicationControllerCondition {
     /// Type of replication controller condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: ReplicationControllerConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// The last time the condition transitioned from one status to another.
     /// +optional
@@ -8041,6 +8335,8 @@ pub struct ReplicationControllerList {
     /// List of replication controllers.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ReplicationController>,
 }
 
@@ -8627,6 +8923,8 @@ pub struct ServicePort {
     pub app_protocol: Option<String>,
     /// The port that will be exposed by this service.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub port: i32,
     /// Number or name of the port to access on the pods targeted by the service.
     /// Number must be in the range 1 to 65535. Name must be an IANA_SVC_NAME.
@@ -8710,6 +9008,8 @@ pub struct ServiceList {
     pub metadata: ListMeta,
     /// List of services
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Service>,
 }
 
@@ -8781,6 +9081,8 @@ pub struct ServiceAccountList {
     /// List of ServiceAccounts.
     /// More info: https://kubernetes.io/docs/tasks/configure-pod-container/configure-service-account/
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ServiceAccount>,
 }
 
@@ -8881,6 +9183,8 @@ pub struct EndpointAddress {
     /// May not be loopback (127.0.0.0/8 or ::1), link-local (169.254.0.0/16 or fe80::/10),
     /// or link-local multicast (224.0.0.0/24 or ff02::/16).
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub ip: String,
     /// The Hostname of this endpoint
     /// +optional
@@ -8925,6 +9229,8 @@ pub struct EndpointPort {
     pub name: Option<String>,
     /// The port number of the endpoint.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub port: i32,
     /// The IP protocol for this port.
     /// Must be UDP, TCP, or SCTP.
@@ -8971,6 +9277,8 @@ pub struct EndpointsList {
     pub metadata: ListMeta,
     /// List of endpoints.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Endpoints>,
 }
 
@@ -9073,10 +9381,14 @@ pub struct ConfigMapNodeConfigSource {
     /// Namespace is the metadata.namespace of the referenced ConfigMap.
     /// This field is required in all cases.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub namespace: String,
     /// Name is the metadata.name of the referenced ConfigMap.
     /// This field is required in all cases.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// UID is the metadata.UID of the referenced ConfigMap.
     /// This field is forbidden in Node.Spec, and required in Node.Status.
@@ -9103,6 +9415,8 @@ pub struct ConfigMapNodeConfigSource {
     /// KubeletConfigKey declares which key of the referenced ConfigMap corresponds to the KubeletConfiguration structure
     /// This field is required in all cases.
     /// +protobuf=5
+    /// +required
+    #[serde(default)]
     pub kubelet_config_key: String,
 }
 
@@ -9115,7 +9429,8 @@ pub struct DaemonEndpoint {
     // 		'Port').
     /// Port number of the given endpoint.
     /// +protobuf=1
-    #[serde(rename = "Port")]
+    /// +required
+    #[serde(rename = "Port", default)]
     pub port: i32,
 }
 
@@ -9184,38 +9499,55 @@ pub struct NodeSystemInfo {
     /// in the cluster this field is preferred. Learn more from man(5)
     /// machine-id: http://man7.org/linux/man-pages/man5/machine-id.5.html
     /// +protobuf=1
-    #[serde(rename = "machineID")]
+    /// +required
+    #[serde(rename = "machineID", default)]
     pub machine_id: String,
     /// SystemUUID reported by the node. For unique machine identification
     /// MachineID is preferred. This field is specific to Red Hat hosts
     /// https://access.redhat.com/documentation/en-us/red_hat_subscription_management/1/html/rhsm/uuid
     /// +protobuf=2
-    #[serde(rename = "systemUUID")]
+    /// +required
+    #[serde(rename = "systemUUID", default)]
     pub system_uuid: String,
     /// Boot ID reported by the node.
     /// +protobuf=3
-    #[serde(rename = "bootID")]
+    /// +required
+    #[serde(rename = "bootID", default)]
     pub boot_id: String,
     /// Kernel Version reported by the node from 'uname -r' (e.g. 3.16.0-0.bpo.4-amd64).
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub kernel_version: String,
     /// OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux 7 (wheezy)).
     /// +protobuf=5
+    /// +required
+    #[serde(default)]
     pub os_image: String,
     /// ContainerRuntime Version reported by the node through runtime remote API (e.g. containerd://1.4.2).
     /// +protobuf=6
+    /// +required
+    #[serde(default)]
     pub container_runtime_version: String,
     /// Kubelet Version reported by the node.
     /// +protobuf=7
+    /// +required
+    #[serde(default)]
     pub kubelet_version: String,
     /// Deprecated: KubeProxy Version reported by the node.
     /// +protobuf=8
+    /// +required
+    #[serde(default)]
     pub kube_proxy_version: String,
     /// The Operating System reported by the node
     /// +protobuf=9
+    /// +required
+    #[serde(default)]
     pub operating_system: String,
     /// The Architecture reported by the node
     /// +protobuf=10
+    /// +required
+    #[serde(default)]
     pub architecture: String,
     /// Swap Info reported by the node.
     /// +protobuf=11
@@ -9304,13 +9636,21 @@ pub struct NodeStatus {
     /// More info: https://kubernetes.io/docs/reference/node/node-status/#capacity
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub capacity: Option<ResourceList>,
     /// Allocatable represents the resources of a node that are available for scheduling.
     /// Defaults to Capacity.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub allocatable: Option<ResourceList>,
     /// NodePhase is the recently observed lifecycle phase of the node.
     /// More info: https://kubernetes.io/docs/concepts/nodes/node/#phase
@@ -9410,9 +9750,13 @@ pub type UniqueVolumeName = String;
 pub struct AttachedVolume {
     /// Name of the attached volume
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: UniqueVolumeName,
     /// DevicePath represents the device path where the volume should be available
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub device_path: String,
 }
 
@@ -9437,6 +9781,8 @@ pub struct AvoidPods {
 pub struct PreferAvoidPodsEntry {
     /// The class of pods.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub pod_signature: PodSignature,
     /// Time at which this entry was added to the list.
     /// +optional
@@ -9523,10 +9869,13 @@ pub type NodeConditionType = String;
 pub struct NodeCondition {
     /// Type of node condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: NodeConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time we got an update on a given condition.
     /// +optional
@@ -9568,10 +9917,13 @@ pub type NodeAddressType = String;
 pub struct NodeAddress {
     /// Node address type, one of Hostname, ExternalIP or InternalIP.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: NodeAddressType,
     /// The node address.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub address: String,
 }
 
@@ -9630,6 +9982,8 @@ pub struct NodeList {
     pub metadata: ListMeta,
     /// List of nodes
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Node>,
 }
 
@@ -9690,10 +10044,13 @@ pub type NamespaceConditionType = String;
 pub struct NamespaceCondition {
     /// Type of namespace controller condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: NamespaceConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time the condition transitioned from one status to another.
     /// +optional
@@ -9771,6 +10128,8 @@ pub struct NamespaceList {
     /// Items is the list of Namespace objects in the list.
     /// More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/namespaces/
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Namespace>,
 }
 
@@ -9790,6 +10149,8 @@ pub struct Binding {
     pub metadata: ObjectMeta,
     /// The target object that you want to bind to the standard object.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub target: ObjectReference,
 }
 
@@ -10051,6 +10412,8 @@ pub struct PodExecOptions {
     /// Command is the remote command to execute. argv array. Not executed within a shell.
     /// +listType=atomic
     /// +protobuf=6
+    /// +required
+    #[serde(default)]
     pub command: Vec<String>,
 }
 
@@ -10313,9 +10676,13 @@ pub struct TypedLocalObjectReference {
     pub api_group: Option<String>,
     /// Kind is the type of resource being referenced
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub kind: String,
     /// Name is the name of resource being referenced
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -10380,6 +10747,8 @@ pub struct Event {
     pub metadata: ObjectMeta,
     /// The object that this event is about.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub involved_object: ObjectReference,
     /// This should be a short, machine understandable string that gives the reason
     /// for the transition into the object's current status.
@@ -10514,6 +10883,8 @@ pub struct EventList {
     pub metadata: ListMeta,
     /// List of events
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Event>,
 }
 
@@ -10533,6 +10904,8 @@ pub struct List {
     pub metadata: ListMeta,
     /// List of objects
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<RawExtension>,
 }
 
@@ -10546,32 +10919,53 @@ pub type LimitType = String;
 pub struct LimitRangeItem {
     /// Type of resource that this limit applies to.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: LimitType,
     /// Max usage constraints on this kind by resource name.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub max: Option<ResourceList>,
     /// Min usage constraints on this kind by resource name.
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub min: Option<ResourceList>,
     /// Default resource requirement limit value by resource name if resource limit is omitted.
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default: Option<ResourceList>,
     /// DefaultRequest is the default resource requirement request value by resource name if resource request is omitted.
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub default_request: Option<ResourceList>,
     /// MaxLimitRequestRatio if specified, the named resource must have a request and limit that are both non-zero where limit divided by request is less than or equal to the enumerated value; this represents the max burst for the named resource.
     /// +optional
     /// +protobuf=6
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub max_limit_request_ratio: Option<ResourceList>,
 }
 
@@ -10582,6 +10976,8 @@ pub struct LimitRangeSpec {
     /// Limits is the list of LimitRangeItem objects that are enforced.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub limits: Vec<LimitRangeItem>,
 }
 
@@ -10625,6 +11021,8 @@ pub struct LimitRangeList {
     /// Items is a list of LimitRange objects.
     /// More info: https://kubernetes.io/docs/concepts/configuration/manage-resources-containers/
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<LimitRange>,
 }
 
@@ -10664,7 +11062,11 @@ pub struct ResourceQuotaSpec {
     /// More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub hard: Option<ResourceList>,
     /// A collection of filters that must match each object tracked by a quota.
     /// If not specified, the quota matches all objects.
@@ -10703,10 +11105,14 @@ pub struct ScopeSelector {
 pub struct ScopedResourceSelectorRequirement {
     /// The name of the scope that the selector applies to.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub scope_name: ResourceQuotaScope,
     /// Represents a scope's relationship to a set of values.
     /// Valid operators are In, NotIn, Exists, DoesNotExist.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub operator: ScopeSelectorOperator,
     /// An array of string values. If the operator is In or NotIn,
     /// the values array must be non-empty. If the operator is Exists or DoesNotExist,
@@ -10743,12 +11149,20 @@ pub struct ResourceQuotaStatus {
     /// More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub hard: Option<ResourceList>,
     /// Used is the current observed total usage of the resource in the namespace.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub used: Option<ResourceList>,
 }
 
@@ -10798,6 +11212,8 @@ pub struct ResourceQuotaList {
     /// Items is a list of ResourceQuota objects.
     /// More info: https://kubernetes.io/docs/concepts/policy/resource-quotas/
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourceQuota>,
 }
 
@@ -10875,6 +11291,8 @@ pub struct SecretList {
     /// Items is a list of secret objects.
     /// More info: https://kubernetes.io/docs/concepts/configuration/secret
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Secret>,
 }
 
@@ -10938,6 +11356,8 @@ pub struct ConfigMapList {
     pub metadata: ListMeta,
     /// Items is the list of ConfigMaps.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ConfigMap>,
 }
 
@@ -10951,11 +11371,14 @@ pub struct ComponentCondition {
     /// Type of condition for a component.
     /// Valid value: "Healthy"
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: ComponentConditionType,
     /// Status of the condition for a component.
     /// Valid values for "Healthy": "True", "False", or "Unknown".
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Message about the condition for a component.
     /// For example, information about a health check.
@@ -11026,6 +11449,8 @@ pub struct ComponentStatusList {
     pub metadata: ListMeta,
     /// List of ComponentStatus objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ComponentStatus>,
 }
 
@@ -11060,6 +11485,8 @@ pub struct DownwardAPIVolumeSource {
 pub struct DownwardAPIVolumeFile {
     /// Required: Path is  the relative path name of the file to be created. Must not be absolute or contain the '..' path. Must be utf-8 encoded. The first item of the relative path must not start with '..'
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub path: String,
     /// Required: Selects a field of the pod: only annotations, labels, name, namespace and uid are supported.
     /// +optional
@@ -11320,9 +11747,13 @@ pub struct RangeAllocation {
     pub metadata: ObjectMeta,
     /// Range is string that identifies the range represented by 'data'.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub range: String,
     /// Data is a bit array containing all allocated addresses in the previous segment.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub data: ByteString,
 }
 
@@ -11332,9 +11763,13 @@ pub struct RangeAllocation {
 pub struct Sysctl {
     /// Name of a property to set
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// Value of a property to set
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub value: String,
 }
 
@@ -11344,10 +11779,14 @@ pub struct Sysctl {
 pub struct PortStatus {
     /// Port is the port number of the service port of which status is recorded here
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub port: i32,
     /// Protocol is the protocol of the service port of which status is recorded here
     /// The supported values are: "TCP", "UDP", "SCTP"
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub protocol: Protocol,
     /// Error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -11406,6 +11845,7 @@ pub struct NodeAllocatableResourceClaimStatus {
     /// ResourceClaimName is the resource claim referenced by the pod that resulted in this node allocatable resource allocation.
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub resource_claim_name: String,
     /// Containers lists the names of all containers in this pod that reference the claim.
     /// +optional
@@ -11416,5 +11856,6 @@ pub struct NodeAllocatableResourceClaimStatus {
     /// Resources is a map of the node-allocatable resource name to the aggregate quantity allocated to the claim.
     /// +required
     /// +protobuf=3
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub resources: BTreeMap<ResourceName, Quantity>,
 }

@@ -62,6 +62,7 @@ pub struct EndpointSlice {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +protobuf=4
+    #[serde(default)]
     pub address_type: AddressType,
     /// endpoints is a list of unique endpoints in this slice. Each slice may
     /// include a maximum of 1000 endpoints.
@@ -116,6 +117,7 @@ pub struct Endpoint {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:maxItems=100
     /// +protobuf=1
+    #[serde(default)]
     pub addresses: Vec<String>,
     /// conditions contains information about the current status of the endpoint.
     /// +protobuf=2
@@ -220,6 +222,8 @@ pub struct EndpointHints {
 pub struct ForZone {
     /// name represents the name of the zone.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -229,6 +233,8 @@ pub struct ForZone {
 pub struct ForNode {
     /// name represents the name of the node.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -296,5 +302,7 @@ pub struct EndpointSliceList {
     pub metadata: ListMeta,
     /// items is the list of endpoint slices
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<EndpointSlice>,
 }

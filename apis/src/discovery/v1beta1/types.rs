@@ -59,12 +59,15 @@ pub struct EndpointSlice {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +protobuf=4
+    #[serde(default)]
     pub address_type: AddressType,
     /// endpoints is a list of unique endpoints in this slice. Each slice may
     /// include a maximum of 1000 endpoints.
     /// +listType=atomic
     /// +k8s:alpha(since: "1.36")=+k8s:optional
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub endpoints: Vec<Endpoint>,
     /// ports specifies the list of network ports exposed by each endpoint in
     /// this slice. Each port must have a unique name. When ports is empty, it
@@ -110,6 +113,7 @@ pub struct Endpoint {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:maxItems=100
     /// +protobuf=1
+    #[serde(default)]
     pub addresses: Vec<String>,
     /// conditions contains information about the current status of the endpoint.
     /// +protobuf=2
@@ -216,6 +220,8 @@ pub struct EndpointHints {
 pub struct ForZone {
     /// name represents the name of the zone.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -225,6 +231,8 @@ pub struct ForZone {
 pub struct ForNode {
     /// name represents the name of the node.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -284,5 +292,7 @@ pub struct EndpointSliceList {
     pub metadata: ListMeta,
     /// items is the list of endpoint slices
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<EndpointSlice>,
 }

@@ -169,6 +169,8 @@ pub struct Event {
 pub struct EventSeries {
     /// count is the number of occurrences in this series up to the last heartbeat time.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub count: i32,
     /// lastObservedTime is the time when last Event from the series was seen before last heartbeat.
     /// +protobuf=2
@@ -192,5 +194,7 @@ pub struct EventList {
     pub metadata: ListMeta,
     /// items is a list of schema objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Event>,
 }

@@ -55,6 +55,8 @@ pub struct ScaleSpec {
 pub struct ScaleStatus {
     /// actual number of observed instances of the scaled object.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// selector is a label query over pods that should match the replicas count. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/
     /// +optional
@@ -159,6 +161,8 @@ pub struct DeploymentSpec {
     pub selector: Option<LabelSelector>,
     /// Template describes the pods that will be created.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// The deployment strategy to use to replace existing pods with new ones.
     /// +optional
@@ -228,6 +232,8 @@ pub struct DeploymentRollback {
     pub type_meta: Option<TypeMeta>,
     /// Required: This must match the Name of a deployment.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// The annotations to be updated to a deployment
     /// +optional
@@ -236,6 +242,8 @@ pub struct DeploymentRollback {
     pub updated_annotations: Option<BTreeMap<String, String>>,
     /// The config of this deployment rollback.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub rollback_to: RollbackConfig,
 }
 
@@ -417,10 +425,13 @@ pub type DeploymentConditionType = String;
 pub struct DeploymentCondition {
     /// Type of deployment condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: DeploymentConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// The last time this condition was updated.
     /// +protobuf=6
@@ -468,6 +479,8 @@ pub struct DeploymentList {
     pub metadata: ListMeta,
     /// Items is the list of Deployments.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Deployment>,
 }
 
@@ -567,6 +580,8 @@ pub struct DaemonSetSpec {
     /// selector is specified).
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicationcontroller#pod-template
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub template: PodTemplateSpec,
     /// An update strategy to replace existing DaemonSet pods with new pods.
     /// +optional
@@ -615,20 +630,28 @@ pub struct DaemonSetStatus {
     /// daemon pod and are supposed to run the daemon pod.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub current_number_scheduled: i32,
     /// The number of nodes that are running the daemon pod, but are
     /// not supposed to run the daemon pod.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub number_misscheduled: i32,
     /// The total number of nodes that should be running the daemon
     /// pod (including nodes correctly running the daemon pod).
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/daemonset/
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub desired_number_scheduled: i32,
     /// The number of nodes that should be running the daemon pod and have one
     /// or more of the daemon pod running and ready.
     /// +protobuf=4
+    /// +required
+    #[serde(default)]
     pub number_ready: i32,
     /// The most recent generation observed by the daemon set controller.
     /// +optional
@@ -701,10 +724,13 @@ pub type DaemonSetConditionType = String;
 pub struct DaemonSetCondition {
     /// Type of DaemonSet condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: DaemonSetConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// Last time the condition transitioned from one status to another.
     /// +optional
@@ -789,6 +815,8 @@ pub struct DaemonSetList {
     pub metadata: ListMeta,
     /// A list of daemon sets.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<DaemonSet>,
 }
 
@@ -847,6 +875,8 @@ pub struct IngressList {
     pub metadata: ListMeta,
     /// Items is the list of Ingress.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Ingress>,
 }
 
@@ -987,10 +1017,14 @@ pub struct IngressLoadBalancerIngress {
 pub struct IngressPortStatus {
     /// Port is the port number of the ingress port.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub port: i32,
     /// Protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub protocol: Protocol,
     /// Error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -1091,6 +1125,8 @@ pub struct HTTPIngressRuleValue {
     /// A collection of paths that map requests to backends.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub paths: Vec<HTTPIngressPath>,
     // TODO: Consider adding fields for ingress-type specific global
     // options usable by a loadbalancer, like http keep-alive.
@@ -1138,6 +1174,8 @@ pub struct HTTPIngressPath {
     /// Backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub backend: IngressBackend,
 }
 
@@ -1230,6 +1268,8 @@ pub struct ReplicaSetList {
     /// List of ReplicaSets.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ReplicaSet>,
 }
 
@@ -1281,6 +1321,8 @@ pub struct ReplicaSetStatus {
     /// Replicas is the most recently observed number of non-terminating pods.
     /// More info: https://kubernetes.io/docs/concepts/workloads/controllers/replicaset
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub replicas: i32,
     /// The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset.
     /// +optional
@@ -1349,10 +1391,13 @@ pub type ReplicaSetConditionType = String;
 pub struct ReplicaSetCondition {
     /// Type of replica set condition.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: ReplicaSetConditionType,
     /// Status of the condition, one of True, False, Unknown.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub status: ConditionStatus,
     /// The last time the condition transitioned from one status to another.
     /// +optional
@@ -1426,6 +1471,8 @@ pub struct NetworkPolicySpec {
     /// This field is NOT optional and follows standard label selector semantics.
     /// An empty podSelector matches all pods in this namespace.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub pod_selector: LabelSelector,
     /// List of ingress rules to be applied to the selected pods.
     /// Traffic is allowed to a pod if there are no NetworkPolicies selecting the pod
@@ -1568,6 +1615,7 @@ pub struct IPBlock {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub cidr: String,
     /// Except is a slice of CIDRs that should not be included within an IP Block
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
@@ -1632,5 +1680,7 @@ pub struct NetworkPolicyList {
     pub metadata: ListMeta,
     /// Items is a list of schema objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<NetworkPolicy>,
 }

@@ -72,6 +72,8 @@ pub struct FlowSchemaList {
     pub metadata: ListMeta,
     /// `items` is a list of FlowSchemas.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<FlowSchema>,
 }
 
@@ -83,6 +85,8 @@ pub struct FlowSchemaSpec {
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub priority_level_configuration: PriorityLevelConfigurationReference,
     /// `matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen
     /// FlowSchema is among those with the numerically lowest (which we take to be logically highest)
@@ -119,7 +123,8 @@ pub struct FlowDistinguisherMethod {
     /// The supported types are "ByUser" and "ByNamespace".
     /// Required.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: FlowDistinguisherMethodType,
 }
 
@@ -130,6 +135,8 @@ pub struct PriorityLevelConfigurationReference {
     /// `name` is the name of the priority level configuration being referenced
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -146,6 +153,8 @@ pub struct PolicyRulesWithSubjects {
     /// +listType=atomic
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub subjects: Vec<Subject>,
     /// `resourceRules` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the
     /// target resource.
@@ -174,6 +183,8 @@ pub struct Subject {
     /// Required
     /// +unionDiscriminator
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub kind: SubjectKind,
     /// `user` matches based on username.
     /// +optional
@@ -202,6 +213,8 @@ pub struct UserSubject {
     /// `name` is the username that matches, or "*" to match all usernames.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -214,6 +227,8 @@ pub struct GroupSubject {
     /// well-known group names.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -224,10 +239,14 @@ pub struct ServiceAccountSubject {
     /// `namespace` is the namespace of matching ServiceAccount objects.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub namespace: String,
     /// `name` is the name of matching ServiceAccount objects, or "*" to match regardless of name.
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -248,12 +267,16 @@ pub struct ResourcePolicyRule {
     /// +listType=set
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// `apiGroups` is a list of matching API groups and may not be empty.
     /// "*" matches all API groups and, if present, must be the only entry.
     /// +listType=set
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub api_groups: Vec<String>,
     /// `resources` is a list of matching resources (i.e., lowercase
     /// and plural) with, if desired, subresource.  For example, [
@@ -262,6 +285,8 @@ pub struct ResourcePolicyRule {
     /// Required.
     /// +listType=set
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub resources: Vec<String>,
     /// `clusterScope` indicates whether to match requests that do not
     /// specify a namespace (which happens either because the resource
@@ -303,6 +328,8 @@ pub struct NonResourcePolicyRule {
     /// +listType=set
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// `nonResourceURLs` is a set of url prefixes that a user should have access to and may not be empty.
     /// For example:
@@ -315,7 +342,8 @@ pub struct NonResourcePolicyRule {
     /// +listType=set
     /// Required.
     /// +protobuf=6
-    #[serde(rename = "nonResourceURLs")]
+    /// +required
+    #[serde(rename = "nonResourceURLs", default)]
     pub non_resource_urls: Vec<String>,
 }
 
@@ -433,6 +461,8 @@ pub struct PriorityLevelConfigurationList {
     pub metadata: ListMeta,
     /// `items` is a list of request-priorities.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PriorityLevelConfiguration>,
 }
 
@@ -454,7 +484,8 @@ pub struct PriorityLevelConfigurationSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:discriminator
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: PriorityLevelEnablement,
     /// `limited` specifies how requests are handled for a Limited priority level.
     /// This field must be non-empty if and only if `type` is `"Limited"`.
@@ -608,7 +639,8 @@ pub struct LimitResponse {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:discriminator
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: LimitResponseType,
     /// `queuing` holds the configuration parameters for queuing.
     /// This field may be non-empty only if `type` is `"Queue"`.

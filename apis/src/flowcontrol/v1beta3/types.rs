@@ -74,6 +74,8 @@ pub struct FlowSchemaList {
     pub metadata: ListMeta,
     /// `items` is a list of FlowSchemas.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<FlowSchema>,
 }
 
@@ -85,6 +87,8 @@ pub struct FlowSchemaSpec {
     /// be resolved, the FlowSchema will be ignored and marked as invalid in its status.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub priority_level_configuration: PriorityLevelConfigurationReference,
     /// `matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen
     /// FlowSchema is among those with the numerically lowest (which we take to be logically highest)
@@ -121,7 +125,8 @@ pub struct FlowDistinguisherMethod {
     /// The supported types are "ByUser" and "ByNamespace".
     /// Required.
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: FlowDistinguisherMethodType,
 }
 
@@ -132,6 +137,8 @@ pub struct PriorityLevelConfigurationReference {
     /// `name` is the name of the priority level configuration being referenced
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -148,6 +155,8 @@ pub struct PolicyRulesWithSubjects {
     /// +listType=atomic
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub subjects: Vec<Subject>,
     /// `resourceRules` is a slice of ResourcePolicyRules that identify matching requests according to their verb and the
     /// target resource.
@@ -176,6 +185,8 @@ pub struct Subject {
     /// Required
     /// +unionDiscriminator
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub kind: SubjectKind,
     /// `user` matches based on username.
     /// +optional
@@ -204,6 +215,8 @@ pub struct UserSubject {
     /// `name` is the username that matches, or "*" to match all usernames.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -216,6 +229,8 @@ pub struct GroupSubject {
     /// well-known group names.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -226,10 +241,14 @@ pub struct ServiceAccountSubject {
     /// `namespace` is the namespace of matching ServiceAccount objects.
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub namespace: String,
     /// `name` is the name of matching ServiceAccount objects, or "*" to match regardless of name.
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub name: String,
 }
 
@@ -250,12 +269,16 @@ pub struct ResourcePolicyRule {
     /// +listType=set
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// `apiGroups` is a list of matching API groups and may not be empty.
     /// "*" matches all API groups and, if present, must be the only entry.
     /// +listType=set
     /// Required.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub api_groups: Vec<String>,
     /// `resources` is a list of matching resources (i.e., lowercase
     /// and plural) with, if desired, subresource.  For example, [
@@ -264,6 +287,8 @@ pub struct ResourcePolicyRule {
     /// Required.
     /// +listType=set
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub resources: Vec<String>,
     /// `clusterScope` indicates whether to match requests that do not
     /// specify a namespace (which happens either because the resource
@@ -305,6 +330,8 @@ pub struct NonResourcePolicyRule {
     /// +listType=set
     /// Required.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// `nonResourceURLs` is a set of url prefixes that a user should have access to and may not be empty.
     /// For example:
@@ -317,7 +344,8 @@ pub struct NonResourcePolicyRule {
     /// +listType=set
     /// Required.
     /// +protobuf=6
-    #[serde(rename = "nonResourceURLs")]
+    /// +required
+    #[serde(rename = "nonResourceURLs", default)]
     pub non_resource_urls: Vec<String>,
 }
 
@@ -437,6 +465,8 @@ pub struct PriorityLevelConfigurationList {
     pub metadata: ListMeta,
     /// `items` is a list of request-priorities.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PriorityLevelConfiguration>,
 }
 
@@ -458,7 +488,8 @@ pub struct PriorityLevelConfigurationSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:discriminator
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: PriorityLevelEnablement,
     /// `limited` specifies how requests are handled for a Limited priority level.
     /// This field must be non-empty if and only if `type` is `"Limited"`.
@@ -608,7 +639,8 @@ pub struct LimitResponse {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:discriminator
     /// +protobuf=1
-    #[serde(rename = "type")]
+    /// +required
+    #[serde(rename = "type", default)]
     pub type_: LimitResponseType,
     /// `queuing` holds the configuration parameters for queuing.
     /// This field may be non-empty only if `type` is `"Queue"`.

@@ -221,6 +221,7 @@ pub struct IPBlock {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub cidr: String,
     /// except is a slice of CIDRs that should not be included within an IPBlock
     /// Valid examples are "192.168.1.0/24" or "2001:db8::/64"
@@ -282,6 +283,8 @@ pub struct NetworkPolicyList {
     pub metadata: ListMeta,
     /// items is a list of schema objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<NetworkPolicy>,
 }
 
@@ -333,6 +336,8 @@ pub struct IngressList {
     pub metadata: ListMeta,
     /// items is the list of Ingress.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Ingress>,
 }
 
@@ -471,10 +476,14 @@ pub struct IngressLoadBalancerIngress {
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub port: i32,
     /// protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub protocol: Protocol,
     /// error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -565,6 +574,8 @@ pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub paths: Vec<HTTPIngressPath>,
 }
 
@@ -638,6 +649,8 @@ pub struct HTTPIngressPath {
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub backend: IngressBackend,
 }
 
@@ -668,6 +681,8 @@ pub struct IngressServiceBackend {
     /// name is the referenced service. The service must exist in
     /// the same namespace as the Ingress object.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// port of the referenced service. A port name or port number
     /// is required for a IngressServiceBackend.
@@ -777,11 +792,13 @@ pub struct IngressClassParametersReference {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=2
+    #[serde(default)]
     pub kind: String,
     /// name is the name of resource being referenced.
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=3
+    #[serde(default)]
     pub name: String,
     /// scope represents if this refers to a cluster or namespace scoped resource.
     /// This may be set to "Cluster" (default) or "Namespace".
@@ -812,6 +829,8 @@ pub struct IngressClassList {
     pub metadata: ListMeta,
     /// items is the list of IngressClasses.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<IngressClass>,
 }
 
@@ -923,6 +942,8 @@ pub struct IPAddressList {
     pub metadata: ListMeta,
     /// items is the list of IPAddresses.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<IPAddress>,
 }
 
@@ -1003,5 +1024,7 @@ pub struct ServiceCIDRList {
     pub metadata: ListMeta,
     /// items is the list of ServiceCIDRs.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ServiceCIDR>,
 }

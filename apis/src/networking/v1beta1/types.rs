@@ -80,6 +80,8 @@ pub struct IngressList {
     pub metadata: ListMeta,
     /// items is the list of Ingress.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Ingress>,
 }
 
@@ -220,10 +222,14 @@ pub struct IngressLoadBalancerIngress {
 pub struct IngressPortStatus {
     /// port is the port number of the ingress port.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub port: i32,
     /// protocol is the protocol of the ingress port.
     /// The supported values are: "TCP", "UDP", "SCTP"
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub protocol: Protocol,
     /// error is to record the problem with the service port
     /// The format of the error shall comply with the following rules:
@@ -319,6 +325,8 @@ pub struct HTTPIngressRuleValue {
     /// paths is a collection of paths that map requests to backends.
     /// +listType=atomic
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub paths: Vec<HTTPIngressPath>,
     // TODO: Consider adding fields for ingress-type specific global
     // options usable by a loadbalancer, like http keep-alive.
@@ -366,6 +374,8 @@ pub struct HTTPIngressPath {
     /// backend defines the referenced service endpoint to which the traffic
     /// will be forwarded to.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub backend: IngressBackend,
 }
 
@@ -471,11 +481,13 @@ pub struct IngressClassParametersReference {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=2
+    #[serde(default)]
     pub kind: String,
     /// name is the name of resource being referenced.
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=3
+    #[serde(default)]
     pub name: String,
     /// scope represents if this refers to a cluster or namespace scoped resource.
     /// This may be set to "Cluster" (default) or "Namespace".
@@ -508,6 +520,8 @@ pub struct IngressClassList {
     pub metadata: ListMeta,
     /// items is the list of IngressClasses.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<IngressClass>,
 }
 
@@ -619,6 +633,8 @@ pub struct IPAddressList {
     pub metadata: ListMeta,
     /// items is the list of IPAddresses.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<IPAddress>,
 }
 
@@ -699,5 +715,7 @@ pub struct ServiceCIDRList {
     pub metadata: ListMeta,
     /// items is the list of ServiceCIDRs.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ServiceCIDR>,
 }

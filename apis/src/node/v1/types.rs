@@ -65,6 +65,7 @@ pub struct RuntimeClass {
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=2
+    #[serde(default)]
     pub handler: String,
     /// overhead represents the resource overhead associated with running a pod for a
     /// given RuntimeClass. For more details, see
@@ -90,7 +91,11 @@ pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pod_fixed: Option<ResourceList>,
 }
 
@@ -135,5 +140,7 @@ pub struct RuntimeClassList {
     pub metadata: ListMeta,
     /// items is a list of schema objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<RuntimeClass>,
 }

@@ -53,6 +53,7 @@ pub struct RuntimeClass {
     /// More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#spec-and-status
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: RuntimeClassSpec,
 }
 
@@ -78,6 +79,7 @@ pub struct RuntimeClassSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub runtime_handler: String,
     /// overhead represents the resource overhead associated with running a pod for a
     /// given RuntimeClass. For more details, see
@@ -103,7 +105,11 @@ pub struct Overhead {
     /// podFixed represents the fixed resource overhead associated with running a pod.
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub pod_fixed: Option<ResourceList>,
 }
 
@@ -147,5 +153,7 @@ pub struct RuntimeClassList {
     pub metadata: ListMeta,
     /// items is a list of schema objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<RuntimeClass>,
 }

@@ -225,6 +225,8 @@ pub struct PodDisruptionBudgetList {
     pub metadata: ListMeta,
     /// Items is a list of PodDisruptionBudgets
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PodDisruptionBudget>,
 }
 

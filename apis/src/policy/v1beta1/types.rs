@@ -231,6 +231,8 @@ pub struct PodDisruptionBudgetList {
     pub metadata: ListMeta,
     /// items list individual PodDisruptionBudget objects
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PodDisruptionBudget>,
 }
 

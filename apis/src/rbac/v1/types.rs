@@ -39,6 +39,7 @@ pub struct PolicyRule {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub verbs: Vec<String>,
     /// APIGroups is the name of the APIGroup that contains the resources.  If multiple API groups are specified, any action requested against one of
     /// the enumerated resources in any API group will be allowed. "" represents the core API group and "*" represents all API groups.
@@ -79,6 +80,7 @@ pub struct Subject {
     /// If the Authorizer does not recognized the kind value, the Authorizer should report an error.
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub kind: String,
     /// APIGroup holds the API group of the referenced subject.
     /// Defaults to "" for ServiceAccount subjects.
@@ -96,6 +98,7 @@ pub struct Subject {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=3
+    #[serde(default)]
     pub name: String,
     /// Namespace of the referenced object.  If the object kind is non-namespace, such as "User" or "Group", and this value is not empty
     /// the Authorizer should report an error.
@@ -123,11 +126,13 @@ pub struct RoleRef {
     /// Kind is the type of resource being referenced
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub kind: String,
     /// Name is the name of resource being referenced
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=3
+    #[serde(default)]
     pub name: String,
 }
 
@@ -182,6 +187,7 @@ pub struct RoleBinding {
     /// This field is immutable.
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub role_ref: RoleRef,
 }
 
@@ -200,6 +206,8 @@ pub struct RoleBindingList {
     pub metadata: ListMeta,
     /// Items is a list of RoleBindings
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<RoleBinding>,
 }
 
@@ -218,6 +226,8 @@ pub struct RoleList {
     pub metadata: ListMeta,
     /// Items is a list of Roles
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Role>,
 }
 
@@ -293,6 +303,7 @@ pub struct ClusterRoleBinding {
     /// This field is immutable.
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub role_ref: RoleRef,
 }
 
@@ -311,6 +322,8 @@ pub struct ClusterRoleBindingList {
     pub metadata: ListMeta,
     /// Items is a list of ClusterRoleBindings
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ClusterRoleBinding>,
 }
 
@@ -329,5 +342,7 @@ pub struct ClusterRoleList {
     pub metadata: ListMeta,
     /// Items is a list of ClusterRoles
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ClusterRole>,
 }

@@ -71,6 +71,7 @@ pub struct ResourceSlice {
     /// Changing the spec automatically increments the metadata.generation number.
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: ResourceSliceSpec,
 }
 
@@ -88,11 +89,13 @@ pub struct ResourceSliceSpec {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub driver: String,
     /// Pool describes the pool that this ResourceSlice belongs to.
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub pool: ResourcePool,
     /// NodeName identifies the node which provides the resources in this pool.
     /// A field selector can be used to list only ResourceSlice
@@ -199,6 +202,7 @@ pub struct CounterSet {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-short-name
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// Counters defines the set of counters for this CounterSet
     /// The name of each counter must be unique in that set and must be a DNS label.
@@ -225,6 +229,7 @@ pub struct ResourcePool {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// Generation tracks the change in a pool over time. Whenever a driver
     /// changes something about one or more of the resources in a pool, it
@@ -241,6 +246,7 @@ pub struct ResourcePool {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub generation: i64,
     /// ResourceSliceCount is the total number of ResourceSlices in the pool at this
     /// generation number. Must be greater than zero.
@@ -250,6 +256,7 @@ pub struct ResourcePool {
     ///
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub resource_slice_count: i64,
 }
 
@@ -263,6 +270,7 @@ pub struct Device {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// Attributes defines the set of attributes for this device.
     /// The name of each attribute must be unique in that set.
@@ -473,7 +481,11 @@ pub struct NodeAllocatableResourceMapping {
     ///     If a claim consumes 8 "dra.example.com/cores", the CPU footprint is 8 * 2 = 16.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub allocation_multiplier: Option<Quantity>,
 }
 
@@ -489,6 +501,7 @@ pub struct DeviceCounterConsumption {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-short-name
     /// +protobuf=1
+    #[serde(default)]
     pub counter_set: String,
     /// Counters defines the counters that will be consumed by the device.
     ///
@@ -514,6 +527,7 @@ pub struct DeviceCapacity {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub value: Quantity,
     /// RequestPolicy defines how this DeviceCapacity must be consumed
     /// when the device is allowed to be shared by multiple allocations.
@@ -540,6 +554,7 @@ pub struct Counter {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub value: Quantity,
 }
 
@@ -554,6 +569,7 @@ pub struct CapacityRequestPolicy {
     ///
     /// +optional
     /// +protobuf=1
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub default: Option<Quantity>,
     /// ValidValues defines a set of acceptable quantity values in consuming requests.
     ///
@@ -574,7 +590,11 @@ pub struct CapacityRequestPolicy {
     /// +listType=atomic
     /// +oneOf=ValidRequestValues
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub valid_values: Option<Vec<Quantity>>,
     /// ValidRange defines an acceptable quantity value range in consuming requests.
     ///
@@ -612,7 +632,11 @@ pub struct CapacityRequestPolicyRange {
     ///
     /// +required
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub min: Option<Quantity>,
     /// Max defines the upper limit for capacity that can be requested.
     ///
@@ -621,7 +645,11 @@ pub struct CapacityRequestPolicyRange {
     ///
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub max: Option<Quantity>,
     /// Step defines the step size between valid capacity amounts within the range.
     ///
@@ -630,7 +658,11 @@ pub struct CapacityRequestPolicyRange {
     ///
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub step: Option<Quantity>,
 }
 
@@ -765,6 +797,7 @@ pub struct DeviceTaint {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
@@ -788,6 +821,7 @@ pub struct DeviceTaint {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=3
+    #[serde(default)]
     pub effect: DeviceTaintEffect,
     // ^^^^
     //
@@ -857,6 +891,8 @@ pub struct ResourceSliceList {
     pub metadata: ListMeta,
     /// Items is the list of resource ResourceSlices.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourceSlice>,
 }
 
@@ -883,6 +919,8 @@ pub struct ResourceClaim {
     /// The spec is immutable.
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
     /// +optional
@@ -972,6 +1010,7 @@ pub struct DeviceRequest {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// Exactly specifies the details for a single request that must
     /// be met exactly for the request to be satisfied.
@@ -1030,6 +1069,7 @@ pub struct ExactDeviceRequest {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub device_class_name: String,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
@@ -1158,6 +1198,7 @@ pub struct DeviceSubRequest {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1175,6 +1216,7 @@ pub struct DeviceSubRequest {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-long-name
     /// +protobuf=2
+    #[serde(default)]
     pub device_class_name: String,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
@@ -1298,7 +1340,11 @@ pub struct CapacityRequirements {
     ///
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub requests: Option<BTreeMap<QualifiedName, Quantity>>,
 }
 
@@ -1393,6 +1439,7 @@ pub struct CELDeviceSelector {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub expression: String,
 }
 
@@ -1537,6 +1584,7 @@ pub struct OpaqueDeviceConfiguration {
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-long-name-caseless
     /// +k8s:alpha(since: "1.36")=+k8s:maxLength=63
     /// +protobuf=1
+    #[serde(default)]
     pub driver: String,
     /// Parameters can contain arbitrary data. It is the responsibility of
     /// the driver developer to handle validation and versioning. Typically this
@@ -1547,6 +1595,7 @@ pub struct OpaqueDeviceConfiguration {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub parameters: RawExtension,
 }
 
@@ -1720,14 +1769,17 @@ pub struct ResourceClaimConsumerReference {
     /// Resource is the type of resource being referenced, for example "pods".
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub resource: String,
     /// Name is the name of resource being referenced.
     /// +required
     /// +protobuf=4
+    #[serde(default)]
     pub name: String,
     /// UID identifies exactly one incarnation of the resource.
     /// +required
     /// +protobuf=5
+    #[serde(default)]
     pub uid: String,
 }
 
@@ -1809,6 +1861,7 @@ pub struct DeviceRequestAllocationResult {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub request: String,
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -1822,6 +1875,7 @@ pub struct DeviceRequestAllocationResult {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:maxLength=63
     /// +protobuf=2
+    #[serde(default)]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (`<driver name>/<pool name>/<device name>`).
@@ -1833,12 +1887,14 @@ pub struct DeviceRequestAllocationResult {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-resource-pool-name
     /// +protobuf=3
+    #[serde(default)]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
     ///
     /// +required
     /// +protobuf=4
+    #[serde(default)]
     pub device: String,
     /// AdminAccess indicates that this device was allocated for
     /// administrative access. See the corresponding request field
@@ -1919,7 +1975,11 @@ pub struct DeviceRequestAllocationResult {
     /// +optional
     /// +featureGate=DRAConsumableCapacity
     /// +protobuf=10
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub consumed_capacity: Option<BTreeMap<QualifiedName, Quantity>>,
 }
 
@@ -1934,6 +1994,7 @@ pub struct DeviceAllocationConfiguration {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub source: AllocationConfigSource,
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, its applies to all requests.
@@ -1982,6 +2043,8 @@ pub struct ResourceClaimList {
     pub metadata: ListMeta,
     /// Items is the list of resource claims.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourceClaim>,
 }
 
@@ -2014,6 +2077,8 @@ pub struct DeviceClass {
     ///
     /// Changing the spec automatically increments the metadata.generation number.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: DeviceClassSpec,
 }
 
@@ -2091,6 +2156,8 @@ pub struct DeviceClassList {
     pub metadata: ListMeta,
     /// Items is the list of resource classes.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<DeviceClass>,
 }
 
@@ -2114,6 +2181,8 @@ pub struct ResourceClaimTemplate {
     /// control plane for a Pod when needed and then not get updated
     /// anymore.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ResourceClaimTemplateSpec,
 }
 
@@ -2132,6 +2201,8 @@ pub struct ResourceClaimTemplateSpec {
     /// into the ResourceClaim that gets created from this template. The
     /// same fields as in a ResourceClaim are also valid here.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ResourceClaimSpec,
 }
 
@@ -2150,6 +2221,8 @@ pub struct ResourceClaimTemplateList {
     pub metadata: ListMeta,
     /// Items is the list of resource claim templates.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourceClaimTemplate>,
 }
 
@@ -2170,6 +2243,7 @@ pub struct AllocatedDeviceStatus {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (`<driver name>/<pool name>/<device name>`).
@@ -2179,12 +2253,14 @@ pub struct AllocatedDeviceStatus {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
     ///
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub device: String,
     /// ShareID uniquely identifies an individual allocation share of the device.
     ///

@@ -95,6 +95,7 @@ pub struct CELDeviceSelector {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub expression: String,
 }
 
@@ -111,6 +112,7 @@ pub struct DeviceTaint {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
@@ -134,6 +136,7 @@ pub struct DeviceTaint {
     /// +required
     /// +k8s:required
     /// +protobuf=3
+    #[serde(default)]
     pub effect: DeviceTaintEffect,
     // ^^^^
     //
@@ -210,6 +213,7 @@ pub struct DeviceTaintRule {
     /// Changing the spec automatically increments the metadata.generation number.
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: DeviceTaintRuleSpec,
     /// Status provides information about what was requested in the spec.
     ///
@@ -351,6 +355,8 @@ pub struct DeviceTaintRuleList {
     pub metadata: ListMeta,
     /// Items is the list of DeviceTaintRules.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<DeviceTaintRule>,
 }
 
@@ -378,6 +384,7 @@ pub struct ResourcePoolStatusRequest {
     /// +required
     /// +k8s:immutable
     /// +protobuf=2
+    #[serde(default)]
     pub spec: ResourcePoolStatusRequestSpec,
     /// Status is populated by the controller with the calculated pool status.
     /// When status is non-nil, the request is considered complete and the
@@ -402,6 +409,7 @@ pub struct ResourcePoolStatusRequestSpec {
     /// +k8s:required
     /// +k8s:format=k8s-long-name-caseless
     /// +protobuf=1
+    #[serde(default)]
     pub driver: String,
     /// PoolName optionally filters to a specific pool name.
     /// If not specified, all pools from the specified driver are included.
@@ -522,6 +530,7 @@ pub struct PoolStatus {
     /// +k8s:required
     /// +k8s:minimum=0
     /// +protobuf=9
+    #[serde(default)]
     pub generation: i64,
     /// ResourceSliceCount is the number of ResourceSlices that make up this pool.
     /// May be unset when validationError is set.
@@ -611,5 +620,7 @@ pub struct ResourcePoolStatusRequestList {
     pub metadata: ListMeta,
     /// Items is the list of ResourcePoolStatusRequests.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourcePoolStatusRequest>,
 }

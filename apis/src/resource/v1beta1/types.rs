@@ -74,6 +74,7 @@ pub struct ResourceSlice {
     /// Changing the spec automatically increments the metadata.generation number.
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: ResourceSliceSpec,
 }
 
@@ -91,11 +92,13 @@ pub struct ResourceSliceSpec {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub driver: String,
     /// Pool describes the pool that this ResourceSlice belongs to.
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub pool: ResourcePool,
     /// NodeName identifies the node which provides the resources in this pool.
     /// A field selector can be used to list only ResourceSlice
@@ -212,6 +215,7 @@ pub struct CounterSet {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-short-name
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// Counters defines the set of counters for this CounterSet
     /// The name of each counter must be unique in that set and must be a DNS label.
@@ -234,6 +238,7 @@ pub struct Counter {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub value: Quantity,
 }
 
@@ -249,6 +254,7 @@ pub struct ResourcePool {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// Generation tracks the change in a pool over time. Whenever a driver
     /// changes something about one or more of the resources in a pool, it
@@ -265,6 +271,7 @@ pub struct ResourcePool {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub generation: i64,
     /// ResourceSliceCount is the total number of ResourceSlices in the pool at this
     /// generation number. Must be greater than zero.
@@ -274,6 +281,7 @@ pub struct ResourcePool {
     ///
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub resource_slice_count: i64,
 }
 
@@ -287,6 +295,7 @@ pub struct Device {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// Basic defines one device instance.
     ///
@@ -510,7 +519,11 @@ pub struct NodeAllocatableResourceMapping {
     ///     If a claim consumes 8 "dra.example.com/cores", the CPU footprint is 8 * 2 = 16.
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub allocation_multiplier: Option<Quantity>,
 }
 
@@ -526,6 +539,7 @@ pub struct DeviceCounterConsumption {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-short-name
     /// +protobuf=1
+    #[serde(default)]
     pub counter_set: String,
     /// Counters defines the counters that will be consumed by the device.
     ///
@@ -551,6 +565,7 @@ pub struct DeviceCapacity {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub value: Quantity,
     /// RequestPolicy defines how this DeviceCapacity must be consumed
     /// when the device is allowed to be shared by multiple allocations.
@@ -580,6 +595,7 @@ pub struct CapacityRequestPolicy {
     ///
     /// +optional
     /// +protobuf=1
+    #[serde(default, deserialize_with = "kube_apimachinery::quantity::deserialize")]
     pub default: Option<Quantity>,
     /// ValidValues defines a set of acceptable quantity values in consuming requests.
     ///
@@ -600,7 +616,11 @@ pub struct CapacityRequestPolicy {
     /// +listType=atomic
     /// +oneOf=ValidRequestValues
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub valid_values: Option<Vec<Quantity>>,
     /// ValidRange defines an acceptable quantity value range in consuming requests.
     ///
@@ -638,7 +658,11 @@ pub struct CapacityRequestPolicyRange {
     ///
     /// +required
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub min: Option<Quantity>,
     /// Max defines the upper limit for capacity that can be requested.
     ///
@@ -647,7 +671,11 @@ pub struct CapacityRequestPolicyRange {
     ///
     /// +optional
     /// +protobuf=2
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub max: Option<Quantity>,
     /// Step defines the step size between valid capacity amounts within the range.
     ///
@@ -656,7 +684,11 @@ pub struct CapacityRequestPolicyRange {
     ///
     /// +optional
     /// +protobuf=3
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub step: Option<Quantity>,
 }
 
@@ -787,6 +819,7 @@ pub struct DeviceTaint {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub key: String,
     /// The taint value corresponding to the taint key.
     /// Must be a label value.
@@ -810,6 +843,7 @@ pub struct DeviceTaint {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=3
+    #[serde(default)]
     pub effect: DeviceTaintEffect,
     // ^^^^
     //
@@ -879,6 +913,8 @@ pub struct ResourceSliceList {
     pub metadata: ListMeta,
     /// Items is the list of resource ResourceSlices.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourceSlice>,
 }
 
@@ -908,6 +944,8 @@ pub struct ResourceClaim {
     /// The spec is immutable.
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ResourceClaimSpec,
     /// Status describes whether the claim is ready to use and what has been allocated.
     /// +optional
@@ -991,6 +1029,7 @@ pub struct DeviceRequest {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1184,6 +1223,7 @@ pub struct DeviceSubRequest {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// DeviceClassName references a specific DeviceClass, which can define
     /// additional configuration and selectors to be inherited by this
@@ -1201,6 +1241,7 @@ pub struct DeviceSubRequest {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-long-name
     /// +protobuf=2
+    #[serde(default)]
     pub device_class_name: String,
     /// Selectors define criteria which must be satisfied by a specific
     /// device in order for that device to be considered for this
@@ -1324,7 +1365,11 @@ pub struct CapacityRequirements {
     ///
     /// +optional
     /// +protobuf=1
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub requests: Option<BTreeMap<QualifiedName, Quantity>>,
 }
 
@@ -1419,6 +1464,7 @@ pub struct CELDeviceSelector {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub expression: String,
 }
 
@@ -1563,6 +1609,7 @@ pub struct OpaqueDeviceConfiguration {
     /// +k8s:alpha(since: "1.36")=+k8s:maxLength=63
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-long-name-caseless
     /// +protobuf=1
+    #[serde(default)]
     pub driver: String,
     /// Parameters can contain arbitrary data. It is the responsibility of
     /// the driver developer to handle validation and versioning. Typically this
@@ -1573,6 +1620,7 @@ pub struct OpaqueDeviceConfiguration {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub parameters: RawExtension,
 }
 
@@ -1746,14 +1794,17 @@ pub struct ResourceClaimConsumerReference {
     /// Resource is the type of resource being referenced, for example "pods".
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub resource: String,
     /// Name is the name of resource being referenced.
     /// +required
     /// +protobuf=4
+    #[serde(default)]
     pub name: String,
     /// UID identifies exactly one incarnation of the resource.
     /// +required
     /// +protobuf=5
+    #[serde(default)]
     pub uid: String,
 }
 
@@ -1835,6 +1886,7 @@ pub struct DeviceRequestAllocationResult {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub request: String,
     /// Driver specifies the name of the DRA driver whose kubelet
     /// plugin should be invoked to process the allocation once the claim is
@@ -1848,6 +1900,7 @@ pub struct DeviceRequestAllocationResult {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:maxLength=63
     /// +protobuf=2
+    #[serde(default)]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (`<driver name>/<pool name>/<device name>`).
@@ -1859,12 +1912,14 @@ pub struct DeviceRequestAllocationResult {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:format=k8s-resource-pool-name
     /// +protobuf=3
+    #[serde(default)]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
     ///
     /// +required
     /// +protobuf=4
+    #[serde(default)]
     pub device: String,
     /// AdminAccess indicates that this device was allocated for
     /// administrative access. See the corresponding request field
@@ -1947,7 +2002,11 @@ pub struct DeviceRequestAllocationResult {
     /// +optional
     /// +featureGate=DRAConsumableCapacity
     /// +protobuf=10
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub consumed_capacity: Option<BTreeMap<QualifiedName, Quantity>>,
 }
 
@@ -1962,6 +2021,7 @@ pub struct DeviceAllocationConfiguration {
     /// +required
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +protobuf=1
+    #[serde(default)]
     pub source: AllocationConfigSource,
     /// Requests lists the names of requests where the configuration applies.
     /// If empty, its applies to all requests.
@@ -2010,6 +2070,8 @@ pub struct ResourceClaimList {
     pub metadata: ListMeta,
     /// Items is the list of resource claims.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourceClaim>,
 }
 
@@ -2045,6 +2107,8 @@ pub struct DeviceClass {
     ///
     /// Changing the spec automatically increments the metadata.generation number.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: DeviceClassSpec,
 }
 
@@ -2122,6 +2186,8 @@ pub struct DeviceClassList {
     pub metadata: ListMeta,
     /// Items is the list of resource classes.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<DeviceClass>,
 }
 
@@ -2148,6 +2214,8 @@ pub struct ResourceClaimTemplate {
     /// control plane for a Pod when needed and then not get updated
     /// anymore.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ResourceClaimTemplateSpec,
 }
 
@@ -2166,6 +2234,8 @@ pub struct ResourceClaimTemplateSpec {
     /// into the ResourceClaim that gets created from this template. The
     /// same fields as in a ResourceClaim are also valid here.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: ResourceClaimSpec,
 }
 
@@ -2184,6 +2254,8 @@ pub struct ResourceClaimTemplateList {
     pub metadata: ListMeta,
     /// Items is the list of resource claim templates.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<ResourceClaimTemplate>,
 }
 
@@ -2204,6 +2276,7 @@ pub struct AllocatedDeviceStatus {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub driver: String,
     /// This name together with the driver name and the device name field
     /// identify which device was allocated (`<driver name>/<pool name>/<device name>`).
@@ -2213,12 +2286,14 @@ pub struct AllocatedDeviceStatus {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub pool: String,
     /// Device references one device instance via its name in the driver's
     /// resource pool. It must be a DNS label.
     ///
     /// +required
     /// +protobuf=3
+    #[serde(default)]
     pub device: String,
     /// ShareID uniquely identifies an individual allocation share of the device.
     ///

@@ -100,5 +100,7 @@ pub struct PriorityClassList {
     pub metadata: ListMeta,
     /// items is the list of PriorityClasses
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PriorityClass>,
 }

@@ -47,6 +47,7 @@ pub struct Workload {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: WorkloadSpec,
 }
 
@@ -65,6 +66,8 @@ pub struct WorkloadList {
     pub metadata: ListMeta,
     /// Items is the list of Workloads.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<Workload>,
 }
 
@@ -95,6 +98,7 @@ pub struct WorkloadSpec {
     /// +k8s:maxItems=8
     /// +k8s:immutable
     /// +protobuf=2
+    #[serde(default)]
     pub pod_group_templates: Vec<PodGroupTemplate>,
 }
 
@@ -125,6 +129,7 @@ pub struct TypedLocalObjectReference {
     /// +k8s:required
     /// +k8s:format=k8s-path-segment-name
     /// +protobuf=2
+    #[serde(default)]
     pub kind: String,
     /// Name is the name of resource being referenced.
     /// It must be a path segment name.
@@ -133,6 +138,7 @@ pub struct TypedLocalObjectReference {
     /// +k8s:required
     /// +k8s:format=k8s-path-segment-name
     /// +protobuf=3
+    #[serde(default)]
     pub name: String,
 }
 
@@ -147,11 +153,13 @@ pub struct PodGroupTemplate {
     /// +k8s:required
     /// +k8s:format=k8s-short-name
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// SchedulingPolicy defines the scheduling policy for this PodGroupTemplate.
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub scheduling_policy: PodGroupSchedulingPolicy,
     /// SchedulingConstraints defines optional scheduling constraints (e.g. topology) for this PodGroupTemplate.
     /// This field is only available when the TopologyAwareWorkloadScheduling feature gate is enabled.
@@ -287,6 +295,7 @@ pub struct GangSchedulingPolicy {
     /// +k8s:required
     /// +k8s:minimum=1
     /// +protobuf=1
+    #[serde(default)]
     pub min_count: i32,
 }
 
@@ -308,6 +317,7 @@ pub struct PodGroupResourceClaim {
     /// +k8s:required
     /// +k8s:format=k8s-short-name
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// ResourceClaimName is the name of a ResourceClaim object in the same
     /// namespace as this PodGroup. The ResourceClaim will be reserved for the
@@ -387,6 +397,7 @@ pub struct PodGroup {
     ///
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: PodGroupSpec,
     /// Status represents the current observed state of the PodGroup.
     ///
@@ -411,6 +422,8 @@ pub struct PodGroupList {
     pub metadata: ListMeta,
     /// Items is the list of PodGroups.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<PodGroup>,
 }
 
@@ -433,6 +446,7 @@ pub struct PodGroupSpec {
     /// +required
     /// +k8s:immutable
     /// +protobuf=2
+    #[serde(default)]
     pub scheduling_policy: PodGroupSchedulingPolicy,
     /// SchedulingConstraints defines optional scheduling constraints (e.g. topology) for this PodGroup.
     /// Controllers are expected to fill this field by copying it from a PodGroupTemplate.
@@ -589,6 +603,7 @@ pub struct PodGroupResourceClaimStatus {
     ///
     /// +required
     /// +protobuf=1
+    #[serde(default)]
     pub name: String,
     /// ResourceClaimName is the name of the ResourceClaim that was generated for
     /// the PodGroup in the namespace of the PodGroup. If this is unset, then
@@ -629,6 +644,7 @@ pub struct WorkloadPodGroupTemplateReference {
     /// +k8s:required
     /// +k8s:format=k8s-long-name
     /// +protobuf=1
+    #[serde(default)]
     pub workload_name: String,
     /// PodGroupTemplateName defines the PodGroupTemplate name within the Workload object.
     ///
@@ -636,6 +652,7 @@ pub struct WorkloadPodGroupTemplateReference {
     /// +k8s:required
     /// +k8s:format=k8s-short-name
     /// +protobuf=2
+    #[serde(default)]
     pub pod_group_template_name: String,
 }
 
@@ -669,5 +686,6 @@ pub struct TopologyConstraint {
     /// +k8s:required
     /// +k8s:format=k8s-label-key
     /// +protobuf=1
+    #[serde(default)]
     pub key: String,
 }

@@ -55,6 +55,7 @@ pub struct StorageClass {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +protobuf=2
+    #[serde(default)]
     pub provisioner: String,
     /// parameters holds the parameters for the provisioner that should
     /// create volumes of this storage class.
@@ -121,6 +122,8 @@ pub struct StorageClassList {
     pub metadata: ListMeta,
     /// items is the list of StorageClasses
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<StorageClass>,
 }
 
@@ -166,6 +169,7 @@ pub struct VolumeAttachment {
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: VolumeAttachmentSpec,
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
@@ -192,6 +196,8 @@ pub struct VolumeAttachmentList {
     pub metadata: ListMeta,
     /// items is the list of VolumeAttachments
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<VolumeAttachment>,
 }
 
@@ -206,12 +212,17 @@ pub struct VolumeAttachmentSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:format="k8s-long-name-caseless"
     /// +k8s:alpha(since: "1.36")=+k8s:maxLength=63
     /// +protobuf=1
+    #[serde(default)]
     pub attacher: String,
     /// source represents the volume that should be attached.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub source: VolumeAttachmentSource,
     /// nodeName represents the node that the volume should be attached to.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub node_name: String,
 }
 
@@ -247,6 +258,8 @@ pub struct VolumeAttachmentStatus {
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub attached: bool,
     /// attachmentMetadata is populated with any
     /// information returned by the attach operation, upon successful attach, that must be passed
@@ -332,6 +345,8 @@ pub struct CSIDriver {
     pub metadata: ObjectMeta,
     /// spec represents the specification of the CSI Driver.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: CSIDriverSpec,
 }
 
@@ -351,6 +366,8 @@ pub struct CSIDriverList {
     pub metadata: ListMeta,
     /// items is the list of CSIDriver
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CSIDriver>,
 }
 
@@ -595,6 +612,8 @@ pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub audience: String,
     /// expirationSeconds is the duration of validity of the token in "TokenRequestSpec".
     /// It has the same default value of "ExpirationSeconds" in "TokenRequestSpec".
@@ -630,6 +649,8 @@ pub struct CSINode {
     pub metadata: ObjectMeta,
     /// spec is the specification of CSINode
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: CSINodeSpec,
 }
 
@@ -644,6 +665,8 @@ pub struct CSINodeSpec {
     /// +listType=map
     /// +listMapKey=name
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub drivers: Vec<CSINodeDriver>,
 }
 
@@ -655,6 +678,8 @@ pub struct CSINodeDriver {
     /// This MUST be the same name returned by the CSI GetPluginName() call for
     /// that driver.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// nodeID of the node from the driver point of view.
     /// This field enables Kubernetes to communicate with storage systems that do
@@ -665,7 +690,8 @@ pub struct CSINodeDriver {
     /// refer to the node name using the ID that the storage system will
     /// understand, e.g. "nodeA" instead of "node1". This field is required.
     /// +protobuf=2
-    #[serde(rename = "nodeID")]
+    /// +required
+    #[serde(rename = "nodeID", default)]
     pub node_id: String,
     /// topologyKeys is the list of keys supported by the driver.
     /// When a driver is initialized on a cluster, it provides a set of topology
@@ -721,6 +747,8 @@ pub struct CSINodeList {
     pub metadata: ListMeta,
     /// items is the list of CSINode
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CSINode>,
 }
 
@@ -786,6 +814,8 @@ pub struct CSIStorageCapacity {
     /// creator.
     /// This field is immutable.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub storage_class_name: String,
     /// capacity is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -798,7 +828,11 @@ pub struct CSIStorageCapacity {
     ///
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub capacity: Option<Quantity>,
     /// maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -813,7 +847,11 @@ pub struct CSIStorageCapacity {
     ///
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub maximum_volume_size: Option<Quantity>,
 }
 
@@ -833,6 +871,8 @@ pub struct CSIStorageCapacityList {
     pub metadata: ListMeta,
     /// items is the list of CSIStorageCapacity objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CSIStorageCapacity>,
 }
 
@@ -857,6 +897,8 @@ pub struct VolumeAttributesClass {
     /// Name of the CSI driver
     /// This field is immutable.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub driver_name: String,
     /// parameters hold volume attributes defined by the CSI driver. These values
     /// are opaque to the Kubernetes and are passed directly to the CSI driver.
@@ -892,5 +934,7 @@ pub struct VolumeAttributesClassList {
     pub metadata: ListMeta,
     /// items is the list of VolumeAttributesClass objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<VolumeAttributesClass>,
 }

@@ -57,6 +57,7 @@ pub struct VolumeAttachment {
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: VolumeAttachmentSpec,
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
@@ -85,6 +86,8 @@ pub struct VolumeAttachmentList {
     pub metadata: ListMeta,
     /// items is the list of VolumeAttachments
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<VolumeAttachment>,
 }
 
@@ -99,12 +102,17 @@ pub struct VolumeAttachmentSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:format="k8s-long-name-caseless"
     /// +k8s:alpha(since: "1.36")=+k8s:maxLength=63
     /// +protobuf=1
+    #[serde(default)]
     pub attacher: String,
     /// source represents the volume that should be attached.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub source: VolumeAttachmentSource,
     /// nodeName represents the node that the volume should be attached to.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub node_name: String,
 }
 
@@ -140,6 +148,8 @@ pub struct VolumeAttachmentStatus {
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub attached: bool,
     /// attachmentMetadata is populated with any
     /// information returned by the attach operation, upon successful attach, that must be passed
@@ -262,6 +272,8 @@ pub struct CSIStorageCapacity {
     /// creator.
     /// This field is immutable.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub storage_class_name: String,
     /// capacity is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -274,7 +286,11 @@ pub struct CSIStorageCapacity {
     ///
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub capacity: Option<Quantity>,
     /// maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -289,7 +305,11 @@ pub struct CSIStorageCapacity {
     ///
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub maximum_volume_size: Option<Quantity>,
 }
 
@@ -311,6 +331,8 @@ pub struct CSIStorageCapacityList {
     pub metadata: ListMeta,
     /// items is the list of CSIStorageCapacity objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CSIStorageCapacity>,
 }
 
@@ -337,6 +359,8 @@ pub struct VolumeAttributesClass {
     /// Name of the CSI driver
     /// This field is immutable.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub driver_name: String,
     /// parameters hold volume attributes defined by the CSI driver. These values
     /// are opaque to the Kubernetes and are passed directly to the CSI driver.
@@ -374,5 +398,7 @@ pub struct VolumeAttributesClassList {
     pub metadata: ListMeta,
     /// items is the list of VolumeAttributesClass objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<VolumeAttributesClass>,
 }

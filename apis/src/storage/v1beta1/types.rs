@@ -57,6 +57,7 @@ pub struct StorageClass {
     /// +k8s:alpha(since: "1.36")=+k8s:required
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +protobuf=2
+    #[serde(default)]
     pub provisioner: String,
     /// parameters holds the parameters for the provisioner that should
     /// create volumes of this storage class.
@@ -125,6 +126,8 @@ pub struct StorageClassList {
     pub metadata: ListMeta,
     /// items is the list of StorageClasses
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<StorageClass>,
 }
 
@@ -158,6 +161,7 @@ pub struct VolumeAttachment {
     /// +k8s:alpha(since: "1.36")=+k8s:immutable
     /// +required
     /// +protobuf=2
+    #[serde(default)]
     pub spec: VolumeAttachmentSpec,
     /// status represents status of the VolumeAttachment request.
     /// Populated by the entity completing the attach or detach
@@ -186,6 +190,8 @@ pub struct VolumeAttachmentList {
     pub metadata: ListMeta,
     /// items is the list of VolumeAttachments
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<VolumeAttachment>,
 }
 
@@ -200,12 +206,17 @@ pub struct VolumeAttachmentSpec {
     /// +k8s:alpha(since: "1.36")=+k8s:format="k8s-long-name-caseless"
     /// +k8s:alpha(since: "1.36")=+k8s:maxLength=63
     /// +protobuf=1
+    #[serde(default)]
     pub attacher: String,
     /// source represents the volume that should be attached.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub source: VolumeAttachmentSource,
     /// nodeName represents the node that the volume should be attached to.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub node_name: String,
 }
 
@@ -241,6 +252,8 @@ pub struct VolumeAttachmentStatus {
     /// This field must only be set by the entity completing the attach
     /// operation, i.e. the external-attacher.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub attached: bool,
     /// attachmentMetadata is populated with any
     /// information returned by the attach operation, upon successful attach, that must be passed
@@ -331,6 +344,8 @@ pub struct CSIDriver {
     pub metadata: ObjectMeta,
     /// spec represents the specification of the CSI Driver.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: CSIDriverSpec,
 }
 
@@ -352,6 +367,8 @@ pub struct CSIDriverList {
     pub metadata: ListMeta,
     /// items is the list of CSIDriver
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CSIDriver>,
 }
 
@@ -595,6 +612,8 @@ pub struct TokenRequest {
     /// audience is the intended audience of the token in "TokenRequestSpec".
     /// It will default to the audiences of kube apiserver.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub audience: String,
     /// expirationSeconds is the duration of validity of the token in "TokenRequestSpec".
     /// It has the same default value of "ExpirationSeconds" in "TokenRequestSpec"
@@ -634,6 +653,8 @@ pub struct CSINode {
     pub metadata: ObjectMeta,
     /// spec is the specification of CSINode
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub spec: CSINodeSpec,
 }
 
@@ -648,6 +669,8 @@ pub struct CSINodeSpec {
     /// +listType=map
     /// +listMapKey=name
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub drivers: Vec<CSINodeDriver>,
 }
 
@@ -659,6 +682,8 @@ pub struct CSINodeDriver {
     /// This MUST be the same name returned by the CSI GetPluginName() call for
     /// that driver.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub name: String,
     /// nodeID of the node from the driver point of view.
     /// This field enables Kubernetes to communicate with storage systems that do
@@ -669,7 +694,8 @@ pub struct CSINodeDriver {
     /// refer to the node name using the ID that the storage system will
     /// understand, e.g. "nodeA" instead of "node1". This field is required.
     /// +protobuf=2
-    #[serde(rename = "nodeID")]
+    /// +required
+    #[serde(rename = "nodeID", default)]
     pub node_id: String,
     /// topologyKeys is the list of keys supported by the driver.
     /// When a driver is initialized on a cluster, it provides a set of topology
@@ -727,6 +753,8 @@ pub struct CSINodeList {
     pub metadata: ListMeta,
     /// items is the list of CSINode
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CSINode>,
 }
 
@@ -794,6 +822,8 @@ pub struct CSIStorageCapacity {
     /// creator.
     /// This field is immutable.
     /// +protobuf=3
+    /// +required
+    #[serde(default)]
     pub storage_class_name: String,
     /// capacity is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -806,7 +836,11 @@ pub struct CSIStorageCapacity {
     ///
     /// +optional
     /// +protobuf=4
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub capacity: Option<Quantity>,
     /// maximumVolumeSize is the value reported by the CSI driver in its GetCapacityResponse
     /// for a GetCapacityRequest with topology and parameters that match the
@@ -821,7 +855,11 @@ pub struct CSIStorageCapacity {
     ///
     /// +optional
     /// +protobuf=5
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub maximum_volume_size: Option<Quantity>,
 }
 
@@ -843,6 +881,8 @@ pub struct CSIStorageCapacityList {
     pub metadata: ListMeta,
     /// items is the list of CSIStorageCapacity objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<CSIStorageCapacity>,
 }
 
@@ -869,6 +909,8 @@ pub struct VolumeAttributesClass {
     /// Name of the CSI driver
     /// This field is immutable.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub driver_name: String,
     /// parameters hold volume attributes defined by the CSI driver. These values
     /// are opaque to the Kubernetes and are passed directly to the CSI driver.
@@ -906,5 +948,7 @@ pub struct VolumeAttributesClassList {
     pub metadata: ListMeta,
     /// items is the list of VolumeAttributesClass objects.
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<VolumeAttributesClass>,
 }

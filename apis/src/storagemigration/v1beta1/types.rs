@@ -62,6 +62,8 @@ pub struct StorageVersionMigrationSpec {
     /// the endpoint serving the resource.
     /// Immutable.
     /// +protobuf=1
+    /// +required
+    #[serde(default)]
     pub resource: GroupResource,
 }
 
@@ -109,5 +111,7 @@ pub struct StorageVersionMigrationList {
     pub metadata: ListMeta,
     /// Items is the list of StorageVersionMigration
     /// +protobuf=2
+    /// +required
+    #[serde(default)]
     pub items: Vec<StorageVersionMigration>,
 }

@@ -88,7 +88,11 @@ pub struct WidgetSpec {
     pub ports: Vec<WidgetPort>,
     /// Compute resources each widget may use, by resource name.
     /// +optional
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(
+        default,
+        deserialize_with = "kube_apimachinery::quantity::deserialize",
+        skip_serializing_if = "BTreeMap::is_empty"
+    )]
     pub limits: BTreeMap<String, Quantity>,
     /// Stops the controller from acting on the widgets while true.
     /// +optional

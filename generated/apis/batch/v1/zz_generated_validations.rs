@@ -217,6 +217,7 @@ pub fn validate_job(
         let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::batch::v1::validate_job_spec(op, path, v, o));
     }
+    errs.extend(crate::batch::v1::validate_custom_job(op, path, obj, old));
     errs
 }
 /// Validates `JobList` against its declarative rules and those of every nested type.
@@ -283,6 +284,7 @@ pub fn validate_job_spec(
         }
         errs.extend(crate::core::v1::validate_pod_template_spec(op, path, v, o));
     }
+    errs.extend(crate::batch::v1::validate_custom_job_spec(op, path, obj, old));
     errs
 }
 /// Validates `JobTemplateSpec` against its declarative rules and those of every nested type.
@@ -315,5 +317,6 @@ pub fn validate_job_template_spec(
         let o = o.and_then(|o| o.as_ref());
         errs.extend(crate::batch::v1::validate_job_spec(op, path, v, o));
     }
+    errs.extend(crate::batch::v1::validate_custom_job_template_spec(op, path, obj, old));
     errs
 }
