@@ -345,22 +345,7 @@ impl ServiceStorage {
         }
         Err(last.unwrap_or_else(|| ApiError::conflict("", "services", name, "too many concurrent writes; try again")))
     }
-}
 
-#[async_trait]
-impl Creater for ServiceStorage {
-    async fn create(
-        &self,
-        _ctx: &Context<'_>,
-        namespace: Option<&str>,
-        obj: Value,
-        dry_run: bool,
-    ) -> Result<Value, ApiError> {
-        self.create_service(namespace, obj, dry_run).await
-    }
-}
-
-impl ServiceStorage {
     /// Creates a Service: its name settled, then what it needs allocated, then stored (what was
     /// allocated is released when the store refuses it).
     pub async fn create_service(
@@ -382,6 +367,19 @@ impl ServiceStorage {
             self.release(&allocated.ips).await;
         }
         created
+    }
+}
+
+#[async_trait]
+impl Creater for ServiceStorage {
+    async fn create(
+        &self,
+        _ctx: &Context<'_>,
+        namespace: Option<&str>,
+        obj: Value,
+        dry_run: bool,
+    ) -> Result<Value, ApiError> {
+        self.create_service(namespace, obj, dry_run).await
     }
 }
 

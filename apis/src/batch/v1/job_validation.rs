@@ -5,7 +5,7 @@
 //! fields a running Job keeps (its selector, completion mode, failure and success policies, and
 //! its pod template unless it is suspended).
 
-use kube_apimachinery::validation::{BadValue, ErrorList, FieldError, Operation, Path};
+use kube_apimachinery::validation::{BadValue, ErrorList, FieldError, Operation, Path, json_value};
 
 use super::{CompletionMode, Job, JobSpec, JobTemplateSpec};
 use crate::core::v1::RestartPolicy;
@@ -102,7 +102,7 @@ pub fn validate_custom_job_template_spec(
         if let Some(selector) = &job.selector {
             errs.push(FieldError::invalid(
                 &spec.child("selector"),
-                json(selector),
+                json_value(selector),
                 "`selector` will be auto-generated",
             ));
         }
@@ -146,30 +146,34 @@ pub fn validate_custom_job(op: &Operation, path: &Path<'_>, obj: &Job, old: Opti
         immutable(
             "completions",
             spec.completions == old.completions,
-            json(&spec.completions),
+            json_value(&spec.completions),
         );
     }
-    immutable("selector", spec.selector == old.selector, json(&spec.selector));
+    immutable("selector", spec.selector == old.selector, json_value(&spec.selector));
     immutable(
         "completionMode",
         spec.completion_mode == old.completion_mode,
-        json(&spec.completion_mode),
+        json_value(&spec.completion_mode),
     );
     immutable(
         "podFailurePolicy",
         spec.pod_failure_policy == old.pod_failure_policy,
-        json(&spec.pod_failure_policy),
+        json_value(&spec.pod_failure_policy),
     );
     immutable(
         "backoffLimitPerIndex",
         spec.backoff_limit_per_index == old.backoff_limit_per_index,
-        json(&spec.backoff_limit_per_index),
+        json_value(&spec.backoff_limit_per_index),
     );
-    immutable("managedBy", spec.managed_by == old.managed_by, json(&spec.managed_by));
+    immutable(
+        "managedBy",
+        spec.managed_by == old.managed_by,
+        json_value(&spec.managed_by),
+    );
     immutable(
         "successPolicy",
         spec.success_policy == old.success_policy,
-        json(&spec.success_policy),
+        json_value(&spec.success_policy),
     );
     // A suspended Job's template may change (its scheduling directives and resources, which
     // Kubernetes narrows further with feature gates); a running Job's may not.
@@ -177,9 +181,4 @@ pub fn validate_custom_job(op: &Operation, path: &Path<'_>, obj: &Job, old: Opti
         immutable("template", spec.template == old.template, BadValue::Omitted);
     }
     errs
-}
-
-/// A value as Go's `%v` of a struct would be hard to match; its JSON says the same.
-fn json<T: serde::Serialize>(value: &T) -> BadValue {
-    BadValue::Other(serde_json::to_string(value).unwrap_or_default())
 }
