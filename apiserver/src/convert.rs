@@ -406,7 +406,7 @@ fn field_error(e: DecodeError, expected: &GroupVersionKind, value: &Value) -> Ap
         Cause {
             reason: "FieldValueNotSupported",
             message: error.body(),
-            field: path.clone(),
+            field: value_path(value, path, found),
         }
     } else {
         return decode_error(e);
@@ -417,4 +417,64 @@ fn field_error(e: DecodeError, expected: &GroupVersionKind, value: &Value) -> Ap
         .and_then(Value::as_str)
         .unwrap_or_default();
     ApiError::invalid(&expected.group, &expected.kind, name, vec![cause])
+}
+
+/// The path of the one string `found` at or below `path` in `value`: serde names the field
+/// where a flattened struct begins (a probe's handler, an ephemeral container's common part),
+/// where Kubernetes names the field itself (`livenessProbe.httpGet.scheme`). `path` when the
+/// string is not found once.
+fn value_path(value: &Value, path: &str, found: &str) -> String {
+    fn walk(v: &Value, at: String, found: &str, out: &mut Vec<String>) {
+        match v {
+            Value::String(s) if s == found => out.push(at),
+            Value::Object(o) => o.iter().for_each(|(k, v)| walk(v, format!("{at}.{k}"), found, out)),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .for_each(|(i, v)| walk(v, format!("{at}[{i}]"), found, out)),
+            _ => {}
+        }
+    }
+    let Some(start) = at_path(value, path) else {
+        return path.to_string();
+    };
+    let mut out = Vec::new();
+    walk(start, path.to_string(), found, &mut out);
+    match out.as_slice() {
+        [one] => one.trim_start_matches('.').to_string(),
+        _ => path.to_string(),
+    }
+}
+
+/// The value at a serde path (`spec.containers[0].ports`).
+fn at_path<'v>(value: &'v Value, path: &str) -> Option<&'v Value> {
+    path.split('.').filter(|p| !p.is_empty()).try_fold(value, |v, part| {
+        let (key, indices) = part.split_once('[').map_or((part, ""), |(k, rest)| (k, rest));
+        let v = if key.is_empty() { v } else { v.get(key)? };
+        indices
+            .split('[')
+            .filter(|i| !i.is_empty())
+            .try_fold(v, |v, i| v.get(i.trim_end_matches(']').parse::<usize>().ok()?))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::value_path;
+    use serde_json::json;
+
+    #[test]
+    fn a_value_inside_a_flattened_struct_is_named_by_its_own_field() {
+        let pod = json!({"spec": {"containers": [{"name": "a", "livenessProbe": {"httpGet": {"scheme": "FTP"}}}]}});
+        let at = "spec.containers[0].livenessProbe";
+        assert_eq!(
+            value_path(&pod, at, "FTP"),
+            "spec.containers[0].livenessProbe.httpGet.scheme"
+        );
+        // Not there, or there twice: serde's path stays.
+        assert_eq!(value_path(&pod, at, "SMTP"), at);
+        let twice = json!({"p": {"a": "x", "b": ["x"]}});
+        assert_eq!(value_path(&twice, "p", "x"), "p");
+        assert_eq!(value_path(&twice, "p.b[0]", "x"), "p.b[0]");
+    }
 }

@@ -360,11 +360,14 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
         }
         server = server.with_authorization(authorization.clone());
     }
-    resources.resources.extend(registry::reviews(registry::Reviewers {
-        tokens,
-        authorization,
-        policy,
-    }));
+    resources.resources.extend(registry::reviews(
+        registry::Reviewers {
+            tokens,
+            authorization,
+            policy,
+        },
+        &scheme,
+    ));
     // The admission plugins, by name.
     for plugin in Plugin::enabled(&config.enable_admission_plugins, &config.disable_admission_plugins) {
         match plugin {

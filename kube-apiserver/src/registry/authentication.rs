@@ -51,7 +51,8 @@ impl Creater for TokenReviews {
         };
         review["apiVersion"] = json!("authentication.k8s.io/v1");
         review["kind"] = json!("TokenReview");
-        review["metadata"] = json!({"creationTimestamp": null});
+        // kube-apiserver answers the review it decoded, metadata and all.
+        echoed_metadata(&mut review);
         Ok(review)
     }
 }
@@ -77,7 +78,8 @@ impl Creater for SelfSubjectReviews {
         Ok(json!({
             "kind": "SelfSubjectReview",
             "apiVersion": "authentication.k8s.io/v1",
-            "metadata": {"creationTimestamp": null},
+            // A new object, made now (kube-apiserver's selfsubjectreview REST).
+            "metadata": {"creationTimestamp": kube_generic_apiserver::meta::now()},
             "status": {"userInfo": ctx.user},
         }))
     }
@@ -87,4 +89,14 @@ impl RestStorage for SelfSubjectReviews {
     fn creater(&self) -> Option<&dyn Creater> {
         Some(self)
     }
+}
+
+/// The metadata of a review as decoded: what the client gave, with the `creationTimestamp: null`
+/// Go writes for a zero time.
+pub(super) fn echoed_metadata(review: &mut Value) {
+    if !review["metadata"].is_object() {
+        review["metadata"] = json!({});
+    }
+    let metadata = review["metadata"].as_object_mut().expect("an object");
+    metadata.entry("creationTimestamp").or_insert(Value::Null);
 }

@@ -171,11 +171,11 @@ impl Creater for AccessReviews {
         };
         review["apiVersion"] = json!("authorization.k8s.io/v1");
         review["kind"] = json!(kind);
-        let mut metadata = json!({"creationTimestamp": null});
+        // kube-apiserver answers the review it decoded, metadata and all.
+        super::authentication::echoed_metadata(&mut review);
         if let Some(namespace) = namespace {
-            metadata["namespace"] = json!(namespace);
+            review["metadata"]["namespace"] = json!(namespace);
         }
-        review["metadata"] = metadata;
         Ok(review)
     }
 }
@@ -200,7 +200,7 @@ impl Creater for RulesReviews {
         &self,
         ctx: &Context<'_>,
         _namespace: Option<&str>,
-        mut review: Value,
+        review: Value,
         _dry_run: bool,
     ) -> Result<Value, ApiError> {
         let user = ctx.user;
@@ -229,15 +229,19 @@ impl Creater for RulesReviews {
                 non_resource_rules.push(json!({"verbs": ["*"], "nonResourceURLs": ["*"]}));
             }
         }
-        review["status"] = json!({
-            "resourceRules": resource_rules,
-            "nonResourceRules": non_resource_rules,
-            "incomplete": false,
-        });
-        review["apiVersion"] = json!("authorization.k8s.io/v1");
-        review["kind"] = json!("SelfSubjectRulesReview");
-        review["metadata"] = json!({"creationTimestamp": null});
-        Ok(review)
+        // A new object holding only the rules, as kube-apiserver's selfsubjectrulesreview REST
+        // answers: neither the review's metadata nor its spec come back.
+        Ok(json!({
+            "apiVersion": "authorization.k8s.io/v1",
+            "kind": "SelfSubjectRulesReview",
+            "metadata": {"creationTimestamp": null},
+            "spec": {},
+            "status": {
+                "resourceRules": resource_rules,
+                "nonResourceRules": non_resource_rules,
+                "incomplete": false,
+            },
+        }))
     }
 }
 

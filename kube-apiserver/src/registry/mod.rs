@@ -2,8 +2,9 @@
 //! authentication.k8s.io and authorization.k8s.io and the `token` subresource of ServiceAccounts
 //! (TokenRequest). Each is a create answered with its status, installed through the generic
 //! server's registry like every resource (so discovery lists them and authorization, audit and
-//! admission see them), with the bodies read by [`ReviewEdges`]: JSON, or the protobuf
-//! kubectl's typed clients send, read by field number ([`proto`]).
+//! admission see them), with the bodies read as the Scheme reads its kinds, or, by a Scheme
+//! without the review kinds, by [`ReviewEdges`]: JSON, or the protobuf kubectl's typed clients
+//! send, read by field number ([`proto`]).
 
 pub mod authentication;
 pub mod authorization;
@@ -12,7 +13,7 @@ pub mod token_request;
 
 use std::sync::Arc;
 
-use kube_apimachinery::{GroupVersion, GroupVersionKind, RestMapping, RestScope};
+use kube_apimachinery::{GroupVersion, GroupVersionKind, RestMapping, RestScope, Scheme};
 use serde_json::Value;
 
 use crate::rbac::cache::PolicyCache;
@@ -109,8 +110,10 @@ pub struct Reviewers {
     pub policy: Option<Arc<PolicyCache>>,
 }
 
-/// The review resources, ready to install.
-pub fn reviews(reviewers: Reviewers) -> Vec<ResourceInfo> {
+/// The review resources, ready to install: their bodies read and answered by `scheme` as any
+/// kind's (strict field validation, protobuf both ways) where it holds their kinds, else by
+/// [`ReviewEdges`].
+pub fn reviews(reviewers: Reviewers, scheme: &Scheme) -> Vec<ResourceInfo> {
     let edges: Arc<dyn Edges> = Arc::new(ReviewEdges);
     let access = |review| -> Arc<dyn RestStorage> {
         Arc::new(AccessReviews {
@@ -138,11 +141,18 @@ pub fn reviews(reviewers: Reviewers) -> Vec<ResourceInfo> {
     ];
     storages
         .into_iter()
-        .map(|(mapping, storage)| ResourceInfo {
-            mapping,
-            storage,
-            subresources: Vec::new(),
-            edges: Some(edges.clone()),
+        .map(|(mapping, storage)| {
+            let known = scheme.has_wire_format(&GroupVersionKind::from_static(
+                mapping.group,
+                mapping.version,
+                mapping.kind,
+            ));
+            ResourceInfo {
+                mapping,
+                storage,
+                subresources: Vec::new(),
+                edges: (!known).then(|| edges.clone()),
+            }
         })
         .collect()
 }
@@ -157,7 +167,7 @@ pub fn token_subresource(tokens: Arc<ServiceAccountTokens>, accounts: Arc<Store>
     }
 }
 
-/// The edges of the review kinds, which no Scheme holds: a body is the review as sent (JSON, or
+/// The edges of the review kinds for a Scheme that does not hold them: a body is the review as sent (JSON, or
 /// kubectl's protobuf read by field number), answered as JSON in the one version served.
 pub struct ReviewEdges;
 

@@ -1,7 +1,7 @@
 //! The protobuf fields of the review and token request bodies kubectl's typed clients send
 //! (`application/vnd.kubernetes.protobuf`), read by their numbers in k8s.io/api's
-//! generated.proto: these kinds are not compiled into the Scheme, so no generated decoder reads
-//! them.
+//! generated.proto, for a server whose Scheme does not hold these kinds (a Scheme that does
+//! reads them with its generated decoders).
 
 use serde_json::{Value, json};
 

@@ -6,16 +6,12 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
-use kube_apimachinery::quantity::canonical;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::support::api::Api;
-
-/// The Kubernetes release whose manifests are read (the API this server serves).
-const KUBERNETES: &str = "k8s.io/kubernetes@v1.36.3";
+use crate::support::kubernetes::{self, missing};
 /// The folders of the module that hold the manifests.
 const FOLDERS: &[&str] = &["test/fixtures/doc-yaml", "test/e2e/testing-manifests"];
 
@@ -34,23 +30,6 @@ const REFUSED: &[(&str, u16, &str)] = &[
         "strict decoding error: unknown field \"spec.Type\"",
     ),
 ];
-
-/// The module's folder in Go's module cache, downloaded by `go mod download` when missing.
-fn kubernetes_module() -> PathBuf {
-    let out = Command::new("go")
-        .args(["mod", "download", "-json", KUBERNETES])
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .unwrap_or_else(|e| panic!("these tests read {KUBERNETES} with Go, which is not installed: {e}"));
-    let info: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "`go mod download {KUBERNETES}`: {e}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    let dir = info["Dir"].as_str();
-    PathBuf::from(dir.unwrap_or_else(|| panic!("`go mod download {KUBERNETES}` answered {info}")))
-}
 
 /// The manifests under `root`, sorted; Go templates (`{{ }}`) are not manifests yet.
 fn manifests(root: &Path) -> Vec<PathBuf> {
@@ -72,65 +51,6 @@ fn manifests(root: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// Where a kind is served: its collection's path under a namespace placeholder, and whether it
-/// is namespaced, from discovery.
-async fn served_kinds(api: &Api) -> BTreeMap<(String, String), (String, bool)> {
-    let mut versions = vec!["/api/v1".to_string()];
-    let (_, groups) = api.get("/apis").await;
-    for g in groups["groups"].as_array().unwrap() {
-        for v in g["versions"].as_array().unwrap() {
-            versions.push(format!("/apis/{}", v["groupVersion"].as_str().unwrap()));
-        }
-    }
-    let mut kinds = BTreeMap::new();
-    for base in versions {
-        let (_, list) = api.get(&base).await;
-        let group_version = list["groupVersion"].as_str().unwrap().to_string();
-        for r in list["resources"].as_array().unwrap() {
-            let name = r["name"].as_str().unwrap();
-            if name.contains('/') {
-                continue;
-            }
-            let kind = r["kind"].as_str().unwrap().to_string();
-            kinds.insert(
-                (group_version.clone(), kind),
-                (format!("{base}/{name}"), r["namespaced"] == true),
-            );
-        }
-    }
-    kinds
-}
-
-/// Where `want` (a manifest's field) differs from `got` (the server's answer): `None` when every
-/// field `want` gives is in `got` with the same value. `null` is no value; a Quantity may come
-/// back in its canonical form.
-fn missing(path: &str, want: &Value, got: &Value) -> Option<String> {
-    match (want, got) {
-        (Value::Null, _) => None,
-        (Value::Object(w), Value::Object(g)) => w.iter().find_map(|(k, v)| {
-            let at = format!("{path}.{k}");
-            match g.get(k) {
-                Some(gv) => missing(&at, v, gv),
-                None if v.is_null() || v.as_object().is_some_and(|o| o.is_empty()) => None,
-                None if v.as_array().is_some_and(|a| a.is_empty()) => None,
-                None => Some(format!("{at}: gave {v}, read back nothing")),
-            }
-        }),
-        (Value::Array(w), Value::Array(g)) if w.len() == g.len() => w
-            .iter()
-            .zip(g)
-            .enumerate()
-            .find_map(|(i, (w, g))| missing(&format!("{path}[{i}]"), w, g)),
-        (w, g) if w == g => None,
-        (w, Value::String(g)) => {
-            let text = w.as_str().map(str::to_string).unwrap_or_else(|| w.to_string());
-            (canonical(text.trim()).ok().as_deref() != Some(g.as_str()))
-                .then(|| format!("{path}: gave {w}, read back {g:?}"))
-        }
-        (w, g) => Some(format!("{path}: gave {w}, read back {g}")),
-    }
-}
-
 /// What Kubernetes does not read back by design: `status` (a create sets none), a Secret's
 /// `stringData` (folded into `data`), the create-time `creationTimestamp: null`.
 fn comparable(object: &Value) -> Value {
@@ -146,9 +66,9 @@ fn comparable(object: &Value) -> Value {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn kubernetes_example_manifests_are_served_with_every_field() {
-    let root = kubernetes_module();
+    let root = kubernetes::module();
     let api = Api::bare(crate::support::start());
-    let kinds = served_kinds(&api).await;
+    let kinds = kubernetes::served(&api).await;
     let mut created = BTreeMap::<String, usize>::new();
     let mut not_served = BTreeSet::new();
     let mut failures = Vec::new();
@@ -170,20 +90,18 @@ async fn kubernetes_example_manifests_are_served_with_every_field() {
             for (i, mut object) in documents.into_iter().filter(|d| d.is_object()).enumerate() {
                 let api_version = object["apiVersion"].as_str().unwrap_or_default().to_string();
                 let kind = object["kind"].as_str().unwrap_or_default().to_string();
-                let Some((collection, namespaced)) = kinds.get(&(api_version.clone(), kind.clone())) else {
+                let Some(served) = kinds.get(&(api_version.clone(), kind.clone())) else {
                     not_served.insert(format!("{api_version} {kind}"));
                     continue;
                 };
-                let collection = if *namespaced {
+                let namespaced = &served.namespaced;
+                if *namespaced {
                     object["metadata"]["namespace"] = json!(namespace);
                     let ns = json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": namespace}});
                     api.send("POST", "/api/v1/namespaces", "application/json", ns.to_string())
                         .await;
-                    let (base, plural) = collection.rsplit_once('/').unwrap();
-                    format!("{base}/namespaces/{namespace}/{plural}")
-                } else {
-                    collection.clone()
-                };
+                }
+                let collection = served.collection(&namespace);
                 let place = format!("{shown} #{i} ({kind} {})", object["metadata"]["name"]);
                 let (code, warnings, answer) = create(&api, &collection, &object).await;
                 let (code, warnings, answer) = if code == StatusCode::CONFLICT && !*namespaced {

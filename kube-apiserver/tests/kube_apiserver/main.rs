@@ -32,6 +32,7 @@ mod leases;
 mod paths;
 mod protobuf;
 mod python;
+mod round_trip;
 mod semantics;
 mod service_accounts;
 mod services;

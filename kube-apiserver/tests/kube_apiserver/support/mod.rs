@@ -8,6 +8,8 @@ pub mod api;
 pub mod etcd;
 pub mod identity;
 pub mod kubectl;
+pub mod kubernetes;
+pub mod schema_fill;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
