@@ -202,6 +202,17 @@ pub fn server(scheme: Scheme, storage: Arc<dyn Storage>, config: Config) -> Serv
             .stores
             .remove(&("events.k8s.io".to_string(), "events".to_string()));
     }
+    // `bindings` stores nothing: a Binding binds the Pod it names (its own store goes).
+    if let Some(pods) = &pods {
+        for r in resources
+            .resources
+            .iter_mut()
+            .filter(|r| is(&r.mapping, "", "bindings"))
+        {
+            r.storage = Arc::new(pod::LegacyBindingStorage(pod::BindingStorage(pods.clone())));
+        }
+        resources.stores.remove(&(String::new(), "bindings".to_string()));
+    }
     // Every store, the compiled kinds' and those CRDs install later: what namespace deletion
     // empties and the garbage collector reads.
     let stores = Stores::new(resources.stores.values().cloned().collect());

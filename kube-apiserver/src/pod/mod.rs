@@ -1,6 +1,6 @@
 //! What kube-apiserver's pod storage adds to the generic store (its `pkg/registry/core/pod`):
 //! a new Pod Pending with its QoS class, and the subresources `binding` (a scheduler assigns a
-//! node), `eviction` (a delete that honours PodDisruptionBudgets, [`eviction`]),
+//! node; the legacy `bindings` resource does the same), `eviction` (a delete that honours PodDisruptionBudgets, [`eviction`]),
 //! `ephemeralcontainers` and `resize` (updates of one part of a Pod), and the CSR `approval`
 //! subresource, which is the same kind of partial update.
 
@@ -75,6 +75,49 @@ impl Creater for BindingStorage {
                 "name in URL does not match name in Binding object",
             ));
         }
+        self.bind(name, namespace, binding, dry_run).await
+    }
+}
+
+impl RestStorage for BindingStorage {
+    fn creater(&self) -> Option<&dyn Creater> {
+        Some(self)
+    }
+}
+
+/// `bindings`: the Pod a Binding names bound as `pods/binding` binds it (Kubernetes'
+/// `LegacyBindingREST`, what schedulers posted before the subresource).
+pub struct LegacyBindingStorage(pub BindingStorage);
+
+#[async_trait]
+impl Creater for LegacyBindingStorage {
+    async fn create(
+        &self,
+        _ctx: &Context<'_>,
+        namespace: Option<&str>,
+        binding: Value,
+        dry_run: bool,
+    ) -> Result<Value, ApiError> {
+        let name = meta::name(&binding).to_string();
+        self.0.bind(&name, namespace, binding, dry_run).await
+    }
+}
+
+impl RestStorage for LegacyBindingStorage {
+    fn creater(&self) -> Option<&dyn Creater> {
+        Some(self)
+    }
+}
+
+impl BindingStorage {
+    /// Binds the Pod `name` as `binding` says.
+    async fn bind(
+        &self,
+        name: &str,
+        namespace: Option<&str>,
+        binding: Value,
+        dry_run: bool,
+    ) -> Result<Value, ApiError> {
         // ValidatePodBinding's errors are not a Status in Kubernetes: they answer 500.
         let kind = binding["target"]["kind"].as_str().unwrap_or_default();
         if !kind.is_empty() && kind != "Node" {
@@ -138,12 +181,6 @@ impl Creater for BindingStorage {
             .guaranteed_update(namespace, name, precondition, dry_run, assign, Target::Subresource)
             .await?;
         Ok(success())
-    }
-}
-
-impl RestStorage for BindingStorage {
-    fn creater(&self) -> Option<&dyn Creater> {
-        Some(self)
     }
 }
 

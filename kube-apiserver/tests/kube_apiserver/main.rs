@@ -32,7 +32,6 @@ mod leases;
 mod paths;
 mod protobuf;
 mod python;
-mod round_trip;
 mod semantics;
 mod service_accounts;
 mod services;

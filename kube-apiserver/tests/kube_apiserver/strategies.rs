@@ -260,6 +260,31 @@ async fn pods_are_pending_bound_resized_and_evicted_as_kube_apiserver_does() {
         refused["message"],
         "Operation cannot be fulfilled on pods/binding \"a\": pod a is already assigned to node \"n1\""
     );
+    // The legacy `bindings` resource binds the Pod its Binding names, and stores nothing.
+    let (code, _) = api.send("POST", pods, "application/json", pod("b")).await;
+    assert_eq!(code, StatusCode::CREATED);
+    let legacy = json!({"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "b"}, "target": {"kind": "Node", "name": "n3"}});
+    let (code, bound) = api
+        .send(
+            "POST",
+            "/api/v1/namespaces/ns/bindings",
+            "application/json",
+            legacy.to_string(),
+        )
+        .await;
+    assert_eq!(
+        (code, &bound["status"]),
+        (StatusCode::CREATED, &json!("Success")),
+        "{bound}"
+    );
+    assert_eq!(api.get(&format!("{pods}/b")).await.1["spec"]["nodeName"], "n3");
+    let (_, core) = api.get("/api/v1").await;
+    let bindings = core["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "bindings");
+    assert_eq!(bindings.unwrap()["verbs"], json!(["create"]));
 
     // ephemeralcontainers and resize change their part only.
     let patch =

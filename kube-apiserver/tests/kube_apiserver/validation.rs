@@ -463,3 +463,68 @@ async fn workloads_keep_their_selectors_and_fixed_fields() {
         "{status}"
     );
 }
+
+/// A container's probes and lifecycle hooks, worded as Kubernetes' `validateHandler`,
+/// `validateProbe` and `validateInitContainers` word them (k8s.io/kubernetes v1.36.3).
+#[tokio::test(flavor = "multi_thread")]
+async fn probes_and_hooks_are_checked_as_kubernetes_checks_them() {
+    let api = Api::new().await;
+    let mut bad = deployment("probes");
+    let exec = json!({"command": ["true"]});
+    bad["spec"]["template"]["spec"]["containers"] = json!([
+        {"name": "a", "image": "i",
+         "livenessProbe": {"exec": exec, "httpGet": {"port": 80}},
+         "readinessProbe": {"initialDelaySeconds": -1},
+         "startupProbe": {"tcpSocket": {"port": 0}, "successThreshold": 2},
+         "lifecycle": {"preStop": {"sleep": {"seconds": 100}}, "postStart": {"exec": {"command": []}}}},
+        {"name": "b", "image": "i",
+         "readinessProbe": {"grpc": {"port": 9000}, "terminationGracePeriodSeconds": 5}},
+    ]);
+    bad["spec"]["template"]["spec"]["initContainers"] = json!([
+        {"name": "init", "image": "i", "livenessProbe": {"exec": exec}},
+        {"name": "sidecar", "image": "i", "restartPolicy": "Always", "livenessProbe": {"exec": exec}},
+    ]);
+    let (code, status) = api.send("POST", DEPLOYMENTS, "application/json", bad.to_string()).await;
+    assert_eq!(code, StatusCode::UNPROCESSABLE_ENTITY, "{status}");
+    let at = "spec.template.spec.containers";
+    let want = [
+        (format!("{at}[0].lifecycle.postStart.exec.command"), "Required value"),
+        (
+            format!("{at}[0].lifecycle.preStop.sleep"),
+            "Invalid value: 100: must be non-negative and less than terminationGracePeriodSeconds (30)",
+        ),
+        (
+            format!("{at}[0].livenessProbe.httpGet"),
+            "Forbidden: may not specify more than 1 handler type",
+        ),
+        (
+            format!("{at}[0].readinessProbe"),
+            "Required value: must specify a handler type",
+        ),
+        (
+            format!("{at}[0].readinessProbe.initialDelaySeconds"),
+            "Invalid value: -1: must be greater than or equal to 0",
+        ),
+        (
+            format!("{at}[0].startupProbe.tcpSocket.port"),
+            "Invalid value: 0: must be between 1 and 65535, inclusive",
+        ),
+        (
+            format!("{at}[0].startupProbe.successThreshold"),
+            "Invalid value: 2: must be 1",
+        ),
+        (
+            format!("{at}[1].readinessProbe.terminationGracePeriodSeconds"),
+            "Invalid value: 5: must not be set for readinessProbes",
+        ),
+        (
+            "spec.template.spec.initContainers[0].livenessProbe".into(),
+            "Forbidden: may not be set for init containers without restartPolicy=Always",
+        ),
+    ];
+    for (field, message) in &want {
+        assert!(has(&status, field, message), "{field}: {message}\n{status}");
+    }
+    // Nothing else: the sidecar may probe, the second container's gRPC probe is fine.
+    assert_eq!(causes(&status).len(), want.len(), "{status}");
+}

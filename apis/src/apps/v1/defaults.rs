@@ -2,7 +2,6 @@
 //! generated `set_object_defaults_*` call these and walk into the pod template.
 
 use k8s_openapi::apimachinery::pkg::util::intstr::IntOrString;
-use kube_core::TypeMeta;
 
 use super::{Deployment, DeploymentStrategy, DeploymentStrategyType, ReplicaSet, RollingUpdateDeployment, StatefulSet};
 use super::{
@@ -35,8 +34,7 @@ pub fn set_defaults_deployment(obj: &mut Deployment) {
 }
 
 /// StatefulSet defaults: ordered pod management, RollingUpdate from partition 0, one replica,
-/// ten revisions kept, claims retained when the set is deleted or scaled down, and claim
-/// templates that say what they are.
+/// ten revisions kept, and claims retained when the set is deleted or scaled down.
 pub fn set_defaults_stateful_set(obj: &mut StatefulSet) {
     let spec = obj.spec.get_or_insert_with(Default::default);
     spec.pod_management_policy
@@ -60,15 +58,6 @@ pub fn set_defaults_stateful_set(obj: &mut StatefulSet) {
     retention.when_scaled.get_or_insert_with(|| "Retain".into());
     spec.replicas.get_or_insert(1);
     spec.revision_history_limit.get_or_insert(10);
-    // Kubernetes' conversion from its internal version writes this type meta into every claim
-    // template of every answer, whatever was given (kubernetes/kubernetes#87583); apps/v1 is its
-    // own hub here, so the decode writes it once.
-    for claim in spec.volume_claim_templates.iter_mut().flatten() {
-        claim.type_meta = Some(TypeMeta {
-            api_version: "v1".into(),
-            kind: "PersistentVolumeClaim".into(),
-        });
-    }
 }
 
 /// ReplicaSet defaults: one replica.

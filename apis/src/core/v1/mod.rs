@@ -14,6 +14,7 @@
 // Kubernetes keeps it in pkg/apis/core/v1: defaults, field selectors, validation.
 mod defaults;
 mod field_labels;
+mod probe_validation;
 mod service_validation;
 mod types;
 mod validation;

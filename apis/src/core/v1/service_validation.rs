@@ -15,7 +15,7 @@ use super::{Protocol, Service, ServicePort, ServiceType};
 const MAX_CLIENT_IP_AFFINITY_SECONDS: i32 = 86400;
 
 /// `IsValidPortNum`.
-fn port_number(port: i32) -> Option<&'static str> {
+pub(super) fn port_number(port: i32) -> Option<&'static str> {
     (!(1..=65535).contains(&port)).then_some("must be between 1 and 65535, inclusive")
 }
 

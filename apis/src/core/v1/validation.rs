@@ -1,6 +1,7 @@
 //! Hand-written validation of core/v1, as Kubernetes' pkg/apis/core/validation checks a pod's
 //! containers (names DNS labels and unique, images required, ports in range and unique
-//! protocols, environment variable names, requests not above limits), its volumes (unique
+//! protocols, environment variable names, requests not above limits, probes and lifecycle
+//! hooks in `probe_validation`), its volumes (unique
 //! names, one source each) and their mounts (of a volume of the pod, each at its own path), a
 //! ConfigMap (keys, the 1 MiB total, immutability), a Secret (the same, and the keys of its
 //! type) and an Event (its namespace against its object's, and what a new-style Event must
@@ -11,6 +12,7 @@ use std::collections::BTreeSet;
 
 use kube_apimachinery::validation::{ErrorList, FieldError, Operation, Path, content};
 
+use super::probe_validation::container_handler_errors;
 use super::{ConfigMap, Container, Event, PodSpec, Protocol, Secret, Volume};
 
 /// The most a ConfigMap's data and binary data may hold together (`core.MaxSecretSize`).
@@ -44,6 +46,14 @@ pub fn validate_custom_pod_spec(op: &Operation, path: &Path<'_>, obj: &PodSpec, 
         for (i, c) in containers.into_iter().flatten().enumerate() {
             let container = at.index(i);
             mount_errors(&container.child("volumeMounts"), c, &volumes, &mut errs);
+            container_handler_errors(
+                &container,
+                c,
+                list == "initContainers",
+                obj.termination_grace_period_seconds,
+                obj.os.is_some(),
+                &mut errs,
+            );
         }
     }
     let _ = (op, old);

@@ -41,7 +41,12 @@ const NEW_OBJECTS: &[&str] = &[
     "SelfSubjectRulesReview",
 ];
 
-/// The kinds whose validation wants a value no schema suggests: what is merged over the fill.
+/// The kinds that store nothing and answer a Status: a Binding binds the Pod it names (checked
+/// in tests/strategies.rs).
+const NOT_ROUND_TRIPPED: &[&str] = &["Binding"];
+
+/// The kinds whose validation wants a value no schema suggests, and fields not compared: what
+/// is merged over the fill (a null removes).
 fn overrides(kind: &str) -> Value {
     match kind {
         // A definition's name is its plural and group; the first version serves and stores an
@@ -74,6 +79,10 @@ fn overrides(kind: &str) -> Value {
             "spec": {"schedule": "*/5 * * * *", "jobTemplate": {"spec": {"template": {"spec": {"restartPolicy": "Never"}}}}},
         }),
         "Job" => json!({"spec": {"template": {"spec": {"restartPolicy": "Never"}}}}),
+        // Not sent: Kubernetes writes `v1`/`PersistentVolumeClaim` into every claim template of
+        // every answer (its apps conversions, kubernetes#87583); here JSON keeps what was given
+        // and protobuf, which has no field for them, drops them.
+        "StatefulSet" => json!({"spec": {"volumeClaimTemplates": [{"apiVersion": null, "kind": null}]}}),
         // A review in a namespace asks about that namespace.
         "LocalSubjectAccessReview" => json!({"spec": {"resourceAttributes": {"namespace": NAMESPACE}}}),
         _ => Value::Null,
@@ -424,24 +433,12 @@ impl Kind<'_> {
 
     /// What a write of `sent` must give back: all of it but a `status` that only `/status` writes
     /// and, of a review (a kind that is never stored), the status it answers with; a Secret's
-    /// `stringData` folded into its `data`, as kube-apiserver folds it; a StatefulSet's claim
-    /// templates saying what they are.
+    /// `stringData` folded into its `data`, as kube-apiserver folds it.
     fn expected(&self, sent: &Value) -> Value {
         let mut want = sent.clone();
         let object = want.as_object_mut().unwrap();
         if self.served.subresources.contains("status") || !self.can("get") {
             object.remove("status");
-        }
-        if self.kind == "StatefulSet" {
-            // Kubernetes writes what a claim template is into every one (apps/v1 conversion).
-            let spec = object.get_mut("spec");
-            let templates = spec
-                .and_then(|s| s.get_mut("volumeClaimTemplates"))
-                .and_then(Value::as_array_mut);
-            for claim in templates.into_iter().flatten() {
-                claim["apiVersion"] = json!("v1");
-                claim["kind"] = json!("PersistentVolumeClaim");
-            }
         }
         if let Some(Value::Object(strings)) = object.remove("stringData") {
             let data = object.entry("data").or_insert_with(|| json!({}));
@@ -553,10 +550,19 @@ impl Kind<'_> {
         let Some(status) = self.doc.fill_property(&self.schema, "status") else {
             return;
         };
-        let (_, mut body) = client.get(path, Encoding::Json).await;
-        body["status"] = status;
         let status_path = format!("{path}/status");
-        match client.until_accepted("PUT", &status_path, body, Encoding::Json).await {
+        // Read again on a conflict, as client-go's RetryOnConflict does: a controller of the
+        // server (a definition's naming) may write between the read and the update.
+        let mut outcome = Err(String::new());
+        for _ in 0..5 {
+            let (_, mut body) = client.get(path, Encoding::Json).await;
+            body["status"] = status.clone();
+            outcome = client.until_accepted("PUT", &status_path, body, Encoding::Json).await;
+            if !outcome.as_ref().is_err_and(|why| why.contains(" 409 Conflict ")) {
+                break;
+            }
+        }
+        match outcome {
             Ok((sent, answer)) => {
                 let want = json!({"status": sent["status"]});
                 report.check("json status", &want, &(StatusCode::OK, answer));
@@ -591,7 +597,7 @@ async fn every_kind_round_trips(api: &Api) {
     let mut reports = BTreeMap::new();
     let mut not_published = Vec::new();
     for ((gv, kind), s) in &served {
-        if !s.verbs.contains("create") {
+        if !s.verbs.contains("create") || NOT_ROUND_TRIPPED.contains(&kind.as_str()) {
             continue;
         }
         let parsed = GroupVersion::parse_api_version(gv).unwrap();
@@ -649,10 +655,11 @@ async fn every_kind_round_trips(api: &Api) {
         failures.len(),
         failures.join("\n")
     );
-    // What Kubernetes 1.36's documents and this server let through today (67 kinds, 79% of the
-    // filled fields): less would mean kinds no longer reached or refusals no longer answered.
+    // What Kubernetes 1.36's documents and this server let through today (66 kinds, 68% of the
+    // filled fields; one object holds one member of each union, a volume's source or a probe's
+    // handler): less would mean kinds no longer reached or refusals no longer answered.
     assert!(
-        reports.len() >= 67 && kept * 100 >= filled * 75,
+        reports.len() >= 66 && kept * 100 >= filled * 65,
         "{} kinds, {kept} of {filled} fields",
         reports.len()
     );
